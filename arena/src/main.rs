@@ -1,0 +1,3 @@
+//! The arena binary.
+
+fn main() {}

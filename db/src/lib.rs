@@ -1,0 +1,1 @@
+//! Storage for arena: runs, pairs, games and moves (SQLite by default).

@@ -1,0 +1,427 @@
+//! Static evaluation and the threat score t(v) that Fail-High Reductions needs.
+//!
+//! The evaluation is tapered between middlegame and endgame by the material
+//! phase and covers material, piece-square tables, mobility, pawn structure
+//! (doubled, isolated, passed), rook files, the bishop pair and basic king
+//! safety (pawn shield, attacks on the king zone). All terms were written for
+//! this engine; the piece-square tables are formulas, not copied tables.
+//!
+//! While evaluating, the attack maps needed for the threat score are at hand,
+//! so [`evaluate`] computes `threat` together with `score`, as the FHR paper
+//! (Feldmann, §2) asks: t(v) ≥ 0 scores threats against the side to move and
+//! is infinite ([`THREAT_INFINITE`]) in check or under a statically visible
+//! mate threat.
+
+use shakmaty::attacks::{bishop_attacks, king_attacks, knight_attacks, queen_attacks, rook_attacks};
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position, Role, Square};
+
+/// Threat score used for "in check" and "mate threatened": no margin can beat it.
+pub const THREAT_INFINITE: i32 = 30_000;
+
+/// Piece values in centipawns (pawn = 100), indexed by [`role_index`]; used by
+/// move ordering, static exchange and the threat score.
+pub const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 20_000];
+
+const MG_VALUE: [i32; 6] = [90, 320, 335, 470, 950, 0];
+const EG_VALUE: [i32; 6] = [110, 290, 310, 520, 950, 0];
+/// Phase weights: knight and bishop 1, rook 2, queen 4; 24 at the start.
+const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
+/// The phase of the starting position.
+pub const MAX_PHASE: i32 = 24;
+
+const MOBILITY_MG: [i32; 6] = [0, 4, 5, 2, 1, 0];
+const MOBILITY_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
+/// Mobility counted relative to a typical square count, so that a piece's
+/// value stays close to its material value.
+const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 7, 13, 0];
+
+const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 25, 45, 70, 0];
+const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
+const DOUBLED: (i32, i32) = (10, 20);
+const ISOLATED: (i32, i32) = (12, 15);
+const BISHOP_PAIR: (i32, i32) = (30, 50);
+const ROOK_OPEN_FILE: (i32, i32) = (20, 10);
+const ROOK_SEMI_OPEN_FILE: (i32, i32) = (10, 5);
+const SHIELD_PAWN: i32 = 12;
+const KING_ATTACK_WEIGHT: [i32; 6] = [1, 2, 2, 3, 5, 0];
+const TEMPO: i32 = 10;
+
+/// Index 0..6 of a role: pawn, knight, bishop, rook, queen, king.
+pub const fn role_index(role: Role) -> usize {
+    role as usize - 1
+}
+
+/// The static evaluation of a position from the side to move's view, with the
+/// threat score t(v) computed on the same attack maps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Centipawns for the side to move.
+    pub score: i32,
+    /// t(v) ≥ 0: the value of the side to move's pieces that are attacked by
+    /// lower-valued pieces or attacked and undefended; [`THREAT_INFINITE`] in
+    /// check or when a mate is statically threatened.
+    pub threat: i32,
+}
+
+/// Piece-square tables, white's view, `[role][square]`, middlegame and endgame.
+struct Tables {
+    mg: [[i32; 64]; 6],
+    eg: [[i32; 64]; 6],
+}
+
+const fn abs(x: i32) -> i32 {
+    if x < 0 { -x } else { x }
+}
+
+/// Square-dependent bonus of a role: centralisation for pieces, advancement
+/// for pawns, shelter for the middlegame king, activity for the endgame king.
+const fn square_bonus(role: usize, square: usize, endgame: bool) -> i32 {
+    let file = (square % 8) as i32;
+    let rank = (square / 8) as i32;
+    // Manhattan distance from the centre, doubled: 2 (centre) ..= 14 (corner).
+    let centre = abs(2 * file - 7) + abs(2 * rank - 7);
+    let central_file = 7 - abs(2 * file - 7); // 0 (a/h) ..= 6 (d/e)
+    match role {
+        0 => {
+            if rank == 0 || rank == 7 {
+                0
+            } else if endgame {
+                [0, 0, 5, 10, 20, 35, 60, 0][rank as usize]
+            } else {
+                let centre_push = if rank >= 2 && rank <= 4 { central_file * 3 } else { 0 };
+                [0, 0, 3, 6, 12, 25, 45, 0][rank as usize] + centre_push
+            }
+        }
+        1 => (14 - centre) * if endgame { 3 } else { 4 } - 24,
+        2 => (14 - centre) * 2 - 12,
+        3 => {
+            if endgame {
+                0
+            } else if rank == 6 {
+                20
+            } else {
+                central_file
+            }
+        }
+        4 => (14 - centre) - 8,
+        _ => {
+            if endgame {
+                (14 - centre) * 4 - 28
+            } else {
+                let home = if rank == 0 { 10 } else { -15 * rank };
+                let wing = if file <= 2 || file >= 6 { 15 } else { 0 };
+                home + wing
+            }
+        }
+    }
+}
+
+const fn build_tables() -> Tables {
+    let mut mg = [[0; 64]; 6];
+    let mut eg = [[0; 64]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut square = 0;
+        while square < 64 {
+            mg[role][square] = MG_VALUE[role] + square_bonus(role, square, false);
+            eg[role][square] = EG_VALUE[role] + square_bonus(role, square, true);
+            square += 1;
+        }
+        role += 1;
+    }
+    Tables { mg, eg }
+}
+
+static TABLES: Tables = build_tables();
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+
+/// Squares attacked by the pawns `pawns` of `color`.
+pub fn pawn_attacks_of(color: Color, pawns: Bitboard) -> Bitboard {
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p & !FILE_A) << 7) | ((p & !FILE_H) << 9),
+        Color::Black => ((p & !FILE_A) >> 9) | ((p & !FILE_H) >> 7),
+    })
+}
+
+/// Attack maps of one side, by attacking role.
+#[derive(Default)]
+struct Attacks {
+    by_role: [Bitboard; 6],
+    all: Bitboard,
+}
+
+impl Attacks {
+    /// Squares attacked by pieces of value strictly below `role`'s value.
+    fn by_lower_than(&self, role: usize) -> Bitboard {
+        let mut lower = Bitboard(0);
+        for (r, bb) in self.by_role.iter().enumerate() {
+            if PIECE_VALUE[r] < PIECE_VALUE[role] {
+                lower |= *bb;
+            }
+        }
+        lower
+    }
+}
+
+/// Middlegame and endgame accumulators from white's view.
+#[derive(Default)]
+struct Score {
+    mg: i32,
+    eg: i32,
+}
+
+impl Score {
+    fn add(&mut self, sign: i32, (mg, eg): (i32, i32)) {
+        self.mg += sign * mg;
+        self.eg += sign * eg;
+    }
+}
+
+/// The material phase, 0 (pawn endgame) ..= [`MAX_PHASE`] (all pieces on).
+pub fn phase(board: &Board) -> i32 {
+    let mut phase = 0;
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        phase += PHASE_WEIGHT[role_index(role)] * board.by_role(role).count() as i32;
+    }
+    phase.min(MAX_PHASE)
+}
+
+fn relative_square(color: Color, square: Square) -> usize {
+    match color {
+        Color::White => square as usize,
+        Color::Black => square as usize ^ 56,
+    }
+}
+
+fn relative_rank(color: Color, square: Square) -> usize {
+    relative_square(color, square) / 8
+}
+
+/// Evaluates `pos` for the side to move and computes its threat score.
+pub fn evaluate(pos: &Chess) -> Evaluation {
+    let board = pos.board();
+    let occupied = board.occupied();
+    let mut attacks = [Attacks::default(), Attacks::default()];
+    let mut score = Score::default();
+
+    // Material, piece-square tables, mobility, rook files; attack maps.
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        let own = board.by_color(color);
+        let enemy_pawn_attacks = pawn_attacks_of(!color, board.by_piece(Piece { color: !color, role: Role::Pawn }));
+        let mobility_area = !own & !enemy_pawn_attacks;
+        let side = &mut attacks[color as usize];
+        for role in Role::ALL {
+            let r = role_index(role);
+            for square in board.by_piece(Piece { color, role }) {
+                let rel = relative_square(color, square);
+                score.add(sign, (TABLES.mg[r][rel], TABLES.eg[r][rel]));
+                let attacked = match role {
+                    Role::Pawn => continue,
+                    Role::Knight => knight_attacks(square),
+                    Role::Bishop => bishop_attacks(square, occupied),
+                    Role::Rook => rook_attacks(square, occupied),
+                    Role::Queen => queen_attacks(square, occupied),
+                    Role::King => king_attacks(square),
+                };
+                side.by_role[r] |= attacked;
+                if role != Role::King {
+                    let reach = (attacked & mobility_area).count() as i32 - MOBILITY_BASE[r];
+                    score.add(sign, (reach * MOBILITY_MG[r], reach * MOBILITY_EG[r]));
+                }
+                if role == Role::Rook {
+                    let file = Bitboard::from_file(square.file());
+                    if (file & board.pawns()).is_empty() {
+                        score.add(sign, ROOK_OPEN_FILE);
+                    } else if (file & board.pawns() & own).is_empty() {
+                        score.add(sign, ROOK_SEMI_OPEN_FILE);
+                    }
+                }
+            }
+        }
+        let pawns = board.by_piece(Piece { color, role: Role::Pawn });
+        side.by_role[0] = pawn_attacks_of(color, pawns);
+        side.all = side.by_role.iter().fold(Bitboard(0), |acc, bb| acc | *bb);
+        if board.by_piece(Piece { color, role: Role::Bishop }).count() >= 2 {
+            score.add(sign, BISHOP_PAIR);
+        }
+    }
+
+    // Pawn structure and king safety.
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        score.add(sign, pawn_structure(board, color));
+        score.mg -= sign * king_danger(board, color, &attacks[(!color) as usize]);
+    }
+
+    let phase = phase(board);
+    let white_view = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
+    let us = pos.turn();
+    let score = if us.is_white() { white_view } else { -white_view } + TEMPO;
+    let threat = threat_score(pos, &attacks[us as usize], &attacks[(!us) as usize]);
+    Evaluation { score, threat }
+}
+
+/// Doubled, isolated and passed pawns of `color`, as (mg, eg).
+fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
+    let own = board.by_piece(Piece { color, role: Role::Pawn });
+    let enemy = board.by_piece(Piece { color: !color, role: Role::Pawn });
+    let mut per_file = [0i32; 8];
+    for square in own {
+        per_file[square.file() as usize] += 1;
+    }
+    let (mut mg, mut eg) = (0, 0);
+    for (file, &count) in per_file.iter().enumerate() {
+        if count > 1 {
+            mg -= DOUBLED.0 * (count - 1);
+            eg -= DOUBLED.1 * (count - 1);
+        }
+        let left = if file > 0 { per_file[file - 1] } else { 0 };
+        let right = if file < 7 { per_file[file + 1] } else { 0 };
+        if count > 0 && left == 0 && right == 0 {
+            mg -= ISOLATED.0 * count;
+            eg -= ISOLATED.1 * count;
+        }
+    }
+    for square in own {
+        let rank = relative_rank(color, square);
+        let file = square.file() as i32;
+        let blocked = enemy.into_iter().any(|e| {
+            abs(e.file() as i32 - file) <= 1 && relative_rank(color, e) > rank
+        });
+        if !blocked {
+            mg += PASSED_MG[rank];
+            eg += PASSED_EG[rank];
+        }
+    }
+    (mg, eg)
+}
+
+/// Middlegame penalty for `color`'s king: missing shield pawns and enemy
+/// attacks on the squares around the king.
+fn king_danger(board: &Board, color: Color, enemy: &Attacks) -> i32 {
+    let Some(king) = board.king_of(color) else { return 0 };
+    let mut danger = 0;
+    if relative_rank(color, king) <= 1 {
+        let own_pawns = board.by_piece(Piece { color, role: Role::Pawn });
+        let king_file = king.file() as i32;
+        let king_rank = relative_rank(color, king);
+        let shield = own_pawns
+            .into_iter()
+            .filter(|p| {
+                let ahead = relative_rank(color, *p) as i32 - king_rank as i32;
+                abs(p.file() as i32 - king_file) <= 1 && (1..=2).contains(&ahead)
+            })
+            .count() as i32;
+        danger += SHIELD_PAWN * (3 - shield.min(3));
+    }
+    let zone = king_attacks(king) | Bitboard::from_square(king);
+    let units: i32 = (0..5)
+        .map(|r| KING_ATTACK_WEIGHT[r] * (enemy.by_role[r] & zone).count() as i32)
+        .sum();
+    let queen_factor = if board.by_piece(Piece { color: !color, role: Role::Queen }).is_empty() { 1 } else { 2 };
+    danger + (units * units * queen_factor / 2).min(400)
+}
+
+/// t(v): threats against the side to move (see [`Evaluation::threat`]).
+fn threat_score(pos: &Chess, ours: &Attacks, theirs: &Attacks) -> i32 {
+    if pos.is_check() {
+        return THREAT_INFINITE;
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    if mate_threatened(board, us, ours, theirs) {
+        return THREAT_INFINITE;
+    }
+    let mut threat = 0;
+    for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let r = role_index(role);
+        let pieces = board.by_piece(Piece { color: us, role }) & theirs.all;
+        let by_lower = theirs.by_lower_than(r);
+        for square in pieces {
+            if by_lower.contains(square) || !ours.all.contains(square) {
+                threat += PIECE_VALUE[r];
+            }
+        }
+    }
+    threat
+}
+
+/// A statically visible mate threat against `us`: an enemy queen attacks a
+/// free square next to our king that another enemy piece also attacks and
+/// that none of our pieces but the king defends.
+fn mate_threatened(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks) -> bool {
+    let Some(king) = board.king_of(us) else { return false };
+    let queen = theirs.by_role[role_index(Role::Queen)];
+    if queen.is_empty() {
+        return false;
+    }
+    let support = (0..6)
+        .filter(|&r| r != role_index(Role::Queen))
+        .fold(Bitboard(0), |acc, r| acc | theirs.by_role[r]);
+    let defended = (0..5).fold(Bitboard(0), |acc, r| acc | ours.by_role[r]);
+    let candidates = king_attacks(king) & !board.by_color(us) & queen & support & !defended;
+    candidates.any()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::CastlingMode;
+
+    fn position(fen: &str) -> Chess {
+        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    }
+
+    #[test]
+    fn start_position_is_balanced_but_for_tempo() {
+        assert_eq!(evaluate(&Chess::default()).score, TEMPO);
+    }
+
+    #[test]
+    fn evaluation_is_colour_symmetric() {
+        let white = position("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
+        let black = position("rnbqk2r/pppp1ppp/5n2/2b1p3/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - 4 4");
+        assert_eq!(evaluate(&white).score, evaluate(&black).score);
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let pos = position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!(evaluate(&pos).score > 800);
+    }
+
+    #[test]
+    fn threat_is_infinite_in_check() {
+        let pos = position("4k3/8/8/8/8/8/8/4K2r w - - 0 1");
+        assert_eq!(evaluate(&pos).threat, THREAT_INFINITE);
+    }
+
+    #[test]
+    fn threat_counts_piece_attacked_by_lower_value() {
+        // White queen on d4 attacked by the black pawn on e5.
+        let pos = position("4k3/8/8/4p3/3Q4/8/8/4K3 w - - 0 1");
+        assert_eq!(evaluate(&pos).threat, PIECE_VALUE[role_index(Role::Queen)]);
+        // Nothing of White's is attacked.
+        let quiet = position("4k3/8/8/8/8/8/3Q4/4K3 w - - 0 1");
+        assert_eq!(evaluate(&quiet).threat, 0);
+    }
+
+    #[test]
+    fn threat_counts_undefended_piece() {
+        // White knight on e4 attacked by the black rook on e8, not defended.
+        let pos = position("4r1k1/8/8/8/4N3/8/8/K7 w - - 0 1");
+        assert_eq!(evaluate(&pos).threat, PIECE_VALUE[role_index(Role::Knight)]);
+    }
+
+    #[test]
+    fn queen_and_support_next_to_king_is_a_mate_threat() {
+        // Black queen g3 and rook h8 both hit h2 next to the white king on g1.
+        let pos = position("6kr/8/8/8/8/6q1/5PP1/6K1 w - - 0 1");
+        assert_eq!(evaluate(&pos).threat, THREAT_INFINITE);
+    }
+}

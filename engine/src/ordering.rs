@@ -1,0 +1,145 @@
+//! Move ordering: transposition-table move, winning captures (MVV-LVA,
+//! filtered by static exchange), killers, history, losing captures.
+
+use shakmaty::{Chess, Color, Move, MoveList, Position};
+
+use crate::eval::{PIECE_VALUE, role_index};
+use crate::see::see;
+
+const TT_MOVE: i32 = 4_000_000;
+const GOOD_CAPTURE: i32 = 2_000_000;
+const KILLER: [i32; 2] = [1_000_000, 999_000];
+const BAD_CAPTURE: i32 = -2_000_000;
+/// History scores stay within ±HISTORY_MAX.
+pub const HISTORY_MAX: i32 = 16_384;
+
+/// Butterfly history of quiet moves by side, origin and target square.
+pub struct History {
+    table: Vec<i32>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        Self { table: vec![0; 2 * 64 * 64] }
+    }
+}
+
+fn history_index(color: Color, m: Move) -> usize {
+    let from = m.from().map_or(0, |sq| sq as usize);
+    (color as usize) * 4096 + from * 64 + m.to() as usize
+}
+
+impl History {
+    /// The history score of quiet move `m` by `color`.
+    pub fn get(&self, color: Color, m: Move) -> i32 {
+        self.table[history_index(color, m)]
+    }
+
+    /// Rewards (`bonus` > 0) or punishes a quiet move, with gravity towards 0
+    /// so that scores stay within ±[`HISTORY_MAX`].
+    pub fn update(&mut self, color: Color, m: Move, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let entry = &mut self.table[history_index(color, m)];
+        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+}
+
+/// Most-valuable-victim, least-valuable-attacker key of a capture or promotion.
+pub fn mvv_lva(m: Move) -> i32 {
+    let victim = match m {
+        Move::EnPassant { .. } => PIECE_VALUE[0],
+        _ => m.capture().map_or(0, |r| PIECE_VALUE[role_index(r)]),
+    };
+    let promotion = m.promotion().map_or(0, |r| PIECE_VALUE[role_index(r)]);
+    (victim + promotion) * 16 - role_index(m.role()) as i32
+}
+
+/// True for captures and promotions, the moves quiescence looks at.
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
+
+/// Hands out a node's moves best-first by selection, scoring them once.
+#[derive(Clone)]
+pub struct MovePicker {
+    moves: MoveList,
+    scores: Vec<i32>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// Orders `moves` of `pos`: `tt_move` first, then winning and equal
+    /// captures and promotions, killers, quiets by history, losing captures.
+    pub fn new(pos: &Chess, moves: MoveList, tt_move: Option<Move>, killers: [Option<Move>; 2], history: &History) -> Self {
+        let us = pos.turn();
+        let scores = moves
+            .iter()
+            .map(|&m| {
+                if Some(m) == tt_move {
+                    TT_MOVE
+                } else if is_tactical(m) {
+                    if see(pos, m) >= 0 { GOOD_CAPTURE + mvv_lva(m) } else { BAD_CAPTURE + mvv_lva(m) }
+                } else if Some(m) == killers[0] {
+                    KILLER[0]
+                } else if Some(m) == killers[1] {
+                    KILLER[1]
+                } else {
+                    history.get(us, m)
+                }
+            })
+            .collect();
+        Self { moves, scores, next: 0 }
+    }
+
+    /// Orders captures and promotions only by MVV-LVA (for quiescence).
+    pub fn tactical(moves: MoveList) -> Self {
+        let scores = moves.iter().map(|&m| mvv_lva(m)).collect();
+        Self { moves, scores, next: 0 }
+    }
+
+    /// How many moves the node has in all.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// True when the node has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The next best move with its ordering score, or `None` when all are out.
+    pub fn next_scored(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        let best = (self.next..self.moves.len()).max_by_key(|&i| (self.scores[i], std::cmp::Reverse(i)))?;
+        self.moves.swap(self.next, best);
+        self.scores.swap(self.next, best);
+        let picked = (self.moves[self.next], self.scores[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+
+    /// The next `n` moves in order, without handing them out.
+    pub fn first_moves(&self, n: usize) -> Vec<Move> {
+        self.clone().take(n).collect()
+    }
+
+    /// The moves not handed out yet, in no particular order.
+    pub fn remaining(&self) -> &[Move] {
+        &self.moves[self.next..]
+    }
+}
+
+impl Iterator for MovePicker {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        self.next_scored().map(|(m, _)| m)
+    }
+}

@@ -1,0 +1,403 @@
+//! The alpha-beta node: PVS/Negascout, fail-soft, one numbered step per
+//! technique. Each pruning step names its paper and figure, what it does and
+//! when it is skipped; its parameters are in [`super::pruning`].
+
+use shakmaty::{Move, Position, Role};
+
+use super::{NodeType, Searcher};
+use crate::board::Board;
+use crate::eval::{Evaluation, evaluate, phase};
+use crate::moves::{pack, unpack};
+use crate::ordering::{MovePicker, is_tactical};
+use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
+use crate::tt::Bound;
+
+/// The score of a position without legal moves: mated or stalemate.
+pub(super) fn terminal_score(board: &Board, ply: usize) -> Score {
+    if board.position().is_check() { -MATE + ply as Score } else { DRAW }
+}
+
+impl Searcher {
+    /// Searches `board` to `depth` within (`alpha`, `beta`) at `ply` from the
+    /// root; `node` is the expected node type, `verify` the verified
+    /// null-move flag of Fig. 3 (true at the root).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn alphabeta(
+        &mut self,
+        board: &Board,
+        mut alpha: Score,
+        mut beta: Score,
+        mut depth: i32,
+        ply: usize,
+        node: NodeType,
+        mut verify: bool,
+    ) -> Score {
+        // Step 1. Horizon: hand over to quiescence.
+        if depth <= 0 {
+            return self.quiescence(board, alpha, beta, ply);
+        }
+
+        // Step 2. Count the node; stop on the node limit, time or `stop`.
+        if self.count_node_and_check_stop() {
+            return DRAW;
+        }
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        let pos = board.position();
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        let in_check = pos.is_check();
+
+        // Step 3. Draws by rule and repetition; mate-distance pruning.
+        if !root {
+            if pos.is_insufficient_material() || self.is_repetition(board) {
+                return DRAW;
+            }
+            if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return evaluate(pos).score;
+            }
+            alpha = alpha.max(-MATE + ply as Score);
+            beta = beta.min(MATE - ply as Score - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        // Step 4. Transposition table: cut off at non-PV nodes with a deep
+        // enough entry whose bound decides the window.
+        let hit = self.tt.probe(board.key(), ply);
+        if let Some(hit) = hit {
+            let decides = match hit.bound {
+                Bound::Exact => true,
+                Bound::Lower => hit.score >= beta,
+                Bound::Upper => hit.score <= alpha,
+            };
+            if !pv_node && hit.depth >= depth && decides {
+                return hit.score;
+            }
+        }
+        let tt_packed = hit.map_or(0, |h| h.best_move);
+
+        // Step 5. Check extension: one ply when the side to move is in check.
+        if in_check {
+            depth += 1;
+        }
+        self.stack[ply].extended = in_check;
+
+        // Step 6. Static evaluation and threat, when a technique needs them
+        // (FHR evaluates interior nodes: item 8 of the paper).
+        let evaluation: Option<Evaluation> = (!in_check && self.config.fhr.enabled).then(|| evaluate(pos));
+
+        // Step 7. Null-move pruning.
+        // Standard null move (Tabibi & Netanyahu, "Verified Null-Move
+        // Pruning", Fig. 1): pass, search to depth − R − 1 with a null window
+        // at β; a fail-high cuts the node off. R = 1, 2, 3 (nmp1..3) or
+        // Heinz's adaptive R (3 above depth 6, else 2).
+        // Verified (same paper, Fig. 3): with `verify` set, a fail-high does
+        // not cut off: the depth is reduced by one, `verify` is cleared for
+        // the subtree, and a zugzwang re-search follows in step 11.
+        // Variable bound (Björnsson & Marsland, Fig. 5): the cutoff is tested
+        // against β − t, t from the unexplored potentially good alternatives.
+        // Skipped: at PV nodes, in check, right after a null move, when
+        // `verify` is set at depth 1, and (guard on) with only king and pawns.
+        let mut verification_pending = false;
+        let null = self.config.null_move.clone();
+        if null.enabled
+            && !pv_node
+            && !in_check
+            && !self.stack[ply].after_null
+            && (!null.verify || !verify || depth > 1)
+            && (!null.guard || has_pieces(board))
+        {
+            let reduction = if null.adaptive { if depth > null.adaptive_depth { 3 } else { 2 } } else { null.reduction };
+            let t = self.variable_bound_margin(ply);
+            let bound = beta - t;
+            if let Some(passed) = board.null_move() {
+                self.counters.null_tries += 1;
+                self.enter_child(ply, board.key(), true);
+                let score = -self.alphabeta(&passed, -bound, -bound + 1, depth - reduction - 1, ply + 1, node.child(), verify);
+                self.path.pop();
+                if self.stopped {
+                    return DRAW;
+                }
+                if score >= bound {
+                    if self.config.null_move.verify && verify {
+                        depth -= 1;
+                        verify = false;
+                        verification_pending = true;
+                        self.counters.verifications += 1;
+                    } else {
+                        self.counters.null_cutoffs += 1;
+                        if score < beta {
+                            self.counters.vnb_lowered_cutoffs += 1;
+                        }
+                        // Fig. 5 returns β; mate scores from a pass are not proofs.
+                        return if t > 0 || score >= MATE_BOUND { beta } else { score };
+                    }
+                }
+            }
+        }
+
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return terminal_score(board, ply);
+        }
+        let tt_move = unpack(tt_packed, &moves);
+        let original_alpha = alpha;
+
+        loop {
+            // Step 8. Fail-High Reductions (Feldmann, "Fail-High Reductions",
+            // Fig. 2): at a node searched with a null window (α = β − 1,
+            // item 5) whose pessimistic static value e(v) − t(v) reaches
+            // β − Δ (item 1), the children are searched one ply less. The
+            // re-search of a child goes to full depth (step 10); the table
+            // stores the nominal depth (item 7). Skipped: full-window nodes,
+            // in check (t = ∞).
+            let mut move_depth = depth;
+            if let Some(e) = evaluation {
+                if self.config.fhr.enabled && alpha == beta - 1 && e.score - e.threat >= beta - self.config.fhr.margin {
+                    move_depth -= 1;
+                    self.counters.fhr_reductions += 1;
+                    self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
+                }
+            }
+
+            let killers = self.stack[ply].killers;
+            let picker = MovePicker::new(pos, moves.clone(), tt_move, killers, &self.history);
+
+            // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
+            // Fig. 4): at an expected CUT node, search the first M moves to
+            // depth − 1 − R with a null window; when C of them fail high,
+            // return β. Skipped: at PV and ALL nodes, when depth ≤ R, in
+            // check, in the endgame, and when an extension was applied in the
+            // last plies (paper: three).
+            if self.multi_cut_applies(board, ply, node, move_depth, in_check) {
+                if let Some(score) = self.multi_cut(board, picker.first_moves(self.config.multi_cut.moves), beta, move_depth, ply, node, verify) {
+                    return score;
+                }
+                if self.stopped {
+                    return DRAW;
+                }
+            }
+
+            // Step 10. PVS over the ordered moves.
+            let (best, best_move) = self.search_moves(board, picker, alpha, beta, depth, move_depth, ply, node, verify);
+            if self.stopped {
+                return DRAW;
+            }
+
+            // Step 11. Verified null move, zugzwang detection (Fig. 3): the
+            // null move failed high but no move reached β, so passing was
+            // better than every move. Restore the depth, set `verify` and
+            // search the node again.
+            if verification_pending && best < beta {
+                depth += 1;
+                verify = true;
+                verification_pending = false;
+                self.counters.zugzwang_researches += 1;
+                alpha = original_alpha;
+                continue;
+            }
+
+            // Step 12. Store in the transposition table.
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            let eval = evaluation.map_or(0, |e| e.score);
+            self.tt.store(board.key(), ply, best_move.map_or(0, pack), best, eval, depth, bound);
+            return best;
+        }
+    }
+
+    /// The move loop of step 10: the first move with the full window, the
+    /// rest with a null window and a full-window, full-depth re-search when
+    /// they land inside the window. `move_depth` is the (possibly
+    /// FHR-reduced) depth for children, `depth` the nominal one.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        board: &Board,
+        mut picker: MovePicker,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        move_depth: i32,
+        ply: usize,
+        node: NodeType,
+        verify: bool,
+    ) -> (Score, Option<Move>) {
+        let pos = board.position();
+        let us = pos.turn();
+        let track_alternatives = self.config.variable_bound.enabled && beta - alpha == 1;
+        let mut alternatives_left = if track_alternatives {
+            picker.remaining().iter().filter(|m| !is_tactical(**m) && self.history.get(us, **m) > 0).count() as i32
+        } else {
+            0
+        };
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut index = 0;
+        while let Some(m) = picker.next() {
+            // Variable bound bookkeeping (Fig. 5 text): alternatives with
+            // positive history still unexplored at this level, not recorded
+            // for the first move.
+            if track_alternatives {
+                if !is_tactical(m) && self.history.get(us, m) > 0 {
+                    alternatives_left -= 1;
+                }
+                self.stack[ply].unexplored_alternatives = if index == 0 { 0 } else { alternatives_left };
+            }
+            let child = board.play(m);
+            self.enter_child(ply, board.key(), false);
+            let score = if index == 0 {
+                let child_type = if node == NodeType::Pv { NodeType::Pv } else { node.child() };
+                -self.alphabeta(&child, -beta, -alpha, move_depth - 1, ply + 1, child_type, verify)
+            } else {
+                let mut score = -self.alphabeta(&child, -alpha - 1, -alpha, move_depth - 1, ply + 1, node.child(), verify);
+                if score > alpha && score < beta {
+                    // Re-search without the reduction (FHR item 6: an
+                    // improvement counts only once the re-search confirms it).
+                    score = -self.alphabeta(&child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv, verify);
+                }
+                score
+            };
+            self.path.pop();
+            if self.stopped {
+                break;
+            }
+            index += 1;
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    self.update_pv(ply, m);
+                    if ply == 0 {
+                        self.iteration_best = Some((m, score));
+                    }
+                    if score >= beta {
+                        self.reward_cutoff(ply, us, m, &quiets_tried, depth);
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if !is_tactical(m) {
+                quiets_tried.push(m);
+            }
+        }
+        self.stack[ply].unexplored_alternatives = 0;
+        (best, best_move)
+    }
+
+    /// Pushes the current key on the path and initialises the child's frame.
+    pub(super) fn enter_child(&mut self, ply: usize, key: u64, null_move: bool) {
+        self.path.push(key);
+        let in_null = self.stack[ply].in_null_search || null_move;
+        let child = &mut self.stack[ply + 1];
+        child.after_null = null_move;
+        child.in_null_search = in_null;
+        child.extended = false;
+        child.unexplored_alternatives = 0;
+        if ply + 2 < self.stack.len() {
+            self.stack[ply + 2].killers = [None, None];
+        }
+    }
+
+    fn reward_cutoff(&mut self, ply: usize, us: shakmaty::Color, m: Move, quiets_tried: &[Move], depth: i32) {
+        if is_tactical(m) {
+            return;
+        }
+        let bonus = (depth * depth).min(1200);
+        self.history.update(us, m, bonus);
+        for &q in quiets_tried {
+            self.history.update(us, q, -bonus);
+        }
+        let killers = &mut self.stack[ply].killers;
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+    }
+
+    /// Variable bound t (Fig. 5): 0 when off or inside a null-move search,
+    /// else from the number of unexplored potentially good alternatives of
+    /// the side to move on the path from the root.
+    fn variable_bound_margin(&mut self, ply: usize) -> Score {
+        let vb = &self.config.variable_bound;
+        if !vb.enabled || self.stack[ply].in_null_search {
+            return 0;
+        }
+        let alternatives: i32 = (0..ply).rev().skip(1).step_by(2).map(|p| self.stack[p].unexplored_alternatives).sum();
+        let t = if alternatives > vb.many {
+            vb.t_many
+        } else if alternatives > 0 {
+            vb.t_some
+        } else {
+            0
+        };
+        self.counters.vnb_max_t = self.counters.vnb_max_t.max(t);
+        t
+    }
+
+    fn multi_cut_applies(&self, board: &Board, ply: usize, node: NodeType, depth: i32, in_check: bool) -> bool {
+        let mc = &self.config.multi_cut;
+        mc.enabled
+            && node == NodeType::Cut
+            && depth > mc.reduction
+            && !in_check
+            && phase(board.position().board()) > mc.endgame_phase
+            && !((ply + 1).saturating_sub(mc.extension_plies)..=ply).any(|p| self.stack[p].extended)
+    }
+
+    /// The reduced searches of step 9; `Some(β)` when C moves fail high.
+    #[allow(clippy::too_many_arguments)]
+    fn multi_cut(&mut self, board: &Board, order: Vec<Move>, beta: Score, depth: i32, ply: usize, node: NodeType, verify: bool) -> Option<Score> {
+        let mc = self.config.multi_cut.clone();
+        if node != NodeType::Cut {
+            self.counters.mc_off_cut_tries += 1;
+        }
+        self.counters.mc_tries += 1;
+        let nodes_before = self.counters.nodes;
+        let mut cuts = 0;
+        let mut pruned = false;
+        for m in order.into_iter().take(mc.moves) {
+            let child = board.play(m);
+            self.enter_child(ply, board.key(), false);
+            let score = -self.alphabeta(&child, -beta, -beta + 1, depth - 1 - mc.reduction, ply + 1, node.child(), verify);
+            self.path.pop();
+            if self.stopped {
+                break;
+            }
+            if score >= beta {
+                cuts += 1;
+                if cuts >= mc.cuts {
+                    pruned = true;
+                    break;
+                }
+            }
+        }
+        self.counters.mc_nodes += self.counters.nodes - nodes_before;
+        if pruned {
+            self.counters.mc_prunes += 1;
+            Some(beta)
+        } else {
+            None
+        }
+    }
+}
+
+/// The side to move has a piece other than king and pawns.
+fn has_pieces(board: &Board) -> bool {
+    let pos = board.position();
+    let b = pos.board();
+    let ours = b.by_color(pos.turn());
+    (ours & !b.by_role(Role::Pawn) & !b.by_role(Role::King)).any()
+}

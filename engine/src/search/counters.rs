@@ -1,0 +1,80 @@
+//! What each pruning technique did during one search: the numbers the papers report.
+
+use std::fmt;
+
+/// Counters of one search (all iterations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Nodes of the main search and quiescence together.
+    pub nodes: u64,
+    /// Nodes in quiescence.
+    pub qnodes: u64,
+    /// Null-move searches made.
+    pub null_tries: u64,
+    /// Null-move searches that failed high and cut off the node.
+    pub null_cutoffs: u64,
+    /// Verified null move: fail-highs with `verify` set, searched on at depth − 1.
+    pub verifications: u64,
+    /// Verified null move: nodes whose verification ended below β (zugzwang), re-searched.
+    pub zugzwang_researches: u64,
+    /// FHR: nodes whose depth was reduced by one ply.
+    pub fhr_reductions: u64,
+    /// FHR: the widest window (β − α) at which a reduction was made (1 when FHR is faithful).
+    pub fhr_widest_window: i32,
+    /// Multi-cut: nodes where the reduced searches were made.
+    pub mc_tries: u64,
+    /// Multi-cut: nodes pruned because C moves failed high.
+    pub mc_prunes: u64,
+    /// Multi-cut: nodes spent inside the reduced searches.
+    pub mc_nodes: u64,
+    /// Multi-cut: tries at nodes not expected to be CUT nodes (0 when faithful).
+    pub mc_off_cut_tries: u64,
+    /// Variable bound: null-move cutoffs that needed t > 0 (score in [β − t, β)).
+    pub vnb_lowered_cutoffs: u64,
+    /// Variable bound: the largest t used.
+    pub vnb_max_t: i32,
+}
+
+impl fmt::Display for Counters {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let percent = |part: u64, whole: u64| if whole == 0 { 0.0 } else { 100.0 * part as f64 / whole as f64 };
+        write!(
+            f,
+            "nodes {} qnodes {} null_tries {} null_cutoffs {} verifications {} zugzwangs {} fhr_reductions {} \
+             mc_tries {} mc_prunes {} ({:.1}% of tries) mc_nodes {} ({:.1}% of nodes) vnb_lowered {}",
+            self.nodes,
+            self.qnodes,
+            self.null_tries,
+            self.null_cutoffs,
+            self.verifications,
+            self.zugzwang_researches,
+            self.fhr_reductions,
+            self.mc_tries,
+            self.mc_prunes,
+            percent(self.mc_prunes, self.mc_tries),
+            self.mc_nodes,
+            percent(self.mc_nodes, self.nodes),
+            self.vnb_lowered_cutoffs,
+        )
+    }
+}
+
+impl Counters {
+    /// Adds another search's counters to these (for totals over a position set).
+    pub fn accumulate(&mut self, other: &Counters) {
+        self.nodes += other.nodes;
+        self.qnodes += other.qnodes;
+        self.null_tries += other.null_tries;
+        self.null_cutoffs += other.null_cutoffs;
+        self.verifications += other.verifications;
+        self.zugzwang_researches += other.zugzwang_researches;
+        self.fhr_reductions += other.fhr_reductions;
+        self.fhr_widest_window = self.fhr_widest_window.max(other.fhr_widest_window);
+        self.mc_tries += other.mc_tries;
+        self.mc_prunes += other.mc_prunes;
+        self.mc_nodes += other.mc_nodes;
+        self.mc_off_cut_tries += other.mc_off_cut_tries;
+        self.vnb_lowered_cutoffs += other.vnb_lowered_cutoffs;
+        self.vnb_max_t = self.vnb_max_t.max(other.vnb_max_t);
+    }
+}

@@ -1,0 +1,319 @@
+//! Iterative deepening over a PVS/Negascout alpha-beta search with a
+//! transposition table, quiescence and switchable forward pruning.
+//!
+//! The node function lives in [`alphabeta`] as numbered steps, one per
+//! technique; quiescence in [`quiescence`]; the pruning parameters in
+//! [`pruning`]; what each technique did in [`counters`].
+
+mod alphabeta;
+pub mod counters;
+pub mod pruning;
+mod quiescence;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use shakmaty::{Move, Position};
+
+use crate::board::Board;
+use crate::game::Game;
+use crate::ordering::History;
+use crate::score::{INFINITY, MAX_PLY, Score, mate_in_moves};
+use crate::time::{Clock, budget};
+use crate::tt::TranspositionTable;
+pub use counters::Counters;
+pub use pruning::PruningConfig;
+
+/// Expected node type (Knuth & Moore; used by multi-cut and counted for FHR).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeType {
+    /// On the principal variation: searched with an open window.
+    Pv,
+    /// Expected to fail high: one good move should refute it.
+    Cut,
+    /// Expected to fail low: every move must be searched.
+    All,
+}
+
+impl NodeType {
+    /// The expected type of a child that is not the first child of a PV node.
+    pub fn child(self) -> NodeType {
+        match self {
+            NodeType::Pv | NodeType::All => NodeType::Cut,
+            NodeType::Cut => NodeType::All,
+        }
+    }
+}
+
+/// What `go` asked for. Unset limits do not apply; none at all is infinite.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum iteration depth.
+    pub depth: Option<i32>,
+    /// Maximum nodes; the search stops at exactly this count.
+    pub nodes: Option<u64>,
+    /// Time for this move, milliseconds.
+    pub movetime_ms: Option<u64>,
+    /// The side to move's clock.
+    pub clock: Option<Clock>,
+}
+
+/// Settings of the searcher that are not pruning parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Safety margin subtracted from the clock, milliseconds.
+    pub move_overhead_ms: u64,
+    /// When non-zero, time is measured in nodes: this many nodes are one
+    /// millisecond, so timed searches are reproducible on any machine.
+    pub nodes_per_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self { move_overhead_ms: 30, nodes_per_ms: 0 }
+    }
+}
+
+/// One completed iteration, as a UCI `info` line reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached, quiescence included.
+    pub seldepth: usize,
+    /// Score from the side to move's view.
+    pub score: Score,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Elapsed wall time, milliseconds.
+    pub time_ms: u64,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+}
+
+impl Report {
+    /// Nodes per second (0 before the first millisecond).
+    pub fn nps(&self) -> u64 {
+        if self.time_ms == 0 { 0 } else { self.nodes * 1000 / self.time_ms }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play, `None` when there is no legal move.
+    pub best_move: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// The last completed iteration.
+    pub depth: i32,
+    /// What the techniques did.
+    pub counters: Counters,
+    /// Principal variation of the last completed iteration.
+    pub pv: Vec<Move>,
+}
+
+/// Per-ply state of the current search path.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    killers: [Option<Move>; 2],
+    /// A search extension was applied at this ply.
+    extended: bool,
+    /// The move into this node was a null move.
+    after_null: bool,
+    /// This node lies inside a null-move search.
+    in_null_search: bool,
+    /// Variable bound: potentially good alternatives still unexplored here.
+    unexplored_alternatives: i32,
+}
+
+/// Stop conditions of the running search.
+struct Deadline {
+    start: Instant,
+    node_limit: u64,
+    soft_ms: u64,
+    hard_ms: u64,
+    nodes_per_ms: u64,
+}
+
+/// A single-threaded searcher. It keeps the transposition table and the
+/// history between searches, as a UCI engine does between moves.
+pub struct Searcher {
+    /// Forward-pruning configuration.
+    pub config: PruningConfig,
+    /// Time settings.
+    pub settings: Settings,
+    tt: TranspositionTable,
+    history: History,
+    stop: Arc<AtomicBool>,
+    stopped: bool,
+    counters: Counters,
+    stack: Vec<Frame>,
+    /// Keys of the game history followed by the current search path.
+    path: Vec<u64>,
+    pv: Vec<Vec<Move>>,
+    seldepth: usize,
+    /// The best root move of the running iteration, confirmed by a full-window search.
+    iteration_best: Option<(Move, Score)>,
+    deadline: Deadline,
+}
+
+impl Searcher {
+    /// A searcher with a table of `hash_mb` MiB.
+    pub fn new(hash_mb: usize, config: PruningConfig) -> Self {
+        Self {
+            config,
+            settings: Settings::default(),
+            tt: TranspositionTable::new(hash_mb),
+            history: History::default(),
+            stop: Arc::new(AtomicBool::new(false)),
+            stopped: false,
+            counters: Counters::default(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            path: Vec::new(),
+            pv: vec![Vec::new(); MAX_PLY + 8],
+            seldepth: 0,
+            iteration_best: None,
+            deadline: Deadline { start: Instant::now(), node_limit: u64::MAX, soft_ms: u64::MAX, hard_ms: u64::MAX, nodes_per_ms: 0 },
+        }
+    }
+
+    /// A flag that stops the running search when set (UCI `stop`).
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learnt: table, history (UCI `ucinewgame`).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+    }
+
+    /// Replaces the table with one of `hash_mb` MiB.
+    pub fn resize(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Searches `game` within `limits`, calling `report` after every
+    /// completed iteration.
+    pub fn search(&mut self, game: &Game, limits: &Limits, report: &mut dyn FnMut(&Report)) -> SearchResult {
+        self.prepare(game, limits);
+        let root = &game.board;
+        let fallback = root.position().legal_moves().first().copied();
+        let mut result = SearchResult { best_move: fallback, score: 0, depth: 0, counters: Counters::default(), pv: Vec::new() };
+        if fallback.is_none() {
+            result.score = alphabeta::terminal_score(root, 0);
+            result.counters = self.counters.clone();
+            return result;
+        }
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        for depth in 1..=max_depth {
+            self.iteration_best = None;
+            self.seldepth = 0;
+            let score = self.alphabeta(root, -INFINITY, INFINITY, depth, 0, NodeType::Pv, true);
+            if self.stopped {
+                // A root move confirmed by a full-window search in the
+                // unfinished iteration is better informed than the last one.
+                if let Some((m, s)) = self.iteration_best {
+                    if result.best_move != Some(m) {
+                        result.best_move = Some(m);
+                        result.score = s;
+                        result.pv = vec![m];
+                    }
+                }
+                break;
+            }
+            result.best_move = self.pv[0].first().copied().or(result.best_move);
+            result.score = score;
+            result.depth = depth;
+            result.pv = self.pv[0].clone();
+            report(&Report {
+                depth,
+                seldepth: self.seldepth,
+                score,
+                nodes: self.counters.nodes,
+                time_ms: self.deadline.start.elapsed().as_millis() as u64,
+                hashfull: self.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+            // A proven mate cannot get shorter by searching deeper.
+            let mate_proven = mate_in_moves(score).is_some_and(|moves| depth >= 2 * moves.abs() + 1);
+            if mate_proven || self.elapsed_ms() >= self.deadline.soft_ms {
+                break;
+            }
+        }
+        result.counters = self.counters.clone();
+        result
+    }
+
+    fn prepare(&mut self, game: &Game, limits: &Limits) {
+        self.stop.store(false, Ordering::Relaxed);
+        self.stopped = false;
+        self.counters = Counters::default();
+        self.tt.new_search();
+        self.stack.fill(Frame::default());
+        self.path.clear();
+        self.path.extend_from_slice(&game.history);
+        let (mut soft_ms, mut hard_ms) = (u64::MAX, u64::MAX);
+        if let Some(clock) = &limits.clock {
+            let b = budget(clock, self.settings.move_overhead_ms);
+            soft_ms = b.soft_ms;
+            hard_ms = b.hard_ms;
+        }
+        if let Some(movetime) = limits.movetime_ms {
+            soft_ms = soft_ms.min(movetime);
+            hard_ms = hard_ms.min(movetime);
+        }
+        self.deadline = Deadline {
+            start: Instant::now(),
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            soft_ms,
+            hard_ms,
+            nodes_per_ms: self.settings.nodes_per_ms,
+        };
+    }
+
+    /// Milliseconds used: wall time, or nodes / NodesTime in node-time mode.
+    fn elapsed_ms(&self) -> u64 {
+        match self.deadline.nodes_per_ms {
+            0 => self.deadline.start.elapsed().as_millis() as u64,
+            per_ms => self.counters.nodes / per_ms,
+        }
+    }
+
+    /// Counts a node and tells whether the search must stop now.
+    fn count_node_and_check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.counters.nodes >= self.deadline.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        self.counters.nodes += 1;
+        if self.counters.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed) || self.elapsed_ms() >= self.deadline.hard_ms)
+        {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// True when the position `board` at `ply` repeats one since the last
+    /// irreversible move (on the search path or in the game).
+    fn is_repetition(&self, board: &Board) -> bool {
+        let halfmoves = board.position().halfmoves() as usize;
+        let len = self.path.len();
+        (4..=halfmoves.min(len)).step_by(2).any(|back| self.path[len - back] == board.key())
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(m);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+}

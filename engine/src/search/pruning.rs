@@ -1,0 +1,256 @@
+//! The forward-pruning methods of the papers, as presets and parameters.
+//!
+//! Every parameter lives here, once, with the paper's value as its default,
+//! and every parameter is a UCI option (see [`PruningConfig::OPTIONS`]).
+
+use std::fmt;
+
+/// Standard, adaptive and verified null-move pruning; the variable bound
+/// reuses the same null-move search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NullMove {
+    /// Whether null-move searches are made at all.
+    pub enabled: bool,
+    /// Depth reduction R: the null-move search goes to depth − R − 1.
+    pub reduction: i32,
+    /// Heinz's adaptive null move: R = 3 above [`Self::adaptive_depth`], else 2.
+    pub adaptive: bool,
+    /// Remaining depth above which adaptive null move uses R = 3 (Heinz: 6).
+    pub adaptive_depth: i32,
+    /// Verified null-move pruning (Tabibi & Netanyahu, Fig. 3).
+    pub verify: bool,
+    /// Zugzwang guard: no null move when the side to move has only king and
+    /// pawns. Off in the papers' standard null move.
+    pub guard: bool,
+}
+
+/// Fail-High Reductions (Feldmann, Fig. 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailHighReductions {
+    /// Whether fail-high nodes are searched one ply less.
+    pub enabled: bool,
+    /// Δ of item 1: reduce when e(v) − t(v) ≥ β − Δ. The paper's best: 0.
+    pub margin: i32,
+}
+
+/// Multi-cut αβ-pruning (Björnsson & Marsland, Fig. 4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MultiCut {
+    /// Whether multi-cut is tried at expected CUT nodes.
+    pub enabled: bool,
+    /// M: how many moves are searched to reduced depth (paper: 10).
+    pub moves: usize,
+    /// C: how many of them must fail high to prune (paper: 3).
+    pub cuts: usize,
+    /// R: the reduced searches go to depth − 1 − R (paper: 2).
+    pub reduction: i32,
+    /// Endgame rule: no multi-cut when the material phase (knight, bishop 1,
+    /// rook 2, queen 4; 24 at the start) is at or below this.
+    pub endgame_phase: i32,
+    /// No multi-cut when a search extension was applied within this many of
+    /// the previous plies (paper: 3).
+    pub extension_plies: usize,
+}
+
+/// Variable null-move bound (Björnsson & Marsland, Fig. 5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VariableBound {
+    /// Whether the null-move cutoff is tested against β − t.
+    pub enabled: bool,
+    /// t when some potentially good alternatives are unexplored (paper: 10).
+    pub t_some: i32,
+    /// t when more than [`Self::many`] are unexplored (paper: 20).
+    pub t_many: i32,
+    /// How many alternatives count as many (paper: 15).
+    pub many: i32,
+}
+
+/// The complete forward-pruning configuration of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PruningConfig {
+    /// Null-move pruning.
+    pub null_move: NullMove,
+    /// Fail-High Reductions.
+    pub fhr: FailHighReductions,
+    /// Multi-cut.
+    pub multi_cut: MultiCut,
+    /// Variable null-move bound.
+    pub variable_bound: VariableBound,
+}
+
+/// The preset names, in the order the README lists them.
+pub const PRESETS: [&str; 9] = ["plain", "nmp1", "nmp2", "nmp3", "nmp-adaptive", "vnm", "fhr", "multicut", "vnb"];
+
+/// A preset name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPreset(pub String);
+
+impl fmt::Display for UnknownPreset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown pruning preset '{}'; known: {} (combine with '+', e.g. nmp2+multicut)", self.0, PRESETS.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownPreset {}
+
+/// A UCI spin or check option mapped onto one parameter.
+pub struct OptionSpec {
+    /// The UCI option name.
+    pub name: &'static str,
+    /// Minimum and maximum for a spin; `None` for a check box.
+    pub range: Option<(i32, i32)>,
+    /// Reads the parameter from a config.
+    pub get: fn(&PruningConfig) -> i32,
+    /// Writes the parameter into a config.
+    pub set: fn(&mut PruningConfig, i32),
+}
+
+impl Default for PruningConfig {
+    fn default() -> Self {
+        Self {
+            null_move: NullMove { enabled: false, reduction: 2, adaptive: false, adaptive_depth: 6, verify: false, guard: false },
+            fhr: FailHighReductions { enabled: false, margin: 0 },
+            multi_cut: MultiCut { enabled: false, moves: 10, cuts: 3, reduction: 2, endgame_phase: 6, extension_plies: 3 },
+            variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15 },
+        }
+    }
+}
+
+fn flag(value: i32) -> bool {
+    value != 0
+}
+
+impl PruningConfig {
+    /// The configuration of a preset or a `+`-joined combination of presets
+    /// (`nmp2+multicut`, `fhr+nmp2`). Later parts override earlier ones where
+    /// they set the same parameter.
+    ///
+    /// # Errors
+    ///
+    /// [`UnknownPreset`] naming the first part that is not a preset.
+    pub fn preset(name: &str) -> Result<Self, UnknownPreset> {
+        let mut config = Self::default();
+        for part in name.split('+').map(str::trim) {
+            config.apply_preset(part)?;
+        }
+        Ok(config)
+    }
+
+    fn apply_preset(&mut self, part: &str) -> Result<(), UnknownPreset> {
+        let null_with = |config: &mut Self, r: i32| {
+            config.null_move.enabled = true;
+            config.null_move.reduction = r;
+        };
+        match part.to_ascii_lowercase().as_str() {
+            "plain" => {}
+            "nmp1" => null_with(self, 1),
+            "nmp2" => null_with(self, 2),
+            "nmp3" => null_with(self, 3),
+            "nmp-adaptive" => {
+                null_with(self, 2);
+                self.null_move.adaptive = true;
+            }
+            "vnm" => {
+                null_with(self, 3);
+                self.null_move.verify = true;
+            }
+            "fhr" => self.fhr.enabled = true,
+            // The Turk ran multi-cut on top of null move with R = 2.
+            "multicut" => {
+                if !self.null_move.enabled {
+                    null_with(self, 2);
+                }
+                self.multi_cut.enabled = true;
+            }
+            "vnb" => {
+                if !self.null_move.enabled {
+                    null_with(self, 2);
+                }
+                self.variable_bound.enabled = true;
+            }
+            _ => return Err(UnknownPreset(part.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Every pruning parameter as a UCI option.
+    pub const OPTIONS: &'static [OptionSpec] = &[
+        OptionSpec { name: "NullMove", range: None, get: |c| c.null_move.enabled.into(), set: |c, v| c.null_move.enabled = flag(v) },
+        OptionSpec { name: "NullMoveR", range: Some((1, 6)), get: |c| c.null_move.reduction, set: |c, v| c.null_move.reduction = v },
+        OptionSpec { name: "NullMoveAdaptive", range: None, get: |c| c.null_move.adaptive.into(), set: |c, v| c.null_move.adaptive = flag(v) },
+        OptionSpec { name: "NullMoveAdaptiveDepth", range: Some((1, 30)), get: |c| c.null_move.adaptive_depth, set: |c, v| c.null_move.adaptive_depth = v },
+        OptionSpec { name: "NullMoveVerify", range: None, get: |c| c.null_move.verify.into(), set: |c, v| c.null_move.verify = flag(v) },
+        OptionSpec { name: "NullMoveGuard", range: None, get: |c| c.null_move.guard.into(), set: |c, v| c.null_move.guard = flag(v) },
+        OptionSpec { name: "FHR", range: None, get: |c| c.fhr.enabled.into(), set: |c, v| c.fhr.enabled = flag(v) },
+        OptionSpec { name: "FHRMargin", range: Some((0, 1000)), get: |c| c.fhr.margin, set: |c, v| c.fhr.margin = v },
+        OptionSpec { name: "MultiCut", range: None, get: |c| c.multi_cut.enabled.into(), set: |c, v| c.multi_cut.enabled = flag(v) },
+        OptionSpec { name: "MultiCutM", range: Some((1, 64)), get: |c| c.multi_cut.moves as i32, set: |c, v| c.multi_cut.moves = v as usize },
+        OptionSpec { name: "MultiCutC", range: Some((1, 64)), get: |c| c.multi_cut.cuts as i32, set: |c, v| c.multi_cut.cuts = v as usize },
+        OptionSpec { name: "MultiCutR", range: Some((0, 6)), get: |c| c.multi_cut.reduction, set: |c, v| c.multi_cut.reduction = v },
+        OptionSpec { name: "MultiCutEndgamePhase", range: Some((-1, 24)), get: |c| c.multi_cut.endgame_phase, set: |c, v| c.multi_cut.endgame_phase = v },
+        OptionSpec { name: "MultiCutExtensionPlies", range: Some((0, 8)), get: |c| c.multi_cut.extension_plies as i32, set: |c, v| c.multi_cut.extension_plies = v as usize },
+        OptionSpec { name: "VarNullBound", range: None, get: |c| c.variable_bound.enabled.into(), set: |c, v| c.variable_bound.enabled = flag(v) },
+        OptionSpec { name: "VarNullBoundTSome", range: Some((0, 200)), get: |c| c.variable_bound.t_some, set: |c, v| c.variable_bound.t_some = v },
+        OptionSpec { name: "VarNullBoundTMany", range: Some((0, 200)), get: |c| c.variable_bound.t_many, set: |c, v| c.variable_bound.t_many = v },
+        OptionSpec { name: "VarNullBoundMany", range: Some((0, 200)), get: |c| c.variable_bound.many, set: |c, v| c.variable_bound.many = v },
+    ];
+
+    /// A short description: the enabled techniques and their parameters.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        let n = &self.null_move;
+        if n.enabled {
+            let r = if n.adaptive { format!("adaptive 2/3 above {}", n.adaptive_depth) } else { n.reduction.to_string() };
+            parts.push(format!("null move R={r}{}{}", if n.verify { " verified" } else { "" }, if n.guard { " guarded" } else { "" }));
+        }
+        if self.fhr.enabled {
+            parts.push(format!("FHR Δ={}", self.fhr.margin));
+        }
+        let m = &self.multi_cut;
+        if m.enabled {
+            parts.push(format!("multi-cut M={} C={} R={}", m.moves, m.cuts, m.reduction));
+        }
+        let v = &self.variable_bound;
+        if v.enabled {
+            parts.push(format!("variable bound t={}/{} above {}", v.t_some, v.t_many, v.many));
+        }
+        if parts.is_empty() { "no forward pruning".to_string() } else { parts.join(", ") }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_set_the_papers_parameters() {
+        assert_eq!(PruningConfig::preset("plain").unwrap(), PruningConfig::default());
+        let vnm = PruningConfig::preset("vnm").unwrap();
+        assert!(vnm.null_move.enabled && vnm.null_move.verify && vnm.null_move.reduction == 3);
+        let mc = PruningConfig::preset("multicut").unwrap();
+        assert_eq!((mc.multi_cut.moves, mc.multi_cut.cuts, mc.multi_cut.reduction, mc.null_move.reduction), (10, 3, 2, 2));
+        let combo = PruningConfig::preset("nmp3+multicut").unwrap();
+        assert_eq!(combo.null_move.reduction, 3);
+        assert!(combo.multi_cut.enabled);
+        for name in PRESETS {
+            assert!(PruningConfig::preset(name).is_ok(), "{name}");
+        }
+    }
+
+    #[test]
+    fn unknown_preset_names_the_culprit() {
+        let err = PruningConfig::preset("fhr+nmp9").unwrap_err();
+        assert_eq!(err.0, "nmp9");
+        assert!(err.to_string().contains("known: plain"));
+    }
+
+    #[test]
+    fn every_option_round_trips() {
+        for spec in PruningConfig::OPTIONS {
+            let mut config = PruningConfig::default();
+            let value = spec.range.map_or(1, |(lo, hi)| (lo + hi) / 2 + 1).min(spec.range.map_or(1, |r| r.1));
+            (spec.set)(&mut config, value);
+            assert_eq!((spec.get)(&config), value, "{}", spec.name);
+        }
+    }
+}

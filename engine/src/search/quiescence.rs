@@ -1,0 +1,64 @@
+//! Quiescence search: captures and promotions until the position is quiet.
+
+use shakmaty::{Position, Role};
+
+use super::Searcher;
+use crate::board::Board;
+use crate::eval::evaluate;
+use crate::ordering::{MovePicker, is_tactical};
+use crate::score::{DRAW, MATE, MAX_PLY, Score};
+use crate::see::see;
+
+impl Searcher {
+    /// Stand pat on the static evaluation, then try captures and queen
+    /// promotions (MVV-LVA order, losing captures skipped). In check every
+    /// evasion is searched and there is no stand pat, so mates are seen.
+    pub(super) fn quiescence(&mut self, board: &Board, mut alpha: Score, beta: Score, ply: usize) -> Score {
+        if self.count_node_and_check_stop() {
+            return DRAW;
+        }
+        self.counters.qnodes += 1;
+        self.pv[ply].clear();
+        self.seldepth = self.seldepth.max(ply);
+        let pos = board.position();
+        if ply >= MAX_PLY - 1 {
+            return evaluate(pos).score;
+        }
+        let in_check = pos.is_check();
+        let mut best = if in_check {
+            -MATE + ply as Score
+        } else {
+            let stand_pat = evaluate(pos).score;
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            stand_pat
+        };
+        let mut moves = pos.legal_moves();
+        if !in_check {
+            moves.retain(|m| is_tactical(*m) && m.promotion().is_none_or(|r| r == Role::Queen));
+        }
+        for m in MovePicker::tactical(moves) {
+            if !in_check && m.is_capture() && see(pos, m) < 0 {
+                continue;
+            }
+            let child = board.play(m);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            if self.stopped {
+                return DRAW;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        best
+    }
+}

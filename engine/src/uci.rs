@@ -1,0 +1,346 @@
+//! The UCI protocol: reads GUI commands, runs searches on a worker thread,
+//! writes `info` and `bestmove` lines.
+//!
+//! Input is untrusted: unknown or malformed commands are answered with an
+//! `info string` naming the problem, never a crash. Invalid UTF-8 is read
+//! lossily.
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::game::Game;
+use crate::moves::uci;
+use crate::score::mate_in_moves;
+use crate::search::pruning::{OptionSpec, PruningConfig};
+use crate::search::{Limits, Report, Searcher, Settings};
+use crate::time::Clock;
+
+/// Engine name sent in `id name`.
+pub const ENGINE_NAME: &str = concat!("arena-engine ", env!("CARGO_PKG_VERSION"));
+const DEFAULT_HASH_MB: usize = 16;
+const MAX_HASH_MB: usize = 4096;
+
+/// Where the engine writes; shared with the search thread, one line at a time.
+#[derive(Clone)]
+struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    fn say(&self, line: &str) {
+        let mut out = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        // A closed pipe means the GUI is gone; there is nobody left to tell.
+        let _ = writeln!(out, "{line}");
+        let _ = out.flush();
+    }
+}
+
+/// A running search: its thread, its stop flag and the release for `go infinite`.
+struct Running {
+    handle: JoinHandle<Box<Searcher>>,
+    stop: Arc<AtomicBool>,
+    release: Sender<()>,
+}
+
+enum Slot {
+    Idle(Box<Searcher>),
+    Busy(Running),
+}
+
+/// The engine's state between commands.
+struct Engine {
+    out: Output,
+    game: Game,
+    hash_mb: usize,
+    preset: String,
+    config: PruningConfig,
+    settings: Settings,
+    slot: Option<Slot>,
+}
+
+/// Runs the UCI loop until `quit` or end of input. `preset` is the initial
+/// value of the `Pruning` option.
+///
+/// # Errors
+///
+/// [`crate::search::pruning::UnknownPreset`] when `preset` is not a known preset.
+pub fn run(input: impl BufRead, output: impl Write + Send + 'static, preset: &str) -> Result<(), crate::search::pruning::UnknownPreset> {
+    let config = PruningConfig::preset(preset)?;
+    let mut engine = Engine {
+        out: Output(Arc::new(Mutex::new(Box::new(output)))),
+        game: Game::default(),
+        hash_mb: DEFAULT_HASH_MB,
+        preset: preset.to_string(),
+        slot: Some(Slot::Idle(Box::new(Searcher::new(DEFAULT_HASH_MB, config.clone())))),
+        config,
+        settings: Settings::default(),
+    };
+    let mut input = input;
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&buffer);
+        if !engine.handle(line.trim()) {
+            break;
+        }
+    }
+    engine.idle_searcher();
+    Ok(())
+}
+
+impl Engine {
+    /// Handles one command line; false on `quit`.
+    fn handle(&mut self, line: &str) -> bool {
+        let mut tokens = line.split_whitespace();
+        let Some(command) = tokens.next() else { return true };
+        let rest: Vec<&str> = tokens.collect();
+        match command {
+            "uci" => self.identify(),
+            "isready" => self.out.say("readyok"),
+            "ucinewgame" => {
+                self.idle_searcher().clear();
+                self.game = Game::default();
+            }
+            "position" => self.position(&rest),
+            "go" => self.go(&rest),
+            "stop" => {
+                self.idle_searcher();
+            }
+            "ponderhit" => self.out.say("info string ponderhit ignored: pondering is not supported"),
+            "setoption" => self.set_option(&rest),
+            "quit" => return false,
+            other => self.out.say(&format!("info string unknown command '{}'", truncate(other))),
+        }
+        true
+    }
+
+    fn identify(&self) {
+        self.out.say(&format!("id name {ENGINE_NAME}"));
+        self.out.say("id author the arena developers");
+        self.out.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
+        self.out.say("option name Clear Hash type button");
+        self.out.say(&format!("option name Move Overhead type spin default {} min 0 max 5000", Settings::default().move_overhead_ms));
+        self.out.say("option name NodesTime type spin default 0 min 0 max 1000000");
+        self.out.say(&format!("option name Pruning type string default {}", self.preset));
+        for spec in PruningConfig::OPTIONS {
+            let value = (spec.get)(&self.config);
+            match spec.range {
+                Some((min, max)) => self.out.say(&format!("option name {} type spin default {value} min {min} max {max}", spec.name)),
+                None => self.out.say(&format!("option name {} type check default {}", spec.name, value != 0)),
+            }
+        }
+        self.out.say("uciok");
+    }
+
+    /// Stops any running search, waits for it, and lends out the searcher.
+    fn idle_searcher(&mut self) -> &mut Searcher {
+        let searcher = match self.slot.take() {
+            Some(Slot::Idle(searcher)) => searcher,
+            Some(Slot::Busy(running)) => {
+                running.stop.store(true, Ordering::Relaxed);
+                let _ = running.release.send(());
+                match running.handle.join() {
+                    Ok(searcher) => searcher,
+                    Err(_) => {
+                        self.out.say("info string search thread failed; starting afresh");
+                        Box::new(Searcher::new(self.hash_mb, self.config.clone()))
+                    }
+                }
+            }
+            None => Box::new(Searcher::new(self.hash_mb, self.config.clone())),
+        };
+        self.slot = Some(Slot::Idle(searcher));
+        match self.slot.as_mut() {
+            Some(Slot::Idle(searcher)) => searcher,
+            _ => unreachable!("the slot was just set to idle"),
+        }
+    }
+
+    fn position(&mut self, args: &[&str]) {
+        self.idle_searcher();
+        let moves_at = args.iter().position(|t| *t == "moves");
+        let setup = &args[..moves_at.unwrap_or(args.len())];
+        let moves: &[&str] = moves_at.map_or(&[], |i| &args[i + 1..]);
+        let fen = match setup.first() {
+            Some(&"startpos") => None,
+            Some(&"fen") => Some(setup[1..].join(" ")),
+            _ => {
+                self.out.say("info string position needs 'startpos' or 'fen <FEN>'");
+                return;
+            }
+        };
+        match Game::from_uci(fen.as_deref(), moves) {
+            Ok(game) => self.game = game,
+            Err(e) => self.out.say(&format!("info string {}; position unchanged", truncate(&e.to_string()))),
+        }
+    }
+
+    fn go(&mut self, args: &[&str]) {
+        let (limits, infinite) = self.parse_go(args);
+        let white = shakmaty::Position::turn(self.game.board.position()).is_white();
+        let limits = Limits { clock: limits.clock_for(white), ..limits.base };
+        self.idle_searcher();
+        let Some(Slot::Idle(mut searcher)) = self.slot.take() else { unreachable!("the searcher was just made idle") };
+        searcher.config = self.config.clone();
+        searcher.settings = self.settings.clone();
+        let stop = searcher.stop_handle();
+        let (release, released) = channel();
+        let out = self.out.clone();
+        let game = self.game.clone();
+        let handle = std::thread::spawn(move || {
+            run_search(&mut searcher, &game, &limits, infinite, &released, &out);
+            searcher
+        });
+        self.slot = Some(Slot::Busy(Running { handle, stop, release }));
+    }
+
+    fn parse_go(&self, args: &[&str]) -> (GoLimits, bool) {
+        let mut go = GoLimits::default();
+        let mut infinite = false;
+        let mut i = 0;
+        while i < args.len() {
+            let key = args[i];
+            let value = args.get(i + 1).and_then(|v| v.parse::<i64>().ok());
+            let mut takes_value = true;
+            match (key, value) {
+                ("infinite", _) => {
+                    infinite = true;
+                    takes_value = false;
+                }
+                ("ponder", _) => {
+                    infinite = true;
+                    takes_value = false;
+                }
+                ("wtime", Some(v)) => go.wtime = Some(v.max(0) as u64),
+                ("btime", Some(v)) => go.btime = Some(v.max(0) as u64),
+                ("winc", Some(v)) => go.winc = v.max(0) as u64,
+                ("binc", Some(v)) => go.binc = v.max(0) as u64,
+                ("movestogo", Some(v)) => go.moves_to_go = u32::try_from(v).ok().filter(|m| *m > 0),
+                ("movetime", Some(v)) => go.base.movetime_ms = Some(v.max(0) as u64),
+                ("depth", Some(v)) => go.base.depth = Some(v.clamp(1, 1000) as i32),
+                ("nodes", Some(v)) => go.base.nodes = Some(v.max(1) as u64),
+                ("mate", Some(v)) => go.base.depth = Some((2 * v.clamp(1, 60) - 1) as i32),
+                _ => {
+                    self.out.say(&format!("info string ignoring go parameter '{}'", truncate(key)));
+                    takes_value = false;
+                }
+            }
+            i += if takes_value { 2 } else { 1 };
+        }
+        (go, infinite)
+    }
+
+    fn set_option(&mut self, args: &[&str]) {
+        self.idle_searcher();
+        let value_at = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
+        let name_words = &args[args.first().is_some_and(|t| t.eq_ignore_ascii_case("name")) as usize..value_at.unwrap_or(args.len())];
+        let name = name_words.join(" ");
+        let value = value_at.map(|i| args[i + 1..].join(" ")).unwrap_or_default();
+        let lower = name.to_ascii_lowercase();
+        match lower.as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
+                    self.hash_mb = mb;
+                    self.idle_searcher().resize(mb);
+                }
+                _ => self.out.say(&format!("info string Hash must be 1..{MAX_HASH_MB} MiB, got '{}'", truncate(&value))),
+            },
+            "clear hash" => self.idle_searcher().clear(),
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= 5000 => self.settings.move_overhead_ms = ms,
+                _ => self.out.say(&format!("info string Move Overhead must be 0..5000 ms, got '{}'", truncate(&value))),
+            },
+            "nodestime" => match value.parse::<u64>() {
+                Ok(n) if n <= 1_000_000 => self.settings.nodes_per_ms = n,
+                _ => self.out.say(&format!("info string NodesTime must be 0..1000000, got '{}'", truncate(&value))),
+            },
+            "pruning" => match PruningConfig::preset(&value) {
+                Ok(config) => {
+                    self.config = config;
+                    self.preset = value;
+                }
+                Err(e) => self.out.say(&format!("info string {}", truncate(&e.to_string()))),
+            },
+            _ => match PruningConfig::OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(&name)) {
+                Some(spec) => self.set_pruning_option(spec, &value),
+                None => self.out.say(&format!("info string unknown option '{}'", truncate(&name))),
+            },
+        }
+    }
+
+    fn set_pruning_option(&mut self, spec: &OptionSpec, value: &str) {
+        let parsed = match spec.range {
+            None => match value.to_ascii_lowercase().as_str() {
+                "true" => Some(1),
+                "false" => Some(0),
+                _ => None,
+            },
+            Some((min, max)) => value.parse::<i32>().ok().filter(|v| (min..=max).contains(v)),
+        };
+        match parsed {
+            Some(v) => (spec.set)(&mut self.config, v),
+            None => {
+                let expected = spec.range.map_or("true or false".to_string(), |(lo, hi)| format!("{lo}..{hi}"));
+                self.out.say(&format!("info string {} must be {expected}, got '{}'", spec.name, truncate(value)));
+            }
+        }
+    }
+}
+
+/// `go` parameters before the side to move picks its clock.
+#[derive(Default)]
+struct GoLimits {
+    base: Limits,
+    wtime: Option<u64>,
+    btime: Option<u64>,
+    winc: u64,
+    binc: u64,
+    moves_to_go: Option<u32>,
+}
+
+impl GoLimits {
+    fn clock_for(&self, white: bool) -> Option<Clock> {
+        let (time, increment) = if white { (self.wtime, self.winc) } else { (self.btime, self.binc) };
+        time.map(|t| Clock { time_left_ms: t, increment_ms: increment, moves_to_go: self.moves_to_go })
+    }
+}
+
+fn run_search(searcher: &mut Searcher, game: &Game, limits: &Limits, infinite: bool, released: &Receiver<()>, out: &Output) {
+    let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report)));
+    if infinite {
+        // UCI: after `go infinite` the bestmove waits for `stop`.
+        let _ = released.recv();
+    }
+    out.say(&format!("info string counters {}", result.counters));
+    let best = result.best_move.map_or_else(|| "0000".to_string(), uci);
+    out.say(&format!("bestmove {best}"));
+}
+
+/// Formats a completed iteration as a UCI `info` line.
+pub fn info_line(r: &Report) -> String {
+    let score = match mate_in_moves(r.score) {
+        Some(moves) => format!("mate {moves}"),
+        None => format!("cp {}", r.score),
+    };
+    let pv: Vec<String> = r.pv.iter().map(|m| uci(*m)).collect();
+    format!(
+        "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {} pv {}",
+        r.depth,
+        r.seldepth,
+        r.nodes,
+        r.nps(),
+        r.time_ms,
+        r.hashfull,
+        pv.join(" ")
+    )
+}
+
+/// Echoes of user input are cut to keep replies to hostile input short.
+fn truncate(text: &str) -> String {
+    text.chars().take(200).collect()
+}

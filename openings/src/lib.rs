@@ -1,0 +1,1 @@
+//! Opening books and test positions: built-in sets and EPD / FEN / PGN / SAN loaders.

@@ -1,0 +1,1 @@
+//! Statistics (Elo, confidence intervals, significance, SPRT) and report rendering.
