@@ -317,3 +317,30 @@ impl Searcher {
         head[ply].extend_from_slice(&tail[0]);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repetition_is_found_in_game_history_and_path() {
+        let game = Game::from_uci(None, &["g1f3", "g8f6", "f3g1", "f6g8", "g1f3"]).unwrap();
+        let mut searcher = Searcher::new(1, PruningConfig::default());
+        searcher.prepare(&game, &Limits::default());
+        // Black plays ...Nf6: the position after 1. Nf3 Nf6 occurs again.
+        let m = "g8f6".parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.board.position()).unwrap();
+        searcher.path.push(game.board.key());
+        assert!(searcher.is_repetition(&game.board.play(m)));
+        // ...Nc6 is new.
+        let fresh = "b8c6".parse::<shakmaty::uci::UciMove>().unwrap().to_move(game.board.position()).unwrap();
+        assert!(!searcher.is_repetition(&game.board.play(fresh)));
+    }
+
+    #[test]
+    fn stopped_search_still_returns_a_legal_move() {
+        let game = Game::default();
+        let mut searcher = Searcher::new(1, PruningConfig::default());
+        let result = searcher.search(&game, &Limits { nodes: Some(1), ..Limits::default() }, &mut |_| {});
+        assert!(result.best_move.is_some());
+    }
+}

@@ -1,0 +1,160 @@
+//! Search behaviour: determinism, mate finding, the pruning techniques'
+//! invariants, the zugzwang claim of verified null move, bench signatures.
+
+use engine::bench;
+use engine::board::Board;
+use engine::game::Game;
+use engine::moves::uci;
+use engine::score::mate_in_moves;
+use engine::search::pruning::PRESETS;
+use engine::search::{Counters, Limits, PruningConfig, SearchResult, Searcher};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess};
+
+fn game(fen: &str) -> Game {
+    let position: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
+    Game { board: Board::new(position), history: Vec::new() }
+}
+
+fn search(searcher: &mut Searcher, game: &Game, limits: Limits) -> SearchResult {
+    searcher.search(game, &limits, &mut |_| {})
+}
+
+fn depth(d: i32) -> Limits {
+    Limits { depth: Some(d), ..Limits::default() }
+}
+
+#[test]
+fn go_nodes_is_deterministic_across_new_games_under_every_preset() {
+    let game = Game::from_uci(None, &["e2e4", "c7c5", "g1f3"]).unwrap();
+    for preset in PRESETS {
+        let mut searcher = Searcher::new(16, PruningConfig::preset(preset).unwrap());
+        let limits = Limits { nodes: Some(60_000), ..Limits::default() };
+        let first = search(&mut searcher, &game, limits.clone());
+        searcher.clear();
+        let second = search(&mut searcher, &game, limits);
+        assert_eq!(first.best_move, second.best_move, "{preset}");
+        assert_eq!(first.counters.nodes, second.counters.nodes, "{preset}");
+        assert_eq!(first.counters.nodes, 60_000, "{preset}: the node limit is exact");
+    }
+}
+
+fn mate_in_two_positions() -> Vec<String> {
+    let data = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/suites/mate/mate2.fen")).unwrap();
+    let mut unique: Vec<String> = Vec::new();
+    for line in data.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if !unique.iter().any(|u| u == line) {
+            unique.push(line.to_string());
+        }
+    }
+    unique
+}
+
+#[test]
+fn every_preset_solves_the_mate_in_two_set() {
+    let positions = mate_in_two_positions();
+    assert_eq!(positions.len(), 185, "unique positions in mate2.fen");
+    for preset in PRESETS {
+        let mut searcher = Searcher::new(16, PruningConfig::preset(preset).unwrap());
+        for fen in &positions {
+            searcher.clear();
+            // Iterative deepening stops by itself once the mate is proven.
+            let result = search(&mut searcher, &game(fen), depth(8));
+            assert_eq!(mate_in_moves(result.score), Some(2), "{preset} on {fen}: score {}", result.score);
+        }
+    }
+}
+
+/// Sums the counters of a fixed-depth search over the first bench positions.
+fn counters_on_bench(config: &PruningConfig, search_depth: i32, positions: usize) -> Counters {
+    let mut total = Counters::default();
+    let mut searcher = Searcher::new(16, config.clone());
+    for fen in bench::BENCH_POSITIONS.lines().take(positions) {
+        searcher.clear();
+        total.accumulate(&search(&mut searcher, &game(fen), depth(search_depth)).counters);
+    }
+    total
+}
+
+#[test]
+fn fhr_reduces_only_at_null_window_nodes() {
+    let counters = counters_on_bench(&PruningConfig::preset("fhr").unwrap(), 6, 10);
+    assert!(counters.fhr_reductions > 1000, "FHR fired {} times", counters.fhr_reductions);
+    assert_eq!(counters.fhr_widest_window, 1);
+}
+
+#[test]
+fn multi_cut_fires_only_at_expected_cut_nodes() {
+    let counters = counters_on_bench(&PruningConfig::preset("multicut").unwrap(), 6, 10);
+    assert!(counters.mc_tries > 100 && counters.mc_prunes > 0, "{counters}");
+    assert!(counters.mc_prunes <= counters.mc_tries);
+    assert_eq!(counters.mc_off_cut_tries, 0);
+}
+
+#[test]
+fn variable_bound_stays_within_twenty_below_beta() {
+    let counters = counters_on_bench(&PruningConfig::preset("vnb").unwrap(), 6, 10);
+    assert!(counters.vnb_lowered_cutoffs > 0, "{counters}");
+    assert!((10..=20).contains(&counters.vnb_max_t), "t = {}", counters.vnb_max_t);
+    let plain_nmp2 = counters_on_bench(&PruningConfig::preset("nmp2").unwrap(), 6, 10);
+    assert_eq!(plain_nmp2.vnb_lowered_cutoffs, 0);
+}
+
+#[test]
+fn verified_null_move_verifies_and_detects_zugzwangs() {
+    let counters = counters_on_bench(&PruningConfig::preset("vnm").unwrap(), 6, 50);
+    assert!(counters.verifications > 0 && counters.zugzwang_researches > 0, "{counters}");
+    let standard = counters_on_bench(&PruningConfig::preset("nmp3").unwrap(), 6, 10);
+    assert_eq!((standard.verifications, standard.zugzwang_researches), (0, 0));
+}
+
+/// The null-move test position "Nxd5" (chessprogramming wiki, Null Move
+/// Test-Positions): black must take on d5; the alternatives leave Black in
+/// zugzwang-like binds that a null move hides. Standard null move with R = 2
+/// and R = 3 picks another move at depths 8 and 10; verified null move finds
+/// Nxd5 (see BENCHMARKS.md for depths 6-14).
+#[test]
+fn standard_null_move_misses_a_zugzwang_that_verified_null_move_finds() {
+    let position = game("8/8/1p1r1k2/p1pPN1p1/P3KnP1/1P6/8/3R4 b - - 0 1");
+    for d in [8, 10] {
+        let best = |preset: &str| {
+            let mut searcher = Searcher::new(16, PruningConfig::preset(preset).unwrap());
+            search(&mut searcher, &position, depth(d)).best_move.map(uci).unwrap()
+        };
+        assert_eq!(best("vnm"), "f4d5", "vnm at depth {d}");
+        assert_ne!(best("nmp2"), "f4d5", "nmp2 at depth {d}");
+        assert_ne!(best("nmp3"), "f4d5", "nmp3 at depth {d}");
+    }
+}
+
+/// Stockfish-style bench signature per preset: any change to search,
+/// ordering or evaluation changes these numbers. Update them deliberately
+/// (`engine bench --pruning NAME`) and say why in the commit.
+#[test]
+fn bench_signatures_are_pinned() {
+    let expected: [(&str, u64); 9] = [
+        ("plain", 8663190),
+        ("nmp1", 6372033),
+        ("nmp2", 4574768),
+        ("nmp3", 4228218),
+        ("nmp-adaptive", 4574768),
+        ("vnm", 4648864),
+        ("fhr", 3598781),
+        ("multicut", 3746103),
+        ("vnb", 4502684),
+    ];
+    let mut actual = Vec::new();
+    for (preset, _) in expected {
+        actual.push((preset, bench::run(&PruningConfig::preset(preset).unwrap(), bench::DEFAULT_DEPTH).nodes));
+    }
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn checkmated_and_stalemated_positions_have_no_move() {
+    let mut searcher = Searcher::new(1, PruningConfig::default());
+    let mated = search(&mut searcher, &game("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"), depth(3));
+    assert_eq!(mated.best_move, None);
+    let stalemate = search(&mut searcher, &game("7k/5Q2/5K2/8/8/8/8/8 b - - 0 1"), depth(3));
+    assert_eq!((stalemate.best_move, stalemate.score), (None, 0));
+}
