@@ -189,6 +189,7 @@ impl Engine {
         searcher.config = self.config.clone();
         searcher.settings = self.settings.clone();
         let stop = searcher.stop_handle();
+        stop.store(false, Ordering::Relaxed);
         let (release, released) = channel();
         let out = self.out.clone();
         let game = self.game.clone();

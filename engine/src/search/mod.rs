@@ -181,7 +181,9 @@ impl Searcher {
         }
     }
 
-    /// A flag that stops the running search when set (UCI `stop`).
+    /// A flag that stops the running search when set (UCI `stop`). The
+    /// searcher never clears it: whoever starts a search clears it first, so
+    /// a `stop` that arrives before the search thread runs is not lost.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
     }
@@ -250,8 +252,7 @@ impl Searcher {
     }
 
     fn prepare(&mut self, game: &Game, limits: &Limits) {
-        self.stop.store(false, Ordering::Relaxed);
-        self.stopped = false;
+        self.stopped = self.stop.load(Ordering::Relaxed);
         self.counters = Counters::default();
         self.tt.new_search();
         self.stack.fill(Frame::default());
