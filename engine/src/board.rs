@@ -32,9 +32,7 @@ impl Board {
 
     /// The board after the legal move `m`; the key is updated incrementally.
     pub fn play(&self, m: Move) -> Board {
-        let updated = self
-            .position
-            .update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
+        let updated = self.position.update_zobrist_hash(Zobrist64(self.key), m, EnPassantMode::Legal);
         let mut position = self.position.clone();
         position.play_unchecked(m);
         let key = match updated {

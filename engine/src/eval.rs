@@ -289,9 +289,7 @@ fn pawn_structure(board: &Board, color: Color) -> (i32, i32) {
     for square in own {
         let rank = relative_rank(color, square);
         let file = square.file() as i32;
-        let blocked = enemy.into_iter().any(|e| {
-            abs(e.file() as i32 - file) <= 1 && relative_rank(color, e) > rank
-        });
+        let blocked = enemy.into_iter().any(|e| abs(e.file() as i32 - file) <= 1 && relative_rank(color, e) > rank);
         if !blocked {
             mg += PASSED_MG[rank];
             eg += PASSED_EG[rank];
@@ -319,9 +317,7 @@ fn king_danger(board: &Board, color: Color, enemy: &Attacks) -> i32 {
         danger += SHIELD_PAWN * (3 - shield.min(3));
     }
     let zone = king_attacks(king) | Bitboard::from_square(king);
-    let units: i32 = (0..5)
-        .map(|r| KING_ATTACK_WEIGHT[r] * (enemy.by_role[r] & zone).count() as i32)
-        .sum();
+    let units: i32 = (0..5).map(|r| KING_ATTACK_WEIGHT[r] * (enemy.by_role[r] & zone).count() as i32).sum();
     let queen_factor = if board.by_piece(Piece { color: !color, role: Role::Queen }).is_empty() { 1 } else { 2 };
     danger + (units * units * queen_factor / 2).min(400)
 }
@@ -359,9 +355,7 @@ fn mate_threatened(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks) -
     if queen.is_empty() {
         return false;
     }
-    let support = (0..6)
-        .filter(|&r| r != role_index(Role::Queen))
-        .fold(Bitboard(0), |acc, r| acc | theirs.by_role[r]);
+    let support = (0..6).filter(|&r| r != role_index(Role::Queen)).fold(Bitboard(0), |acc, r| acc | theirs.by_role[r]);
     let defended = (0..5).fold(Bitboard(0), |acc, r| acc | ours.by_role[r]);
     let candidates = king_attacks(king) & !board.by_color(us) & queen & support & !defended;
     candidates.any()
@@ -370,8 +364,8 @@ fn mate_threatened(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::fen::Fen;
     use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
 
     fn position(fen: &str) -> Chess {
         fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()

@@ -75,7 +75,13 @@ pub struct MovePicker {
 impl MovePicker {
     /// Orders `moves` of `pos`: `tt_move` first, then winning and equal
     /// captures and promotions, killers, quiets by history, losing captures.
-    pub fn new(pos: &Chess, moves: MoveList, tt_move: Option<Move>, killers: [Option<Move>; 2], history: &History) -> Self {
+    pub fn new(
+        pos: &Chess,
+        moves: MoveList,
+        tt_move: Option<Move>,
+        killers: [Option<Move>; 2],
+        history: &History,
+    ) -> Self {
         let us = pos.turn();
         let scores = moves
             .iter()

@@ -74,9 +74,9 @@ fn least_valuable(board: &shakmaty::Board, attackers: Bitboard) -> Option<(Role,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
-    use shakmaty::CastlingMode;
 
     fn see_of(fen: &str, uci: &str) -> i32 {
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();

@@ -122,10 +122,8 @@ impl TranspositionTable {
     /// Permille of the first thousand slots used by the current search.
     pub fn hashfull(&self) -> u32 {
         let sample = self.entries.len().min(1000);
-        let used = self.entries[..sample]
-            .iter()
-            .filter(|e| e.bound_age & 3 != 0 && e.bound_age >> 2 == self.age)
-            .count();
+        let used =
+            self.entries[..sample].iter().filter(|e| e.bound_age & 3 != 0 && e.bound_age >> 2 == self.age).count();
         (used * 1000 / sample) as u32
     }
 }

@@ -65,7 +65,11 @@ struct Engine {
 /// # Errors
 ///
 /// [`crate::search::pruning::UnknownPreset`] when `preset` is not a known preset.
-pub fn run(input: impl BufRead, output: impl Write + Send + 'static, preset: &str) -> Result<(), crate::search::pruning::UnknownPreset> {
+pub fn run(
+    input: impl BufRead,
+    output: impl Write + Send + 'static,
+    preset: &str,
+) -> Result<(), crate::search::pruning::UnknownPreset> {
     let config = PruningConfig::preset(preset)?;
     let mut engine = Engine {
         out: Output(Arc::new(Mutex::new(Box::new(output)))),
@@ -124,13 +128,18 @@ impl Engine {
         self.out.say("id author the arena developers");
         self.out.say(&format!("option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"));
         self.out.say("option name Clear Hash type button");
-        self.out.say(&format!("option name Move Overhead type spin default {} min 0 max 5000", Settings::default().move_overhead_ms));
+        self.out.say(&format!(
+            "option name Move Overhead type spin default {} min 0 max 5000",
+            Settings::default().move_overhead_ms
+        ));
         self.out.say("option name NodesTime type spin default 0 min 0 max 1000000");
         self.out.say(&format!("option name Pruning type string default {}", self.preset));
         for spec in PruningConfig::OPTIONS {
             let value = (spec.get)(&self.config);
             match spec.range {
-                Some((min, max)) => self.out.say(&format!("option name {} type spin default {value} min {min} max {max}", spec.name)),
+                Some((min, max)) => {
+                    self.out.say(&format!("option name {} type spin default {value} min {min} max {max}", spec.name))
+                }
                 None => self.out.say(&format!("option name {} type check default {}", spec.name, value != 0)),
             }
         }
@@ -239,7 +248,8 @@ impl Engine {
     fn set_option(&mut self, args: &[&str]) {
         self.idle_searcher();
         let value_at = args.iter().position(|t| t.eq_ignore_ascii_case("value"));
-        let name_words = &args[args.first().is_some_and(|t| t.eq_ignore_ascii_case("name")) as usize..value_at.unwrap_or(args.len())];
+        let name_words = &args
+            [args.first().is_some_and(|t| t.eq_ignore_ascii_case("name")) as usize..value_at.unwrap_or(args.len())];
         let name = name_words.join(" ");
         let value = value_at.map(|i| args[i + 1..].join(" ")).unwrap_or_default();
         let lower = name.to_ascii_lowercase();
@@ -249,7 +259,9 @@ impl Engine {
                     self.hash_mb = mb;
                     self.idle_searcher().resize(mb);
                 }
-                _ => self.out.say(&format!("info string Hash must be 1..{MAX_HASH_MB} MiB, got '{}'", truncate(&value))),
+                _ => {
+                    self.out.say(&format!("info string Hash must be 1..{MAX_HASH_MB} MiB, got '{}'", truncate(&value)))
+                }
             },
             "clear hash" => self.idle_searcher().clear(),
             "move overhead" => match value.parse::<u64>() {
@@ -311,7 +323,14 @@ impl GoLimits {
     }
 }
 
-fn run_search(searcher: &mut Searcher, game: &Game, limits: &Limits, infinite: bool, released: &Receiver<()>, out: &Output) {
+fn run_search(
+    searcher: &mut Searcher,
+    game: &Game,
+    limits: &Limits,
+    infinite: bool,
+    released: &Receiver<()>,
+    out: &Output,
+) {
     let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report)));
     if infinite {
         // UCI: after `go infinite` the bestmove waits for `stop`.

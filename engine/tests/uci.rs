@@ -88,7 +88,9 @@ fn handshake_lists_options_and_answers_isready() {
     engine.send("uci");
     let lines = engine.until("uciok");
     assert!(lines[0].starts_with("id name"));
-    for option in ["Hash", "Clear Hash", "Pruning", "NodesTime", "NullMoveR", "FHRMargin", "MultiCutM", "VarNullBoundTMany"] {
+    for option in
+        ["Hash", "Clear Hash", "Pruning", "NodesTime", "NullMoveR", "FHRMargin", "MultiCutM", "VarNullBoundTMany"]
+    {
         assert!(lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))), "{option} missing");
     }
     engine.send("isready");
@@ -144,7 +146,7 @@ fn stop_during_go_infinite_answers_within_50_ms() {
 #[test]
 fn go_nodes_twice_across_ucinewgame_is_identical() {
     let mut engine = Engine::start();
-    let mut run = |engine: &mut Engine| {
+    let run = |engine: &mut Engine| {
         engine.send("ucinewgame");
         engine.send("position startpos moves d2d4 g8f6 c2c4");
         engine.send("go nodes 40000");

@@ -112,13 +112,15 @@ impl Searcher {
             && (!null.verify || !verify || depth > 1)
             && (!null.guard || has_pieces(board))
         {
-            let reduction = if null.adaptive { if depth > null.adaptive_depth { 3 } else { 2 } } else { null.reduction };
+            let reduction =
+                if null.adaptive { if depth > null.adaptive_depth { 3 } else { 2 } } else { null.reduction };
             let t = self.variable_bound_margin(ply);
             let bound = beta - t;
             if let Some(passed) = board.null_move() {
                 self.counters.null_tries += 1;
                 self.enter_child(ply, board.key(), true);
-                let score = -self.alphabeta(&passed, -bound, -bound + 1, depth - reduction - 1, ply + 1, node.child(), verify);
+                let score =
+                    -self.alphabeta(&passed, -bound, -bound + 1, depth - reduction - 1, ply + 1, node.child(), verify);
                 self.path.pop();
                 if self.stopped {
                     return DRAW;
@@ -157,12 +159,14 @@ impl Searcher {
             // stores the nominal depth (item 7). Skipped: full-window nodes,
             // in check (t = ∞).
             let mut move_depth = depth;
-            if let Some(e) = evaluation {
-                if self.config.fhr.enabled && alpha == beta - 1 && e.score - e.threat >= beta - self.config.fhr.margin {
-                    move_depth -= 1;
-                    self.counters.fhr_reductions += 1;
-                    self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
-                }
+            if let Some(e) = evaluation
+                && self.config.fhr.enabled
+                && alpha == beta - 1
+                && e.score - e.threat >= beta - self.config.fhr.margin
+            {
+                move_depth -= 1;
+                self.counters.fhr_reductions += 1;
+                self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
             }
 
             let killers = self.stack[ply].killers;
@@ -175,7 +179,15 @@ impl Searcher {
             // check, in the endgame, and when an extension was applied in the
             // last plies (paper: three).
             if self.multi_cut_applies(board, ply, node, move_depth, in_check) {
-                if let Some(score) = self.multi_cut(board, picker.first_moves(self.config.multi_cut.moves), beta, move_depth, ply, node, verify) {
+                if let Some(score) = self.multi_cut(
+                    board,
+                    picker.first_moves(self.config.multi_cut.moves),
+                    beta,
+                    move_depth,
+                    ply,
+                    node,
+                    verify,
+                ) {
                     return score;
                 }
                 if self.stopped {
@@ -244,8 +256,7 @@ impl Searcher {
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut quiets_tried: Vec<Move> = Vec::new();
-        let mut index = 0;
-        while let Some(m) = picker.next() {
+        for (index, m) in picker.by_ref().enumerate() {
             // Variable bound bookkeeping (Fig. 5 text): alternatives with
             // positive history still unexplored at this level, not recorded
             // for the first move.
@@ -261,7 +272,8 @@ impl Searcher {
                 let child_type = if node == NodeType::Pv { NodeType::Pv } else { node.child() };
                 -self.alphabeta(&child, -beta, -alpha, move_depth - 1, ply + 1, child_type, verify)
             } else {
-                let mut score = -self.alphabeta(&child, -alpha - 1, -alpha, move_depth - 1, ply + 1, node.child(), verify);
+                let mut score =
+                    -self.alphabeta(&child, -alpha - 1, -alpha, move_depth - 1, ply + 1, node.child(), verify);
                 if score > alpha && score < beta {
                     // Re-search without the reduction (FHR item 6: an
                     // improvement counts only once the re-search confirms it).
@@ -273,7 +285,6 @@ impl Searcher {
             if self.stopped {
                 break;
             }
-            index += 1;
             if score > best {
                 best = score;
                 if score > alpha {
@@ -359,7 +370,16 @@ impl Searcher {
 
     /// The reduced searches of step 9; `Some(β)` when C moves fail high.
     #[allow(clippy::too_many_arguments)]
-    fn multi_cut(&mut self, board: &Board, order: Vec<Move>, beta: Score, depth: i32, ply: usize, node: NodeType, verify: bool) -> Option<Score> {
+    fn multi_cut(
+        &mut self,
+        board: &Board,
+        order: Vec<Move>,
+        beta: Score,
+        depth: i32,
+        ply: usize,
+        node: NodeType,
+        verify: bool,
+    ) -> Option<Score> {
         let mc = self.config.multi_cut.clone();
         if node != NodeType::Cut {
             self.counters.mc_off_cut_tries += 1;
@@ -371,7 +391,8 @@ impl Searcher {
         for m in order.into_iter().take(mc.moves) {
             let child = board.play(m);
             self.enter_child(ply, board.key(), false);
-            let score = -self.alphabeta(&child, -beta, -beta + 1, depth - 1 - mc.reduction, ply + 1, node.child(), verify);
+            let score =
+                -self.alphabeta(&child, -beta, -beta + 1, depth - 1 - mc.reduction, ply + 1, node.child(), verify);
             self.path.pop();
             if self.stopped {
                 break;

@@ -97,7 +97,7 @@ pub struct Report {
 impl Report {
     /// Nodes per second (0 before the first millisecond).
     pub fn nps(&self) -> u64 {
-        if self.time_ms == 0 { 0 } else { self.nodes * 1000 / self.time_ms }
+        (self.nodes * 1000).checked_div(self.time_ms).unwrap_or(0)
     }
 }
 
@@ -177,7 +177,13 @@ impl Searcher {
             pv: vec![Vec::new(); MAX_PLY + 8],
             seldepth: 0,
             iteration_best: None,
-            deadline: Deadline { start: Instant::now(), node_limit: u64::MAX, soft_ms: u64::MAX, hard_ms: u64::MAX, nodes_per_ms: 0 },
+            deadline: Deadline {
+                start: Instant::now(),
+                node_limit: u64::MAX,
+                soft_ms: u64::MAX,
+                hard_ms: u64::MAX,
+                nodes_per_ms: 0,
+            },
         }
     }
 
@@ -205,7 +211,8 @@ impl Searcher {
         self.prepare(game, limits);
         let root = &game.board;
         let fallback = root.position().legal_moves().first().copied();
-        let mut result = SearchResult { best_move: fallback, score: 0, depth: 0, counters: Counters::default(), pv: Vec::new() };
+        let mut result =
+            SearchResult { best_move: fallback, score: 0, depth: 0, counters: Counters::default(), pv: Vec::new() };
         if fallback.is_none() {
             result.score = alphabeta::terminal_score(root, 0);
             result.counters = self.counters.clone();
@@ -219,12 +226,12 @@ impl Searcher {
             if self.stopped {
                 // A root move confirmed by a full-window search in the
                 // unfinished iteration is better informed than the last one.
-                if let Some((m, s)) = self.iteration_best {
-                    if result.best_move != Some(m) {
-                        result.best_move = Some(m);
-                        result.score = s;
-                        result.pv = vec![m];
-                    }
+                if let Some((m, s)) = self.iteration_best
+                    && result.best_move != Some(m)
+                {
+                    result.best_move = Some(m);
+                    result.score = s;
+                    result.pv = vec![m];
                 }
                 break;
             }
@@ -242,7 +249,7 @@ impl Searcher {
                 pv: result.pv.clone(),
             });
             // A proven mate cannot get shorter by searching deeper.
-            let mate_proven = mate_in_moves(score).is_some_and(|moves| depth >= 2 * moves.abs() + 1);
+            let mate_proven = mate_in_moves(score).is_some_and(|moves| depth > 2 * moves.abs());
             if mate_proven || self.elapsed_ms() >= self.deadline.soft_ms {
                 break;
             }

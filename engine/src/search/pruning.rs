@@ -87,7 +87,12 @@ pub struct UnknownPreset(pub String);
 
 impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown pruning preset '{}'; known: {} (combine with '+', e.g. nmp2+multicut)", self.0, PRESETS.join(", "))
+        write!(
+            f,
+            "unknown pruning preset '{}'; known: {} (combine with '+', e.g. nmp2+multicut)",
+            self.0,
+            PRESETS.join(", ")
+        )
     }
 }
 
@@ -108,9 +113,23 @@ pub struct OptionSpec {
 impl Default for PruningConfig {
     fn default() -> Self {
         Self {
-            null_move: NullMove { enabled: false, reduction: 2, adaptive: false, adaptive_depth: 6, verify: false, guard: false },
+            null_move: NullMove {
+                enabled: false,
+                reduction: 2,
+                adaptive: false,
+                adaptive_depth: 6,
+                verify: false,
+                guard: false,
+            },
             fhr: FailHighReductions { enabled: false, margin: 0 },
-            multi_cut: MultiCut { enabled: false, moves: 10, cuts: 3, reduction: 2, endgame_phase: 6, extension_plies: 3 },
+            multi_cut: MultiCut {
+                enabled: false,
+                moves: 10,
+                cuts: 3,
+                reduction: 2,
+                endgame_phase: 6,
+                extension_plies: 3,
+            },
             variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15 },
         }
     }
@@ -175,24 +194,104 @@ impl PruningConfig {
 
     /// Every pruning parameter as a UCI option.
     pub const OPTIONS: &'static [OptionSpec] = &[
-        OptionSpec { name: "NullMove", range: None, get: |c| c.null_move.enabled.into(), set: |c, v| c.null_move.enabled = flag(v) },
-        OptionSpec { name: "NullMoveR", range: Some((1, 6)), get: |c| c.null_move.reduction, set: |c, v| c.null_move.reduction = v },
-        OptionSpec { name: "NullMoveAdaptive", range: None, get: |c| c.null_move.adaptive.into(), set: |c, v| c.null_move.adaptive = flag(v) },
-        OptionSpec { name: "NullMoveAdaptiveDepth", range: Some((1, 30)), get: |c| c.null_move.adaptive_depth, set: |c, v| c.null_move.adaptive_depth = v },
-        OptionSpec { name: "NullMoveVerify", range: None, get: |c| c.null_move.verify.into(), set: |c, v| c.null_move.verify = flag(v) },
-        OptionSpec { name: "NullMoveGuard", range: None, get: |c| c.null_move.guard.into(), set: |c, v| c.null_move.guard = flag(v) },
+        OptionSpec {
+            name: "NullMove",
+            range: None,
+            get: |c| c.null_move.enabled.into(),
+            set: |c, v| c.null_move.enabled = flag(v),
+        },
+        OptionSpec {
+            name: "NullMoveR",
+            range: Some((1, 6)),
+            get: |c| c.null_move.reduction,
+            set: |c, v| c.null_move.reduction = v,
+        },
+        OptionSpec {
+            name: "NullMoveAdaptive",
+            range: None,
+            get: |c| c.null_move.adaptive.into(),
+            set: |c, v| c.null_move.adaptive = flag(v),
+        },
+        OptionSpec {
+            name: "NullMoveAdaptiveDepth",
+            range: Some((1, 30)),
+            get: |c| c.null_move.adaptive_depth,
+            set: |c, v| c.null_move.adaptive_depth = v,
+        },
+        OptionSpec {
+            name: "NullMoveVerify",
+            range: None,
+            get: |c| c.null_move.verify.into(),
+            set: |c, v| c.null_move.verify = flag(v),
+        },
+        OptionSpec {
+            name: "NullMoveGuard",
+            range: None,
+            get: |c| c.null_move.guard.into(),
+            set: |c, v| c.null_move.guard = flag(v),
+        },
         OptionSpec { name: "FHR", range: None, get: |c| c.fhr.enabled.into(), set: |c, v| c.fhr.enabled = flag(v) },
         OptionSpec { name: "FHRMargin", range: Some((0, 1000)), get: |c| c.fhr.margin, set: |c, v| c.fhr.margin = v },
-        OptionSpec { name: "MultiCut", range: None, get: |c| c.multi_cut.enabled.into(), set: |c, v| c.multi_cut.enabled = flag(v) },
-        OptionSpec { name: "MultiCutM", range: Some((1, 64)), get: |c| c.multi_cut.moves as i32, set: |c, v| c.multi_cut.moves = v as usize },
-        OptionSpec { name: "MultiCutC", range: Some((1, 64)), get: |c| c.multi_cut.cuts as i32, set: |c, v| c.multi_cut.cuts = v as usize },
-        OptionSpec { name: "MultiCutR", range: Some((0, 6)), get: |c| c.multi_cut.reduction, set: |c, v| c.multi_cut.reduction = v },
-        OptionSpec { name: "MultiCutEndgamePhase", range: Some((-1, 24)), get: |c| c.multi_cut.endgame_phase, set: |c, v| c.multi_cut.endgame_phase = v },
-        OptionSpec { name: "MultiCutExtensionPlies", range: Some((0, 8)), get: |c| c.multi_cut.extension_plies as i32, set: |c, v| c.multi_cut.extension_plies = v as usize },
-        OptionSpec { name: "VarNullBound", range: None, get: |c| c.variable_bound.enabled.into(), set: |c, v| c.variable_bound.enabled = flag(v) },
-        OptionSpec { name: "VarNullBoundTSome", range: Some((0, 200)), get: |c| c.variable_bound.t_some, set: |c, v| c.variable_bound.t_some = v },
-        OptionSpec { name: "VarNullBoundTMany", range: Some((0, 200)), get: |c| c.variable_bound.t_many, set: |c, v| c.variable_bound.t_many = v },
-        OptionSpec { name: "VarNullBoundMany", range: Some((0, 200)), get: |c| c.variable_bound.many, set: |c, v| c.variable_bound.many = v },
+        OptionSpec {
+            name: "MultiCut",
+            range: None,
+            get: |c| c.multi_cut.enabled.into(),
+            set: |c, v| c.multi_cut.enabled = flag(v),
+        },
+        OptionSpec {
+            name: "MultiCutM",
+            range: Some((1, 64)),
+            get: |c| c.multi_cut.moves as i32,
+            set: |c, v| c.multi_cut.moves = v as usize,
+        },
+        OptionSpec {
+            name: "MultiCutC",
+            range: Some((1, 64)),
+            get: |c| c.multi_cut.cuts as i32,
+            set: |c, v| c.multi_cut.cuts = v as usize,
+        },
+        OptionSpec {
+            name: "MultiCutR",
+            range: Some((0, 6)),
+            get: |c| c.multi_cut.reduction,
+            set: |c, v| c.multi_cut.reduction = v,
+        },
+        OptionSpec {
+            name: "MultiCutEndgamePhase",
+            range: Some((-1, 24)),
+            get: |c| c.multi_cut.endgame_phase,
+            set: |c, v| c.multi_cut.endgame_phase = v,
+        },
+        OptionSpec {
+            name: "MultiCutExtensionPlies",
+            range: Some((0, 8)),
+            get: |c| c.multi_cut.extension_plies as i32,
+            set: |c, v| c.multi_cut.extension_plies = v as usize,
+        },
+        OptionSpec {
+            name: "VarNullBound",
+            range: None,
+            get: |c| c.variable_bound.enabled.into(),
+            set: |c, v| c.variable_bound.enabled = flag(v),
+        },
+        OptionSpec {
+            name: "VarNullBoundTSome",
+            range: Some((0, 200)),
+            get: |c| c.variable_bound.t_some,
+            set: |c, v| c.variable_bound.t_some = v,
+        },
+        OptionSpec {
+            name: "VarNullBoundTMany",
+            range: Some((0, 200)),
+            get: |c| c.variable_bound.t_many,
+            set: |c, v| c.variable_bound.t_many = v,
+        },
+        OptionSpec {
+            name: "VarNullBoundMany",
+            range: Some((0, 200)),
+            get: |c| c.variable_bound.many,
+            set: |c, v| c.variable_bound.many = v,
+        },
     ];
 
     /// A short description: the enabled techniques and their parameters.
@@ -200,8 +299,13 @@ impl PruningConfig {
         let mut parts = Vec::new();
         let n = &self.null_move;
         if n.enabled {
-            let r = if n.adaptive { format!("adaptive 2/3 above {}", n.adaptive_depth) } else { n.reduction.to_string() };
-            parts.push(format!("null move R={r}{}{}", if n.verify { " verified" } else { "" }, if n.guard { " guarded" } else { "" }));
+            let r =
+                if n.adaptive { format!("adaptive 2/3 above {}", n.adaptive_depth) } else { n.reduction.to_string() };
+            parts.push(format!(
+                "null move R={r}{}{}",
+                if n.verify { " verified" } else { "" },
+                if n.guard { " guarded" } else { "" }
+            ));
         }
         if self.fhr.enabled {
             parts.push(format!("FHR Δ={}", self.fhr.margin));
@@ -228,7 +332,10 @@ mod tests {
         let vnm = PruningConfig::preset("vnm").unwrap();
         assert!(vnm.null_move.enabled && vnm.null_move.verify && vnm.null_move.reduction == 3);
         let mc = PruningConfig::preset("multicut").unwrap();
-        assert_eq!((mc.multi_cut.moves, mc.multi_cut.cuts, mc.multi_cut.reduction, mc.null_move.reduction), (10, 3, 2, 2));
+        assert_eq!(
+            (mc.multi_cut.moves, mc.multi_cut.cuts, mc.multi_cut.reduction, mc.null_move.reduction),
+            (10, 3, 2, 2)
+        );
         let combo = PruningConfig::preset("nmp3+multicut").unwrap();
         assert_eq!(combo.null_move.reduction, 3);
         assert!(combo.multi_cut.enabled);
