@@ -1,0 +1,157 @@
+//! Elo, intervals, likelihood of superiority, p-values and normalized Elo.
+
+use statrs::distribution::{Binomial, ContinuousCDF, DiscreteCDF, Normal};
+
+use super::distribution::{Counts, mean_variance};
+
+/// 800 / ln 10: normalized Elo per unit of t-value (fishtest's `nelo_divided_by_nt`).
+pub const NELO_PER_T: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// The expected score of an Elo difference (logistic model).
+pub fn score_of_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The Elo difference of an expected score in (0, 1).
+pub fn elo_of_score(score: f64) -> f64 {
+    -400.0 * (1.0 / score - 1.0).log10()
+}
+
+/// Scores are kept this far from 0 and 1 (±3,600 Elo) when turned into Elo.
+const SCORE_FLOOR: f64 = 1e-9;
+
+fn standard_normal() -> Normal {
+    Normal::standard()
+}
+
+/// Everything a user asks of a match result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Games played.
+    pub games: u64,
+    /// A's mean score per game, in [0, 1] (from the raw counts).
+    pub score: f64,
+    /// Draw ratio (trinomial: draws/games; pentanomial: DD+WL pairs/pairs).
+    pub draw_ratio: f64,
+    /// Logistic Elo difference A − B.
+    pub elo: f64,
+    /// 95 % confidence interval of `elo`.
+    pub elo_ci95: (f64, f64),
+    /// Likelihood of superiority: P(A stronger than B).
+    pub los: f64,
+    /// Two-sided p-value of "A and B are equal" (normal approximation).
+    pub p_value: f64,
+    /// Normalized Elo.
+    pub nelo: f64,
+    /// 95 % confidence interval of `nelo`.
+    pub nelo_ci95: (f64, f64),
+    /// Set when A lost no game (or won none): the estimate rests on the
+    /// regularised zero count and is a bound, not a point estimate.
+    pub bound: Option<OneSided>,
+}
+
+/// Which side a one-sided estimate bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneSided {
+    /// A scored everything it could: the true Elo is at least about this.
+    AtLeast,
+    /// A scored nothing: the true Elo is at most about this.
+    AtMost,
+}
+
+/// The statistics of `counts`, or `None` for an empty sample.
+pub fn summarize(counts: &Counts) -> Option<Summary> {
+    let games = counts.games();
+    if games == 0 {
+        return None;
+    }
+    let ordered = counts.ordered();
+    let samples: u64 = ordered.iter().sum();
+    let raw_score = ordered.iter().enumerate().map(|(i, &c)| c as f64 * i as f64).sum::<f64>()
+        / (samples as f64 * (ordered.len() - 1) as f64);
+    let draw_ratio = ordered[ordered.len() / 2] as f64 / samples as f64;
+
+    let (n, pdf) = counts.pdf();
+    let (mu, variance) = mean_variance(&pdf);
+    // Per-game standard error of μ: pairs count twice, with half the variance each.
+    let (per_game_n, per_game_var) = if counts.is_pentanomial() { (2.0 * n, 2.0 * variance) } else { (n, variance) };
+    let se = (per_game_var / per_game_n).sqrt();
+    let normal = standard_normal();
+    let z = normal.inverse_cdf(0.975);
+    let elo = elo_of_score(mu);
+    // Near score 0 or 1 the interval of μ leaves (0, 1); clamp it so that the
+    // bound stays finite (the summary is labelled `bound` then).
+    let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
+    let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
+    let los = normal.cdf((mu - 0.5) / se);
+    let p_value = 2.0 * normal.cdf(-((mu - 0.5) / se).abs());
+
+    // Normalized Elo: the t-value of the sample's score, with the delta-method
+    // standard error of a t-value (skewness and kurtosis of the sample).
+    let sigma = variance.sqrt();
+    let t = (mu - 0.5) / sigma;
+    let m3 = pdf.iter().map(|(a, p)| p * (a - mu).powi(3)).sum::<f64>() / sigma.powi(3);
+    let m4 = pdf.iter().map(|(a, p)| p * (a - mu).powi(4)).sum::<f64>() / variance.powi(2);
+    let t_se = ((1.0 - t * m3 + t * t * (m4 - 1.0) / 4.0) / n).sqrt();
+    let per_game = if counts.is_pentanomial() { NELO_PER_T / std::f64::consts::SQRT_2 } else { NELO_PER_T };
+
+    let (best, worst) = (ordered[ordered.len() - 1], ordered[0]);
+    let bound = if samples == best {
+        Some(OneSided::AtLeast)
+    } else if samples == worst {
+        Some(OneSided::AtMost)
+    } else {
+        let lower_half: u64 = ordered[..ordered.len() / 2].iter().sum();
+        let upper_half: u64 = ordered[ordered.len() / 2 + 1..].iter().sum();
+        match (lower_half, upper_half) {
+            (0, u) if u > 0 => Some(OneSided::AtLeast),
+            (l, 0) if l > 0 => Some(OneSided::AtMost),
+            _ => None,
+        }
+    };
+    Some(Summary {
+        games,
+        score: raw_score,
+        draw_ratio,
+        elo,
+        elo_ci95: (elo - half, elo + half),
+        los,
+        p_value,
+        nelo: t * per_game,
+        nelo_ci95: ((t - z * t_se) * per_game, (t + z * t_se) * per_game),
+        bound,
+    })
+}
+
+/// Exact two-sided sign test of "A and B are equal" on the decisive games:
+/// under the null hypothesis each decisive game is a win for A with
+/// probability ½, draws carry no information. Honest for the papers' small
+/// matches, where the normal approximation is poor.
+pub fn exact_p_value(wins: u64, losses: u64) -> f64 {
+    let decisive = wins + losses;
+    if decisive == 0 {
+        return 1.0;
+    }
+    let Ok(binomial) = Binomial::new(0.5, decisive) else { return 1.0 };
+    let extreme = wins.min(losses);
+    (2.0 * binomial.cdf(extreme)).min(1.0)
+}
+
+/// Cutechess's Elo and 95 % error margin: the same logistic model without
+/// regularisation (a sample without wins, draws or losses gives no margin).
+pub fn cutechess_elo(wins: u64, draws: u64, losses: u64) -> Option<(f64, f64)> {
+    let n = (wins + draws + losses) as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let (w, d, l) = (wins as f64 / n, draws as f64 / n, losses as f64 / n);
+    let mu = w + d / 2.0;
+    if mu <= 0.0 || mu >= 1.0 {
+        return None;
+    }
+    let variance = w * (1.0 - mu).powi(2) + d * (0.5 - mu).powi(2) + l * mu.powi(2);
+    let se = (variance / n).sqrt();
+    let z = standard_normal().inverse_cdf(0.975);
+    let (lo, hi) = ((mu - z * se).max(SCORE_FLOOR), (mu + z * se).min(1.0 - SCORE_FLOOR));
+    Some((elo_of_score(mu), (elo_of_score(hi) - elo_of_score(lo)) / 2.0))
+}

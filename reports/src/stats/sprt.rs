@@ -1,0 +1,144 @@
+//! Sequential probability ratio tests: fishtest's GSPRT (logistic and
+//! normalized Elo, trinomial or pentanomial) and the BayesElo SPRT of
+//! cutechess and fishtest's first years.
+
+use super::distribution::{Counts, Pdf, mean_variance};
+use super::elo::{NELO_PER_T, score_of_elo};
+
+/// The SPRT's decision thresholds on the log-likelihood ratio.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Accept H0 (no gain of elo1) at or below this: ln(β / (1 − α)).
+    pub lower: f64,
+    /// Accept H1 (gain of elo1) at or above this: ln((1 − β) / α).
+    pub upper: f64,
+}
+
+impl Bounds {
+    /// Bounds for false-positive rate `alpha` and false-negative rate `beta`.
+    pub fn new(alpha: f64, beta: f64) -> Self {
+        Self { lower: (beta / (1.0 - alpha)).ln(), upper: ((1.0 - beta) / alpha).ln() }
+    }
+}
+
+/// Solves Σ pᵢaᵢ / (1 + x aᵢ) = 0 for x in (−1/max a, −1/min a) by bisection
+/// (the function is decreasing there). `None` if all aᵢ have one sign.
+fn secular(pdf: &[(f64, f64)]) -> Option<f64> {
+    let (min, max) = pdf.iter().fold((f64::MAX, f64::MIN), |(lo, hi), (a, _)| (lo.min(*a), hi.max(*a)));
+    if min * max >= 0.0 {
+        return None;
+    }
+    let f = |x: f64| pdf.iter().map(|(a, p)| p * a / (1.0 + x * a)).sum::<f64>();
+    let eps = 1e-9;
+    let (mut lo, mut hi) = (-1.0 / max + eps, -1.0 / min - eps);
+    for _ in 0..200 {
+        let mid = (lo + hi) / 2.0;
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some((lo + hi) / 2.0)
+}
+
+/// The maximum-likelihood distribution with expectation `s` given the
+/// empirical `pdf` (fishtest `MLE_expected`).
+fn mle_expected(pdf: &Pdf, s: f64) -> Option<Pdf> {
+    let shifted: Pdf = pdf.iter().map(|(a, p)| (a - s, *p)).collect();
+    let x = secular(&shifted)?;
+    Some(pdf.iter().map(|(a, p)| (*a, p / (1.0 + x * (a - s)))).collect())
+}
+
+/// The maximum-likelihood distribution with t-value (μ − `reference`)/σ = `t`
+/// given the empirical `pdf` (fishtest `MLE_t_value`).
+fn mle_t_value(pdf: &Pdf, reference: f64, t: f64) -> Option<Pdf> {
+    let uniform = 1.0 / pdf.len() as f64;
+    let mut mle: Pdf = pdf.iter().map(|(a, _)| (*a, uniform)).collect();
+    for _ in 0..10 {
+        let previous = mle.clone();
+        let (mu, variance) = mean_variance(&mle);
+        let sigma = variance.sqrt();
+        let shifted: Pdf = pdf
+            .iter()
+            .map(|(a, p)| (a - reference - t * sigma * (1.0 + ((mu - a) / sigma).powi(2)) / 2.0, *p))
+            .collect();
+        let x = secular(&shifted)?;
+        mle = pdf.iter().zip(&shifted).map(|((a, p), (shift, _))| (*a, p / (1.0 + x * shift))).collect();
+        if mle.iter().zip(&previous).map(|(m, q)| (m.1 - q.1).abs()).fold(0.0, f64::max) < 1e-9 {
+            break;
+        }
+    }
+    Some(mle)
+}
+
+fn log_likelihood_ratio(n: f64, pdf: &Pdf, h0: &Pdf, h1: &Pdf) -> f64 {
+    n * pdf.iter().zip(h0).zip(h1).map(|(((_, p), (_, p0)), (_, p1))| p * (p1 / p0).ln()).sum::<f64>()
+}
+
+/// GSPRT log-likelihood ratio of H1 (logistic Elo = `elo1`) against H0
+/// (`elo0`), as fishtest's `LLR_logistic`. 0 when the sample cannot tell.
+pub fn llr_logistic(elo0: f64, elo1: f64, counts: &Counts) -> f64 {
+    if counts.games() == 0 {
+        return 0.0;
+    }
+    let (n, pdf) = counts.pdf();
+    match (mle_expected(&pdf, score_of_elo(elo0)), mle_expected(&pdf, score_of_elo(elo1))) {
+        (Some(h0), Some(h1)) => log_likelihood_ratio(n, &pdf, &h0, &h1),
+        _ => 0.0,
+    }
+}
+
+/// GSPRT log-likelihood ratio in normalized Elo, as fishtest's `LLR_normalized`.
+pub fn llr_normalized(nelo0: f64, nelo1: f64, counts: &Counts) -> f64 {
+    if counts.games() == 0 {
+        return 0.0;
+    }
+    let scale = if counts.is_pentanomial() { std::f64::consts::SQRT_2 } else { 1.0 };
+    let (t0, t1) = (nelo0 / NELO_PER_T * scale, nelo1 / NELO_PER_T * scale);
+    let (n, pdf) = counts.pdf();
+    match (mle_t_value(&pdf, 0.5, t0), mle_t_value(&pdf, 0.5, t1)) {
+        (Some(h0), Some(h1)) => log_likelihood_ratio(n, &pdf, &h0, &h1),
+        _ => 0.0,
+    }
+}
+
+/// Win, loss and draw probabilities of a BayesElo difference with draw Elo.
+fn bayeselo_probabilities(elo: f64, draw_elo: f64) -> (f64, f64, f64) {
+    let win = 1.0 / (1.0 + 10f64.powf((draw_elo - elo) / 400.0));
+    let loss = 1.0 / (1.0 + 10f64.powf((draw_elo + elo) / 400.0));
+    (win, loss, 1.0 - win - loss)
+}
+
+/// The SPRT of cutechess and early fishtest: a trinomial model in BayesElo
+/// with the draw Elo estimated from the sample (zero counts regularised as
+/// fishtest does). `elo0` and `elo1` are BayesElo.
+pub fn llr_bayeselo(elo0: f64, elo1: f64, wins: u64, draws: u64, losses: u64) -> f64 {
+    let fix = |c: u64| if c == 0 { super::distribution::REGULARIZE } else { c as f64 };
+    let (w, d, l) = (fix(wins), fix(draws), fix(losses));
+    let n = w + d + l;
+    let (pw, pl) = (w / n, l / n);
+    let draw_elo = 200.0 * ((1.0 - pl) / pl * (1.0 - pw) / pw).log10();
+    let (w0, l0, d0) = bayeselo_probabilities(elo0, draw_elo);
+    let (w1, l1, d1) = bayeselo_probabilities(elo1, draw_elo);
+    w * (w1 / w0).ln() + l * (l1 / l0).ln() + d * (d1 / d0).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_for_five_percent_errors() {
+        let b = Bounds::new(0.05, 0.05);
+        assert!((b.upper - 2.944_438_979_166_44).abs() < 1e-12);
+        assert!((b.lower + 2.944_438_979_166_44).abs() < 1e-12);
+    }
+
+    #[test]
+    fn empty_samples_give_zero_llr() {
+        let empty = Counts::Trinomial { wins: 0, draws: 0, losses: 0 };
+        assert_eq!(llr_logistic(0.0, 5.0, &empty), 0.0);
+        assert_eq!(llr_normalized(0.0, 5.0, &empty), 0.0);
+    }
+}
