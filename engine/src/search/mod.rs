@@ -345,6 +345,22 @@ mod tests {
     }
 
     #[test]
+    fn node_time_charges_the_clock_in_nodes() {
+        // 50 nodes are one millisecond; 3 s on the clock with no overhead gives
+        // a hard limit of 300 ms = 15,000 nodes (stop checks every 1,024 nodes).
+        let game = Game::default();
+        let limits = Limits { clock: Some(Clock { time_left_ms: 3_000, ..Clock::default() }), ..Limits::default() };
+        let run = || {
+            let mut searcher = Searcher::new(1, PruningConfig::default());
+            searcher.settings = Settings { move_overhead_ms: 0, nodes_per_ms: 50 };
+            searcher.search(&game, &limits, &mut |_| {}).counters.nodes
+        };
+        let first = run();
+        assert!(first <= 15_000 + 1_024, "{first} nodes");
+        assert_eq!(first, run(), "node time is reproducible");
+    }
+
+    #[test]
     fn stopped_search_still_returns_a_legal_move() {
         let game = Game::default();
         let mut searcher = Searcher::new(1, PruningConfig::default());
