@@ -1,3 +1,5 @@
-//! The arena binary.
+//! The `arena` command.
 
-fn main() {}
+fn main() -> std::process::ExitCode {
+    std::process::ExitCode::SUCCESS
+}

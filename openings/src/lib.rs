@@ -1,1 +1,206 @@
 //! Opening books and test positions: built-in sets and EPD / FEN / PGN / SAN loaders.
+//!
+//! An [`Opening`] is a start position (FEN) plus the moves played from it
+//! before the engines take over. A [`Book`] is a named list of openings; a
+//! match takes a [`Selection`] of it (order, start index, ply limit).
+
+mod builtin;
+mod parse;
+mod pgn;
+
+use std::path::Path;
+
+use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+pub use builtin::{BUILTIN, builtin};
+
+/// FEN of the standard starting position.
+pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// One opening: a start position and the moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// A human name (`C60 Ruy Lopez, Morphy Defence`, an EPD `id`, or `book#line`).
+    pub name: String,
+    /// The position the game starts from (before `moves`).
+    pub fen: String,
+    /// The opening moves in UCI notation, all legal from `fen`.
+    pub moves: Vec<String>,
+    /// The same moves in SAN.
+    pub san: Vec<String>,
+}
+
+impl Opening {
+    /// Builds an opening from a FEN and SAN moves, checking every move.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the bad FEN or the first illegal or unreadable move.
+    pub fn from_san(name: String, fen: &str, san_moves: &[&str]) -> Result<Opening, String> {
+        let mut position = position_of(fen)?;
+        let mut moves = Vec::with_capacity(san_moves.len());
+        let mut san = Vec::with_capacity(san_moves.len());
+        for (ply, token) in san_moves.iter().enumerate() {
+            let parsed: SanPlus = token.parse().map_err(|_| format!("'{token}' is not a SAN move"))?;
+            let mv = parsed
+                .san
+                .to_move(&position)
+                .map_err(|_| format!("'{token}' (ply {}) is not legal in {}", ply + 1, fen_of(&position)))?;
+            san.push(SanPlus::from_move(position.clone(), mv).to_string());
+            moves.push(UciMove::from_move(mv, CastlingMode::Standard).to_string());
+            position.play_unchecked(mv);
+        }
+        Ok(Opening { name, fen: normalize_fen(fen)?, moves, san })
+    }
+
+    /// The position after the opening moves.
+    pub fn end_position(&self) -> Chess {
+        let mut position = position_of(&self.fen).unwrap_or_default();
+        for uci in &self.moves {
+            match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
+                Some(mv) => position.play_unchecked(mv),
+                None => break,
+            }
+        }
+        position
+    }
+
+    /// The opening cut to at most `plies` moves.
+    pub fn truncated(&self, plies: usize) -> Opening {
+        let mut opening = self.clone();
+        opening.moves.truncate(plies);
+        opening.san.truncate(plies);
+        opening
+    }
+}
+
+/// Parses a FEN into a legal position.
+///
+/// # Errors
+///
+/// A message when the FEN cannot be read or describes an illegal position.
+pub fn position_of(fen: &str) -> Result<Chess, String> {
+    let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+    parsed.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position '{fen}': {e}"))
+}
+
+/// The FEN of a position.
+pub fn fen_of(position: &Chess) -> String {
+    Fen::from_position(position, EnPassantMode::Legal).to_string()
+}
+
+fn normalize_fen(fen: &str) -> Result<String, String> {
+    position_of(fen).map(|p| fen_of(&p))
+}
+
+/// A named list of openings.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// The built-in name or the file path.
+    pub name: String,
+    /// The openings in file order.
+    pub openings: Vec<Opening>,
+}
+
+/// Why a book could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The file could not be read.
+    #[error("{path}: cannot read opening file: {source} (give a built-in set: {known}, or a readable EPD/FEN/PGN/SAN file)", known = BUILTIN.join(", "))]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// One line (or PGN game) is malformed.
+    #[error("{path}:{line}: {message}")]
+    Parse {
+        /// The file.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The file holds no opening.
+    #[error("{path}: no openings found (expected EPD, FEN, PGN or SAN move lines)")]
+    Empty {
+        /// The file.
+        path: String,
+    },
+}
+
+impl Book {
+    /// A built-in set by name, else a file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error`] when the file cannot be read or parsed.
+    pub fn open(spec: &str) -> Result<Book, Error> {
+        match builtin(spec) {
+            Some(book) => Ok(book),
+            None => Book::load(Path::new(spec)),
+        }
+    }
+
+    /// Loads a file: PGN (by `.pgn` extension or a leading tag), else one
+    /// opening per line (EPD, FEN, `ECO | name | SAN moves`, or SAN moves with
+    /// optional move numbers). `#` starts a comment line.
+    ///
+    /// # Errors
+    ///
+    /// [`Error`] when the file cannot be read, a line is malformed
+    /// (`file:line: what is wrong`), or nothing is found.
+    pub fn load(path: &Path) -> Result<Book, Error> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| Error::Io { path: name.clone(), source })?;
+        let text = String::from_utf8_lossy(&bytes);
+        Book::parse(&name, &text)
+    }
+
+    /// Parses book text; `name` is used in messages.
+    ///
+    /// # Errors
+    ///
+    /// As [`Book::load`].
+    pub fn parse(name: &str, text: &str) -> Result<Book, Error> {
+        let is_pgn = name.to_ascii_lowercase().ends_with(".pgn") || text.trim_start().starts_with('[');
+        let openings = if is_pgn { pgn::parse_games(name, text)? } else { parse::parse_lines(name, text)? };
+        if openings.is_empty() {
+            return Err(Error::Empty { path: name.to_string() });
+        }
+        Ok(Book { name: name.to_string(), openings })
+    }
+
+    /// Takes `count` openings according to `selection` (wrapping around the book).
+    pub fn select(&self, selection: &Selection, count: usize) -> Vec<Opening> {
+        let mut order: Vec<usize> = (0..self.openings.len()).collect();
+        if let Some(seed) = selection.random_seed {
+            fastrand::Rng::with_seed(seed).shuffle(&mut order);
+        }
+        (0..count)
+            .map(|i| {
+                let opening = &self.openings[order[(selection.start + i) % order.len()]];
+                match selection.max_plies {
+                    Some(plies) => opening.truncated(plies),
+                    None => opening.clone(),
+                }
+            })
+            .collect()
+    }
+}
+
+/// How openings are taken from a book.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// Shuffle with this seed; `None` keeps file order.
+    pub random_seed: Option<u64>,
+    /// Index of the first opening (after shuffling).
+    pub start: usize,
+    /// Cut each opening to at most this many plies.
+    pub max_plies: Option<usize>,
+}

@@ -1,0 +1,109 @@
+//! A scripted UCI engine for the arena's tests and benchmarks: it plays
+//! legal moves at once, or misbehaves in one chosen way.
+//!
+//! `fake-engine MODE [N]`, where MODE is one of
+//! `instant` (a legal move at once), `crash-at-start`, `no-uciok`,
+//! `crash-mid-game` (exits at its N-th `go`), `hang` (never answers `go`),
+//! `illegal` (answers an illegal move), `none` (`bestmove (none)`),
+//! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
+//! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`).
+
+use std::io::{BufRead, Write, stdin, stdout};
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args.first().map(String::as_str).unwrap_or("instant").to_string();
+    let n: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3);
+    if mode == "crash-at-start" {
+        std::process::exit(3);
+    }
+    let mut out = stdout().lock();
+    let mut position = Chess::default();
+    let mut goes = 0;
+    let mut line = Vec::new();
+    let mut input = stdin().lock();
+    loop {
+        line.clear();
+        if input.read_until(b'\n', &mut line).unwrap_or(0) == 0 {
+            return;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        match tokens.first().copied() {
+            Some("uci") => {
+                let _ = writeln!(out, "id name fake-{mode}\nid author arena tests");
+                let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
+                let _ = writeln!(out, "option name Clear Hash type button");
+                if mode != "no-uciok" {
+                    let _ = writeln!(out, "uciok");
+                }
+            }
+            Some("isready") => {
+                let _ = writeln!(out, "readyok");
+            }
+            Some("position") => position = parse_position(&tokens).unwrap_or_default(),
+            Some("go") => {
+                goes += 1;
+                match mode.as_str() {
+                    "crash-mid-game" if goes >= n => std::process::exit(4),
+                    "hang" => continue,
+                    "illegal" => {
+                        let _ = writeln!(out, "bestmove a1a1");
+                        continue;
+                    }
+                    "none" => {
+                        let _ = writeln!(out, "bestmove (none)");
+                        continue;
+                    }
+                    "garbage" => {
+                        let _ = out.write_all(&vec![b'x'; 1 << 20]);
+                        let _ = out.write_all(b"\n\xff\xfe\xfd info depth \xc3\x28 score cp 99999999999999999999999\n");
+                        let _ = writeln!(out, "info depth 256 seldepth 300 score mate 200 nodes 123456789012345 pv");
+                        let _ = writeln!(out, "bestmovex e2e4\nreadyok\nuciok\n\t \t");
+                    }
+                    "stderr-spam" => {
+                        let chunk = vec![b'e'; 1 << 20];
+                        for _ in 0..n {
+                            let _ = std::io::stderr().write_all(&chunk);
+                        }
+                    }
+                    _ => {}
+                }
+                let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&position));
+                let _ = writeln!(out, "bestmove {}", choose(&position));
+            }
+            Some("quit") if mode == "slow-quit" => {}
+            Some("quit") => return,
+            _ => {}
+        }
+        let _ = out.flush();
+    }
+}
+
+/// A legal move that depends on the position (so games vary), or `0000`.
+fn choose(position: &Chess) -> String {
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        return "0000".to_string();
+    }
+    let index = (position.fullmoves().get() as usize * 7 + moves.len() * 13) % moves.len();
+    UciMove::from_move(moves[index], CastlingMode::Standard).to_string()
+}
+
+fn parse_position(tokens: &[&str]) -> Option<Chess> {
+    let moves_at = tokens.iter().position(|t| *t == "moves").unwrap_or(tokens.len());
+    let mut position = match tokens.get(1).copied() {
+        Some("startpos") => Chess::default(),
+        Some("fen") => tokens[2..moves_at].join(" ").parse::<Fen>().ok()?.into_position(CastlingMode::Standard).ok()?,
+        _ => return None,
+    };
+    for text in tokens.iter().skip(moves_at + 1) {
+        let mv = text.parse::<UciMove>().ok()?.to_move(&position).ok()?;
+        position.play_unchecked(mv);
+    }
+    Some(position)
+}

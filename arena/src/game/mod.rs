@@ -1,0 +1,210 @@
+//! One game between two players: clocks, legality (shakmaty), every ending,
+//! adjudication, and a full record of each move.
+//!
+//! Faults (time, illegal move, crash, stall) lose the game for the side that
+//! committed them, except that a side that cannot mate by any sequence of
+//! legal moves only draws on the opponent's time forfeit (FIDE 6.9). A fault
+//! never costs the other side.
+
+pub mod adjudication;
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use db::record::{GameRecord, GameResult, MoveRecord, Termination};
+use openings::Opening;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{Chess, Color, EnPassantMode, Outcome, Position};
+
+use crate::clock::{Clock, go_limits};
+use crate::player::Player;
+use crate::process::ThinkFailure;
+use crate::uci::command;
+use crate::uci::output::Score;
+use adjudication::{Adjudication, Adjudicator};
+
+/// Plays one game from `opening`, `white` against `black`.
+pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rules: Adjudication) -> GameRecord {
+    let started_ms = now_ms();
+    let mut game = Board::new(opening);
+    let mut clocks = [Clock::new(&white.tc), Clock::new(&black.tc)];
+    let mut adjudicator = Adjudicator::new(rules);
+    let mut moves: Vec<MoveRecord> = Vec::new();
+    let mut players = [white, black];
+
+    let (result, termination, detail) = 'game: {
+        for (side, player) in players.iter_mut().enumerate() {
+            if let Err(e) = player.ready_for_game().await {
+                player.discard().await;
+                break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position);
+            }
+        }
+        loop {
+            if let Some((result, termination)) = game.ending() {
+                break 'game (result, termination, String::new());
+            }
+            let mover = game.position.turn();
+            let side = usize::from(mover == Color::Black);
+            let go = command::go(&go_limits(&clocks[side], &clocks[0], &clocks[1]));
+            let position = command::position(&opening.fen, &game.uci_moves);
+            let deadline = clocks[side].deadline();
+            let Some(process) = players[side].process() else {
+                break 'game fault(mover, Termination::Disconnect, "no process".into(), &game.position);
+            };
+            let thought = match process.think(&position, &go, deadline).await {
+                Ok(thought) => thought,
+                Err(failure) => {
+                    players[side].discard().await;
+                    let (termination, detail) = match failure {
+                        ThinkFailure::Disconnected => (Termination::Disconnect, "the engine process ended".to_string()),
+                        ThinkFailure::Timeout { elapsed, .. } if clocks[side].deadline_is_time_forfeit() => {
+                            (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()))
+                        }
+                        ThinkFailure::Timeout { elapsed, .. } => {
+                            (Termination::Stalled, format!("no bestmove after {} ms", elapsed.as_millis()))
+                        }
+                    };
+                    break 'game fault(mover, termination, detail, &game.position);
+                }
+            };
+            let cost = clocks[side].cost_ms(thought.elapsed, thought.info.nodes);
+            if let Err(overrun) = clocks[side].charge(cost) {
+                let detail = format!("{cost} ms used, {} ms over", overrun.by_ms);
+                break 'game fault(mover, Termination::TimeForfeit, detail, &game.position);
+            }
+            let Some(text) = thought.best else {
+                break 'game fault(mover, Termination::IllegalMove, "bestmove (none) in a live position".into(), &game.position);
+            };
+            let Some(mv) = text.parse::<UciMove>().ok().and_then(|m| m.to_move(&game.position).ok()) else {
+                let shown: String = text.chars().take(20).collect();
+                break 'game fault(mover, Termination::IllegalMove, format!("illegal move '{shown}'"), &game.position);
+            };
+            let (score_cp, score_mate) = match thought.info.score {
+                Some(Score::Cp(cp)) => (Some(cp), None),
+                Some(Score::Mate(m)) => (None, Some(m)),
+                None => (None, None),
+            };
+            let full_move = game.position.fullmoves().get();
+            moves.push(MoveRecord {
+                uci: UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string(),
+                san: SanPlus::from_move(game.position.clone(), mv).to_string(),
+                time_ms: cost,
+                clock_ms: clocks[side].remaining_ms(),
+                score_cp,
+                score_mate,
+                depth: thought.info.depth,
+                seldepth: thought.info.seldepth,
+                nodes: thought.info.nodes,
+                nps: thought.info.nps,
+                pv: thought.info.pv.join(" "),
+            });
+            game.play(mv);
+            if game.ending().is_none()
+                && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
+            {
+                break 'game (result, termination, String::new());
+            }
+        }
+    };
+    GameRecord {
+        white: players[0].spec.name.clone(),
+        black: players[1].spec.name.clone(),
+        start_fen: opening.fen.clone(),
+        opening: opening.name.clone(),
+        opening_moves: opening.moves.clone(),
+        opening_san: opening.san.clone(),
+        result,
+        termination,
+        detail,
+        moves,
+        started_ms,
+        finished_ms: now_ms(),
+    }
+}
+
+fn side_color(side: usize) -> Color {
+    if side == 0 { Color::White } else { Color::Black }
+}
+
+/// The result when `culprit` misbehaved.
+fn fault(culprit: Color, termination: Termination, detail: String, position: &Chess) -> (GameResult, Termination, String) {
+    let winner = !culprit;
+    let result = if termination == Termination::TimeForfeit && position.has_insufficient_material(winner) {
+        GameResult::Draw
+    } else if winner == Color::White {
+        GameResult::WhiteWins
+    } else {
+        GameResult::BlackWins
+    };
+    (result, termination, detail)
+}
+
+fn now_ms() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+/// The position, the UCI move list sent to engines, and repetition counts.
+struct Board {
+    position: Chess,
+    uci_moves: Vec<String>,
+    seen: HashMap<u64, u8>,
+    repeated: bool,
+}
+
+impl Board {
+    fn new(opening: &Opening) -> Board {
+        let mut board = Board {
+            position: openings::position_of(&opening.fen).unwrap_or_default(),
+            uci_moves: Vec::new(),
+            seen: HashMap::new(),
+            repeated: false,
+        };
+        board.count();
+        for uci in &opening.moves {
+            match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&board.position).ok()) {
+                Some(mv) => board.play(mv),
+                None => break,
+            }
+        }
+        board
+    }
+
+    fn play(&mut self, mv: shakmaty::Move) {
+        self.uci_moves.push(UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string());
+        self.position.play_unchecked(mv);
+        self.count();
+    }
+
+    fn count(&mut self) {
+        let key = self.position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+        let seen = self.seen.entry(key.0).or_insert(0);
+        *seen += 1;
+        self.repeated |= *seen >= 3;
+    }
+
+    /// The rule-based end of the game, if reached.
+    fn ending(&self) -> Option<(GameResult, Termination)> {
+        match self.position.outcome() {
+            Outcome::Known(shakmaty::KnownOutcome::Decisive { winner }) => {
+                let result = if winner == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins };
+                return Some((result, Termination::Checkmate));
+            }
+            Outcome::Known(shakmaty::KnownOutcome::Draw) if self.position.is_stalemate() => {
+                return Some((GameResult::Draw, Termination::Stalemate));
+            }
+            _ => {}
+        }
+        if self.position.is_insufficient_material() {
+            return Some((GameResult::Draw, Termination::InsufficientMaterial));
+        }
+        if self.repeated {
+            return Some((GameResult::Draw, Termination::Repetition));
+        }
+        if self.position.halfmoves() >= 100 {
+            return Some((GameResult::Draw, Termination::FiftyMoves));
+        }
+        None
+    }
+}

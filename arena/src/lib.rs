@@ -1,0 +1,9 @@
+//! The arena: engine processes over UCI, clocks, games, paired-opening
+//! matches stored in a database, and the `arena` command line.
+
+pub mod clock;
+pub mod engines;
+pub mod game;
+pub mod player;
+pub mod process;
+pub mod uci;

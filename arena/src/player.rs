@@ -1,0 +1,103 @@
+//! A seat at the board: one engine's spec and its (reused) process, restarted
+//! after a crash, stall or timeout, with the restarts counted.
+
+use std::path::PathBuf;
+
+use crate::clock::TimeControl;
+use crate::engines::{EngineSpec, Launch};
+use crate::process::{EngineError, EngineProcess, Timeouts};
+
+/// An engine taking part in games.
+pub struct Player {
+    /// What to start.
+    pub spec: EngineSpec,
+    /// The time control this engine plays under.
+    pub tc: TimeControl,
+    launch: Launch,
+    extra_options: Vec<(String, String)>,
+    stderr_log: Option<PathBuf>,
+    timeouts: Timeouts,
+    process: Option<EngineProcess>,
+    starts: u32,
+}
+
+impl Player {
+    /// A player that starts its process on first use.
+    pub fn new(spec: EngineSpec, tc: TimeControl, launch: Launch, stderr_log: Option<PathBuf>, timeouts: Timeouts) -> Player {
+        Player { spec, tc, launch, extra_options: Vec::new(), stderr_log, timeouts, process: None, starts: 0 }
+    }
+
+    /// How many times the process was started again after the first start.
+    pub fn restarts(&self) -> u32 {
+        self.starts.saturating_sub(1)
+    }
+
+    /// The engine's process, started if needed, ready for a new game
+    /// (`ucinewgame` + `isready`). A process that fails `isready` is replaced once.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when the engine cannot be started or made ready.
+    pub async fn ready_for_game(&mut self) -> Result<&mut EngineProcess, EngineError> {
+        if let Some(mut process) = self.process.take() {
+            match process.new_game(self.timeouts.ready).await {
+                Ok(()) => return Ok(self.process.insert(process)),
+                Err(_) => process.kill().await,
+            }
+        }
+        let process = self.start().await?;
+        Ok(self.process.insert(process))
+    }
+
+    async fn start(&mut self) -> Result<EngineProcess, EngineError> {
+        if self.starts == 0 {
+            self.extra_options = self.node_time_options().await?;
+        }
+        self.starts += 1;
+        let mut process = EngineProcess::start(
+            &self.spec,
+            &self.launch,
+            &self.extra_options,
+            self.stderr_log.as_deref(),
+            self.timeouts,
+        )
+        .await?;
+        process.new_game(self.timeouts.ready).await?;
+        Ok(process)
+    }
+
+    /// Under node-time the engine must count its time in nodes too: the
+    /// option `NodesTime` (this project's engine) or `nodestime` (Stockfish).
+    async fn node_time_options(&mut self) -> Result<Vec<(String, String)>, EngineError> {
+        let Some(per_ms) = self.tc.node_time else { return Ok(Vec::new()) };
+        let probe = EngineProcess::start(&self.spec, &self.launch, &[], self.stderr_log.as_deref(), self.timeouts).await?;
+        let declared = probe.declared("NodesTime").map(|d| d.name.clone());
+        probe.quit(self.timeouts.quit).await;
+        match declared {
+            Some(name) => Ok(vec![(name, per_ms.to_string())]),
+            None => Err(EngineError::Option {
+                name: self.spec.name.clone(),
+                problem: "nodetime needs an engine option NodesTime/nodestime, which this engine does not declare".into(),
+            }),
+        }
+    }
+
+    /// The running process, if any.
+    pub fn process(&mut self) -> Option<&mut EngineProcess> {
+        self.process.as_mut()
+    }
+
+    /// Kills the process (after a stall, timeout or crash); the next game starts a new one.
+    pub async fn discard(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.kill().await;
+        }
+    }
+
+    /// Quits the process politely (kill after the quit timeout).
+    pub async fn shutdown(&mut self) {
+        if let Some(process) = self.process.take() {
+            process.quit(self.timeouts.quit).await;
+        }
+    }
+}

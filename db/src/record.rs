@@ -1,0 +1,194 @@
+//! Typed records: what the arena produces and the database stores.
+
+use serde::{Deserialize, Serialize};
+
+/// The result of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GameResult {
+    /// 1-0.
+    WhiteWins,
+    /// 0-1.
+    BlackWins,
+    /// ½-½.
+    Draw,
+}
+
+impl GameResult {
+    /// PGN notation.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            GameResult::WhiteWins => "1-0",
+            GameResult::BlackWins => "0-1",
+            GameResult::Draw => "1/2-1/2",
+        }
+    }
+
+    /// Parses PGN notation.
+    pub fn from_pgn(text: &str) -> Option<GameResult> {
+        match text {
+            "1-0" => Some(GameResult::WhiteWins),
+            "0-1" => Some(GameResult::BlackWins),
+            "1/2-1/2" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+
+    /// White's score: 1, ½ or 0.
+    pub fn white_score(self) -> f64 {
+        match self {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Termination {
+    /// Checkmate on the board.
+    Checkmate,
+    /// Stalemate on the board.
+    Stalemate,
+    /// The same position for the third time.
+    Repetition,
+    /// Fifty moves without capture or pawn move.
+    FiftyMoves,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// Adjudicated draw: scores near zero for many moves.
+    AdjudicatedDraw,
+    /// Adjudicated loss: a side's score far below zero for several moves.
+    AdjudicatedResign,
+    /// The maximum number of moves was reached and adjudicated.
+    MaxMoves,
+    /// The loser ran out of time.
+    TimeForfeit,
+    /// The loser played an illegal move, or no move in a live position.
+    IllegalMove,
+    /// The loser's process crashed or closed its pipe.
+    Disconnect,
+    /// The loser gave no `bestmove` within the stall timeout (node or depth limits).
+    Stalled,
+}
+
+/// All terminations, for reports.
+pub const TERMINATIONS: [Termination; 12] = [
+    Termination::Checkmate,
+    Termination::Stalemate,
+    Termination::Repetition,
+    Termination::FiftyMoves,
+    Termination::InsufficientMaterial,
+    Termination::AdjudicatedDraw,
+    Termination::AdjudicatedResign,
+    Termination::MaxMoves,
+    Termination::TimeForfeit,
+    Termination::IllegalMove,
+    Termination::Disconnect,
+    Termination::Stalled,
+];
+
+impl Termination {
+    /// Stable name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Termination::Checkmate => "checkmate",
+            Termination::Stalemate => "stalemate",
+            Termination::Repetition => "repetition",
+            Termination::FiftyMoves => "fifty-moves",
+            Termination::InsufficientMaterial => "insufficient-material",
+            Termination::AdjudicatedDraw => "adjudicated-draw",
+            Termination::AdjudicatedResign => "adjudicated-resign",
+            Termination::MaxMoves => "max-moves",
+            Termination::TimeForfeit => "time-forfeit",
+            Termination::IllegalMove => "illegal-move",
+            Termination::Disconnect => "disconnect",
+            Termination::Stalled => "stalled",
+        }
+    }
+
+    /// Parses [`Termination::as_str`].
+    pub fn parse(text: &str) -> Option<Termination> {
+        TERMINATIONS.into_iter().find(|t| t.as_str() == text)
+    }
+
+    /// The PGN `Termination` tag: `normal`, `adjudication`, `time forfeit`, `rules infraction`, `abandoned`, `stalled`.
+    pub fn pgn_tag(self) -> &'static str {
+        match self {
+            Termination::Checkmate
+            | Termination::Stalemate
+            | Termination::Repetition
+            | Termination::FiftyMoves
+            | Termination::InsufficientMaterial => "normal",
+            Termination::AdjudicatedDraw | Termination::AdjudicatedResign | Termination::MaxMoves => "adjudication",
+            Termination::TimeForfeit => "time forfeit",
+            Termination::IllegalMove => "rules infraction",
+            Termination::Disconnect => "abandoned",
+            Termination::Stalled => "stalled",
+        }
+    }
+
+    /// True when the loser misbehaved (time, illegal move, crash, stall).
+    pub fn is_fault(self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit | Termination::IllegalMove | Termination::Disconnect | Termination::Stalled
+        )
+    }
+}
+
+/// One move an engine played, with what it reported.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move in UCI notation.
+    pub uci: String,
+    /// The move in SAN.
+    pub san: String,
+    /// Time charged for the move, in milliseconds.
+    pub time_ms: u64,
+    /// Mover's clock after the move (with increment), in milliseconds; 0 without a clock.
+    pub clock_ms: u64,
+    /// Score in centipawns from the mover's view.
+    pub score_cp: Option<i64>,
+    /// Mate in N from the mover's view (negative: mated).
+    pub score_mate: Option<i64>,
+    /// Depth.
+    pub depth: Option<u64>,
+    /// Selective depth.
+    pub seldepth: Option<u64>,
+    /// Nodes.
+    pub nodes: Option<u64>,
+    /// Nodes per second.
+    pub nps: Option<u64>,
+    /// Principal variation, space-separated UCI.
+    pub pv: String,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// White's engine name.
+    pub white: String,
+    /// Black's engine name.
+    pub black: String,
+    /// The start position (before the opening moves).
+    pub start_fen: String,
+    /// The opening's name.
+    pub opening: String,
+    /// Opening moves (UCI), played before the engines took over.
+    pub opening_moves: Vec<String>,
+    /// Opening moves in SAN.
+    pub opening_san: Vec<String>,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// A detail for faults (the illegal move, the overrun …).
+    pub detail: String,
+    /// The engines' moves.
+    pub moves: Vec<MoveRecord>,
+    /// Start, Unix milliseconds.
+    pub started_ms: i64,
+    /// End, Unix milliseconds.
+    pub finished_ms: i64,
+}
