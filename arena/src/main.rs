@@ -1,5 +1,34 @@
 //! The `arena` command.
 
-fn main() -> std::process::ExitCode {
-    std::process::ExitCode::SUCCESS
+use std::io::{BufReader, stdin, stdout};
+use std::process::ExitCode;
+
+use arena::cli::{Cli, Command, run};
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Command::EngineUci { pruning } = &cli.command {
+        return match engine::uci::run(BufReader::new(stdin()), stdout(), pruning) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("arena engine-uci: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("arena: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run(cli)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("arena: {}", e.0);
+            ExitCode::from(2)
+        }
+    }
 }

@@ -364,6 +364,22 @@ impl Db {
             .collect())
     }
 
+    /// How many games of a run ended each way: (termination, count).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn terminations(&self, run: i64) -> Result<Vec<(String, i64)>, DbError> {
+        let rows = sqlx::query(
+            "SELECT termination, COUNT(*) FROM games WHERE run_id = ? GROUP BY termination ORDER BY COUNT(*) DESC, termination",
+        )
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     /// Up to `limit` games of a run with id greater than `after`, in id
     /// order, with their moves when `with_moves` (page through with the last id).
     ///

@@ -20,7 +20,7 @@ pub fn builtin(name: &str) -> Option<Book> {
     let mut book = Book::parse(name, text).ok()?;
     if name == "feldmann25" {
         for (index, opening) in book.openings.iter_mut().enumerate() {
-            opening.name = format!("{:2}. {}", index + 1, opening.san.join(" "));
+            opening.name = format!("{}. {}", index + 1, opening.san.join(" "));
         }
     }
     Some(book)

@@ -124,6 +124,138 @@ pub fn llr_bayeselo(elo0: f64, elo1: f64, wins: u64, draws: u64, losses: u64) ->
     w * (w1 / w0).ln() + l * (l1 / l0).ln() + d * (d1 / d0).ln()
 }
 
+/// The Elo model an SPRT's bounds are stated in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Normalized Elo (fishtest's default since 2021).
+    Normalized,
+    /// Logistic Elo.
+    Logistic,
+}
+
+impl std::str::FromStr for Model {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "normalized" => Ok(Model::Normalized),
+            "logistic" => Ok(Model::Logistic),
+            _ => Err(format!("unknown SPRT model '{text}' (normalized or logistic)")),
+        }
+    }
+}
+
+/// A sequential test: H0 (Elo = `elo0`) against H1 (Elo = `elo1`).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Test {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+    /// The Elo model of `elo0` and `elo1`.
+    pub model: Model,
+}
+
+/// What an SPRT concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Verdict {
+    /// The LLR reached the upper bound: the change gains.
+    AcceptH1,
+    /// The LLR reached the lower bound: it does not gain `elo1`.
+    AcceptH0,
+    /// The game limit came first.
+    Inconclusive,
+}
+
+impl Verdict {
+    /// Stable name: `H1`, `H0`, `inconclusive`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::AcceptH1 => "H1",
+            Verdict::AcceptH0 => "H0",
+            Verdict::Inconclusive => "inconclusive",
+        }
+    }
+}
+
+impl Test {
+    /// Checks the parameters.
+    ///
+    /// # Errors
+    ///
+    /// A message when elo0 ≥ elo1 or α, β are not in (0, 0.5).
+    pub fn validate(&self) -> Result<(), String> {
+        if !(self.elo0 < self.elo1) {
+            return Err(format!("elo0 ({}) must be below elo1 ({})", self.elo0, self.elo1));
+        }
+        for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(format!("{name} must be in (0, 0.5), got {value}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// The decision bounds.
+    pub fn bounds(&self) -> Bounds {
+        Bounds::new(self.alpha, self.beta)
+    }
+
+    /// The LLR of a sample.
+    pub fn llr(&self, counts: &Counts) -> f64 {
+        match self.model {
+            Model::Normalized => llr_normalized(self.elo0, self.elo1, counts),
+            Model::Logistic => llr_logistic(self.elo0, self.elo1, counts),
+        }
+    }
+
+    /// The verdict at this LLR, if a bound is reached.
+    pub fn decide(&self, llr: f64) -> Option<Verdict> {
+        let bounds = self.bounds();
+        if llr >= bounds.upper {
+            Some(Verdict::AcceptH1)
+        } else if llr <= bounds.lower {
+            Some(Verdict::AcceptH0)
+        } else {
+            None
+        }
+    }
+}
+
+/// Pass probability and expected number of games of an SPRT when the true
+/// strength is `true_elo` (in the test's model), for games with the given
+/// draw ratio. Brownian approximation of the LLR (Wald): per game, drift
+/// μ = δ(s − (s₀+s₁)/2)/σ² and variance v = δ²/σ² with δ = s₁ − s₀; then
+/// P(H1) = (1 − e^{−θa}) / (e^{−θb} − e^{−θa}) with θ = 2μ/v and
+/// E[N] = (P·b + (1−P)·a)/μ (E[N] = −ab/v when μ = 0). Pairs are counted as
+/// independent games, so with correlated pairs the real test is shorter.
+pub fn operating_characteristic(test: &Test, draw_ratio: f64, true_elo: f64) -> (f64, f64) {
+    let draw_ratio = draw_ratio.clamp(0.0, 0.999);
+    let sigma2 = (1.0 - draw_ratio) / 4.0;
+    let score = |elo: f64| match test.model {
+        Model::Logistic => score_of_elo(elo),
+        Model::Normalized => 0.5 + elo / NELO_PER_T * sigma2.sqrt(),
+    };
+    let (s0, s1, s) = (score(test.elo0), score(test.elo1), score(true_elo));
+    let delta = s1 - s0;
+    let drift = delta * (s - (s0 + s1) / 2.0) / sigma2;
+    let variance = delta * delta / sigma2;
+    let bounds = test.bounds();
+    let (a, b) = (bounds.lower, bounds.upper);
+    if (2.0 * drift / variance).abs() < 1e-9 {
+        return (-a / (b - a), -a * b / variance);
+    }
+    let theta = 2.0 * drift / variance;
+    let pass = (1.0 - (-theta * a).exp()) / ((-theta * b).exp() - (-theta * a).exp());
+    let games = (pass * b + (1.0 - pass) * a) / drift;
+    (pass, games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -133,6 +265,20 @@ mod tests {
         let b = Bounds::new(0.05, 0.05);
         assert!((b.upper - 2.944_438_979_166_44).abs() < 1e-12);
         assert!((b.lower + 2.944_438_979_166_44).abs() < 1e-12);
+    }
+
+    /// fishtest's published figures for logistic [0, 5], α = β = 0.05, draw
+    /// ratio 0.5: about 12.8 k games at elo0 or elo1, 20.9 k at the midpoint.
+    #[test]
+    fn operating_characteristic_matches_fishtest_figures() {
+        let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Logistic };
+        let (p0, n0) = operating_characteristic(&test, 0.5, 0.0);
+        let (p_mid, n_mid) = operating_characteristic(&test, 0.5, 2.5);
+        let (p1, n1) = operating_characteristic(&test, 0.5, 5.0);
+        assert!((p0 - 0.05).abs() < 0.002 && (p1 - 0.95).abs() < 0.002, "{p0} {p1}");
+        assert!((p_mid - 0.5).abs() < 1e-3);
+        assert!((12_500.0..13_100.0).contains(&n0) && (12_500.0..13_100.0).contains(&n1), "{n0} {n1}");
+        assert!((20_600.0..21_200.0).contains(&n_mid), "{n_mid}");
     }
 
     #[test]

@@ -1,0 +1,61 @@
+//! `arena engines`: every engine known by name, with the options it declares.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use engine::search::pruning::PRESETS;
+
+use super::CliResult;
+use crate::engines::Registry;
+use crate::process::{EngineProcess, Timeouts};
+
+/// `arena engines`.
+#[derive(Args, Debug)]
+pub struct EnginesArgs {
+    /// engines.toml with more engines (default: ./engines.toml if present).
+    #[arg(long)]
+    engines_file: Option<PathBuf>,
+}
+
+/// `arena engines`.
+pub(super) async fn list(args: EnginesArgs) -> CliResult {
+    let registry = Registry::load(args.engines_file.as_deref())?;
+    let arena_exe = std::env::current_exe()?;
+    println!("bundled engine presets (combine with '+', e.g. nmp2+multicut): {}", PRESETS.join(", "));
+    let mut shown_bundled = false;
+    for name in registry.names() {
+        let spec = registry.get(&name)?;
+        let is_preset = spec.preset.is_some() && PRESETS.contains(&name.as_str());
+        if is_preset && shown_bundled {
+            continue;
+        }
+        let launch = spec.launch(&arena_exe);
+        let what = match &spec.preset {
+            Some(preset) => format!("bundled engine, preset {preset}"),
+            None => format!("{} {}", spec.command, spec.args.join(" ")),
+        };
+        match EngineProcess::start(&spec, &launch, &[], None, Timeouts::default()).await {
+            Ok(process) => {
+                let title = if is_preset { "bundled engine (all presets)".to_string() } else { format!("{name}: {what}") };
+                println!("\n{title}  [id name: {}]", process.id_name().unwrap_or("?"));
+                for option in process.declared_options() {
+                    let range = match (option.min, option.max) {
+                        (Some(min), Some(max)) => format!(" {min}..{max}"),
+                        _ => String::new(),
+                    };
+                    let vars = if option.vars.is_empty() { String::new() } else { format!(" [{}]", option.vars.join(", ")) };
+                    let default = option.default.as_deref().map(|d| format!(" default {d}")).unwrap_or_default();
+                    println!("  {:<24} {}{default}{range}{vars}", option.name, option.kind);
+                }
+                if !spec.options.is_empty() {
+                    let set: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    println!("  set by engines.toml: {}", set.join(", "));
+                }
+                process.quit(Timeouts::default().quit).await;
+            }
+            Err(e) => println!("\n{name}: {what}\n  cannot start: {e}"),
+        }
+        shown_bundled |= is_preset;
+    }
+    Ok(())
+}

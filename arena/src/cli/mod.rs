@@ -1,0 +1,95 @@
+//! The `arena` command line: one module per group of subcommands.
+
+mod engines;
+mod inspect;
+mod play;
+mod stats;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// A user-facing failure: one line naming the problem and the fix.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl<E: std::fmt::Display> From<E> for CliError {
+    fn from(error: E) -> Self {
+        CliError(error.to_string())
+    }
+}
+
+/// Result of a subcommand.
+pub type CliResult = Result<(), CliError>;
+
+/// Self-play testing of chess search features.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about, long_about = None)]
+pub struct Cli {
+    /// The subcommand.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Paired-opening match A vs B with Elo, confidence interval and verdict.
+    Elo(play::EloArgs),
+    /// A match with any number of games.
+    Match(play::MatchArgs),
+    /// Round robin (or gauntlet) between several engines.
+    Tournament(play::TournamentArgs),
+    /// Sequential probability ratio test: play pairs until H0 or H1 is accepted.
+    Sprt(play::SprtArgs),
+    /// Continue a stopped or crashed run where it stopped.
+    Resume(play::ResumeArgs),
+    /// List the runs in the database.
+    Runs(inspect::DbArgs),
+    /// Results of one run.
+    Show(inspect::RunArgs),
+    /// Export a run's games as PGN.
+    Pgn(inspect::PgnArgs),
+    /// List the engines known by name, with their UCI options.
+    Engines(engines::EnginesArgs),
+    /// Statistics for W/D/L or pentanomial counts you already have.
+    Stats(stats::StatsArgs),
+    /// Plan an SPRT: pass probability and expected games against the true Elo.
+    SprtCalc(stats::SprtCalcArgs),
+    /// Speak UCI as the bundled engine (used by the arena itself).
+    #[command(name = "engine-uci", hide = true)]
+    EngineUci {
+        /// Pruning preset.
+        #[arg(long, default_value = "plain")]
+        pruning: String,
+    },
+}
+
+/// Default database file.
+pub const DEFAULT_DB: &str = "arena.db";
+
+fn default_db() -> PathBuf {
+    PathBuf::from(DEFAULT_DB)
+}
+
+/// Runs a parsed command.
+///
+/// # Errors
+///
+/// [`CliError`] with a one-line message.
+pub async fn run(cli: Cli) -> CliResult {
+    match cli.command {
+        Command::Elo(args) => play::elo(args).await,
+        Command::Match(args) => play::match_(args).await,
+        Command::Tournament(args) => play::tournament(args).await,
+        Command::Sprt(args) => play::sprt(args).await,
+        Command::Resume(args) => play::resume(args).await,
+        Command::Runs(args) => inspect::runs(args).await,
+        Command::Show(args) => inspect::show(args).await,
+        Command::Pgn(args) => inspect::pgn(args).await,
+        Command::Engines(args) => engines::list(args).await,
+        Command::Stats(args) => stats::stats(args),
+        Command::SprtCalc(args) => stats::sprt_calc(args),
+        Command::EngineUci { .. } => Err(CliError("engine-uci runs outside the async runtime".into())),
+    }
+}

@@ -1,0 +1,334 @@
+//! `arena elo`, `match`, `tournament`, `sprt` and `resume`: build a run
+//! spec from flags, check everything that can be checked before the first
+//! game, store the run, play it, print the summary.
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use db::Db;
+use openings::Book;
+use reports::stats::sprt::{Model, Test};
+
+use super::{CliError, CliResult, default_db, inspect};
+use crate::clock::TimeControl;
+use crate::engines::Registry;
+use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
+use crate::process::Timeouts;
+use crate::run::{RunEnd, RunSpec, Runtime, execute};
+
+/// Options shared by every command that plays games.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S.
+    #[arg(long, default_value = "5+0.05")]
+    tc: String,
+    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, or an EPD/FEN/PGN/SAN file.
+    #[arg(long, default_value = "feldmann25")]
+    openings: String,
+    /// Shuffle the openings with this seed (file order without it).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Index of the first opening.
+    #[arg(long, default_value_t = 0)]
+    start: usize,
+    /// Cut openings to this many plies.
+    #[arg(long)]
+    plies: Option<usize>,
+    /// Games played at once (each uses two engine processes, one thinking at a time).
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// SQLite database file.
+    #[arg(long, default_value_os_t = default_db())]
+    db: PathBuf,
+    /// engines.toml with more engines (default: ./engines.toml if present).
+    #[arg(long)]
+    engines_file: Option<PathBuf>,
+    /// Also write the games as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
+    #[arg(long, default_value = "movenumber=40,movecount=8,score=10")]
+    draw: String,
+    /// Resign adjudication: movecount=N,score=CP[,twosided=true], or off.
+    #[arg(long, default_value = "movecount=3,score=1000,twosided=true")]
+    resign: String,
+    /// End games at this full move and adjudicate (the FHR paper used 100).
+    #[arg(long)]
+    maxmoves: Option<u32>,
+    /// Lead in centipawns that wins at the move limit (both engines agreeing).
+    #[arg(long, default_value_t = 200)]
+    maxmoves_score: i64,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `arena elo`.
+#[derive(Args, Debug)]
+pub struct EloArgs {
+    /// Engine A (the one being tested).
+    #[arg(long)]
+    a: String,
+    /// Engine B (the reference).
+    #[arg(long)]
+    b: String,
+    /// Passes through the opening set (each opening twice per pass, colours swapped).
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// `arena match`.
+#[derive(Args, Debug)]
+pub struct MatchArgs {
+    /// Engine A.
+    #[arg(long)]
+    a: String,
+    /// Engine B.
+    #[arg(long)]
+    b: String,
+    /// Games to play (rounded up to whole pairs; openings wrap around the book).
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// `arena tournament`.
+#[derive(Args, Debug)]
+pub struct TournamentArgs {
+    /// Comma-separated engine names.
+    #[arg(long, value_delimiter = ',', required = true)]
+    engines: Vec<String>,
+    /// Gauntlet: this engine plays all others, who do not play each other.
+    #[arg(long)]
+    gauntlet: Option<String>,
+    /// Passes through the opening set.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// `arena sprt`.
+#[derive(Args, Debug)]
+pub struct SprtArgs {
+    /// Engine A (the change).
+    #[arg(long)]
+    a: String,
+    /// Engine B (the base).
+    #[arg(long)]
+    b: String,
+    /// Elo under H0.
+    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
+    elo0: f64,
+    /// Elo under H1.
+    #[arg(long, default_value_t = 5.0, allow_hyphen_values = true)]
+    elo1: f64,
+    /// False-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// False-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// Elo model of elo0/elo1: normalized or logistic.
+    #[arg(long, default_value = "normalized")]
+    model: String,
+    /// Stop undecided after this many games ("inconclusive").
+    #[arg(long, default_value_t = 20_000)]
+    max_games: usize,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// `arena resume`.
+#[derive(Args, Debug)]
+pub struct ResumeArgs {
+    /// Run id (see `arena runs`).
+    run: i64,
+    /// SQLite database file.
+    #[arg(long, default_value_os_t = default_db())]
+    db: PathBuf,
+    /// Games played at once (default: as when the run started).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Also write the games as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `arena elo`.
+pub(super) async fn elo(args: EloArgs) -> CliResult {
+    let book = open_book(&args.play)?;
+    let per_round = book.openings.len();
+    let spec = build_spec(&args.play, "elo", &[&args.a, &args.b], vec![(0, 1)], per_round, args.rounds, None)?;
+    start(&args.play, spec, &book).await
+}
+
+/// `arena match`.
+pub(super) async fn match_(args: MatchArgs) -> CliResult {
+    if args.games == 0 {
+        return Err(CliError("--games must be at least 1".into()));
+    }
+    let book = open_book(&args.play)?;
+    let pairs = args.games.div_ceil(2);
+    let spec = build_spec(&args.play, "match", &[&args.a, &args.b], vec![(0, 1)], pairs, 1, None)?;
+    start(&args.play, spec, &book).await
+}
+
+/// `arena tournament`.
+pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
+    if args.engines.len() < 2 {
+        return Err(CliError("--engines needs at least two names, comma-separated".into()));
+    }
+    let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
+    let pairings: Vec<(usize, usize)> = match &args.gauntlet {
+        Some(hero) => {
+            let h = names.iter().position(|n| n == hero).ok_or_else(|| {
+                CliError(format!("--gauntlet '{hero}' is not among --engines {}", names.join(",")))
+            })?;
+            (0..names.len()).filter(|&i| i != h).map(|i| (h, i)).collect()
+        }
+        None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
+    };
+    let book = open_book(&args.play)?;
+    let per_round = book.openings.len();
+    let spec = build_spec(&args.play, "tournament", &names, pairings, per_round, args.rounds, None)?;
+    start(&args.play, spec, &book).await
+}
+
+/// `arena sprt`.
+pub(super) async fn sprt(args: SprtArgs) -> CliResult {
+    let model: Model = args.model.parse().map_err(CliError)?;
+    let test = Test { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta, model };
+    test.validate().map_err(|e| CliError(format!("bad SPRT: {e}")))?;
+    if args.max_games < 2 {
+        return Err(CliError("--max-games must be at least 2".into()));
+    }
+    let book = open_book(&args.play)?;
+    let pairs = args.max_games.div_ceil(2);
+    let spec = build_spec(&args.play, "sprt", &[&args.a, &args.b], vec![(0, 1)], pairs, 1, Some(test))?;
+    start(&args.play, spec, &book).await
+}
+
+/// `arena resume`.
+pub(super) async fn resume(args: ResumeArgs) -> CliResult {
+    let db = open_db(&args.db).await?;
+    let row = db.run(args.run).await?;
+    if row.status == "finished" {
+        return Err(CliError(format!("run {} is already finished (see `arena show {}`)", row.id, row.id)));
+    }
+    let mut spec: RunSpec = serde_json::from_str(&row.spec)
+        .map_err(|e| CliError(format!("run {} has a spec this version cannot read: {e}", row.id)))?;
+    if let Some(concurrency) = args.concurrency {
+        spec.concurrency = concurrency.max(1);
+    }
+    play_stored(&db, &args.db, row.id, &spec, args.quiet, args.pgn.as_deref()).await
+}
+
+fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
+    Ok(Book::open(&play.openings)?)
+}
+
+/// Resolves names and checks every flag; nothing is started yet.
+fn build_spec(
+    play: &PlayArgs,
+    kind: &str,
+    names: &[&str],
+    pairings: Vec<(usize, usize)>,
+    openings_per_round: usize,
+    rounds: usize,
+    sprt: Option<Test>,
+) -> Result<RunSpec, CliError> {
+    let registry = Registry::load(play.engines_file.as_deref())?;
+    let mut engines = Vec::with_capacity(names.len());
+    for (i, name) in names.iter().enumerate() {
+        if names[..i].contains(name) {
+            return Err(CliError(format!(
+                "engine '{name}' is named twice; to play a preset against itself, add a second name for it in engines.toml"
+            )));
+        }
+        engines.push(registry.get(name)?);
+    }
+    play.tc.parse::<TimeControl>()?;
+    if rounds == 0 {
+        return Err(CliError("--rounds must be at least 1".into()));
+    }
+    let adjudication = Adjudication {
+        draw: parse_draw(&play.draw).map_err(|e| CliError(format!("bad --draw: {e}")))?,
+        resign: parse_resign(&play.resign).map_err(|e| CliError(format!("bad --resign: {e}")))?,
+        max_moves: play.maxmoves,
+        max_moves_score: play.maxmoves_score,
+    };
+    Ok(RunSpec {
+        kind: kind.to_string(),
+        engines,
+        pairings,
+        tc: play.tc.clone(),
+        openings: play.openings.clone(),
+        seed: play.seed,
+        start: play.start,
+        max_plies: play.plies,
+        openings_per_round,
+        rounds,
+        concurrency: play.concurrency.max(1),
+        adjudication,
+        sprt,
+    })
+}
+
+async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
+    if let Some(warning) = spec.repetition_warning(book) {
+        eprintln!("{warning}");
+    }
+    let db = open_db(&play.db).await?;
+    let plan = spec.plan(book);
+    let engines: Vec<(String, String)> =
+        spec.engines.iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
+    let spec_json = serde_json::to_string(&spec)?;
+    let run = db.create_run(&spec.kind, &spec_json, &engines, &plan).await?;
+    if !play.quiet {
+        eprintln!(
+            "run {run}: {} {} at {}, {} games from {} ({} openings), concurrency {}; database {}",
+            spec.kind,
+            spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
+            spec.tc,
+            2 * plan.len(),
+            spec.openings,
+            book.openings.len(),
+            spec.concurrency,
+            play.db.display()
+        );
+    }
+    play_stored(&db, &play.db, run, &spec, play.quiet, play.pgn.as_deref()).await
+}
+
+async fn open_db(path: &Path) -> Result<Db, CliError> {
+    Ok(Db::open(path).await?)
+}
+
+async fn play_stored(db: &Db, db_path: &Path, run: i64, spec: &RunSpec, quiet: bool, pgn: Option<&Path>) -> CliResult {
+    let log_dir = db_path.parent().unwrap_or(Path::new(".")).join("arena-logs").join(format!("run-{run}"));
+    let runtime = Runtime {
+        db: db.clone(),
+        arena_exe: std::env::current_exe()
+            .map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))?,
+        log_dir: Some(log_dir),
+        timeouts: Timeouts::default(),
+        progress: !quiet,
+    };
+    let end = execute(&runtime, run, spec).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
+    print!("{}", inspect::summary(db, run).await?);
+    if let Some(path) = pgn {
+        let games = inspect::write_pgn(db, run, path).await?;
+        eprintln!("wrote {games} games to {}", path.display());
+    }
+    if end == RunEnd::Stopped {
+        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {}", db_path.display());
+    }
+    Ok(())
+}

@@ -1,0 +1,183 @@
+//! PGN export: the seven-tag roster plus FEN/SetUp, TimeControl,
+//! Termination and PlyCount; engine moves carry `{score/depth time}`
+//! comments as cutechess writes them (score from the mover's view, in pawns,
+//! `M5`/`-M5` for mates).
+
+use std::fmt::Write;
+
+use db::record::{GameRecord, GameResult, Termination};
+
+/// Standard start position (no FEN tag needed).
+const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Tag values that come from the run, not the game.
+#[derive(Clone, Debug, Default)]
+pub struct Context<'a> {
+    /// `Event`.
+    pub event: &'a str,
+    /// `Site`.
+    pub site: &'a str,
+    /// `Round`.
+    pub round: String,
+    /// `TimeControl` (PGN syntax).
+    pub time_control: &'a str,
+}
+
+/// Appends one game in PGN to `out`.
+pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
+    let result = game.result.pgn();
+    let plies = game.opening_moves.len() + game.moves.len();
+    let tag = |out: &mut String, key: &str, value: &str| {
+        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+        let _ = writeln!(out, "[{key} \"{escaped}\"]");
+    };
+    tag(out, "Event", context.event);
+    tag(out, "Site", context.site);
+    tag(out, "Date", &date(game.started_ms));
+    tag(out, "Round", &context.round);
+    tag(out, "White", &game.white);
+    tag(out, "Black", &game.black);
+    tag(out, "Result", result);
+    if game.start_fen != START_FEN {
+        tag(out, "FEN", &game.start_fen);
+        tag(out, "SetUp", "1");
+    }
+    tag(out, "Opening", &game.opening);
+    tag(out, "TimeControl", context.time_control);
+    tag(out, "Termination", game.termination.pgn_tag());
+    tag(out, "PlyCount", &plies.to_string());
+    out.push('\n');
+
+    let mut fields = game.start_fen.split_whitespace();
+    let mut white_to_move = fields.nth(1) != Some("b");
+    let mut number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+    let mut tokens: Vec<String> = Vec::with_capacity(plies * 3 + 4);
+    let mut need_number = true;
+    let push_move = |tokens: &mut Vec<String>, san: &str, white_to_move: &mut bool, number: &mut u64, need: &mut bool| {
+        if *white_to_move {
+            tokens.push(format!("{number}."));
+        } else if *need {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(san.to_string());
+        *need = false;
+        if !*white_to_move {
+            *number += 1;
+        }
+        *white_to_move = !*white_to_move;
+    };
+    for san in &game.opening_san {
+        push_move(&mut tokens, san, &mut white_to_move, &mut number, &mut need_number);
+    }
+    for mv in &game.moves {
+        push_move(&mut tokens, &mv.san, &mut white_to_move, &mut number, &mut need_number);
+        let score = match (mv.score_mate, mv.score_cp) {
+            (Some(m), _) if m < 0 => format!("-M{}", -m),
+            (Some(m), _) => format!("+M{m}"),
+            (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
+            (None, None) => "?".to_string(),
+        };
+        let depth = mv.depth.map_or(String::new(), |d| format!("/{d}"));
+        tokens.push(format!("{{{score}{depth} {:.3}s}}", mv.time_ms as f64 / 1000.0));
+        need_number = true;
+    }
+    if let Some(comment) = ending_comment(game) {
+        tokens.push(format!("{{{comment}}}"));
+    }
+    tokens.push(result.to_string());
+    let mut line_len = 0;
+    for token in tokens {
+        if line_len > 0 && line_len + 1 + token.len() > 79 {
+            out.push('\n');
+            line_len = 0;
+        } else if line_len > 0 {
+            out.push(' ');
+            line_len += 1;
+        }
+        line_len += token.len();
+        out.push_str(&token);
+    }
+    out.push_str("\n\n");
+}
+
+fn ending_comment(game: &GameRecord) -> Option<String> {
+    let loser = match game.result {
+        GameResult::WhiteWins => "Black",
+        GameResult::BlackWins => "White",
+        GameResult::Draw => "",
+    };
+    let text = match game.termination {
+        Termination::Checkmate => format!("{} mates", if loser == "Black" { "White" } else { "Black" }),
+        Termination::Stalemate => "Draw by stalemate".into(),
+        Termination::Repetition => "Draw by 3-fold repetition".into(),
+        Termination::FiftyMoves => "Draw by fifty moves rule".into(),
+        Termination::InsufficientMaterial => "Draw by insufficient mating material".into(),
+        Termination::AdjudicatedDraw => "Draw by adjudication".into(),
+        Termination::AdjudicatedResign => format!("{loser} resigns (adjudication)"),
+        Termination::MaxMoves => "Adjudicated at the move limit".into(),
+        Termination::TimeForfeit if loser.is_empty() => "Draw: time forfeit against insufficient material".into(),
+        Termination::TimeForfeit => format!("{loser} loses on time"),
+        Termination::IllegalMove => format!("{loser} makes an illegal move"),
+        Termination::Disconnect => format!("{loser} disconnects"),
+        Termination::Stalled => format!("{loser} stalls"),
+    };
+    let detail = if game.detail.is_empty() { String::new() } else { format!(": {}", game.detail.replace(['{', '}'], "")) };
+    Some(format!("{text}{detail}"))
+}
+
+/// `YYYY.MM.DD` of a Unix millisecond time (UTC), `????.??.??` if unknown.
+fn date(unix_ms: i64) -> String {
+    if unix_ms <= 0 {
+        return "????.??.??".to_string();
+    }
+    // Days to civil date (Howard Hinnant's algorithm).
+    let days = unix_ms.div_euclid(86_400_000) + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use db::record::MoveRecord;
+
+    #[test]
+    fn dates_and_movetext() {
+        assert_eq!(date(0), "????.??.??");
+        assert_eq!(date(1_795_219_200_000), "2026.11.21");
+        assert_eq!(date(951_782_400_000), "2000.02.29");
+        let game = GameRecord {
+            white: "fhr".into(),
+            black: "plain \"x\"".into(),
+            start_fen: START_FEN.into(),
+            opening: "1. e4 e5".into(),
+            opening_moves: vec!["e2e4".into(), "e7e5".into()],
+            opening_san: vec!["e4".into(), "e5".into()],
+            result: GameResult::BlackWins,
+            termination: Termination::TimeForfeit,
+            detail: "1020 ms used".into(),
+            moves: vec![MoveRecord {
+                uci: "g1f3".into(),
+                san: "Nf3".into(),
+                time_ms: 1234,
+                score_cp: Some(-35),
+                depth: Some(9),
+                ..MoveRecord::default()
+            }],
+            started_ms: 1_795_219_200_000,
+            finished_ms: 1_795_219_201_000,
+        };
+        let mut out = String::new();
+        write_game(&mut out, &game, &Context { event: "e", site: "s", round: "1.2".into(), time_control: "40/300" });
+        assert!(out.contains("[Black \"plain \\\"x\\\"\"]"), "{out}");
+        assert!(out.contains("[PlyCount \"3\"]") && !out.contains("[FEN"), "{out}");
+        assert!(out.contains("1. e4 e5 2. Nf3 {-0.35/9 1.234s} {White loses on time: 1020 ms used} 0-1"), "{out}");
+    }
+}

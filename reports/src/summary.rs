@@ -1,0 +1,282 @@
+//! The statistics of a match as one documented object (`arena stats --json`,
+//! `arena elo`), and its text rendering with a one-line verdict.
+//!
+//! JSON fields (version 1, stable): `version`, `games`, `score` (A's mean per
+//! game), `wins`/`draws`/`losses` (when game counts are known), `pentanomial`
+//! (`[LL, LD, DD+WL, WD, WW]`, when pair counts are known), `trinomial_estimate`
+//! and `pentanomial_estimate` (each: `elo`, `elo_ci95` `[low, high]`, `los`,
+//! `p_value`, `nelo`, `nelo_ci95`, `draw_ratio`, `bound`: `null`, `"at least"`
+//! or `"at most"`), `exact_p_value` (sign test on decisive games), `sprt`
+//! (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`, `lower`, `upper`,
+//! `verdict`: `"H1"`, `"H0"`, `"continue"`, `"inconclusive"`), and `verdict` (text).
+
+use serde::Serialize;
+
+use crate::stats::elo::{OneSided, Summary, exact_p_value, summarize};
+use crate::stats::sprt::{Test, Verdict};
+use crate::stats::Counts;
+
+/// Version of the JSON object.
+pub const JSON_VERSION: u32 = 1;
+
+/// One estimate (from game or pair counts).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Logistic Elo.
+    pub elo: f64,
+    /// 95 % interval of `elo`.
+    pub elo_ci95: [f64; 2],
+    /// Likelihood of superiority.
+    pub los: f64,
+    /// Two-sided p-value (normal approximation).
+    pub p_value: f64,
+    /// Normalized Elo.
+    pub nelo: f64,
+    /// 95 % interval of `nelo`.
+    pub nelo_ci95: [f64; 2],
+    /// Draw ratio.
+    pub draw_ratio: f64,
+    /// `"at least"` / `"at most"` when the sample has no losses / no wins.
+    pub bound: Option<&'static str>,
+}
+
+impl From<Summary> for Estimate {
+    fn from(s: Summary) -> Estimate {
+        Estimate {
+            elo: s.elo,
+            elo_ci95: [s.elo_ci95.0, s.elo_ci95.1],
+            los: s.los,
+            p_value: s.p_value,
+            nelo: s.nelo,
+            nelo_ci95: [s.nelo_ci95.0, s.nelo_ci95.1],
+            draw_ratio: s.draw_ratio,
+            bound: s.bound.map(|b| match b {
+                OneSided::AtLeast => "at least",
+                OneSided::AtMost => "at most",
+            }),
+        }
+    }
+}
+
+/// SPRT state.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtState {
+    /// The test.
+    #[serde(flatten)]
+    pub test: Test,
+    /// Current LLR.
+    pub llr: f64,
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+    /// `H1`, `H0`, `continue` or `inconclusive`.
+    pub verdict: String,
+}
+
+/// Everything about a match result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Statistics {
+    /// [`JSON_VERSION`].
+    pub version: u32,
+    /// Games.
+    pub games: u64,
+    /// A's mean score per game.
+    pub score: f64,
+    /// Wins of A.
+    pub wins: Option<u64>,
+    /// Draws.
+    pub draws: Option<u64>,
+    /// Losses of A.
+    pub losses: Option<u64>,
+    /// Pair counts.
+    pub pentanomial: Option<[u64; 5]>,
+    /// From game counts.
+    pub trinomial_estimate: Option<Estimate>,
+    /// From pair counts.
+    pub pentanomial_estimate: Option<Estimate>,
+    /// Exact sign test on decisive games.
+    pub exact_p_value: Option<f64>,
+    /// SPRT state.
+    pub sprt: Option<SprtState>,
+    /// One line saying what the numbers mean.
+    pub verdict: String,
+}
+
+impl Statistics {
+    /// Statistics from game counts and/or pair counts; `sprt` adds the test
+    /// (evaluated on pairs when given, else on games). `verdict_override`
+    /// replaces the SPRT state (e.g. `inconclusive` at the game limit).
+    pub fn new(
+        wdl: Option<(u64, u64, u64)>,
+        pentanomial: Option<[u64; 5]>,
+        sprt: Option<Test>,
+        sprt_final: Option<Verdict>,
+    ) -> Statistics {
+        let trinomial_estimate =
+            wdl.and_then(|(wins, draws, losses)| summarize(&Counts::Trinomial { wins, draws, losses })).map(Estimate::from);
+        let pentanomial_estimate = pentanomial.and_then(|p| summarize(&Counts::Pentanomial(p))).map(Estimate::from);
+        let games = match (wdl, pentanomial) {
+            (Some((w, d, l)), _) => w + d + l,
+            (None, Some(p)) => 2 * p.iter().sum::<u64>(),
+            (None, None) => 0,
+        };
+        let score = match (wdl, pentanomial) {
+            (Some((w, d, _)), _) if games > 0 => (w as f64 + d as f64 / 2.0) / games as f64,
+            (None, Some(p)) if games > 0 => p.iter().enumerate().map(|(i, c)| i as f64 * *c as f64).sum::<f64>() / (2.0 * games as f64),
+            _ => 0.5,
+        };
+        let sprt = sprt.map(|test| {
+            let counts = match (pentanomial, wdl) {
+                (Some(p), _) => Counts::Pentanomial(p),
+                (None, Some((wins, draws, losses))) => Counts::Trinomial { wins, draws, losses },
+                (None, None) => Counts::Trinomial { wins: 0, draws: 0, losses: 0 },
+            };
+            let llr = test.llr(&counts);
+            let bounds = test.bounds();
+            let verdict = sprt_final.or_else(|| test.decide(llr)).map_or("continue", Verdict::as_str).to_string();
+            SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict }
+        });
+        let mut statistics = Statistics {
+            version: JSON_VERSION,
+            games,
+            score,
+            wins: wdl.map(|t| t.0),
+            draws: wdl.map(|t| t.1),
+            losses: wdl.map(|t| t.2),
+            pentanomial,
+            exact_p_value: wdl.map(|(w, _, l)| exact_p_value(w, l)),
+            trinomial_estimate,
+            pentanomial_estimate,
+            sprt,
+            verdict: String::new(),
+        };
+        statistics.verdict = statistics.verdict_line("A", "B");
+        statistics
+    }
+
+    /// The estimate the verdict rests on: pairs when known, else games.
+    pub fn primary(&self) -> Option<&Estimate> {
+        self.pentanomial_estimate.as_ref().or(self.trinomial_estimate.as_ref())
+    }
+
+    /// One line: significant or not, and how many more games would resolve the difference.
+    pub fn verdict_line(&self, a: &str, b: &str) -> String {
+        let Some(estimate) = self.primary() else { return "no games yet".to_string() };
+        if let Some(sprt) = &self.sprt {
+            match sprt.verdict.as_str() {
+                "H1" => return format!("SPRT accepted H1: {a} gains at least {} Elo over {b} (LLR {:.2} ≥ {:.2})", sprt.test.elo1, sprt.llr, sprt.upper),
+                "H0" => return format!("SPRT accepted H0: {a} does not gain {} Elo over {b} (LLR {:.2} ≤ {:.2})", sprt.test.elo1, sprt.llr, sprt.lower),
+                "inconclusive" => return format!("SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2}))", sprt.llr, sprt.lower, sprt.upper),
+                _ => {}
+            }
+        }
+        let p = self.exact_p_value.map_or(estimate.p_value, |exact| exact.max(estimate.p_value));
+        if p < 0.05 {
+            let (stronger, weaker) = if estimate.elo > 0.0 { (a, b) } else { (b, a) };
+            return format!("{stronger} is stronger than {weaker} at 5 % significance (p = {p:.3})");
+        }
+        let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
+        let target = estimate.elo.abs().max(2.0);
+        let needed = (self.games as f64 * (half / target).powi(2)).ceil() as u64;
+        let more = needed.saturating_sub(self.games).max(2);
+        format!("not significant (p = {p:.3}): play about {more} more games to resolve ±{target:.0} Elo")
+    }
+
+    /// Human-readable block, `a` and `b` naming the engines.
+    pub fn render_text(&self, a: &str, b: &str) -> String {
+        let mut out = String::new();
+        let pct = |x: f64| format!("{:.1} %", 100.0 * x);
+        let line = |label: &str, e: &Estimate, elo: bool| {
+            let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
+            if elo {
+                format!(
+                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]{bound}\n",
+                    e.elo,
+                    (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
+                    e.elo_ci95[0],
+                    e.elo_ci95[1]
+                )
+            } else {
+                format!("{label:<16}{:+7.1} ± {:5.1}\n", e.nelo, (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
+            }
+        };
+        match (self.wins, self.draws, self.losses) {
+            (Some(w), Some(d), Some(l)) => {
+                out += &format!("{a} vs {b}: {} games, +{w} ={d} -{l}, score {}\n", self.games, pct(self.score))
+            }
+            _ => out += &format!("{a} vs {b}: {} games, score {}\n", self.games, pct(self.score)),
+        }
+        if let Some(e) = &self.trinomial_estimate {
+            out += &line("Elo (games)", e, true);
+        }
+        if let Some(e) = &self.pentanomial_estimate {
+            out += &line("Elo (pairs)", e, true);
+            out += &line("nElo (pairs)", e, false);
+        } else if let Some(e) = &self.trinomial_estimate {
+            out += &line("nElo (games)", e, false);
+        }
+        if let Some(e) = self.primary() {
+            let exact = self.exact_p_value.map(|p| format!(", exact {p:.3}")).unwrap_or_default();
+            out += &format!("LOS {}   p {:.3}{exact}   draw ratio {}\n", pct(e.los), e.p_value, pct(e.draw_ratio));
+        }
+        if let Some(p) = self.pentanomial {
+            out += &format!("pairs LL {} LD {} DD+WL {} WD {} WW {}\n", p[0], p[1], p[2], p[3], p[4]);
+        }
+        if let Some(s) = &self.sprt {
+            out += &format!(
+                "SPRT [{}, {}] {} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
+                s.test.elo0,
+                s.test.elo1,
+                match s.test.model {
+                    crate::stats::sprt::Model::Normalized => "normalized",
+                    crate::stats::sprt::Model::Logistic => "logistic",
+                },
+                s.test.alpha,
+                s.test.beta,
+                s.llr,
+                s.lower,
+                s.upper,
+                s.verdict
+            );
+        }
+        out += &format!("verdict: {}\n", self.verdict_line(a, b));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::sprt::Model;
+
+    #[test]
+    fn paper_sized_sample_is_significant_and_small_one_is_not() {
+        let fhr = Statistics::new(Some((34, 0, 16)), None, None, None);
+        assert!(fhr.verdict.contains("A is stronger than B"), "{}", fhr.verdict);
+        let even = Statistics::new(Some((10, 20, 10)), None, None, None);
+        assert!(even.verdict.starts_with("not significant"), "{}", even.verdict);
+        let weaker = Statistics::new(Some((5, 10, 30)), None, None, None);
+        assert!(weaker.verdict.contains("B is stronger than A"), "{}", weaker.verdict);
+    }
+
+    #[test]
+    fn edge_cases_render_without_nan() {
+        for (wdl, pentanomial) in [
+            (Some((0, 0, 0)), None),
+            (Some((0, 40, 0)), None),
+            (Some((40, 0, 0)), None),
+            (Some((0, 0, 40)), None),
+            (Some((30, 10, 0)), None),
+            (None, Some([0, 0, 0, 0, 20])),
+            (None, Some([0, 0, 20, 0, 0])),
+        ] {
+            let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
+            let stats = Statistics::new(wdl, pentanomial, Some(test), None);
+            let text = stats.render_text("A", "B");
+            let json = serde_json::to_string(&stats).unwrap();
+            assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+            assert!(!json.contains("NaN") && !json.contains("null,\"elo\""), "{json}");
+        }
+    }
+}
