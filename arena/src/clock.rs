@@ -120,7 +120,9 @@ fn parse_limit(text: &str) -> Result<Limit, String> {
     if let Some((key, value)) = text.split_once('=') {
         return match key {
             "st" => seconds(value).map(Limit::MoveTime),
-            "nodes" => number(value).and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err("nodes must be > 0".into()) }),
+            "nodes" => {
+                number(value).and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err("nodes must be > 0".into()) })
+            }
             "depth" => match number(value)? {
                 depth @ 1..=255 => Ok(Limit::Depth(depth as u32)),
                 _ => Err("depth must be 1..255".into()),
@@ -158,7 +160,7 @@ fn parse_period(text: &str) -> Result<Period, String> {
 /// Seconds (fractions allowed, `m:ss` not) to milliseconds.
 fn seconds(text: &str) -> Result<u64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 && s < 1e9 => Ok((s * 1000.0).round() as u64),
+        Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
         _ => Err(format!("'{text}' is not a number of seconds")),
     }
 }
@@ -166,7 +168,7 @@ fn seconds(text: &str) -> Result<u64, String> {
 impl fmt::Display for TimeControl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let secs = |ms: u64| {
-            if ms % 1000 == 0 { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
+            if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
         };
         match &self.limit {
             Limit::Clock(periods) => {
@@ -342,7 +344,8 @@ impl Clock {
 pub fn go_limits(mover: &Clock, white: &Clock, black: &Clock) -> GoLimits {
     match &mover.tc.limit {
         Limit::Clock(_) => {
-            let time = |c: &Clock| if matches!(c.tc.limit, Limit::Clock(_)) { c.remaining_ms } else { mover.remaining_ms };
+            let time =
+                |c: &Clock| if matches!(c.tc.limit, Limit::Clock(_)) { c.remaining_ms } else { mover.remaining_ms };
             let inc = |c: &Clock| if matches!(c.tc.limit, Limit::Clock(_)) { c.increment_ms() } else { 0 };
             let (winc, binc) = (inc(white), inc(black));
             GoLimits {
@@ -399,7 +402,19 @@ mod tests {
 
     #[test]
     fn bad_time_controls_show_the_syntax() {
-        for text in ["", "40/", "x+1", "0/300", "40/300:300+1:20/60", "st=-1", "nodes=0", "depth=300", "40/300,foo=1", "st=1,nodetime=3", "0"] {
+        for text in [
+            "",
+            "40/",
+            "x+1",
+            "0/300",
+            "40/300:300+1:20/60",
+            "st=-1",
+            "nodes=0",
+            "depth=300",
+            "40/300,foo=1",
+            "st=1,nodetime=3",
+            "0",
+        ] {
             let error = text.parse::<TimeControl>().unwrap_err().to_string();
             assert!(error.contains("40/300 | 300+3"), "{text}: {error}");
         }
@@ -409,9 +424,14 @@ mod tests {
     /// in ms, expected remaining after each move, or `None` for a forfeit).
     #[test]
     fn simulated_clock_follows_the_rules() {
-        let table: &[(&str, &[u64], &[Option<u64>])] = &[
+        type Case = (&'static str, &'static [u64], &'static [Option<u64>]);
+        let table: &[Case] = &[
             // Repeating: 2 moves in 10 s; after 2 moves another 10 s is added.
-            ("2/10", &[3000, 4000, 1000, 2000, 500], &[Some(7000), Some(13_000), Some(12_000), Some(20_000), Some(19_500)]),
+            (
+                "2/10",
+                &[3000, 4000, 1000, 2000, 500],
+                &[Some(7000), Some(13_000), Some(12_000), Some(20_000), Some(19_500)],
+            ),
             // Multi-period: 2 moves in 10 s, then 1 move in 5 s, repeating the last.
             ("2/10:1/5", &[1000, 1000, 1000, 1000], &[Some(9000), Some(13_000), Some(17_000), Some(21_000)]),
             // Increment after every move.

@@ -168,7 +168,11 @@ impl Registry {
             if let Some(preset) = &entry.preset
                 && PruningConfig::preset(preset).is_err()
             {
-                return Err(bad(format!("engine '{}': unknown preset '{preset}' (known: {})", entry.name, PRESETS.join(", "))));
+                return Err(bad(format!(
+                    "engine '{}': unknown preset '{preset}' (known: {})",
+                    entry.name,
+                    PRESETS.join(", ")
+                )));
             }
             let command = match (&entry.command, &entry.preset) {
                 (Some(command), None) => command.clone(),

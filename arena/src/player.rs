@@ -23,7 +23,13 @@ pub struct Player {
 
 impl Player {
     /// A player that starts its process on first use.
-    pub fn new(spec: EngineSpec, tc: TimeControl, launch: Launch, stderr_log: Option<PathBuf>, timeouts: Timeouts) -> Player {
+    pub fn new(
+        spec: EngineSpec,
+        tc: TimeControl,
+        launch: Launch,
+        stderr_log: Option<PathBuf>,
+        timeouts: Timeouts,
+    ) -> Player {
         Player { spec, tc, launch, extra_options: Vec::new(), stderr_log, timeouts, process: None, starts: 0 }
     }
 
@@ -62,22 +68,29 @@ impl Player {
             self.timeouts,
         )
         .await?;
-        process.new_game(self.timeouts.ready).await?;
-        Ok(process)
+        match process.new_game(self.timeouts.ready).await {
+            Ok(()) => Ok(process),
+            Err(e) => {
+                process.kill().await;
+                Err(e)
+            }
+        }
     }
 
     /// Under node-time the engine must count its time in nodes too: the
     /// option `NodesTime` (this project's engine) or `nodestime` (Stockfish).
     async fn node_time_options(&mut self) -> Result<Vec<(String, String)>, EngineError> {
         let Some(per_ms) = self.tc.node_time else { return Ok(Vec::new()) };
-        let probe = EngineProcess::start(&self.spec, &self.launch, &[], self.stderr_log.as_deref(), self.timeouts).await?;
+        let probe =
+            EngineProcess::start(&self.spec, &self.launch, &[], self.stderr_log.as_deref(), self.timeouts).await?;
         let declared = probe.declared("NodesTime").map(|d| d.name.clone());
         probe.quit(self.timeouts.quit).await;
         match declared {
             Some(name) => Ok(vec![(name, per_ms.to_string())]),
             None => Err(EngineError::Option {
                 name: self.spec.name.clone(),
-                problem: "nodetime needs an engine option NodesTime/nodestime, which this engine does not declare".into(),
+                problem: "nodetime needs an engine option NodesTime/nodestime, which this engine does not declare"
+                    .into(),
             }),
         }
     }

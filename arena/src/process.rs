@@ -126,7 +126,12 @@ impl EngineProcess {
         timeouts: Timeouts,
     ) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&launch.program);
-        command.args(&launch.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
+        command
+            .args(&launch.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
         if let Some(dir) = &launch.dir {
             command.current_dir(dir);
         }
@@ -148,13 +153,27 @@ impl EngineProcess {
             id_name: None,
             declared: Vec::new(),
         };
-        process.handshake(timeouts.handshake).await?;
-        for (name, value) in spec.options.iter().chain(extra) {
-            let line = process.option_command(name, value)?;
-            process.send(&line, "setoption").await?;
+        match process.configure(spec, extra, timeouts).await {
+            Ok(()) => Ok(process),
+            Err(e) => {
+                process.kill().await;
+                Err(e)
+            }
         }
-        process.ready(timeouts.ready).await?;
-        Ok(process)
+    }
+
+    async fn configure(
+        &mut self,
+        spec: &EngineSpec,
+        extra: &[(String, String)],
+        timeouts: Timeouts,
+    ) -> Result<(), EngineError> {
+        self.handshake(timeouts.handshake).await?;
+        for (name, value) in spec.options.iter().chain(extra) {
+            let line = self.option_command(name, value)?;
+            self.send(&line, "setoption").await?;
+        }
+        self.ready(timeouts.ready).await
     }
 
     /// The name the engine gave in `id name`, if any.
@@ -239,7 +258,8 @@ impl EngineProcess {
         match decl.kind.as_str() {
             "button" => return Ok(command::setoption(&decl.name, None)),
             "spin" => {
-                let number: i64 = value.parse().map_err(|_| problem(format!("option '{name}' needs a number, got '{value}'")))?;
+                let number: i64 =
+                    value.parse().map_err(|_| problem(format!("option '{name}' needs a number, got '{value}'")))?;
                 if decl.min.is_some_and(|min| number < min) || decl.max.is_some_and(|max| number > max) {
                     return Err(problem(format!(
                         "option '{name}' = {number} is outside {}..{}",

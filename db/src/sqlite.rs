@@ -4,7 +4,9 @@ use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteRow, SqliteSynchronous,
+};
 use sqlx::{AssertSqlSafe, Row, Sqlite, Transaction};
 
 use crate::record::{GameRecord, GameResult, MoveRecord, Termination};
@@ -48,13 +50,12 @@ impl Db {
             .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(5));
-        let pool = SqlitePoolOptions::new()
-            .max_connections(1)
-            .connect_with(options)
-            .await
-            .map_err(|e| match sql_error(&shown, e) {
-                DbError::Sql(cause) => DbError::Open { path: shown.clone(), cause },
-                other => other,
+        let pool =
+            SqlitePoolOptions::new().max_connections(1).connect_with(options).await.map_err(|e| {
+                match sql_error(&shown, e) {
+                    DbError::Sql(cause) => DbError::Open { path: shown.clone(), cause },
+                    other => other,
+                }
             })?;
         sqlx::migrate!("../migrations/sqlite").run(&pool).await.map_err(|e| {
             let text = e.to_string();
@@ -70,6 +71,11 @@ impl Db {
         let tx = db.write().await?;
         tx.commit().await.map_err(|e| db.error(e))?;
         Ok(db)
+    }
+
+    /// Closes the connection (checkpointing the write-ahead log).
+    pub async fn close(&self) {
+        self.pool.close().await;
     }
 
     fn error(&self, error: sqlx::Error) -> DbError {
@@ -157,7 +163,8 @@ impl Db {
     /// [`DbError::NoSuchRun`] or a database failure.
     pub async fn run(&self, id: i64) -> Result<RunRow, DbError> {
         let sql = format!("{RUN_SELECT} WHERE r.id = ?");
-        let row = sqlx::query(AssertSqlSafe(sql)).bind(id).fetch_optional(&self.pool).await.map_err(|e| self.error(e))?;
+        let row =
+            sqlx::query(AssertSqlSafe(sql)).bind(id).fetch_optional(&self.pool).await.map_err(|e| self.error(e))?;
         row.map(|r| run_row(&r)).ok_or(DbError::NoSuchRun(id))
     }
 
@@ -213,12 +220,14 @@ impl Db {
             .execute(&mut *tx)
             .await
             .map_err(|e| self.error(e))?;
-        let reset = sqlx::query("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running'")
-            .bind(run)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?
-            .rows_affected();
+        let reset = sqlx::query(
+            "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running'",
+        )
+        .bind(run)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(reset)
     }
@@ -386,7 +395,13 @@ impl Db {
     /// # Errors
     ///
     /// A database failure.
-    pub async fn games_page(&self, run: i64, after: i64, limit: i64, with_moves: bool) -> Result<Vec<GameRow>, DbError> {
+    pub async fn games_page(
+        &self,
+        run: i64,
+        after: i64,
+        limit: i64,
+        with_moves: bool,
+    ) -> Result<Vec<GameRow>, DbError> {
         let rows = sqlx::query(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
              g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms \
@@ -424,7 +439,11 @@ impl Db {
     }
 }
 
-async fn insert_moves(tx: &mut Transaction<'static, Sqlite>, game_id: i64, moves: &[MoveRecord]) -> Result<(), sqlx::Error> {
+async fn insert_moves(
+    tx: &mut Transaction<'static, Sqlite>,
+    game_id: i64,
+    moves: &[MoveRecord],
+) -> Result<(), sqlx::Error> {
     for (chunk_index, chunk) in moves.chunks(ROWS_PER_INSERT).enumerate() {
         let mut sql = String::from(
             "INSERT INTO moves (game_id, ply, uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps, pv) VALUES ",

@@ -11,8 +11,11 @@ pub(crate) fn parse_lines(path: &str, text: &str) -> Result<Vec<Opening>, Error>
             continue;
         }
         let fallback_name = format!("{path}#{}", index + 1);
-        let opening = parse_line(line, fallback_name)
-            .map_err(|message| Error::Parse { path: path.to_string(), line: index + 1, message })?;
+        let opening = parse_line(line, fallback_name).map_err(|message| Error::Parse {
+            path: path.to_string(),
+            line: index + 1,
+            message,
+        })?;
         openings.push(opening);
     }
     Ok(openings)

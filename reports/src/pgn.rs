@@ -53,19 +53,20 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     let mut number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
     let mut tokens: Vec<String> = Vec::with_capacity(plies * 3 + 4);
     let mut need_number = true;
-    let push_move = |tokens: &mut Vec<String>, san: &str, white_to_move: &mut bool, number: &mut u64, need: &mut bool| {
-        if *white_to_move {
-            tokens.push(format!("{number}."));
-        } else if *need {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(san.to_string());
-        *need = false;
-        if !*white_to_move {
-            *number += 1;
-        }
-        *white_to_move = !*white_to_move;
-    };
+    let push_move =
+        |tokens: &mut Vec<String>, san: &str, white_to_move: &mut bool, number: &mut u64, need: &mut bool| {
+            if *white_to_move {
+                tokens.push(format!("{number}."));
+            } else if *need {
+                tokens.push(format!("{number}..."));
+            }
+            tokens.push(san.to_string());
+            *need = false;
+            if !*white_to_move {
+                *number += 1;
+            }
+            *white_to_move = !*white_to_move;
+        };
     for san in &game.opening_san {
         push_move(&mut tokens, san, &mut white_to_move, &mut number, &mut need_number);
     }
@@ -121,7 +122,8 @@ fn ending_comment(game: &GameRecord) -> Option<String> {
         Termination::Disconnect => format!("{loser} disconnects"),
         Termination::Stalled => format!("{loser} stalls"),
     };
-    let detail = if game.detail.is_empty() { String::new() } else { format!(": {}", game.detail.replace(['{', '}'], "")) };
+    let detail =
+        if game.detail.is_empty() { String::new() } else { format!(": {}", game.detail.replace(['{', '}'], "")) };
     Some(format!("{text}{detail}"))
 }
 

@@ -12,9 +12,9 @@
 
 use serde::Serialize;
 
+use crate::stats::Counts;
 use crate::stats::elo::{OneSided, Summary, exact_p_value, summarize};
 use crate::stats::sprt::{Test, Verdict};
-use crate::stats::Counts;
 
 /// Version of the JSON object.
 pub const JSON_VERSION: u32 = 1;
@@ -113,8 +113,9 @@ impl Statistics {
         sprt: Option<Test>,
         sprt_final: Option<Verdict>,
     ) -> Statistics {
-        let trinomial_estimate =
-            wdl.and_then(|(wins, draws, losses)| summarize(&Counts::Trinomial { wins, draws, losses })).map(Estimate::from);
+        let trinomial_estimate = wdl
+            .and_then(|(wins, draws, losses)| summarize(&Counts::Trinomial { wins, draws, losses }))
+            .map(Estimate::from);
         let pentanomial_estimate = pentanomial.and_then(|p| summarize(&Counts::Pentanomial(p))).map(Estimate::from);
         let games = match (wdl, pentanomial) {
             (Some((w, d, l)), _) => w + d + l,
@@ -123,7 +124,9 @@ impl Statistics {
         };
         let score = match (wdl, pentanomial) {
             (Some((w, d, _)), _) if games > 0 => (w as f64 + d as f64 / 2.0) / games as f64,
-            (None, Some(p)) if games > 0 => p.iter().enumerate().map(|(i, c)| i as f64 * *c as f64).sum::<f64>() / (2.0 * games as f64),
+            (None, Some(p)) if games > 0 => {
+                p.iter().enumerate().map(|(i, c)| i as f64 * *c as f64).sum::<f64>() / (2.0 * games as f64)
+            }
             _ => 0.5,
         };
         let sprt = sprt.map(|test| {
@@ -165,9 +168,24 @@ impl Statistics {
         let Some(estimate) = self.primary() else { return "no games yet".to_string() };
         if let Some(sprt) = &self.sprt {
             match sprt.verdict.as_str() {
-                "H1" => return format!("SPRT accepted H1: {a} gains at least {} Elo over {b} (LLR {:.2} ≥ {:.2})", sprt.test.elo1, sprt.llr, sprt.upper),
-                "H0" => return format!("SPRT accepted H0: {a} does not gain {} Elo over {b} (LLR {:.2} ≤ {:.2})", sprt.test.elo1, sprt.llr, sprt.lower),
-                "inconclusive" => return format!("SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2}))", sprt.llr, sprt.lower, sprt.upper),
+                "H1" => {
+                    return format!(
+                        "SPRT accepted H1: {a} gains at least {} Elo over {b} (LLR {:.2} ≥ {:.2})",
+                        sprt.test.elo1, sprt.llr, sprt.upper
+                    );
+                }
+                "H0" => {
+                    return format!(
+                        "SPRT accepted H0: {a} does not gain {} Elo over {b} (LLR {:.2} ≤ {:.2})",
+                        sprt.test.elo1, sprt.llr, sprt.lower
+                    );
+                }
+                "inconclusive" => {
+                    return format!(
+                        "SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2}))",
+                        sprt.llr, sprt.lower, sprt.upper
+                    );
+                }
                 _ => {}
             }
         }

@@ -36,14 +36,16 @@ pub(super) async fn list(args: EnginesArgs) -> CliResult {
         };
         match EngineProcess::start(&spec, &launch, &[], None, Timeouts::default()).await {
             Ok(process) => {
-                let title = if is_preset { "bundled engine (all presets)".to_string() } else { format!("{name}: {what}") };
+                let title =
+                    if is_preset { "bundled engine (all presets)".to_string() } else { format!("{name}: {what}") };
                 println!("\n{title}  [id name: {}]", process.id_name().unwrap_or("?"));
                 for option in process.declared_options() {
                     let range = match (option.min, option.max) {
                         (Some(min), Some(max)) => format!(" {min}..{max}"),
                         _ => String::new(),
                     };
-                    let vars = if option.vars.is_empty() { String::new() } else { format!(" [{}]", option.vars.join(", ")) };
+                    let vars =
+                        if option.vars.is_empty() { String::new() } else { format!(" [{}]", option.vars.join(", ")) };
                     let default = option.default.as_deref().map(|d| format!(" default {d}")).unwrap_or_default();
                     println!("  {:<24} {}{default}{range}{vars}", option.name, option.kind);
                 }

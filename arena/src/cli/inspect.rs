@@ -59,7 +59,8 @@ pub(super) async fn runs(args: DbArgs) -> CliResult {
     println!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games", "verdict");
     for run in runs {
         let spec: Option<RunSpec> = serde_json::from_str(&run.spec).ok();
-        let engines = spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(",")).unwrap_or_default();
+        let engines =
+            spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(",")).unwrap_or_default();
         println!(
             "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
             run.id,
@@ -109,8 +110,12 @@ pub(super) async fn summary(db: &Db, run: i64) -> Result<String, CliError> {
             Some("inconclusive") => Some(Verdict::Inconclusive),
             _ => None,
         };
-        let statistics =
-            Statistics::new(Some((tally.wins, tally.draws, tally.losses)), Some(tally.pentanomial), sprt, final_verdict);
+        let statistics = Statistics::new(
+            Some((tally.wins, tally.draws, tally.losses)),
+            Some(tally.pentanomial),
+            sprt,
+            final_verdict,
+        );
         out += &statistics.render_text(a, b);
     }
     Ok(out)

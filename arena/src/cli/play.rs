@@ -14,7 +14,7 @@ use crate::clock::TimeControl;
 use crate::engines::Registry;
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
 use crate::process::Timeouts;
-use crate::run::{RunEnd, RunSpec, Runtime, execute};
+use crate::run::{RunEnd, RunSpec, Runtime, execute, preflight};
 
 /// Options shared by every command that plays games.
 #[derive(Args, Debug, Clone)]
@@ -188,9 +188,10 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
     let pairings: Vec<(usize, usize)> = match &args.gauntlet {
         Some(hero) => {
-            let h = names.iter().position(|n| n == hero).ok_or_else(|| {
-                CliError(format!("--gauntlet '{hero}' is not among --engines {}", names.join(",")))
-            })?;
+            let h = names
+                .iter()
+                .position(|n| n == hero)
+                .ok_or_else(|| CliError(format!("--gauntlet '{hero}' is not among --engines {}", names.join(","))))?;
             (0..names.len()).filter(|&i| i != h).map(|i| (h, i)).collect()
         }
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
@@ -227,7 +228,9 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     if let Some(concurrency) = args.concurrency {
         spec.concurrency = concurrency.max(1);
     }
-    play_stored(&db, &args.db, row.id, &spec, args.quiet, args.pgn.as_deref()).await
+    preflight(&arena_exe()?, Timeouts::default(), &spec).await?;
+    let runtime = runtime(&db, &args.db, args.quiet)?;
+    play_stored(&runtime, &args.db, row.id, &spec, args.pgn.as_deref()).await
 }
 
 fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
@@ -285,7 +288,9 @@ async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
     if let Some(warning) = spec.repetition_warning(book) {
         eprintln!("{warning}");
     }
+    preflight(&arena_exe()?, Timeouts::default(), &spec).await?;
     let db = open_db(&play.db).await?;
+    let runtime = runtime(&db, &play.db, play.quiet)?;
     let plan = spec.plan(book);
     let engines: Vec<(String, String)> =
         spec.engines.iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
@@ -304,29 +309,38 @@ async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
             play.db.display()
         );
     }
-    play_stored(&db, &play.db, run, &spec, play.quiet, play.pgn.as_deref()).await
+    play_stored(&runtime, &play.db, run, &spec, play.pgn.as_deref()).await
 }
 
 async fn open_db(path: &Path) -> Result<Db, CliError> {
     Ok(Db::open(path).await?)
 }
 
-async fn play_stored(db: &Db, db_path: &Path, run: i64, spec: &RunSpec, quiet: bool, pgn: Option<&Path>) -> CliResult {
-    let log_dir = db_path.parent().unwrap_or(Path::new(".")).join("arena-logs").join(format!("run-{run}"));
-    let runtime = Runtime {
+fn arena_exe() -> Result<PathBuf, CliError> {
+    std::env::current_exe().map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))
+}
+
+fn runtime(db: &Db, db_path: &Path, quiet: bool) -> Result<Runtime, CliError> {
+    Ok(Runtime {
         db: db.clone(),
-        arena_exe: std::env::current_exe()
-            .map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))?,
-        log_dir: Some(log_dir),
+        arena_exe: arena_exe()?,
+        log_dir: Some(db_path.parent().unwrap_or(Path::new(".")).join("arena-logs")),
         timeouts: Timeouts::default(),
         progress: !quiet,
-    };
+    })
+}
+
+async fn play_stored(runtime: &Runtime, db_path: &Path, run: i64, spec: &RunSpec, pgn: Option<&Path>) -> CliResult {
+    let mut runtime = runtime.clone();
+    runtime.log_dir = runtime.log_dir.map(|dir| dir.join(format!("run-{run}")));
+    let db = &runtime.db;
     let end = execute(&runtime, run, spec).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
     print!("{}", inspect::summary(db, run).await?);
     if let Some(path) = pgn {
         let games = inspect::write_pgn(db, run, path).await?;
         eprintln!("wrote {games} games to {}", path.display());
     }
+    db.close().await;
     if end == RunEnd::Stopped {
         eprintln!("run {run} stopped; continue it with: arena resume {run} --db {}", db_path.display());
     }

@@ -82,7 +82,11 @@ pub struct SprtCalcArgs {
 
 /// `arena sprt-calc`.
 pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
-    let params = SprtParams { elo0: Some(args.sprt.elo0.unwrap_or(0.0)), elo1: Some(args.sprt.elo1.unwrap_or(5.0)), ..args.sprt };
+    let params = SprtParams {
+        elo0: Some(args.sprt.elo0.unwrap_or(0.0)),
+        elo1: Some(args.sprt.elo1.unwrap_or(5.0)),
+        ..args.sprt
+    };
     let Some(test) = params.test()? else { unreachable!("both bounds are set") };
     if !(0.0..1.0).contains(&args.draw_ratio) {
         return Err(CliError(format!("--draw-ratio must be in [0, 1), got {}", args.draw_ratio)));
@@ -99,6 +103,8 @@ pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
         let (pass, games) = operating_characteristic(&test, args.draw_ratio, elo);
         println!("{elo:>10.2}  {:>8.1}  {games:>14.0}", 100.0 * pass);
     }
-    println!("(Brownian approximation of the LLR, games counted as independent; pairs make real tests somewhat shorter)");
+    println!(
+        "(Brownian approximation of the LLR, games counted as independent; pairs make real tests somewhat shorter)"
+    );
     Ok(())
 }

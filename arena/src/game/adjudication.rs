@@ -105,7 +105,9 @@ impl Adjudicator {
         if let Some(rule) = self.rules.resign {
             let opponent = 1 - me;
             for (side, color) in [(me, mover), (opponent, !mover)] {
-                if self.losing[side] >= rule.move_count && (!rule.two_sided || self.winning[1 - side] >= rule.move_count) {
+                if self.losing[side] >= rule.move_count
+                    && (!rule.two_sided || self.winning[1 - side] >= rule.move_count)
+                {
                     let result = if color == Color::White { GameResult::BlackWins } else { GameResult::WhiteWins };
                     return Some((result, Termination::AdjudicatedResign));
                 }
@@ -168,7 +170,9 @@ pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, String> {
         match key {
             "movecount" => rule.move_count = number(key, value)?,
             "score" => rule.score = number(key, value)?,
-            "twosided" => rule.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?,
+            "twosided" => {
+                rule.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?
+            }
             _ => return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')")),
         }
     }
@@ -206,7 +210,8 @@ mod tests {
 
     #[test]
     fn draw_rule_needs_the_move_number_and_enough_quiet_moves() {
-        let rules = Adjudication { draw: parse_draw("movenumber=10,movecount=3,score=10").unwrap(), ..Adjudication::default() };
+        let rules =
+            Adjudication { draw: parse_draw("movenumber=10,movecount=3,score=10").unwrap(), ..Adjudication::default() };
         assert_eq!(feed(rules, &[(5, -5); 3], 1), None, "before move 10");
         assert_eq!(feed(rules, &[(5, -5); 3], 10), Some((GameResult::Draw, Termination::AdjudicatedDraw, 2)));
         assert_eq!(feed(rules, &[(5, -5), (5, -50), (5, -5), (5, -5)], 10), None, "a loud move resets the count");
@@ -215,13 +220,25 @@ mod tests {
     #[test]
     fn resign_rule_one_and_two_sided() {
         let one = Adjudication { resign: parse_resign("movecount=2,score=500").unwrap(), ..Adjudication::default() };
-        assert_eq!(feed(one, &[(-600, 0), (-700, 0)], 1), Some((GameResult::BlackWins, Termination::AdjudicatedResign, 1)));
-        let two = Adjudication { resign: parse_resign("movecount=2,score=500,twosided=true").unwrap(), ..Adjudication::default() };
+        assert_eq!(
+            feed(one, &[(-600, 0), (-700, 0)], 1),
+            Some((GameResult::BlackWins, Termination::AdjudicatedResign, 1))
+        );
+        let two = Adjudication {
+            resign: parse_resign("movecount=2,score=500,twosided=true").unwrap(),
+            ..Adjudication::default()
+        };
         assert_eq!(feed(two, &[(-600, 0), (-700, 0)], 1), None, "the opponent does not agree");
-        assert_eq!(feed(two, &[(-600, 600), (-700, 700)], 1), Some((GameResult::BlackWins, Termination::AdjudicatedResign, 1)));
+        assert_eq!(
+            feed(two, &[(-600, 600), (-700, 700)], 1),
+            Some((GameResult::BlackWins, Termination::AdjudicatedResign, 1))
+        );
         let mut mated = Adjudicator::new(one);
         assert_eq!(mated.update(Color::Black, None, Some(-3), 1), None);
-        assert_eq!(mated.update(Color::Black, None, Some(-2), 2), Some((GameResult::WhiteWins, Termination::AdjudicatedResign)));
+        assert_eq!(
+            mated.update(Color::Black, None, Some(-2), 2),
+            Some((GameResult::WhiteWins, Termination::AdjudicatedResign))
+        );
     }
 
     #[test]

@@ -75,7 +75,12 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
                 break 'game fault(mover, Termination::TimeForfeit, detail, &game.position);
             }
             let Some(text) = thought.best else {
-                break 'game fault(mover, Termination::IllegalMove, "bestmove (none) in a live position".into(), &game.position);
+                break 'game fault(
+                    mover,
+                    Termination::IllegalMove,
+                    "bestmove (none) in a live position".into(),
+                    &game.position,
+                );
             };
             let Some(mv) = text.parse::<UciMove>().ok().and_then(|m| m.to_move(&game.position).ok()) else {
                 let shown: String = text.chars().take(20).collect();
@@ -129,7 +134,12 @@ fn side_color(side: usize) -> Color {
 }
 
 /// The result when `culprit` misbehaved.
-fn fault(culprit: Color, termination: Termination, detail: String, position: &Chess) -> (GameResult, Termination, String) {
+fn fault(
+    culprit: Color,
+    termination: Termination,
+    detail: String,
+    position: &Chess,
+) -> (GameResult, Termination, String) {
     let winner = !culprit;
     let result = if termination == Termination::TimeForfeit && position.has_insufficient_material(winner) {
         GameResult::Draw

@@ -5,7 +5,7 @@
 //! return to pending, so `arena resume` replays them whole.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use db::{ClaimedPair, Db, DbError};
@@ -16,7 +16,6 @@ use tokio::sync::{Mutex, watch};
 
 use super::RunSpec;
 use super::progress::Progress;
-use crate::engines::EngineSpec;
 use crate::game;
 use crate::player::Player;
 use crate::process::{EngineError, EngineProcess, Timeouts};
@@ -75,8 +74,8 @@ struct Shared {
 ///
 /// # Errors
 ///
-/// [`RunError`] for a database failure or an engine that cannot start
-/// (checked before any game is played).
+/// [`RunError`] for a database failure or a bad time control (call
+/// [`preflight`] first to check the engines).
 pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     let reset = db.reset_unfinished(run).await?;
@@ -87,10 +86,6 @@ pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunE
         std::fs::create_dir_all(dir)
             .map_err(|e| RunError::Spec(format!("cannot create log folder {}: {e}", dir.display())))?;
     }
-    for engine in &spec.engines {
-        preflight(runtime, engine).await?;
-    }
-
     let outcomes = db.pair_outcomes(run).await?;
     let tally: Vec<Tally> = spec
         .pairings
@@ -151,12 +146,18 @@ pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunE
     Ok(RunEnd::Stopped)
 }
 
-/// Starts and quits an engine once, so that a bad command or option is
-/// reported before any game.
-async fn preflight(runtime: &Runtime, engine: &EngineSpec) -> Result<(), EngineError> {
-    let launch = engine.launch(&runtime.arena_exe);
-    let process = EngineProcess::start(engine, &launch, &[], None, runtime.timeouts).await?;
-    process.quit(runtime.timeouts.quit).await;
+/// Starts and quits every engine of a run once, so that a bad command or
+/// option is reported before anything is stored or played.
+///
+/// # Errors
+///
+/// The first engine's [`EngineError`].
+pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &RunSpec) -> Result<(), EngineError> {
+    for engine in &spec.engines {
+        let launch = engine.launch(arena_exe);
+        let process = EngineProcess::start(engine, &launch, &[], None, timeouts).await?;
+        process.quit(timeouts.quit).await;
+    }
     Ok(())
 }
 
@@ -235,8 +236,18 @@ impl WorkerContext {
             .position(|e| e.name == name)
             .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))?;
         let engine = &self.spec.engines[index];
-        let log = self.runtime.log_dir.as_ref().map(|dir| dir.join(format!("{}-w{}.stderr.log", sanitize(name), self.worker)));
-        Ok(Player::new(engine.clone(), self.tcs[index].clone(), engine.launch(&self.runtime.arena_exe), log, self.runtime.timeouts))
+        let log = self
+            .runtime
+            .log_dir
+            .as_ref()
+            .map(|dir| dir.join(format!("{}-w{}.stderr.log", sanitize(name), self.worker)));
+        Ok(Player::new(
+            engine.clone(),
+            self.tcs[index].clone(),
+            engine.launch(&self.runtime.arena_exe),
+            log,
+            self.runtime.timeouts,
+        ))
     }
 
     async fn play_pair(&self, claimed: &ClaimedPair, players: &mut HashMap<String, Player>) -> Result<(), RunError> {
@@ -263,11 +274,9 @@ impl WorkerContext {
                 continue;
             }
             let mut shared = self.shared.lock().await;
-            let pairing = self
-                .spec
-                .pairings
-                .iter()
-                .position(|&(x, y)| self.spec.engines[x].name == plan.engine_a && self.spec.engines[y].name == plan.engine_b);
+            let pairing = self.spec.pairings.iter().position(|&(x, y)| {
+                self.spec.engines[x].name == plan.engine_a && self.spec.engines[y].name == plan.engine_b
+            });
             let mut llr = None;
             if let Some(p) = pairing {
                 shared.tally[p].add_pair(results[0], results[1]);

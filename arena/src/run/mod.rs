@@ -5,7 +5,7 @@
 mod execute;
 mod progress;
 
-pub use execute::{Runtime, RunEnd, RunError, execute};
+pub use execute::{RunEnd, RunError, Runtime, execute, preflight};
 
 use openings::{Book, Selection};
 use serde::{Deserialize, Serialize};

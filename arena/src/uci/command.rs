@@ -1,7 +1,9 @@
 //! Commands sent to engines. vampirc-uci serializes them, except
 //! `setoption` for buttons, which it would print as `value <empty>`.
 
-use vampirc_uci::{Duration, Serializable, UciFen, UciMessage, UciMove, UciPiece, UciSearchControl, UciSquare, UciTimeControl};
+use vampirc_uci::{
+    Duration, Serializable, UciFen, UciMessage, UciMove, UciPiece, UciSearchControl, UciSquare, UciTimeControl,
+};
 
 /// What an engine is asked to do in one `go`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -80,10 +82,11 @@ pub fn go(limits: &GoLimits) -> String {
         depth: limits.depth.map(|d| u8::try_from(d).unwrap_or(u8::MAX)),
         nodes: limits.nodes,
     });
-    match (time_control, search_control) {
-        (None, None) => UciMessage::go_infinite().serialize(),
-        (time_control, search_control) => UciMessage::Go { time_control, search_control }.serialize(),
-    }
+    let message = match (time_control, search_control) {
+        (None, None) => UciMessage::go_infinite(),
+        (time_control, search_control) => UciMessage::Go { time_control, search_control },
+    };
+    message.serialize().trim_end().to_string()
 }
 
 fn uci_move(text: &str) -> Option<UciMove> {

@@ -80,8 +80,24 @@ pub struct Info {
 
 /// Words that start a field of an `info` line (ends a `pv` run).
 const INFO_KEYS: [&str; 18] = [
-    "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "currmovenumber", "hashfull",
-    "nps", "tbhits", "sbhits", "cpuload", "string", "refutation", "currline", "wdl",
+    "depth",
+    "seldepth",
+    "time",
+    "nodes",
+    "pv",
+    "multipv",
+    "score",
+    "currmove",
+    "currmovenumber",
+    "hashfull",
+    "nps",
+    "tbhits",
+    "sbhits",
+    "cpuload",
+    "string",
+    "refutation",
+    "currline",
+    "wdl",
 ];
 
 /// Parses one line. Never panics.
@@ -131,7 +147,8 @@ fn parse_info(line: &str) -> Info {
                 break;
             }
             "pv" => {
-                let end = tokens[i + 1..].iter().position(|t| INFO_KEYS.contains(t)).map_or(tokens.len(), |p| i + 1 + p);
+                let end =
+                    tokens[i + 1..].iter().position(|t| INFO_KEYS.contains(t)).map_or(tokens.len(), |p| i + 1 + p);
                 info.pv = tokens[i + 1..end].iter().map(|t| t.to_string()).collect();
                 i = end;
                 continue;
@@ -199,7 +216,8 @@ mod tests {
         };
         assert_eq!((decl.name.as_str(), decl.kind.as_str()), ("Move Overhead", "spin"));
         assert_eq!((decl.default.as_deref(), decl.min, decl.max), (Some("10"), Some(0), Some(5000)));
-        let EngineLine::Option(combo) = parse("option name Style type combo default Normal var Solid var Normal") else {
+        let EngineLine::Option(combo) = parse("option name Style type combo default Normal var Solid var Normal")
+        else {
             panic!()
         };
         assert_eq!(combo.vars, ["Solid", "Normal"]);
@@ -223,9 +241,39 @@ mod tests {
     #[test]
     fn fuzzed_lines_never_panic() {
         let words = [
-            "info", "bestmove", "option", "id", "name", "type", "default", "min", "max", "var", "score", "cp", "mate",
-            "pv", "depth", "seldepth", "nodes", "nps", "time", "multipv", "string", "wdl", "lowerbound", "(none)",
-            "0000", "e2e4", "-0", "18446744073709551616", "-9223372036854775809", "\u{fffd}", "", "uciok", "readyok",
+            "info",
+            "bestmove",
+            "option",
+            "id",
+            "name",
+            "type",
+            "default",
+            "min",
+            "max",
+            "var",
+            "score",
+            "cp",
+            "mate",
+            "pv",
+            "depth",
+            "seldepth",
+            "nodes",
+            "nps",
+            "time",
+            "multipv",
+            "string",
+            "wdl",
+            "lowerbound",
+            "(none)",
+            "0000",
+            "e2e4",
+            "-0",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "\u{fffd}",
+            "",
+            "uciok",
+            "readyok",
         ];
         let mut rng = fastrand::Rng::with_seed(0x5eed);
         for _ in 0..50_000 {

@@ -190,7 +190,7 @@ impl Test {
     ///
     /// A message when elo0 ≥ elo1 or α, β are not in (0, 0.5).
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.elo0 < self.elo1) {
+        if self.elo0.is_nan() || self.elo1.is_nan() || self.elo0 >= self.elo1 {
             return Err(format!("elo0 ({}) must be below elo1 ({})", self.elo0, self.elo1));
         }
         for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {

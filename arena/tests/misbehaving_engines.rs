@@ -1,0 +1,118 @@
+//! Games against scripted engines that crash, hang, lie and spam (the
+//! `fake-engine` binary): each game ends with the right result and reason,
+//! the arena does not panic, and no engine process is left behind.
+
+use std::path::Path;
+use std::time::Duration;
+
+use arena::clock::TimeControl;
+use arena::engines::EngineSpec;
+use arena::game::adjudication::Adjudication;
+use arena::player::Player;
+use arena::process::Timeouts;
+use db::record::{GameResult, Termination};
+
+const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+
+fn timeouts() -> Timeouts {
+    Timeouts {
+        handshake: Duration::from_millis(500),
+        ready: Duration::from_millis(500),
+        quit: Duration::from_millis(300),
+    }
+}
+
+fn fake(mode: &str, n: u32, tc: &str, log: Option<&Path>) -> Player {
+    let spec = EngineSpec {
+        name: format!("fake-{mode}"),
+        command: FAKE.to_string(),
+        args: vec![mode.to_string(), n.to_string()],
+        ..EngineSpec::default()
+    };
+    let launch = spec.launch(Path::new(ARENA));
+    Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, log.map(Path::to_path_buf), timeouts())
+}
+
+/// Processes whose parent is this test process (zombies included).
+fn children() -> Vec<u32> {
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid ...: comm may contain spaces, so split after the last ')'.
+        let fields: Vec<&str> =
+            stat.rsplit_once(')').map(|(_, rest)| rest.split_whitespace().collect()).unwrap_or_default();
+        if fields.get(1) == Some(&me.as_str()) {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn short_game() -> Adjudication {
+    Adjudication { max_moves: Some(15), ..Adjudication::default() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
+    let opening = openings::builtin("feldmann25").unwrap().openings[0].clone();
+    let dir = std::env::temp_dir().join(format!("arena-fake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table: &[(&str, u32, &str, Termination)] = &[
+        ("crash-at-start", 0, "10+0.1", Termination::Disconnect),
+        ("no-uciok", 0, "10+0.1", Termination::Disconnect),
+        ("crash-mid-game", 3, "10+0.1", Termination::Disconnect),
+        ("hang", 0, "0.3+0", Termination::TimeForfeit),
+        ("hang", 0, "nodes=1000,stall=1", Termination::Stalled),
+        ("hang", 0, "depth=5,stall=1", Termination::Stalled),
+        ("illegal", 0, "10+0.1", Termination::IllegalMove),
+        ("none", 0, "10+0.1", Termination::IllegalMove),
+    ];
+    for &(mode, n, tc, termination) in table {
+        for fake_is_white in [true, false] {
+            let mut bad = fake(mode, n, tc, None);
+            let mut good = fake("instant", 0, tc, None);
+            let record = if fake_is_white {
+                arena::game::play(&mut bad, &mut good, &opening, short_game()).await
+            } else {
+                arena::game::play(&mut good, &mut bad, &opening, short_game()).await
+            };
+            let expected = if fake_is_white { GameResult::BlackWins } else { GameResult::WhiteWins };
+            assert_eq!((record.termination, record.result), (termination, expected), "{mode} {tc}: {}", record.detail);
+            assert!(!record.detail.is_empty(), "{mode}: a fault names its detail");
+            bad.shutdown().await;
+            good.shutdown().await;
+            assert_eq!(children(), Vec::<u32>::new(), "{mode}: processes left behind");
+        }
+    }
+
+    // Output the arena must survive: the game runs to the move limit.
+    let log = dir.join("spam.log");
+    for (mode, n, log) in [("garbage", 0, None), ("stderr-spam", 3, Some(log.as_path())), ("slow-quit", 0, None)] {
+        let mut odd = fake(mode, n, "10+0.1", log);
+        let mut good = fake("instant", 0, "10+0.1", None);
+        let record = arena::game::play(&mut odd, &mut good, &opening, short_game()).await;
+        assert!(!record.termination.is_fault(), "{mode}: {:?} {}", record.termination, record.detail);
+        assert!(record.moves.len() >= 20, "{mode}: {} moves", record.moves.len());
+        odd.shutdown().await;
+        good.shutdown().await;
+        assert_eq!(children(), Vec::<u32>::new(), "{mode}: processes left behind");
+    }
+    let logged = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+    assert!(logged >= 3 << 20, "stderr went to the log: {logged} bytes");
+
+    // A crashed engine is restarted for the next game, and counted.
+    let mut crasher = fake("crash-mid-game", 2, "10+0.1", None);
+    let mut good = fake("instant", 0, "10+0.1", None);
+    for _ in 0..2 {
+        let record = arena::game::play(&mut crasher, &mut good, &opening, short_game()).await;
+        assert_eq!(record.termination, Termination::Disconnect);
+    }
+    assert_eq!((crasher.restarts(), good.restarts()), (1, 0));
+    crasher.shutdown().await;
+    good.shutdown().await;
+    assert_eq!(children(), Vec::<u32>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
