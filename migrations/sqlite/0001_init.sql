@@ -44,6 +44,7 @@ CREATE TABLE pairs (
     UNIQUE (run_id, idx)
 );
 CREATE INDEX pairs_by_status ON pairs (run_id, status, idx);
+CREATE INDEX pairs_by_finish ON pairs (run_id, finished_seq);
 
 CREATE TABLE games (
     id            INTEGER PRIMARY KEY,

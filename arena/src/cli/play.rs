@@ -20,7 +20,7 @@ use crate::run::{RunEnd, RunSpec, Runtime, execute, preflight};
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S.
-    #[arg(long, default_value = "5+0.05")]
+    #[arg(long, default_value = "2+0.02")]
     tc: String,
     /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, or an EPD/FEN/PGN/SAN file.
     #[arg(long, default_value = "feldmann25")]

@@ -10,10 +10,10 @@ use super::{CliError, CliResult};
 #[derive(Args, Debug)]
 pub struct StatsArgs {
     /// Game counts of A: wins,draws,losses.
-    #[arg(long, value_delimiter = ',', num_args = 3, required_unless_present = "ptnml")]
+    #[arg(long, value_delimiter = ',', required_unless_present = "ptnml")]
     wdl: Option<Vec<u64>>,
     /// Pair counts of A: LL,LD,DD+WL,WD,WW.
-    #[arg(long, value_delimiter = ',', num_args = 5)]
+    #[arg(long, value_delimiter = ',')]
     ptnml: Option<Vec<u64>>,
     #[command(flatten)]
     sprt: SprtParams,
@@ -59,8 +59,16 @@ impl SprtParams {
 
 /// `arena stats`.
 pub(super) fn stats(args: StatsArgs) -> CliResult {
-    let wdl = args.wdl.as_deref().map(|v| (v[0], v[1], v[2]));
-    let ptnml = args.ptnml.as_deref().map(|v| [v[0], v[1], v[2], v[3], v[4]]);
+    let wdl = match args.wdl.as_deref() {
+        None => None,
+        Some(&[w, d, l]) => Some((w, d, l)),
+        Some(_) => return Err(CliError("--wdl needs three counts: wins,draws,losses".into())),
+    };
+    let ptnml = match args.ptnml.as_deref() {
+        None => None,
+        Some(&[ll, ld, dd, wd, ww]) => Some([ll, ld, dd, wd, ww]),
+        Some(_) => return Err(CliError("--ptnml needs five counts: LL,LD,DD+WL,WD,WW".into())),
+    };
     let statistics = Statistics::new(wdl, ptnml, args.sprt.test()?, None);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&statistics)?);

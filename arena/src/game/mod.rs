@@ -48,12 +48,11 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
             let mover = game.position.turn();
             let side = usize::from(mover == Color::Black);
             let go = command::go(&go_limits(&clocks[side], &clocks[0], &clocks[1]));
-            let position = command::position(&opening.fen, &game.uci_moves);
             let deadline = clocks[side].deadline();
             let Some(process) = players[side].process() else {
                 break 'game fault(mover, Termination::Disconnect, "no process".into(), &game.position);
             };
-            let thought = match process.think(&position, &go, deadline).await {
+            let thought = match process.think(&game.position_command, &go, deadline).await {
                 Ok(thought) => thought,
                 Err(failure) => {
                     players[side].discard().await;
@@ -155,10 +154,11 @@ fn now_ms() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The position, the UCI move list sent to engines, and repetition counts.
+/// The position, the `position` command sent to engines (grown by one move
+/// per ply instead of serialized again), and repetition counts.
 struct Board {
     position: Chess,
-    uci_moves: Vec<String>,
+    position_command: String,
     seen: HashMap<u64, u8>,
     repeated: bool,
 }
@@ -167,14 +167,17 @@ impl Board {
     fn new(opening: &Opening) -> Board {
         let mut board = Board {
             position: openings::position_of(&opening.fen).unwrap_or_default(),
-            uci_moves: Vec::new(),
+            position_command: command::position(&opening.fen, &opening.moves),
             seen: HashMap::new(),
             repeated: false,
         };
         board.count();
         for uci in &opening.moves {
             match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&board.position).ok()) {
-                Some(mv) => board.play(mv),
+                Some(mv) => {
+                    board.position.play_unchecked(mv);
+                    board.count();
+                }
                 None => break,
             }
         }
@@ -182,7 +185,7 @@ impl Board {
     }
 
     fn play(&mut self, mv: shakmaty::Move) {
-        self.uci_moves.push(UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string());
+        command::append_move(&mut self.position_command, &UciMove::from_move(mv, shakmaty::CastlingMode::Standard));
         self.position.play_unchecked(mv);
         self.count();
     }

@@ -62,6 +62,17 @@ pub fn position(fen: &str, moves: &[String]) -> String {
     .serialize()
 }
 
+/// Appends one move to a `position` command built by [`position`] (the
+/// game loop grows the command by a move per ply instead of serializing the
+/// whole list again).
+pub fn append_move(command: &mut String, mv: &impl std::fmt::Display) {
+    use std::fmt::Write;
+    if !command.contains(" moves") {
+        command.push_str(" moves");
+    }
+    let _ = write!(command, " {mv}");
+}
+
 /// `go …` with the given limits.
 pub fn go(limits: &GoLimits) -> String {
     let ms = |v: u64| Duration::milliseconds(i64::try_from(v).unwrap_or(i64::MAX / 1_000_000));
@@ -121,6 +132,10 @@ mod tests {
         let moves = vec!["e2e4".to_string(), "e7e8q".to_string()];
         assert_eq!(position(openings::START_FEN, &moves), "position startpos moves e2e4 e7e8q");
         assert_eq!(position(openings::START_FEN, &[]), "position startpos");
+        let mut grown = position(openings::START_FEN, &[]);
+        append_move(&mut grown, &"e2e4");
+        append_move(&mut grown, &"e7e8q");
+        assert_eq!(grown, position(openings::START_FEN, &moves));
         let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
         assert_eq!(position(fen, &[]), format!("position fen {fen}"));
         let clock = GoLimits {

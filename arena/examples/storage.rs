@@ -1,0 +1,127 @@
+//! Benchmark: storing games, and reading them back as `arena show` and
+//! `arena pgn` do.
+//!
+//! `cargo run --release -p arena --example storage [GAMES]` (default 100,000)
+//!
+//! 1. Stores 1,000 games of 200 plies one transaction each and prints the
+//!    mean time per game.
+//! 2. Fills a database with GAMES games of 80 plies, then times the summary
+//!    (`arena show`) and the PGN export (`arena pgn`) through the binary.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use db::record::{GameRecord, GameResult, MoveRecord, Termination};
+use db::{Db, PairPlan};
+
+fn game(plies: usize, seed: u64) -> GameRecord {
+    // A legal game is not needed for storage; a repeating knight dance is legal anyway.
+    let dance = [("g1f3", "Nf3"), ("g8f6", "Nf6"), ("f3g1", "Ng1"), ("f6g8", "Ng8")];
+    let moves = (0..plies)
+        .map(|i| MoveRecord {
+            uci: dance[i % 4].0.into(),
+            san: dance[i % 4].1.into(),
+            time_ms: 100 + i as u64,
+            clock_ms: 60_000,
+            score_cp: Some((seed as i64 + i as i64) % 50 - 25),
+            depth: Some(12),
+            seldepth: Some(18),
+            nodes: Some(123_456),
+            nps: Some(1_500_000),
+            pv: "g1f3 g8f6 f3g1 f6g8".into(),
+            ..MoveRecord::default()
+        })
+        .collect();
+    let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][(seed % 3) as usize];
+    GameRecord {
+        white: if seed % 2 == 0 { "a".into() } else { "b".into() },
+        black: if seed % 2 == 0 { "b".into() } else { "a".into() },
+        start_fen: openings::START_FEN.into(),
+        opening: "bench".into(),
+        opening_moves: vec!["e2e4".into(), "e7e5".into()],
+        opening_san: vec!["e4".into(), "e5".into()],
+        result,
+        termination: Termination::AdjudicatedDraw,
+        detail: String::new(),
+        moves,
+        started_ms: 1_795_219_200_000,
+        finished_ms: 1_795_219_260_000,
+    }
+}
+
+fn spec_json() -> String {
+    let spec = serde_json::json!({
+        "kind": "match", "engines": [{"name": "a", "preset": "plain"}, {"name": "b", "preset": "fhr"}],
+        "pairings": [[0, 1]], "tc": "10+0.1", "openings": "feldmann25", "seed": null, "start": 0, "max_plies": null,
+        "openings_per_round": 1, "rounds": 1, "concurrency": 1,
+        "adjudication": {"draw": null, "resign": null, "max_moves": null, "max_moves_score": 200}, "sprt": null
+    });
+    spec.to_string()
+}
+
+async fn filled(path: &PathBuf, pairs: usize) -> (Db, i64) {
+    let _ = std::fs::remove_file(path);
+    let db = Db::open(path).await.expect("open");
+    let plan: Vec<PairPlan> = (0..pairs)
+        .map(|i| PairPlan {
+            index: i as i64,
+            engine_a: "a".into(),
+            engine_b: "b".into(),
+            opening_index: 0,
+            opening_name: "bench".into(),
+            fen: openings::START_FEN.into(),
+            opening_moves: vec!["e2e4".into(), "e7e5".into()],
+            opening_san: vec!["e4".into(), "e5".into()],
+        })
+        .collect();
+    let run = db.create_run("match", &spec_json(), &[], &plan).await.expect("run");
+    (db, run)
+}
+
+async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
+    let start = Instant::now();
+    for i in 0..pairs {
+        let pair = db.claim_pair(run).await.expect("claim").expect("pair");
+        db.save_game(run, pair.id, 0, &game(plies, 2 * i as u64), None).await.expect("save");
+        db.save_game(run, pair.id, 1, &game(plies, 2 * i as u64 + 1), Some(None)).await.expect("save");
+    }
+    start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64
+}
+
+fn timed(args: &[&str]) -> f64 {
+    let exe = std::env::current_exe().expect("exe");
+    let arena = exe.parent().and_then(|p| p.parent()).expect("target").join("arena");
+    let start = Instant::now();
+    let out = Command::new(arena).args(args).output().expect("arena");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    start.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let games: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let dir = std::env::temp_dir().join("arena-storage-bench");
+    std::fs::create_dir_all(&dir).expect("dir");
+    runtime.block_on(async {
+        let path = dir.join("store.db");
+        let (db, run) = filled(&path, 500).await;
+        let per_game = store_pairs(&db, run, 500, 200).await;
+        println!("store: 1000 games of 200 plies, {per_game:.3} ms per game (one transaction each)");
+        db.close().await;
+
+        let path = dir.join("big.db");
+        let (db, run) = filled(&path, games / 2).await;
+        let per_game = store_pairs(&db, run, games / 2, 80).await;
+        println!("fill: {games} games of 80 plies, {per_game:.3} ms per game");
+        db.set_status(run, "finished", None).await.expect("status");
+        db.close().await;
+        let db_arg = path.display().to_string();
+        let show = timed(&["show", "1", "--db", &db_arg]);
+        let pgn_path = dir.join("big.pgn").display().to_string();
+        let pgn = timed(&["pgn", "1", "--db", &db_arg, "-o", &pgn_path]);
+        let size = std::fs::metadata(&pgn_path).map(|m| m.len()).unwrap_or(0);
+        println!("arena show on {games} games: {show:.2} s; arena pgn: {pgn:.2} s ({:.0} MB)", size as f64 / 1e6);
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
