@@ -35,8 +35,8 @@ fn game(plies: usize, seed: u64) -> GameRecord {
         .collect();
     let result = [GameResult::WhiteWins, GameResult::Draw, GameResult::BlackWins][(seed % 3) as usize];
     GameRecord {
-        white: if seed % 2 == 0 { "a".into() } else { "b".into() },
-        black: if seed % 2 == 0 { "b".into() } else { "a".into() },
+        white: if seed.is_multiple_of(2) { "a".into() } else { "b".into() },
+        black: if seed.is_multiple_of(2) { "b".into() } else { "a".into() },
         start_fen: openings::START_FEN.into(),
         opening: "bench".into(),
         opening_moves: vec!["e2e4".into(), "e7e5".into()],
