@@ -320,16 +320,16 @@ impl Clock {
                 Ok(())
             }
             Limit::Clock(periods) => {
-                let periods = periods.clone();
                 if cost_ms > self.remaining_ms + self.tc.margin_ms {
                     return Err(Overrun { by_ms: cost_ms - self.remaining_ms });
                 }
                 self.remaining_ms = self.remaining_ms.saturating_sub(cost_ms);
                 let period = periods[self.period];
+                let last = periods.len() - 1;
                 self.remaining_ms += period.increment_ms;
                 self.moves_in_period += 1;
                 if period.moves == Some(self.moves_in_period) {
-                    self.period = (self.period + 1).min(periods.len() - 1);
+                    self.period = (self.period + 1).min(last);
                     self.moves_in_period = 0;
                     self.remaining_ms += periods[self.period].time_ms;
                 }

@@ -192,3 +192,10 @@ pub struct GameRecord {
     /// End, Unix milliseconds.
     pub finished_ms: i64,
 }
+
+/// The current time in Unix milliseconds (0 if the clock is before 1970).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}

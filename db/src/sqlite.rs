@@ -9,7 +9,7 @@ use sqlx::sqlite::{
 };
 use sqlx::{AssertSqlSafe, Row, Sqlite, Transaction};
 
-use crate::record::{GameRecord, GameResult, MoveRecord, Termination};
+use crate::record::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
 use crate::{ClaimedPair, DbError, GameRow, PairOutcome, PairPlan, RunRow};
 
 /// Rows per multi-row `INSERT` (13 parameters each, far below SQLite's limit).
@@ -539,10 +539,4 @@ fn unpack_move(packed: &str) -> MoveRecord {
         nps: nps.parse().ok(),
         pv: next().to_string(),
     }
-}
-
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use db::Db;
 use openings::Book;
-use reports::stats::sprt::{Model, Test};
+use reports::stats::sprt::Test;
 
 use super::{CliError, CliResult, default_db, inspect};
 use crate::clock::TimeControl;
@@ -120,21 +120,8 @@ pub struct SprtArgs {
     /// Engine B (the base).
     #[arg(long)]
     b: String,
-    /// Elo under H0.
-    #[arg(long, default_value_t = 0.0, allow_hyphen_values = true)]
-    elo0: f64,
-    /// Elo under H1.
-    #[arg(long, default_value_t = 5.0, allow_hyphen_values = true)]
-    elo1: f64,
-    /// False-positive rate.
-    #[arg(long, default_value_t = 0.05)]
-    alpha: f64,
-    /// False-negative rate.
-    #[arg(long, default_value_t = 0.05)]
-    beta: f64,
-    /// Elo model of elo0/elo1: normalized or logistic.
-    #[arg(long, default_value = "normalized")]
-    model: String,
+    #[command(flatten)]
+    sprt: super::stats::SprtParams,
     /// Stop undecided after this many games ("inconclusive").
     #[arg(long, default_value_t = 20_000)]
     max_games: usize,
@@ -204,9 +191,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 
 /// `arena sprt`.
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
-    let model: Model = args.model.parse().map_err(CliError)?;
-    let test = Test { elo0: args.elo0, elo1: args.elo1, alpha: args.alpha, beta: args.beta, model };
-    test.validate().map_err(|e| CliError(format!("bad SPRT: {e}")))?;
+    let test = args.sprt.test_or_default()?;
     if args.max_games < 2 {
         return Err(CliError("--max-games must be at least 2".into()));
     }

@@ -22,13 +22,13 @@ pub struct StatsArgs {
     json: bool,
 }
 
-/// SPRT parameters shared by `stats` and `sprt-calc`.
-#[derive(Args, Debug)]
+/// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
+#[derive(Args, Debug, Clone)]
 pub struct SprtParams {
-    /// Elo under H0 (with --elo1: evaluate an SPRT).
+    /// Elo under H0 (`stats`: with --elo1, evaluate an SPRT; otherwise 0).
     #[arg(long, allow_hyphen_values = true)]
     elo0: Option<f64>,
-    /// Elo under H1.
+    /// Elo under H1 (default 5 where a test is always run).
     #[arg(long, allow_hyphen_values = true)]
     elo1: Option<f64>,
     /// False-positive rate.
@@ -43,6 +43,17 @@ pub struct SprtParams {
 }
 
 impl SprtParams {
+    /// The test with elo0 = 0 and elo1 = 5 where not given.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] for a bad model or bounds.
+    pub(super) fn test_or_default(&self) -> Result<Test, CliError> {
+        let given =
+            SprtParams { elo0: Some(self.elo0.unwrap_or(0.0)), elo1: Some(self.elo1.unwrap_or(5.0)), ..self.clone() };
+        given.test().map(|test| test.expect("both bounds are set"))
+    }
+
     fn test(&self) -> Result<Option<Test>, CliError> {
         let model: Model = self.model.parse().map_err(CliError)?;
         match (self.elo0, self.elo1) {
@@ -90,19 +101,14 @@ pub struct SprtCalcArgs {
 
 /// `arena sprt-calc`.
 pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
-    let params = SprtParams {
-        elo0: Some(args.sprt.elo0.unwrap_or(0.0)),
-        elo1: Some(args.sprt.elo1.unwrap_or(5.0)),
-        ..args.sprt
-    };
-    let Some(test) = params.test()? else { unreachable!("both bounds are set") };
+    let test = args.sprt.test_or_default()?;
     if !(0.0..1.0).contains(&args.draw_ratio) {
         return Err(CliError(format!("--draw-ratio must be in [0, 1), got {}", args.draw_ratio)));
     }
     let bounds = test.bounds();
     println!(
         "SPRT [{}, {}] {} Elo, alpha {}, beta {}, draw ratio {}: LLR bounds ({:.3}, {:.3})",
-        test.elo0, test.elo1, params.model, test.alpha, test.beta, args.draw_ratio, bounds.lower, bounds.upper
+        test.elo0, test.elo1, args.sprt.model, test.alpha, test.beta, args.draw_ratio, bounds.lower, bounds.upper
     );
     println!("{:>10}  {:>8}  {:>14}", "true Elo", "pass %", "expected games");
     let width = test.elo1 - test.elo0;

@@ -9,9 +9,8 @@
 pub mod adjudication;
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use db::record::{GameRecord, GameResult, MoveRecord, Termination};
+use db::record::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
 use openings::Opening;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
@@ -37,12 +36,11 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
     let (result, termination, detail) = 'game: {
         for (side, player) in players.iter_mut().enumerate() {
             if let Err(e) = player.ready_for_game().await {
-                player.discard().await;
                 break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position);
             }
         }
         loop {
-            if let Some((result, termination)) = game.ending() {
+            if let Some((result, termination)) = game.ending {
                 break 'game (result, termination, String::new());
             }
             let mover = game.position.turn();
@@ -105,7 +103,7 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
                 pv: thought.info.pv.join(" "),
             });
             game.play(mv);
-            if game.ending().is_none()
+            if game.ending.is_none()
                 && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
             {
                 break 'game (result, termination, String::new());
@@ -150,17 +148,16 @@ fn fault(
     (result, termination, detail)
 }
 
-fn now_ms() -> i64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
 /// The position, the `position` command sent to engines (grown by one move
-/// per ply instead of serialized again), and repetition counts.
+/// per ply instead of serialized again), repetition counts, and the
+/// rule-based ending, computed once per ply.
 struct Board {
     position: Chess,
     position_command: String,
+    has_moves: bool,
     seen: HashMap<u64, u8>,
     repeated: bool,
+    ending: Option<(GameResult, Termination)>,
 }
 
 impl Board {
@@ -168,8 +165,10 @@ impl Board {
         let mut board = Board {
             position: openings::position_of(&opening.fen).unwrap_or_default(),
             position_command: command::position(&opening.fen, &opening.moves),
+            has_moves: !opening.moves.is_empty(),
             seen: HashMap::new(),
             repeated: false,
+            ending: None,
         };
         board.count();
         for uci in &opening.moves {
@@ -181,13 +180,17 @@ impl Board {
                 None => break,
             }
         }
+        board.ending = board.compute_ending();
         board
     }
 
     fn play(&mut self, mv: shakmaty::Move) {
-        command::append_move(&mut self.position_command, &UciMove::from_move(mv, shakmaty::CastlingMode::Standard));
+        let uci = UciMove::from_move(mv, shakmaty::CastlingMode::Standard);
+        command::append_move(&mut self.position_command, !self.has_moves, &uci);
+        self.has_moves = true;
         self.position.play_unchecked(mv);
         self.count();
+        self.ending = self.compute_ending();
     }
 
     fn count(&mut self) {
@@ -198,7 +201,7 @@ impl Board {
     }
 
     /// The rule-based end of the game, if reached.
-    fn ending(&self) -> Option<(GameResult, Termination)> {
+    fn compute_ending(&self) -> Option<(GameResult, Termination)> {
         match self.position.outcome() {
             Outcome::Known(shakmaty::KnownOutcome::Decisive { winner }) => {
                 let result = if winner == Color::White { GameResult::WhiteWins } else { GameResult::BlackWins };

@@ -64,10 +64,10 @@ pub fn position(fen: &str, moves: &[String]) -> String {
 
 /// Appends one move to a `position` command built by [`position`] (the
 /// game loop grows the command by a move per ply instead of serializing the
-/// whole list again).
-pub fn append_move(command: &mut String, mv: &impl std::fmt::Display) {
+/// whole list again); `first` when the command has no moves yet.
+pub fn append_move(command: &mut String, first: bool, mv: &impl std::fmt::Display) {
     use std::fmt::Write;
-    if !command.contains(" moves") {
+    if first {
         command.push_str(" moves");
     }
     let _ = write!(command, " {mv}");
@@ -133,8 +133,8 @@ mod tests {
         assert_eq!(position(openings::START_FEN, &moves), "position startpos moves e2e4 e7e8q");
         assert_eq!(position(openings::START_FEN, &[]), "position startpos");
         let mut grown = position(openings::START_FEN, &[]);
-        append_move(&mut grown, &"e2e4");
-        append_move(&mut grown, &"e7e8q");
+        append_move(&mut grown, true, &"e2e4");
+        append_move(&mut grown, false, &"e7e8q");
         assert_eq!(grown, position(openings::START_FEN, &moves));
         let fen = "8/8/8/8/8/8/8/K1k5 w - - 0 1";
         assert_eq!(position(fen, &[]), format!("position fen {fen}"));
