@@ -129,3 +129,45 @@ pub struct GameRow {
     /// The game.
     pub record: record::GameRecord,
 }
+
+/// A stored game in brief, for reports: who, how it ended, how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummary {
+    /// Pair position in the plan.
+    pub pair_index: i64,
+    /// 0 or 1.
+    pub game_in_pair: i64,
+    /// White's engine.
+    pub white: String,
+    /// Black's engine.
+    pub black: String,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: record::Termination,
+    /// Engine moves played (opening moves not counted).
+    pub plies: i64,
+}
+
+/// What one engine reported over all its moves of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineMoveTotals {
+    /// Engine name.
+    pub engine: String,
+    /// Moves played.
+    pub moves: i64,
+    /// Time used, milliseconds.
+    pub time_ms: i64,
+    /// Sum of reported depths, over `depth_moves` moves.
+    pub depth_sum: i64,
+    /// Moves with a reported depth.
+    pub depth_moves: i64,
+    /// Sum of reported node counts, over `nodes_moves` moves.
+    pub nodes_sum: i64,
+    /// Moves with a reported node count.
+    pub nodes_moves: i64,
+    /// Sum of reported nps, over `nps_moves` moves.
+    pub nps_sum: i64,
+    /// Moves with a reported nps.
+    pub nps_moves: i64,
+}

@@ -10,7 +10,7 @@ use sqlx::sqlite::{
 use sqlx::{AssertSqlSafe, Row, Sqlite, Transaction};
 
 use crate::record::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
-use crate::{ClaimedPair, DbError, GameRow, PairOutcome, PairPlan, RunRow};
+use crate::{ClaimedPair, DbError, EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, RunRow};
 
 /// Rows per multi-row `INSERT` (13 parameters each, far below SQLite's limit).
 const ROWS_PER_INSERT: usize = 500;
@@ -208,13 +208,15 @@ impl Db {
     pub async fn reset_unfinished(&self, run: i64) -> Result<u64, DbError> {
         let mut tx = self.write().await?;
         let unfinished = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'";
-        sqlx::query(AssertSqlSafe(format!(
-            "DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({unfinished}))"
-        )))
-        .bind(run)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        for table in ["moves", "move_totals"] {
+            sqlx::query(AssertSqlSafe(format!(
+                "DELETE FROM {table} WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({unfinished}))"
+            )))
+            .bind(run)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
         sqlx::query(AssertSqlSafe(format!("DELETE FROM games WHERE pair_id IN ({unfinished})")))
             .bind(run)
             .execute(&mut *tx)
@@ -323,6 +325,7 @@ impl Db {
         .map_err(|e| self.error(e))?
         .get(0);
         insert_moves(&mut tx, game_id, &game.moves).await.map_err(|e| self.error(e))?;
+        insert_move_totals(&mut tx, game_id, game).await.map_err(|e| self.error(e))?;
         if let Some(llr) = pair_done {
             sqlx::query(
                 "UPDATE pairs SET status = 'done', llr = ?, \
@@ -387,6 +390,65 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// Every stored game of a run in brief, in the order stored.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn game_summaries(&self, run: i64) -> Result<Vec<GameSummary>, DbError> {
+        let rows = sqlx::query(
+            "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies \
+             FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? ORDER BY g.id",
+        )
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| GameSummary {
+                pair_index: r.get(0),
+                game_in_pair: r.get(1),
+                white: r.get(2),
+                black: r.get(3),
+                result: GameResult::from_pgn(&r.get::<String, _>(4)).unwrap_or(GameResult::Draw),
+                termination: Termination::parse(&r.get::<String, _>(5)).unwrap_or(Termination::Disconnect),
+                plies: r.get(6),
+            })
+            .collect())
+    }
+
+    /// Per engine of a run: moves, time used and the sums of reported depth, nodes and nps.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn move_totals(&self, run: i64) -> Result<Vec<EngineMoveTotals>, DbError> {
+        let rows = sqlx::query(
+            "SELECT CASE t.side WHEN 0 THEN g.white ELSE g.black END AS engine, SUM(t.moves), SUM(t.time_ms), \
+             SUM(t.depth_sum), SUM(t.depth_moves), SUM(t.nodes_sum), SUM(t.nodes_moves), SUM(t.nps_sum), SUM(t.nps_moves) \
+             FROM move_totals t JOIN games g ON g.id = t.game_id WHERE g.run_id = ? GROUP BY engine ORDER BY engine",
+        )
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| EngineMoveTotals {
+                engine: r.get(0),
+                moves: r.get(1),
+                time_ms: r.get(2),
+                depth_sum: r.get(3),
+                depth_moves: r.get(4),
+                nodes_sum: r.get(5),
+                nodes_moves: r.get(6),
+                nps_sum: r.get(7),
+                nps_moves: r.get(8),
+            })
+            .collect())
     }
 
     /// Up to `limit` games of a run with id greater than `after`, in id
@@ -473,6 +535,52 @@ async fn insert_moves(
                 .bind(m.pv.replace(['\u{1e}', '\u{1f}'], " "));
         }
         query.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
+/// Stores the per-side totals of a game's moves (see `0002_move_totals.sql`).
+async fn insert_move_totals(
+    tx: &mut Transaction<'static, Sqlite>,
+    game_id: i64,
+    game: &GameRecord,
+) -> Result<(), sqlx::Error> {
+    let black_starts = game.start_fen.split_whitespace().nth(1) == Some("b");
+    let first_side = (usize::from(black_starts) + game.opening_moves.len()) % 2;
+    let mut totals = [EngineMoveTotals::default(), EngineMoveTotals::default()];
+    let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    for (ply, m) in game.moves.iter().enumerate() {
+        let t = &mut totals[(first_side + ply) % 2];
+        t.moves += 1;
+        t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
+        for (value, sum, count) in [
+            (m.depth, &mut t.depth_sum, &mut t.depth_moves),
+            (m.nodes, &mut t.nodes_sum, &mut t.nodes_moves),
+            (m.nps, &mut t.nps_sum, &mut t.nps_moves),
+        ] {
+            if let Some(v) = value {
+                *sum = sum.saturating_add(wide(v));
+                *count += 1;
+            }
+        }
+    }
+    for (side, t) in totals.iter().enumerate().filter(|(_, t)| t.moves > 0) {
+        sqlx::query(
+            "INSERT INTO move_totals (game_id, side, moves, time_ms, depth_sum, depth_moves, nodes_sum, nodes_moves, \
+             nps_sum, nps_moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(game_id)
+        .bind(side as i64)
+        .bind(t.moves)
+        .bind(t.time_ms)
+        .bind(t.depth_sum)
+        .bind(t.depth_moves)
+        .bind(t.nodes_sum)
+        .bind(t.nodes_moves)
+        .bind(t.nps_sum)
+        .bind(t.nps_moves)
+        .execute(&mut **tx)
+        .await?;
     }
     Ok(())
 }

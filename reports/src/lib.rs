@@ -5,6 +5,7 @@
 //! (checked against reference vectors in `tests/`).
 
 pub mod pgn;
+pub mod report;
 pub mod stats;
 pub mod summary;
 pub mod tally;

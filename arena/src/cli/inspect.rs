@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use db::Db;
 use reports::pgn::{Context, write_game};
+use reports::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, bradley_terry};
 use reports::stats::sprt::Verdict;
 use reports::summary::Statistics;
 use reports::tally::Tally;
@@ -45,7 +46,7 @@ pub struct PgnArgs {
     output: Option<PathBuf>,
 }
 
-async fn open_existing(path: &Path) -> Result<Db, CliError> {
+pub(super) async fn open_existing(path: &Path) -> Result<Db, CliError> {
     if !path.exists() {
         return Err(CliError(format!("no database at {} (give one with --db PATH)", path.display())));
     }
@@ -118,7 +119,33 @@ pub(super) async fn summary(db: &Db, run: i64) -> Result<String, CliError> {
         );
         out += &statistics.render_text(a, b);
     }
+    if spec.engines.len() > 2 {
+        out += &ratings_text(&spec, &outcomes);
+    }
     Ok(out)
+}
+
+/// Bradley–Terry ratings of a tournament's engines, relative to the first.
+fn ratings_text(spec: &RunSpec, outcomes: &[db::PairOutcome]) -> String {
+    let names: Vec<String> = spec.engines.iter().map(|e| e.name.clone()).collect();
+    let mut encounters = Vec::new();
+    for (i, a) in names.iter().enumerate() {
+        for (j, b) in names.iter().enumerate().skip(i + 1) {
+            let tally = Tally::between(outcomes, a, b);
+            if tally.games() > 0 {
+                encounters.push(Encounter { first: i, second: j, games: tally.games(), points: tally.points() });
+            }
+        }
+    }
+    let mut ratings = bradley_terry(&names, &encounters, 0, DEFAULT_VIRTUAL_DRAWS);
+    ratings.sort_by(|x, y| y.elo.unwrap_or(f64::MIN).total_cmp(&x.elo.unwrap_or(f64::MIN)));
+    let mut out = format!("ratings (Bradley–Terry, relative to {}):\n", names[0]);
+    for rating in ratings {
+        let elo = rating.elo.map_or("unrated".to_string(), |e| format!("{e:+7.1}"));
+        let ci = rating.elo_ci95.map(|[lo, hi]| format!("  [{lo:+.1}, {hi:+.1}]")).unwrap_or_default();
+        out += &format!("  {:<16}{elo}{ci}  {} games\n", rating.name, rating.games);
+    }
+    out
 }
 
 /// `arena pgn`.

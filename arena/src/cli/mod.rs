@@ -3,6 +3,7 @@
 mod engines;
 mod inspect;
 mod play;
+mod report;
 mod stats;
 
 use std::path::PathBuf;
@@ -48,6 +49,8 @@ pub enum Command {
     Runs(inspect::DbArgs),
     /// Results of one run.
     Show(inspect::RunArgs),
+    /// The full report of a run: text, markdown, HTML with plots, or JSON.
+    Report(report::ReportArgs),
     /// Export a run's games as PGN.
     Pgn(inspect::PgnArgs),
     /// List the engines known by name, with their UCI options.
@@ -86,6 +89,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Resume(args) => play::resume(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,
+        Command::Report(args) => report::report(args).await,
         Command::Pgn(args) => inspect::pgn(args).await,
         Command::Engines(args) => engines::list(args).await,
         Command::Stats(args) => stats::stats(args),

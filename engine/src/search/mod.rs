@@ -71,7 +71,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Self { move_overhead_ms: 30, nodes_per_ms: 0 }
+        Self { move_overhead_ms: 50, nodes_per_ms: 0 }
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod distribution;
 pub mod elo;
+pub mod ratings;
 pub mod sprt;
 
 pub use distribution::Counts;

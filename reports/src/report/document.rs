@@ -1,0 +1,319 @@
+//! The report laid out as a sequence of blocks (headings, lines, tables,
+//! plots) that every renderer walks: text, markdown and HTML differ only in
+//! how they draw a block, never in what the report says.
+
+use super::svg::{Band, Bars, LinePlot, Series};
+use super::{Report, Tournament};
+
+/// Pairs listed one by one up to this many; beyond, only the most one-sided.
+const OPENING_ROWS: usize = 100;
+/// Most one-sided pairs listed each way in large runs.
+const DECISIVE_OPENINGS: usize = 25;
+
+/// Column alignment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Align {
+    Left,
+    Right,
+}
+
+/// A table with a header row.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Table {
+    pub columns: Vec<(String, Align)>,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// One piece of the report.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Block {
+    /// Level 1 or 2.
+    Heading(u8, String),
+    /// Lines of prose (`false`) or preformatted, aligned lines (`true`).
+    Lines(bool, Vec<String>),
+    Table(Table),
+    /// An SVG figure with its caption; text formats show the caption only when asked.
+    Plot {
+        caption: String,
+        svg: String,
+    },
+}
+
+fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
+    spec.iter().map(|(name, align)| (name.to_string(), *align)).collect()
+}
+
+fn points(p: f64) -> String {
+    if p == 0.5 {
+        "½".to_string()
+    } else if p.fract() == 0.5 {
+        format!("{}½", p.trunc())
+    } else {
+        format!("{p}")
+    }
+}
+
+fn optional(value: Option<f64>, decimals: usize) -> String {
+    value.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
+}
+
+/// The blocks of a report.
+pub(super) fn blocks(report: &Report) -> Vec<Block> {
+    let h = &report.header;
+    let mut out = vec![Block::Heading(1, format!("arena run {}: {} ({})", h.run, h.kind, h.status))];
+    let mut facts = Vec::new();
+    for engine in &h.engines {
+        let options: Vec<String> = engine.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let options = if options.is_empty() { String::new() } else { format!(", options {}", options.join(" ")) };
+        let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
+        facts.push(format!("engine {}: {}{options}{tc}", engine.name, engine.kind));
+    }
+    facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
+    facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
+    facts.push(format!(
+        "started {} UTC{}, machine {}",
+        h.created,
+        h.finished.as_ref().map(|f| format!(", finished {f} UTC")).unwrap_or_default(),
+        h.machine
+    ));
+    out.push(Block::Lines(false, facts));
+
+    for pairing in &report.pairings {
+        let (a, b) = (&pairing.a, &pairing.b);
+        out.push(Block::Heading(2, format!("{a} vs {b}")));
+        let text = pairing.statistics.render_text(a, b);
+        out.push(Block::Lines(true, text.lines().map(str::to_string).collect()));
+        let c = &pairing.colours;
+        let row = |label: String, r: &super::ColourResult| {
+            vec![
+                label,
+                r.wins.to_string(),
+                r.draws.to_string(),
+                r.losses.to_string(),
+                format!("{:.1} %", 100.0 * r.score),
+            ]
+        };
+        out.push(Block::Table(Table {
+            columns: columns(&[
+                ("Colour", Align::Left),
+                ("Won", Align::Right),
+                ("Drawn", Align::Right),
+                ("Lost", Align::Right),
+                ("Score", Align::Right),
+            ]),
+            rows: vec![row(format!("{a} White"), &c.a_white), row(format!("{a} Black"), &c.a_black)],
+        }));
+        if let Some(last) = pairing.elo_progress.last() {
+            // The first few pairs have intervals hundreds of Elo wide that
+            // would flatten the rest of the curve: the plot starts at 10 % of the games.
+            let shown: Vec<&super::EloPoint> =
+                pairing.elo_progress.iter().filter(|p| p.games * 10 >= last.games).collect();
+            let series = Series {
+                name: format!("Elo {a} − {b}"),
+                points: shown.iter().map(|p| (p.games as f64, p.elo)).collect(),
+            };
+            let band = Band { points: shown.iter().map(|p| (p.games as f64, p.low, p.high)).collect() };
+            let plot = LinePlot {
+                title: format!("Elo of {a} against {b} with its 95 % interval"),
+                x_label: "games",
+                y_label: "Elo",
+                series: vec![series],
+                band: Some(band),
+                rules: vec![(0.0, String::new())],
+            };
+            out.push(Block::Plot {
+                caption: format!(
+                    "Elo after {} games: {:+.1} [{:+.1}, {:+.1}]",
+                    last.games, last.elo, last.low, last.high
+                ),
+                svg: plot.to_svg(),
+            });
+        }
+        if let (Some(sprt), Some(last)) = (&pairing.statistics.sprt, pairing.llr_progress.last()) {
+            let plot = LinePlot {
+                title: format!("SPRT [{}, {}]: LLR against its bounds", sprt.test.elo0, sprt.test.elo1),
+                x_label: "games",
+                y_label: "LLR",
+                series: vec![Series {
+                    name: "LLR".to_string(),
+                    points: std::iter::once((0.0, 0.0))
+                        .chain(pairing.llr_progress.iter().map(|p| (p.games as f64, p.llr)))
+                        .collect(),
+                }],
+                band: None,
+                rules: vec![
+                    (sprt.upper, format!("H1 {:.2}", sprt.upper)),
+                    (sprt.lower, format!("H0 {:.2}", sprt.lower)),
+                ],
+            };
+            out.push(Block::Plot {
+                caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict),
+                svg: plot.to_svg(),
+            });
+        }
+        out.extend(opening_blocks(pairing));
+    }
+
+    out.push(Block::Heading(2, "Engines".to_string()));
+    out.push(Block::Table(Table {
+        columns: columns(&[
+            ("Engine", Align::Left),
+            ("Games", Align::Right),
+            ("Points", Align::Right),
+            ("Moves", Align::Right),
+            ("Depth", Align::Right),
+            ("Nodes/move", Align::Right),
+            ("nps", Align::Right),
+            ("ms/move", Align::Right),
+        ]),
+        rows: report
+            .engines
+            .iter()
+            .map(|e| {
+                vec![
+                    e.name.clone(),
+                    e.games.to_string(),
+                    points(e.points),
+                    e.moves.to_string(),
+                    optional(e.avg_depth, 1),
+                    optional(e.avg_nodes, 0),
+                    optional(e.avg_nps, 0),
+                    optional(e.avg_time_ms, 1),
+                ]
+            })
+            .collect(),
+    }));
+    out.push(Block::Heading(2, "Terminations".to_string()));
+    out.push(Block::Table(Table {
+        columns: columns(&[
+            ("Engine", Align::Left),
+            ("Termination", Align::Left),
+            ("Won", Align::Right),
+            ("Drawn", Align::Right),
+            ("Lost", Align::Right),
+        ]),
+        rows: report
+            .engines
+            .iter()
+            .flat_map(|e| {
+                e.terminations.iter().map(|t| {
+                    vec![
+                        e.name.clone(),
+                        t.termination.to_string(),
+                        t.won.to_string(),
+                        t.drawn.to_string(),
+                        t.lost.to_string(),
+                    ]
+                })
+            })
+            .collect(),
+    }));
+    if !report.lengths.is_empty() {
+        out.push(Block::Heading(2, "Game lengths".to_string()));
+        let bars = Bars {
+            title: "Games by length (engine plies)".to_string(),
+            x_label: "plies",
+            y_label: "games",
+            bars: report.lengths.iter().map(|b| (format!("{}", b.from_plies), b.games as f64)).collect(),
+        };
+        let games: u64 = report.lengths.iter().map(|b| b.games).sum();
+        out.push(Block::Plot { caption: format!("{games} games by length"), svg: bars.to_svg() });
+        out.push(Block::Table(Table {
+            columns: columns(&[("Plies", Align::Left), ("Games", Align::Right)]),
+            rows: report
+                .lengths
+                .iter()
+                .filter(|b| b.games > 0)
+                .map(|b| vec![format!("{}–{}", b.from_plies, b.to_plies), b.games.to_string()])
+                .collect(),
+        }));
+    }
+    if let Some(tournament) = &report.tournament {
+        out.extend(tournament_blocks(tournament));
+    }
+    out
+}
+
+fn opening_blocks(pairing: &super::PairingReport) -> Vec<Block> {
+    let a = &pairing.a;
+    let heading = Block::Heading(2, format!("{a} vs {} by opening", pairing.b));
+    let columns = columns(&[
+        ("Pair", Align::Right),
+        ("Opening", Align::Left),
+        ("A White", Align::Right),
+        ("A Black", Align::Right),
+        ("Pair score", Align::Right),
+    ]);
+    let row = |r: &super::OpeningRow| {
+        vec![r.pair.to_string(), r.opening.clone(), points(r.a_white), points(r.a_black), points(r.score)]
+    };
+    if pairing.openings.len() <= OPENING_ROWS {
+        let note = Block::Lines(false, vec![format!("A is {a}; points are A's (the FHR paper's Table 2 layout).")]);
+        return vec![heading, note, Block::Table(Table { columns, rows: pairing.openings.iter().map(row).collect() })];
+    }
+    let mut sorted: Vec<&super::OpeningRow> = pairing.openings.iter().collect();
+    sorted.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.pair.cmp(&y.pair)));
+    let best: Vec<Vec<String>> = sorted.iter().take(DECISIVE_OPENINGS).map(|r| row(r)).collect();
+    let worst: Vec<Vec<String>> = sorted.iter().rev().take(DECISIVE_OPENINGS).map(|r| row(r)).collect();
+    vec![
+        heading,
+        Block::Lines(
+            false,
+            vec![format!(
+                "{} pairs; the {DECISIVE_OPENINGS} best and worst for {a} are listed (all pairs are in the JSON report).",
+                pairing.openings.len()
+            )],
+        ),
+        Block::Table(Table { columns: columns.clone(), rows: best }),
+        Block::Table(Table { columns, rows: worst }),
+    ]
+}
+
+fn tournament_blocks(t: &Tournament) -> Vec<Block> {
+    let mut out = vec![Block::Heading(2, "Ratings".to_string())];
+    out.push(Block::Lines(
+        false,
+        vec![format!(
+            "Bradley–Terry maximum likelihood, relative to {} (rated 0); 95 % intervals relative to the anchor.",
+            t.anchor
+        )],
+    ));
+    out.push(Block::Table(Table {
+        columns: columns(&[
+            ("Rank", Align::Right),
+            ("Engine", Align::Left),
+            ("Elo", Align::Right),
+            ("95 % interval", Align::Right),
+            ("Games", Align::Right),
+            ("Points", Align::Right),
+        ]),
+        rows: t
+            .ratings
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                vec![
+                    (i + 1).to_string(),
+                    r.name.clone(),
+                    r.elo.map_or("unrated".to_string(), |e| format!("{e:+.1}")),
+                    r.elo_ci95.map_or("-".to_string(), |[lo, hi]| format!("[{lo:+.1}, {hi:+.1}]")),
+                    r.games.to_string(),
+                    points(r.points),
+                ]
+            })
+            .collect(),
+    }));
+    out.push(Block::Heading(2, "Crosstable".to_string()));
+    let mut columns = columns(&[("Engine", Align::Left)]);
+    columns.extend(t.engines.iter().map(|name| (name.clone(), Align::Right)));
+    let mut rows = Vec::new();
+    for (i, name) in t.engines.iter().enumerate() {
+        let mut row = vec![name.clone()];
+        for cell in &t.crosstable[i] {
+            row.push(cell.map_or("·".to_string(), |c| format!("{}/{}", points(c.points), c.games)));
+        }
+        rows.push(row);
+    }
+    out.push(Block::Table(Table { columns, rows }));
+    out
+}

@@ -1,0 +1,69 @@
+//! The report as one self-contained HTML page: inline CSS and SVG, no
+//! script, no network; tables scroll sideways on a phone, plots scale to the
+//! width, and the page prints without the scroll boxes.
+
+use super::Report;
+use super::document::{Align, Block, blocks};
+
+const STYLE: &str = "\
+:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--band:#0b5cad26}\
+body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);margin:0 auto;\
+max-width:60rem;padding:1rem}\
+h1{font-size:1.4rem;margin:.2rem 0 .6rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid var(--line)}\
+ul{padding-left:1.2rem;margin:.3rem 0}pre{background:#f6f8fa;padding:.6rem;overflow-x:auto;font-size:13px}\
+.scroll{overflow-x:auto;margin:.5rem 0}table{border-collapse:collapse;font-variant-numeric:tabular-nums}\
+th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);white-space:nowrap}th{text-align:left}\
+.r{text-align:right}figure{margin:.8rem 0}figcaption{color:var(--muted);font-size:.9rem}\
+svg.plot{width:100%;height:auto;max-width:640px;display:block}\
+.plot-title{font-size:13px;font-weight:600;fill:var(--fg)}.tick,.axis-label{font-size:11px;fill:var(--muted)}\
+.grid{stroke:#eaeef2}.axis{stroke:var(--muted)}.rule{stroke:#cf222e;stroke-dasharray:4 3}\
+.line{fill:none;stroke:var(--accent);stroke-width:1.8}.band{fill:var(--band);stroke:none}.bar{fill:var(--accent)}\
+@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}";
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The report as an HTML document.
+pub fn render_html(report: &Report) -> String {
+    let title = format!("arena run {} ({})", report.header.run, report.header.kind);
+    let mut body = String::new();
+    for block in blocks(report) {
+        match block {
+            Block::Heading(level, text) => body += &format!("<h{level}>{}</h{level}>\n", escape(&text)),
+            Block::Lines(true, lines) => body += &format!("<pre>{}</pre>\n", escape(&lines.join("\n"))),
+            Block::Lines(false, lines) => {
+                body += "<ul>";
+                for line in lines {
+                    body += &format!("<li>{}</li>", escape(&line));
+                }
+                body += "</ul>\n";
+            }
+            Block::Table(table) => {
+                let class = |align: &Align| if *align == Align::Right { " class=\"r\"" } else { "" };
+                body += "<div class=\"scroll\"><table><thead><tr>";
+                for (name, align) in &table.columns {
+                    body += &format!("<th{}>{}</th>", class(align), escape(name));
+                }
+                body += "</tr></thead><tbody>\n";
+                for row in &table.rows {
+                    body += "<tr>";
+                    for (cell, (_, align)) in row.iter().zip(&table.columns) {
+                        body += &format!("<td{}>{}</td>", class(align), escape(cell));
+                    }
+                    body += "</tr>\n";
+                }
+                body += "</tbody></table></div>\n";
+            }
+            Block::Plot { caption, svg } => {
+                body += &format!("<figure>{svg}<figcaption>{}</figcaption></figure>\n", escape(&caption));
+            }
+        }
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        escape(&title)
+    )
+}

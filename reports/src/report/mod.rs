@@ -1,0 +1,475 @@
+//! The report of a run (`arena report`): everything a user looks at after an
+//! overnight run, built once from stored data into a [`Report`] and then
+//! rendered as text, markdown, HTML (with inline SVG plots) or JSON. Every
+//! format renders the same [`Report`], so their numbers agree by
+//! construction.
+//!
+//! JSON schema (version [`REPORT_VERSION`], stable; `null` marks a value that
+//! does not exist, such as an average without any reported depth):
+//! - `version`
+//! - `header`: `run`, `kind`, `status`, `engines` (`name`, `kind`, `options`
+//!   `[[name, value]]`, `time_control` or `null`), `time_control`, `openings`,
+//!   `games_planned`, `games_played`, `created` and `finished` (UTC,
+//!   `YYYY-MM-DD HH:MM:SS`, `finished` may be `null`), `machine`
+//! - `pairings[]`: `a`, `b`, `statistics` (the object of
+//!   [`crate::summary`], version 1), `colours` (`a_white` and `a_black`, each
+//!   `wins`, `draws`, `losses` of A and `score`), `openings[]` (`pair`,
+//!   `opening`, `a_white`, `a_black` (A's points 1, 0.5 or 0) and `score`),
+//!   `elo_progress[]` (`games`, `elo`, `low`, `high`, pentanomial),
+//!   `llr_progress[]` (`games`, `llr`; SPRT runs only)
+//! - `engines[]`: `name`, `games`, `points`, `moves`, `avg_depth`,
+//!   `avg_nodes`, `avg_nps`, `avg_time_ms`, `terminations[]` (`termination`,
+//!   `won`, `drawn`, `lost`)
+//! - `lengths[]`: `from_plies`, `to_plies` (inclusive), `games`
+//! - `tournament`: `null`, or `engines`, `crosstable` (`[i][j]`: `null` or
+//!   `{points, games}` of engine i against j), `anchor`, `ratings[]` (`name`,
+//!   `elo`, `elo_ci95`, `games`, `points`)
+
+mod document;
+mod html;
+mod svg;
+mod text;
+
+use std::collections::BTreeMap;
+
+use db::record::{GameResult, TERMINATIONS, Termination};
+use db::{EngineMoveTotals, GameSummary, PairOutcome};
+use serde::Serialize;
+
+use crate::stats::Counts;
+use crate::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, Rating, bradley_terry};
+use crate::stats::sprt::{Test, Verdict};
+use crate::summary::Statistics;
+use crate::tally::Tally;
+
+pub use html::render_html;
+pub use text::{render_markdown, render_text};
+
+/// Version of the JSON schema.
+pub const REPORT_VERSION: u32 = 1;
+
+/// Width of a bin of the game-length histogram, in plies.
+pub const LENGTH_BIN_PLIES: i64 = 20;
+
+/// Most points in a progress series (evenly spaced over the pairs).
+const PROGRESS_POINTS: usize = 200;
+
+/// An engine as the run knows it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineHeader {
+    /// Name.
+    pub name: String,
+    /// What it is: `preset fhr` or the command line.
+    pub kind: String,
+    /// UCI options set, in order.
+    pub options: Vec<(String, String)>,
+    /// Its own time control, when it differs from the run's.
+    pub time_control: Option<String>,
+}
+
+/// Facts about the run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Header {
+    /// Run id.
+    pub run: i64,
+    /// `elo`, `match`, `tournament`, `sprt`.
+    pub kind: String,
+    /// `running`, `stopped`, `finished`.
+    pub status: String,
+    /// The engines.
+    pub engines: Vec<EngineHeader>,
+    /// Time control.
+    pub time_control: String,
+    /// Opening set.
+    pub openings: String,
+    /// Games planned.
+    pub games_planned: u64,
+    /// Games stored.
+    pub games_played: u64,
+    /// Start (UTC).
+    pub created: String,
+    /// End (UTC), if finished.
+    pub finished: Option<String>,
+    /// Machine that created the run.
+    pub machine: String,
+}
+
+/// What a report is built from: the header and the stored data.
+#[derive(Clone, Debug)]
+pub struct Inputs<'a> {
+    /// Facts about the run.
+    pub header: Header,
+    /// Engine pairs (A, B) in the run's order.
+    pub pairings: Vec<(String, String)>,
+    /// The run's SPRT, with the verdict stored at its end (inconclusive at the game limit).
+    pub sprt: Option<(Test, Option<Verdict>)>,
+    /// Finished pairs in finishing order.
+    pub pairs: &'a [PairOutcome],
+    /// Stored games.
+    pub games: &'a [GameSummary],
+    /// Per-engine move totals.
+    pub move_totals: &'a [EngineMoveTotals],
+    /// Anchor of tournament ratings (the first engine when `None` or unknown).
+    pub anchor: Option<String>,
+}
+
+/// A's results with one colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct ColourResult {
+    /// Games A won.
+    pub wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games A lost.
+    pub losses: u64,
+    /// A's mean score (0.5 without games).
+    pub score: f64,
+}
+
+/// A's results by colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Colours {
+    /// A with White.
+    pub a_white: ColourResult,
+    /// A with Black.
+    pub a_black: ColourResult,
+}
+
+/// One pair (one opening, both colours) in the FHR paper's Table 2 layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OpeningRow {
+    /// Pair number in the plan (1-based).
+    pub pair: i64,
+    /// Opening name.
+    pub opening: String,
+    /// A's points with White.
+    pub a_white: f64,
+    /// A's points with Black.
+    pub a_black: f64,
+    /// A's points in the pair.
+    pub score: f64,
+}
+
+/// Elo after a number of games.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EloPoint {
+    /// Games counted.
+    pub games: u64,
+    /// Elo (pentanomial).
+    pub elo: f64,
+    /// Lower end of the 95 % interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+}
+
+/// The SPRT's LLR after a number of games.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LlrPoint {
+    /// Games counted.
+    pub games: u64,
+    /// LLR.
+    pub llr: f64,
+}
+
+/// One pairing's results.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairingReport {
+    /// Engine A.
+    pub a: String,
+    /// Engine B.
+    pub b: String,
+    /// Elo, intervals, tests, SPRT.
+    pub statistics: Statistics,
+    /// By colour.
+    pub colours: Colours,
+    /// Per pair, in plan order.
+    pub openings: Vec<OpeningRow>,
+    /// Elo with its interval as pairs finished.
+    pub elo_progress: Vec<EloPoint>,
+    /// LLR as pairs finished (SPRT only).
+    pub llr_progress: Vec<LlrPoint>,
+}
+
+/// How often an engine's games ended one way.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TerminationCount {
+    /// [`Termination::as_str`].
+    pub termination: &'static str,
+    /// Games the engine won this way.
+    pub won: u64,
+    /// Games drawn this way.
+    pub drawn: u64,
+    /// Games the engine lost this way.
+    pub lost: u64,
+}
+
+/// One engine over the whole run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineReport {
+    /// Name.
+    pub name: String,
+    /// Games played.
+    pub games: u64,
+    /// Points.
+    pub points: f64,
+    /// Moves played.
+    pub moves: u64,
+    /// Mean reported depth per move.
+    pub avg_depth: Option<f64>,
+    /// Mean reported nodes per move.
+    pub avg_nodes: Option<f64>,
+    /// Mean reported nps.
+    pub avg_nps: Option<f64>,
+    /// Mean time per move, ms.
+    pub avg_time_ms: Option<f64>,
+    /// Terminations that occurred in its games.
+    pub terminations: Vec<TerminationCount>,
+}
+
+/// A bin of the game-length histogram.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LengthBin {
+    /// First length in the bin, plies.
+    pub from_plies: i64,
+    /// Last length in the bin, plies.
+    pub to_plies: i64,
+    /// Games.
+    pub games: u64,
+}
+
+/// Points and games of one engine against another.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Cell {
+    /// Points of the row engine.
+    pub points: f64,
+    /// Games.
+    pub games: u64,
+}
+
+/// Crosstable and ratings of a run with more than two engines.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tournament {
+    /// Engine names, the crosstable's rows and columns.
+    pub engines: Vec<String>,
+    /// `[i][j]`: engine i against engine j.
+    pub crosstable: Vec<Vec<Option<Cell>>>,
+    /// The engine rated 0.
+    pub anchor: String,
+    /// Bradley–Terry ratings relative to the anchor, best first.
+    pub ratings: Vec<Rating>,
+}
+
+/// The whole report.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    /// [`REPORT_VERSION`].
+    pub version: u32,
+    /// Facts about the run.
+    pub header: Header,
+    /// Per pairing.
+    pub pairings: Vec<PairingReport>,
+    /// Per engine.
+    pub engines: Vec<EngineReport>,
+    /// Game lengths.
+    pub lengths: Vec<LengthBin>,
+    /// For more than two engines.
+    pub tournament: Option<Tournament>,
+}
+
+impl Report {
+    /// Builds the report of a run from its stored data.
+    pub fn build(inputs: Inputs<'_>) -> Report {
+        let pairings: Vec<PairingReport> = inputs
+            .pairings
+            .iter()
+            .enumerate()
+            .map(|(index, (a, b))| pairing(a, b, inputs.pairs, inputs.sprt.filter(|_| index == 0)))
+            .collect();
+        let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
+        let engines = names.iter().map(|name| engine(name, inputs.games, inputs.move_totals)).collect();
+        let tournament = (names.len() > 2).then(|| tournament(&names, inputs.games, inputs.anchor.as_deref()));
+        Report {
+            version: REPORT_VERSION,
+            header: inputs.header,
+            pairings,
+            engines,
+            lengths: lengths(inputs.games),
+            tournament,
+        }
+    }
+
+    /// The report as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+/// A's points in a game given White's result and whether A had White.
+fn points_of(result: GameResult, a_is_white: bool) -> f64 {
+    if a_is_white { result.white_score() } else { 1.0 - result.white_score() }
+}
+
+fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<Verdict>)>) -> PairingReport {
+    let mut tally = Tally::default();
+    let mut colours = Colours::default();
+    let mut openings = Vec::new();
+    let mut elo_progress = Vec::new();
+    let mut llr_progress = Vec::new();
+    let relevant: Vec<(&PairOutcome, bool)> = pairs
+        .iter()
+        .filter_map(|p| match (p.engine_a == a && p.engine_b == b, p.engine_a == b && p.engine_b == a) {
+            (true, _) => Some((p, true)),
+            (_, true) => Some((p, false)),
+            _ => None,
+        })
+        .collect();
+    let stride = relevant.len().div_ceil(PROGRESS_POINTS).max(1);
+    for (k, &(pair, a_first)) in relevant.iter().enumerate() {
+        // Game 0 has engine_a as White: A is White there when A is engine_a.
+        let (a_white_result, a_black_result) =
+            if a_first { (pair.results[0], pair.results[1]) } else { (pair.results[1], pair.results[0]) };
+        tally.add_pair(a_white_result, a_black_result);
+        let white_points = points_of(a_white_result, true);
+        let black_points = points_of(a_black_result, false);
+        for (side, points) in [(&mut colours.a_white, white_points), (&mut colours.a_black, black_points)] {
+            match points {
+                p if p > 0.75 => side.wins += 1,
+                p if p < 0.25 => side.losses += 1,
+                _ => side.draws += 1,
+            }
+        }
+        openings.push(OpeningRow {
+            pair: pair.index + 1,
+            opening: pair.opening_name.clone(),
+            a_white: white_points,
+            a_black: black_points,
+            score: white_points + black_points,
+        });
+        let last = k + 1 == relevant.len();
+        if (k + 1) % stride == 0 || last {
+            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(tally.pentanomial)) {
+                elo_progress.push(EloPoint {
+                    games: tally.games(),
+                    elo: summary.elo,
+                    low: summary.elo_ci95.0,
+                    high: summary.elo_ci95.1,
+                });
+            }
+            if let (Some(_), Some(llr)) = (sprt, pair.llr) {
+                llr_progress.push(LlrPoint { games: tally.games(), llr });
+            }
+        }
+    }
+    for side in [&mut colours.a_white, &mut colours.a_black] {
+        let games = side.wins + side.draws + side.losses;
+        side.score = if games == 0 { 0.5 } else { (side.wins as f64 + side.draws as f64 / 2.0) / games as f64 };
+    }
+    openings.sort_by_key(|row| row.pair);
+    let statistics = Statistics::new(
+        Some((tally.wins, tally.draws, tally.losses)),
+        Some(tally.pentanomial),
+        sprt.map(|(test, _)| test),
+        sprt.and_then(|(_, verdict)| verdict.filter(|v| *v == Verdict::Inconclusive)),
+    );
+    PairingReport { a: a.to_string(), b: b.to_string(), statistics, colours, openings, elo_progress, llr_progress }
+}
+
+fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals]) -> EngineReport {
+    let mut by_termination: BTreeMap<usize, [u64; 3]> = BTreeMap::new();
+    let (mut played, mut points) = (0u64, 0.0f64);
+    for game in games.iter().filter(|g| g.white == name || g.black == name) {
+        let score = points_of(game.result, game.white == name);
+        played += 1;
+        points += score;
+        let slot = if score > 0.75 {
+            0
+        } else if score < 0.25 {
+            2
+        } else {
+            1
+        };
+        let kind = TERMINATIONS.iter().position(|t| *t == game.termination).unwrap_or(0);
+        by_termination.entry(kind).or_default()[slot] += 1;
+    }
+    let total = totals.iter().find(|t| t.engine == name).cloned().unwrap_or_default();
+    let mean = |sum: i64, count: i64| (count > 0).then(|| sum as f64 / count as f64);
+    EngineReport {
+        name: name.to_string(),
+        games: played,
+        points,
+        moves: u64::try_from(total.moves).unwrap_or(0),
+        avg_depth: mean(total.depth_sum, total.depth_moves),
+        avg_nodes: mean(total.nodes_sum, total.nodes_moves),
+        avg_nps: mean(total.nps_sum, total.nps_moves),
+        avg_time_ms: mean(total.time_ms, total.moves),
+        terminations: by_termination
+            .into_iter()
+            .map(|(kind, [won, drawn, lost])| TerminationCount {
+                termination: Termination::as_str(TERMINATIONS[kind]),
+                won,
+                drawn,
+                lost,
+            })
+            .collect(),
+    }
+}
+
+fn lengths(games: &[GameSummary]) -> Vec<LengthBin> {
+    let Some(longest) = games.iter().map(|g| g.plies.max(0)).max() else { return Vec::new() };
+    let mut bins: Vec<LengthBin> = (0..=longest / LENGTH_BIN_PLIES)
+        .map(|i| LengthBin { from_plies: i * LENGTH_BIN_PLIES, to_plies: (i + 1) * LENGTH_BIN_PLIES - 1, games: 0 })
+        .collect();
+    for game in games {
+        bins[(game.plies.max(0) / LENGTH_BIN_PLIES) as usize].games += 1;
+    }
+    bins
+}
+
+fn tournament(names: &[String], games: &[GameSummary], anchor: Option<&str>) -> Tournament {
+    let n = names.len();
+    let mut crosstable: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
+    let index = |name: &str| names.iter().position(|n| n == name);
+    for game in games {
+        let (Some(w), Some(b)) = (index(&game.white), index(&game.black)) else { continue };
+        let white_points = game.result.white_score();
+        for (row, col, points) in [(w, b, white_points), (b, w, 1.0 - white_points)] {
+            let cell = crosstable[row][col].get_or_insert(Cell { points: 0.0, games: 0 });
+            cell.points += points;
+            cell.games += 1;
+        }
+    }
+    let encounters: Vec<Encounter> = crosstable
+        .iter()
+        .enumerate()
+        .flat_map(|(i, row)| {
+            row.iter().enumerate().skip(i + 1).filter_map(move |(j, cell)| {
+                cell.map(|c| Encounter { first: i, second: j, games: c.games, points: c.points })
+            })
+        })
+        .collect();
+    let anchor_index = anchor.and_then(index).unwrap_or(0);
+    let mut ratings = bradley_terry(names, &encounters, anchor_index, DEFAULT_VIRTUAL_DRAWS);
+    ratings.sort_by(|x, y| y.elo.unwrap_or(f64::MIN).total_cmp(&x.elo.unwrap_or(f64::MIN)));
+    Tournament { engines: names.to_vec(), crosstable, anchor: names[anchor_index].clone(), ratings }
+}
+
+/// UTC `YYYY-MM-DD HH:MM:SS` of Unix milliseconds (civil-from-days, proleptic Gregorian).
+pub fn utc_timestamp(unix_ms: i64) -> String {
+    let seconds = unix_ms.div_euclid(1000);
+    let (days, of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", of_day / 3_600, of_day % 3_600 / 60, of_day % 60)
+}
+
+#[cfg(test)]
+mod tests;

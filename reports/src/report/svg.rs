@@ -1,0 +1,265 @@
+//! Plots as inline SVG: a line plot (with an optional interval band and
+//! horizontal rules) and a bar chart. Self-contained markup, no script, sized
+//! by `viewBox` so a plot scales to a phone's width and prints.
+
+use std::fmt::Write;
+
+const WIDTH: f64 = 640.0;
+const HEIGHT: f64 = 300.0;
+const LEFT: f64 = 56.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 28.0;
+const BOTTOM: f64 = 40.0;
+
+/// A line through points.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A shaded interval: (x, low, high).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Band {
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+/// Lines against x, with an optional band and horizontal rules `(y, label)`.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct LinePlot {
+    pub title: String,
+    pub x_label: &'static str,
+    pub y_label: &'static str,
+    pub series: Vec<Series>,
+    pub band: Option<Band>,
+    pub rules: Vec<(f64, String)>,
+}
+
+/// Labelled bars.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Bars {
+    pub title: String,
+    pub x_label: &'static str,
+    pub y_label: &'static str,
+    pub bars: Vec<(String, f64)>,
+}
+
+/// "Nice" tick positions (1, 2, 5 × 10ⁿ) covering `[low, high]`.
+fn ticks(low: f64, high: f64, wanted: usize) -> Vec<f64> {
+    let span = (high - low).max(1e-9);
+    let raw = span / wanted.max(1) as f64;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw);
+    let first = (low / step).ceil() as i64;
+    let last = (high / step).floor() as i64;
+    (first..=last).map(|i| i as f64 * step).collect()
+}
+
+fn label(value: f64) -> String {
+    if value.abs() >= 10_000.0 {
+        format!("{:.0}k", value / 1000.0)
+    } else if value.fract().abs() < 1e-9 {
+        format!("{value:.0}")
+    } else {
+        format!("{value:.1}")
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Maps data coordinates into the plot area.
+struct Frame {
+    x: (f64, f64),
+    y: (f64, f64),
+}
+
+impl Frame {
+    fn new(x: (f64, f64), y: (f64, f64)) -> Frame {
+        let widen = |(lo, hi): (f64, f64)| if hi - lo < 1e-9 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+        Frame { x: widen(x), y: widen(y) }
+    }
+
+    fn px(&self, x: f64) -> f64 {
+        LEFT + (x - self.x.0) / (self.x.1 - self.x.0) * (WIDTH - LEFT - RIGHT)
+    }
+
+    fn py(&self, y: f64) -> f64 {
+        HEIGHT - BOTTOM - (y - self.y.0) / (self.y.1 - self.y.0) * (HEIGHT - TOP - BOTTOM)
+    }
+
+    /// Opening tag, title, axes, grid and tick labels.
+    fn open(&self, out: &mut String, title: &str, x_label: &str, y_label: &str, x_ticks: bool) {
+        let _ = write!(
+            out,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" class=\"plot\" \
+             aria-label=\"{t}\"><title>{t}</title>\
+             <text x=\"{LEFT}\" y=\"18\" class=\"plot-title\">{t}</text>",
+            t = escape(title)
+        );
+        for y in ticks(self.y.0, self.y.1, 5) {
+            let py = self.py(y);
+            let _ = write!(
+                out,
+                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{py:.1}\" y2=\"{py:.1}\" class=\"grid\"/>\
+                 <text x=\"{}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+                WIDTH - RIGHT,
+                LEFT - 6.0,
+                py + 4.0,
+                label(y)
+            );
+        }
+        if x_ticks {
+            for x in ticks(self.x.0, self.x.1, 6) {
+                let px = self.px(x);
+                let _ = write!(
+                    out,
+                    "<text x=\"{px:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+                    HEIGHT - BOTTOM + 16.0,
+                    label(x)
+                );
+            }
+        }
+        let _ = write!(
+            out,
+            "<line x1=\"{LEFT}\" x2=\"{LEFT}\" y1=\"{TOP}\" y2=\"{b}\" class=\"axis\"/>\
+             <line x1=\"{LEFT}\" x2=\"{r}\" y1=\"{b}\" y2=\"{b}\" class=\"axis\"/>\
+             <text x=\"{cx}\" y=\"{}\" class=\"axis-label\" text-anchor=\"middle\">{}</text>\
+             <text x=\"14\" y=\"{cy}\" class=\"axis-label\" text-anchor=\"middle\" transform=\"rotate(-90 14 {cy})\">{}</text>",
+            HEIGHT - 6.0,
+            escape(x_label),
+            escape(y_label),
+            b = HEIGHT - BOTTOM,
+            r = WIDTH - RIGHT,
+            cx = (LEFT + WIDTH - RIGHT) / 2.0,
+            cy = (TOP + HEIGHT - BOTTOM) / 2.0,
+        );
+    }
+}
+
+impl LinePlot {
+    /// The plot as an `<svg>` element.
+    pub fn to_svg(&self) -> String {
+        let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
+        let mut ys: Vec<f64> = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).collect();
+        if let Some(band) = &self.band {
+            ys.extend(band.points.iter().flat_map(|p| [p.1, p.2]));
+        }
+        ys.extend(self.rules.iter().map(|r| r.0));
+        let finite = |v: &f64| v.is_finite();
+        let (x_lo, x_hi) = xs.filter(finite).fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+        let (y_lo, y_hi) =
+            ys.into_iter().filter(finite).fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
+        let (x_lo, x_hi) = if x_lo > x_hi { (0.0, 1.0) } else { (x_lo.min(0.0), x_hi) };
+        let (y_lo, y_hi) = if y_lo > y_hi { (-1.0, 1.0) } else { (y_lo, y_hi) };
+        let pad = (y_hi - y_lo).max(1.0) * 0.05;
+        let frame = Frame::new((x_lo, x_hi), (y_lo - pad, y_hi + pad));
+        let mut out = String::new();
+        frame.open(&mut out, &self.title, self.x_label, self.y_label, true);
+        if let Some(band) = &self.band {
+            let upper = band.points.iter().map(|p| (p.0, p.2));
+            let lower = band.points.iter().rev().map(|p| (p.0, p.1));
+            let path: Vec<String> = upper
+                .chain(lower)
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|(x, y)| format!("{:.1},{:.1}", frame.px(x), frame.py(y)))
+                .collect();
+            let _ = write!(out, "<polygon points=\"{}\" class=\"band\"/>", path.join(" "));
+        }
+        for (y, text) in &self.rules {
+            let py = frame.py(*y);
+            let _ = write!(
+                out,
+                "<line x1=\"{LEFT}\" x2=\"{}\" y1=\"{py:.1}\" y2=\"{py:.1}\" class=\"rule\"/>\
+                 <text x=\"{}\" y=\"{:.1}\" class=\"tick\" text-anchor=\"end\">{}</text>",
+                WIDTH - RIGHT,
+                WIDTH - RIGHT - 4.0,
+                py - 4.0,
+                escape(text)
+            );
+        }
+        for series in &self.series {
+            let path: Vec<String> = series
+                .points
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|(x, y)| format!("{:.1},{:.1}", frame.px(*x), frame.py(*y)))
+                .collect();
+            let _ = write!(
+                out,
+                "<polyline points=\"{}\" class=\"line\"><title>{}</title></polyline>",
+                path.join(" "),
+                escape(&series.name)
+            );
+        }
+        out.push_str("</svg>");
+        out
+    }
+}
+
+impl Bars {
+    /// The chart as an `<svg>` element.
+    pub fn to_svg(&self) -> String {
+        let top = self.bars.iter().map(|b| b.1).filter(|v| v.is_finite()).fold(0.0f64, f64::max);
+        let frame = Frame::new((0.0, self.bars.len().max(1) as f64), (0.0, top.max(1.0) * 1.05));
+        let mut out = String::new();
+        frame.open(&mut out, &self.title, self.x_label, self.y_label, false);
+        let slot = (WIDTH - LEFT - RIGHT) / self.bars.len().max(1) as f64;
+        let label_every = (self.bars.len() / 12).max(1);
+        for (i, (name, value)) in self.bars.iter().enumerate() {
+            let x = frame.px(i as f64);
+            let y = frame.py(value.max(0.0));
+            let _ = write!(
+                out,
+                "<rect x=\"{:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" class=\"bar\"><title>{}: {}</title></rect>",
+                x + slot * 0.1,
+                slot * 0.8,
+                (HEIGHT - BOTTOM - y).max(0.0),
+                escape(name),
+                label(*value)
+            );
+            if i % label_every == 0 {
+                let _ = write!(
+                    out,
+                    "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+                    x + slot / 2.0,
+                    HEIGHT - BOTTOM + 16.0,
+                    escape(name)
+                );
+            }
+        }
+        out.push_str("</svg>");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        assert_eq!(ticks(0.0, 100.0, 5), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
+        assert_eq!(ticks(-2.94, 2.94, 5), vec![-2.0, 0.0, 2.0]);
+        assert_eq!(ticks(-2.94, 2.94, 8), vec![-2.0, -1.0, 0.0, 1.0, 2.0]);
+        assert!(ticks(5.0, 5.0, 5).len() <= 1);
+    }
+
+    #[test]
+    fn plots_survive_empty_and_non_finite_data() {
+        let plot = LinePlot {
+            title: "t <&>".to_string(),
+            x_label: "x",
+            y_label: "y",
+            series: vec![Series { name: "s".to_string(), points: vec![(0.0, f64::NAN), (1.0, 2.0)] }],
+            band: Some(Band { points: vec![] }),
+            rules: vec![],
+        };
+        let svg = plot.to_svg();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>") && !svg.contains("NaN"), "{svg}");
+        assert!(svg.contains("t &lt;&amp;&gt;"));
+        let bars = Bars { title: "b".to_string(), x_label: "x", y_label: "y", bars: vec![] };
+        assert!(!bars.to_svg().contains("NaN"));
+    }
+}

@@ -1,0 +1,226 @@
+use db::record::GameResult::{BlackWins, Draw, WhiteWins};
+use db::record::{GameResult, Termination};
+use db::{EngineMoveTotals, GameSummary, PairOutcome};
+
+use super::*;
+use crate::stats::sprt::Model;
+use crate::stats::summarize;
+
+fn header(names: &[&str]) -> Header {
+    Header {
+        run: 7,
+        kind: "sprt".to_string(),
+        status: "finished".to_string(),
+        engines: names
+            .iter()
+            .map(|n| EngineHeader {
+                name: n.to_string(),
+                kind: format!("preset {n}"),
+                options: vec![("Hash".to_string(), "16".to_string())],
+                time_control: None,
+            })
+            .collect(),
+        time_control: "10+0.1".to_string(),
+        openings: "feldmann25".to_string(),
+        games_planned: 10,
+        games_played: 8,
+        created: utc_timestamp(1_700_000_000_000),
+        finished: None,
+        machine: "box".to_string(),
+    }
+}
+
+fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2], llr: f64) -> PairOutcome {
+    PairOutcome {
+        index,
+        engine_a: a.to_string(),
+        engine_b: b.to_string(),
+        opening_name: format!("opening {index}"),
+        results,
+        finished_seq: index + 1,
+        llr: Some(llr),
+    }
+}
+
+fn games_of(pairs: &[PairOutcome], terminations: &[Termination]) -> Vec<GameSummary> {
+    let mut games = Vec::new();
+    for (p, pair) in pairs.iter().enumerate() {
+        for g in 0..2 {
+            let (white, black) =
+                if g == 0 { (&pair.engine_a, &pair.engine_b) } else { (&pair.engine_b, &pair.engine_a) };
+            games.push(GameSummary {
+                pair_index: pair.index,
+                game_in_pair: g as i64,
+                white: white.clone(),
+                black: black.clone(),
+                result: pair.results[g],
+                termination: terminations[(2 * p + g) % terminations.len()],
+                plies: 30 + 25 * (2 * p + g) as i64,
+            });
+        }
+    }
+    games
+}
+
+fn test() -> Test {
+    Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized }
+}
+
+#[test]
+fn two_engine_report_agrees_with_statistics_and_across_formats() {
+    // fhr: W+L, W+W, D+D, L+D (A's view, White first).
+    let pairs = vec![
+        pair(0, "fhr", "plain", [WhiteWins, WhiteWins], 0.1),
+        pair(1, "fhr", "plain", [WhiteWins, BlackWins], 0.4),
+        pair(2, "fhr", "plain", [Draw, Draw], 0.3),
+        pair(3, "fhr", "plain", [BlackWins, Draw], -0.2),
+    ];
+    let games = games_of(&pairs, &[Termination::Checkmate, Termination::AdjudicatedDraw, Termination::TimeForfeit]);
+    let totals = vec![EngineMoveTotals {
+        engine: "fhr".to_string(),
+        moves: 100,
+        time_ms: 5_000,
+        depth_sum: 900,
+        depth_moves: 100,
+        nodes_sum: 1_000_000,
+        nodes_moves: 100,
+        nps_sum: 50_000_000,
+        nps_moves: 50,
+    }];
+    let report = Report::build(Inputs {
+        header: header(&["fhr", "plain"]),
+        pairings: vec![("fhr".to_string(), "plain".to_string())],
+        sprt: Some((test(), None)),
+        pairs: &pairs,
+        games: &games,
+        move_totals: &totals,
+        anchor: None,
+    });
+    let pairing = &report.pairings[0];
+    // Colours: White W W D L → 2-1-1; Black L W D D → 1-2-1.
+    assert_eq!(
+        (pairing.colours.a_white.wins, pairing.colours.a_white.draws, pairing.colours.a_white.losses),
+        (2, 1, 1)
+    );
+    assert_eq!(
+        (pairing.colours.a_black.wins, pairing.colours.a_black.draws, pairing.colours.a_black.losses),
+        (1, 2, 1)
+    );
+    assert_eq!(pairing.colours.a_white.score, 0.625);
+    let scores: Vec<(f64, f64, f64)> = pairing.openings.iter().map(|o| (o.a_white, o.a_black, o.score)).collect();
+    assert_eq!(scores, vec![(1.0, 0.0, 1.0), (1.0, 1.0, 2.0), (0.5, 0.5, 1.0), (0.0, 0.5, 0.5)]);
+    let expected = Statistics::new(Some((3, 3, 2)), Some([0, 1, 2, 0, 1]), Some(test()), None);
+    assert_eq!(pairing.statistics, expected);
+    let last = pairing.elo_progress.last().unwrap();
+    let direct = summarize(&Counts::Pentanomial([0, 1, 2, 0, 1])).unwrap();
+    assert_eq!((last.games, last.elo, last.low, last.high), (8, direct.elo, direct.elo_ci95.0, direct.elo_ci95.1));
+    let llrs: Vec<f64> = pairing.llr_progress.iter().map(|p| p.llr).collect();
+    assert_eq!(llrs, vec![0.1, 0.4, 0.3, -0.2]);
+
+    let fhr = &report.engines[0];
+    assert_eq!((fhr.games, fhr.points, fhr.moves), (8, 4.5, 100));
+    assert_eq!(
+        (fhr.avg_depth, fhr.avg_nodes, fhr.avg_nps, fhr.avg_time_ms),
+        (Some(9.0), Some(10_000.0), Some(1e6), Some(50.0))
+    );
+    assert_eq!(report.engines[1].avg_depth, None);
+    let forfeits = fhr.terminations.iter().find(|t| t.termination == "time-forfeit").unwrap();
+    // Games 2 (fhr White, won) and 5 (fhr Black, drawn) ended on time.
+    assert_eq!((forfeits.won, forfeits.drawn, forfeits.lost), (1, 1, 0));
+    let total: u64 = fhr.terminations.iter().map(|t| t.won + t.drawn + t.lost).sum();
+    assert_eq!(total, 8);
+    assert_eq!(report.lengths.iter().map(|b| b.games).sum::<u64>(), 8);
+    assert_eq!(report.lengths.last().unwrap().to_plies, 219); // longest game 205 plies
+    assert!(report.tournament.is_none());
+
+    let elo = format!("{:+.1}", expected.pentanomial_estimate.as_ref().unwrap().elo);
+    let llr = format!("LLR {:.2}", expected.sprt.as_ref().unwrap().llr);
+    let text = render_text(&report);
+    let markdown = render_markdown(&report);
+    let html = render_html(&report);
+    for (format, rendered) in [("text", &text), ("markdown", &markdown), ("html", &html)] {
+        assert!(rendered.contains(&elo), "{format} lacks {elo}:\n{rendered}");
+        assert!(rendered.contains(&llr), "{format} lacks {llr}");
+        assert!(rendered.contains("opening 3") && rendered.contains("time-forfeit"), "{format}");
+        assert!(!rendered.contains("NaN"), "{format}");
+    }
+    assert_eq!(html.matches("<svg").count(), 3, "Elo, LLR and lengths plots");
+    assert!(markdown.contains("| Pair | Opening | A White | A Black | Pair score |"));
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["version"], REPORT_VERSION);
+    assert_eq!(json["pairings"][0]["statistics"]["pentanomial"], serde_json::json!([0, 1, 2, 0, 1]));
+    assert_eq!(json["pairings"][0]["statistics"]["pentanomial_estimate"]["elo"], direct.elo);
+    assert_eq!(json["engines"][1]["avg_depth"], serde_json::Value::Null);
+}
+
+#[test]
+fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
+    let names = ["a", "b", "c"];
+    let mut pairs = Vec::new();
+    for (k, (x, y)) in [("a", "b"), ("a", "c"), ("b", "c")].into_iter().enumerate() {
+        for i in 0..6 {
+            let results = match (k, i % 3) {
+                (0, 0) | (1, _) => [WhiteWins, BlackWins], // first engine wins both
+                (2, 0) => [Draw, Draw],
+                _ => [WhiteWins, WhiteWins],
+            };
+            pairs.push(pair((k * 6 + i) as i64, x, y, results, 0.0));
+        }
+    }
+    let games = games_of(&pairs, &[Termination::Checkmate]);
+    let report = Report::build(Inputs {
+        header: header(&names),
+        pairings: vec![("a".into(), "b".into()), ("a".into(), "c".into()), ("b".into(), "c".into())],
+        sprt: None,
+        pairs: &pairs,
+        games: &games,
+        move_totals: &[],
+        anchor: Some("b".to_string()),
+    });
+    let t = report.tournament.as_ref().unwrap();
+    for i in 0..3 {
+        assert!(t.crosstable[i][i].is_none());
+        for j in 0..3 {
+            if let (Some(x), Some(y)) = (t.crosstable[i][j], t.crosstable[j][i]) {
+                assert_eq!(x.games, y.games);
+                assert_eq!(x.points + y.points, x.games as f64);
+            }
+        }
+    }
+    // a scores 8/12 against b (2 pairs of 2 wins, 4 split pairs).
+    assert_eq!(t.crosstable[0][1].map(|c| (c.points, c.games)), Some((8.0, 12)));
+    assert_eq!(t.anchor, "b");
+    let rating = |name: &str| t.ratings.iter().find(|r| r.name == name).unwrap().clone();
+    assert_eq!(rating("b").elo, Some(0.0));
+    assert!(rating("a").elo.unwrap() > 0.0 && rating("c").elo.unwrap() < rating("a").elo.unwrap());
+    assert_eq!(t.ratings[0].name, "a", "best first");
+    let text = render_text(&report);
+    assert!(text.contains("Crosstable") && text.contains("8/12"), "{text}");
+    assert!(text.contains(&format!("{:+.1}", rating("a").elo.unwrap())));
+}
+
+#[test]
+fn empty_run_renders() {
+    let report = Report::build(Inputs {
+        header: header(&["x", "y"]),
+        pairings: vec![("x".into(), "y".into())],
+        sprt: Some((test(), None)),
+        pairs: &[],
+        games: &[],
+        move_totals: &[],
+        anchor: None,
+    });
+    for rendered in [render_text(&report), render_markdown(&report), render_html(&report)] {
+        assert!(!rendered.contains("NaN") && rendered.contains("no games yet"), "{rendered}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["pairings"][0]["statistics"]["games"], 0);
+    assert_eq!(json["lengths"], serde_json::json!([]));
+}
+
+#[test]
+fn timestamps_are_utc() {
+    assert_eq!(utc_timestamp(0), "1970-01-01 00:00:00");
+    assert_eq!(utc_timestamp(1_700_000_000_000), "2023-11-14 22:13:20");
+    assert_eq!(utc_timestamp(951_782_400_000), "2000-02-29 00:00:00");
+}

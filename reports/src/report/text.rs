@@ -1,0 +1,91 @@
+//! Text (a terminal) and markdown (an issue comment) renderings of a report.
+//! Plots appear as their one-line captions.
+
+use super::Report;
+use super::document::{Align, Block, Table, blocks};
+
+/// The report for a terminal.
+pub fn render_text(report: &Report) -> String {
+    let mut out = String::new();
+    for block in blocks(report) {
+        let heading = matches!(block, Block::Heading(..));
+        match block {
+            Block::Heading(level, title) => {
+                let rule = if level == 1 { '=' } else { '-' };
+                out += &format!("{title}\n{}\n", rule.to_string().repeat(title.chars().count()));
+            }
+            Block::Lines(_, lines) => lines.iter().for_each(|l| out += &format!("{l}\n")),
+            Block::Table(table) => out += &aligned(&table),
+            Block::Plot { caption, .. } => out += &format!("{caption}\n"),
+        }
+        if !heading {
+            out.push('\n');
+        }
+    }
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+/// The report as GitHub-flavoured markdown.
+pub fn render_markdown(report: &Report) -> String {
+    let mut out = String::new();
+    for block in blocks(report) {
+        match block {
+            Block::Heading(level, title) => out += &format!("{} {title}\n\n", "#".repeat(usize::from(level))),
+            Block::Lines(true, lines) => out += &format!("```\n{}\n```\n\n", lines.join("\n")),
+            Block::Lines(false, lines) => {
+                out += &lines.iter().map(|l| format!("- {}\n", cell(l))).collect::<String>();
+                out.push('\n');
+            }
+            Block::Table(table) => {
+                let header: Vec<String> = table.columns.iter().map(|(name, _)| cell(name)).collect();
+                let rule: Vec<&str> = table
+                    .columns
+                    .iter()
+                    .map(|(_, align)| if *align == Align::Right { "---:" } else { ":---" })
+                    .collect();
+                out += &format!("| {} |\n| {} |\n", header.join(" | "), rule.join(" | "));
+                for row in &table.rows {
+                    out += &format!("| {} |\n", row.iter().map(|c| cell(c)).collect::<Vec<_>>().join(" | "));
+                }
+                out.push('\n');
+            }
+            Block::Plot { caption, .. } => out += &format!("*{}*\n\n", cell(&caption)),
+        }
+    }
+    out
+}
+
+/// A markdown table cell: pipes escaped, no line breaks.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A table with columns padded to their widest cell.
+fn aligned(table: &Table) -> String {
+    let mut widths: Vec<usize> = table.columns.iter().map(|(name, _)| name.chars().count()).collect();
+    for row in &table.rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let padded: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .zip(&table.columns)
+            .map(|((cell, width), (_, align))| {
+                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
+                if *align == Align::Right { format!("{pad}{cell}") } else { format!("{cell}{pad}") }
+            })
+            .collect();
+        format!("{}\n", padded.join("  ").trim_end())
+    };
+    let mut out = line(table.columns.iter().map(|(name, _)| name.as_str()).collect());
+    out += &line(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().iter().map(String::as_str).collect());
+    for row in &table.rows {
+        out += &line(row.iter().map(String::as_str).collect());
+    }
+    out
+}
