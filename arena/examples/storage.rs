@@ -6,7 +6,8 @@
 //! 1. Stores 1,000 games of 200 plies one transaction each and prints the
 //!    mean time per game.
 //! 2. Fills a database with GAMES games of 80 plies, then times the summary
-//!    (`arena show`) and the PGN export (`arena pgn`) through the binary.
+//!    (`arena show`), the reports (`arena report` as text, JSON and HTML) and
+//!    the PGN export (`arena pgn`) through the binary.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -118,6 +119,11 @@ fn main() {
         db.close().await;
         let db_arg = path.display().to_string();
         let show = timed(&["show", "1", "--db", &db_arg]);
+        for format in ["text", "json", "html"] {
+            let out = dir.join(format!("report.{format}")).display().to_string();
+            let seconds = timed(&["report", "1", "--db", &db_arg, "--format", format, "-o", &out]);
+            println!("arena report --format {format} on {games} games: {seconds:.2} s");
+        }
         let pgn_path = dir.join("big.pgn").display().to_string();
         let pgn = timed(&["pgn", "1", "--db", &db_arg, "-o", &pgn_path]);
         let size = std::fs::metadata(&pgn_path).map(|m| m.len()).unwrap_or(0);

@@ -67,6 +67,17 @@ impl EngineSpec {
         EngineSpec { name: preset.to_string(), preset: Some(preset.to_string()), ..EngineSpec::default() }
     }
 
+    /// What it is, for reports: `bundled engine, preset P` or the command line.
+    pub fn describe(&self) -> String {
+        match &self.preset {
+            Some(preset) => format!("bundled engine, preset {preset}"),
+            None => std::iter::once(self.command.as_str())
+                .chain(self.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
     /// How to start it; `arena_exe` is the `arena` binary that can run the
     /// bundled engine through [`BUNDLED_SUBCOMMAND`].
     pub fn launch(&self, arena_exe: &Path) -> Launch {

@@ -8,4 +8,5 @@ pub mod game;
 pub mod player;
 pub mod process;
 pub mod run;
+pub mod suite;
 pub mod uci;

@@ -236,6 +236,21 @@ impl EngineProcess {
         self.ready(limit).await
     }
 
+    /// Presses the engine's `Clear Hash` button, if it declares one (so each
+    /// test position starts from an empty table even for engines that keep
+    /// their table across `ucinewgame`), then waits for `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::ready`].
+    pub async fn clear_hash(&mut self, limit: Duration) -> Result<(), EngineError> {
+        let Some(button) = self.declared("Clear Hash").filter(|d| d.kind == "button").map(|d| d.name.clone()) else {
+            return Ok(());
+        };
+        self.send(&command::setoption(&button, None), "setoption").await?;
+        self.ready(limit).await
+    }
+
     async fn read_line(
         &mut self,
         deadline: Instant,

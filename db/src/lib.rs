@@ -171,3 +171,34 @@ pub struct EngineMoveTotals {
     /// Moves with a reported nps.
     pub nps_moves: i64,
 }
+
+/// One engine's answer to one test position under one limit (`arena suite`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuiteResult {
+    /// Engine name.
+    pub engine: String,
+    /// Position of the limit in the run's spec.
+    pub limit_index: i64,
+    /// The limit, e.g. `depth 8`.
+    pub limit_label: String,
+    /// Index of the position in the suite.
+    pub position: i64,
+    /// The position's EPD id.
+    pub position_id: String,
+    /// The engine's final best move (UCI).
+    pub best_move: Option<String>,
+    /// Whether it solved the position.
+    pub solved: bool,
+    /// Nodes reported.
+    pub nodes: Option<u64>,
+    /// Depth reported.
+    pub depth: Option<u64>,
+    /// Time from `go` to `bestmove`, milliseconds.
+    pub time_ms: u64,
+    /// Final score, centipawns.
+    pub score_cp: Option<i64>,
+    /// Final score, mate in N (negative: mated).
+    pub score_mate: Option<i64>,
+    /// Timeout or crash, else empty.
+    pub fault: String,
+}

@@ -5,6 +5,7 @@ mod inspect;
 mod play;
 mod report;
 mod stats;
+mod suite;
 
 use std::path::PathBuf;
 
@@ -43,6 +44,8 @@ pub enum Command {
     Tournament(play::TournamentArgs),
     /// Sequential probability ratio test: play pairs until H0 or H1 is accepted.
     Sprt(play::SprtArgs),
+    /// Test-suite experiment: tree size and solved positions per engine and depth/node budget.
+    Suite(suite::SuiteArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(play::ResumeArgs),
     /// List the runs in the database.
@@ -86,6 +89,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Match(args) => play::match_(args).await,
         Command::Tournament(args) => play::tournament(args).await,
         Command::Sprt(args) => play::sprt(args).await,
+        Command::Suite(args) => suite::suite(args).await,
         Command::Resume(args) => play::resume(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,

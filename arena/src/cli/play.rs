@@ -205,6 +205,9 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
 pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     let db = open_db(&args.db).await?;
     let row = db.run(args.run).await?;
+    if row.kind == "suite" {
+        return super::suite::resume(db, row, &args.db, args.concurrency, args.quiet).await;
+    }
     if row.status == "finished" {
         return Err(CliError(format!("run {} is already finished (see `arena show {}`)", row.id, row.id)));
     }
@@ -213,7 +216,7 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     if let Some(concurrency) = args.concurrency {
         spec.concurrency = concurrency.max(1);
     }
-    preflight(&arena_exe()?, Timeouts::default(), &spec).await?;
+    preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
     let runtime = runtime(&db, &args.db, args.quiet)?;
     play_stored(&runtime, &args.db, row.id, &spec, args.pgn.as_deref()).await
 }
@@ -273,7 +276,7 @@ async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
     if let Some(warning) = spec.repetition_warning(book) {
         eprintln!("{warning}");
     }
-    preflight(&arena_exe()?, Timeouts::default(), &spec).await?;
+    preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
     let db = open_db(&play.db).await?;
     let runtime = runtime(&db, &play.db, play.quiet)?;
     let plan = spec.plan(book);
@@ -297,15 +300,15 @@ async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
     play_stored(&runtime, &play.db, run, &spec, play.pgn.as_deref()).await
 }
 
-async fn open_db(path: &Path) -> Result<Db, CliError> {
+pub(super) async fn open_db(path: &Path) -> Result<Db, CliError> {
     Ok(Db::open(path).await?)
 }
 
-fn arena_exe() -> Result<PathBuf, CliError> {
+pub(super) fn arena_exe() -> Result<PathBuf, CliError> {
     std::env::current_exe().map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))
 }
 
-fn runtime(db: &Db, db_path: &Path, quiet: bool) -> Result<Runtime, CliError> {
+pub(super) fn runtime(db: &Db, db_path: &Path, quiet: bool) -> Result<Runtime, CliError> {
     Ok(Runtime {
         db: db.clone(),
         arena_exe: arena_exe()?,

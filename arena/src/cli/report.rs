@@ -38,7 +38,7 @@ pub struct ReportArgs {
     /// Output file (standard output without it).
     #[arg(short, long)]
     output: Option<PathBuf>,
-    /// Engine rated 0 in a tournament's ratings (default: the first engine).
+    /// Engine rated 0 in a tournament's ratings, or the 100 % reference of a suite run (default: the first engine).
     #[arg(long)]
     anchor: Option<String>,
 }
@@ -56,6 +56,17 @@ fn format_of(args: &ReportArgs) -> Format {
 pub(super) async fn report(args: ReportArgs) -> CliResult {
     let db = open_existing(&args.db).await?;
     let row = db.run(args.run).await?;
+    let format = format_of(&args);
+    if row.kind == "suite" {
+        let report = super::suite::suite_report(&db, args.run, args.anchor.clone()).await?;
+        let rendered = match format {
+            Format::Text => render_text(&report),
+            Format::Markdown => render_markdown(&report),
+            Format::Html => render_html(&report),
+            Format::Json => report.to_json() + "\n",
+        };
+        return emit(&args, format, &rendered);
+    }
     let spec: RunSpec = serde_json::from_str(&row.spec)
         .map_err(|e| CliError(format!("run {} has a spec this version cannot read: {e}", args.run)))?;
     let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
@@ -80,13 +91,7 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
             .iter()
             .map(|e| EngineHeader {
                 name: e.name.clone(),
-                kind: match &e.preset {
-                    Some(preset) => format!("bundled engine, preset {preset}"),
-                    None => std::iter::once(e.command.as_str())
-                        .chain(e.args.iter().map(String::as_str))
-                        .collect::<Vec<_>>()
-                        .join(" "),
-                },
+                kind: e.describe(),
                 options: e.options.clone(),
                 time_control: e.tc.clone(),
             })
@@ -121,13 +126,17 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
         move_totals: &move_totals,
         anchor: args.anchor.clone(),
     });
-    let format = format_of(&args);
     let rendered = match format {
         Format::Text => render_text(&report),
         Format::Markdown => render_markdown(&report),
         Format::Html => render_html(&report),
         Format::Json => report.to_json() + "\n",
     };
+    emit(&args, format, &rendered)
+}
+
+/// Writes a rendered report to the output file or standard output.
+fn emit(args: &ReportArgs, format: Format, rendered: &str) -> CliResult {
     match &args.output {
         Some(path) => {
             std::fs::write(path, rendered)

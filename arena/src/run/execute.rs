@@ -16,6 +16,7 @@ use tokio::sync::{Mutex, watch};
 
 use super::RunSpec;
 use super::progress::Progress;
+use crate::engines::EngineSpec;
 use crate::game;
 use crate::player::Player;
 use crate::process::{EngineError, EngineProcess, Timeouts};
@@ -146,14 +147,14 @@ pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunE
     Ok(RunEnd::Stopped)
 }
 
-/// Starts and quits every engine of a run once, so that a bad command or
+/// Starts and quits every engine once, so that a bad command or
 /// option is reported before anything is stored or played.
 ///
 /// # Errors
 ///
 /// The first engine's [`EngineError`].
-pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &RunSpec) -> Result<(), EngineError> {
-    for engine in &spec.engines {
+pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, engines: &[EngineSpec]) -> Result<(), EngineError> {
+    for engine in engines {
         let launch = engine.launch(arena_exe);
         let process = EngineProcess::start(engine, &launch, &[], None, timeouts).await?;
         process.quit(timeouts.quit).await;

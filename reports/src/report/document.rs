@@ -39,7 +39,7 @@ pub(super) enum Block {
     },
 }
 
-fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
+pub(super) fn columns(spec: &[(&str, Align)]) -> Vec<(String, Align)> {
     spec.iter().map(|(name, align)| (name.to_string(), *align)).collect()
 }
 
@@ -57,8 +57,27 @@ fn optional(value: Option<f64>, decimals: usize) -> String {
     value.map_or("-".to_string(), |v| format!("{v:.decimals$}"))
 }
 
+/// A report laid out for rendering: its title and blocks (see
+/// [`super::render_text`], [`super::render_markdown`], [`super::render_html`]).
+pub struct Document {
+    pub(super) title: String,
+    pub(super) blocks: Vec<Block>,
+}
+
+/// Something that can be laid out as a [`Document`]: a match report or a suite report.
+pub trait Layout {
+    /// The document.
+    fn layout(&self) -> Document;
+}
+
+impl Layout for Report {
+    fn layout(&self) -> Document {
+        Document { title: format!("arena run {} ({})", self.header.run, self.header.kind), blocks: blocks(self) }
+    }
+}
+
 /// The blocks of a report.
-pub(super) fn blocks(report: &Report) -> Vec<Block> {
+fn blocks(report: &Report) -> Vec<Block> {
     let h = &report.header;
     let mut out = vec![Block::Heading(1, format!("arena run {}: {} ({})", h.run, h.kind, h.status))];
     let mut facts = Vec::new();

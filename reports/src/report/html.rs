@@ -2,8 +2,7 @@
 //! script, no network; tables scroll sideways on a phone, plots scale to the
 //! width, and the page prints without the scroll boxes.
 
-use super::Report;
-use super::document::{Align, Block, blocks};
+use super::document::{Align, Block, Layout};
 
 const STYLE: &str = "\
 :root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--band:#0b5cad26}\
@@ -25,10 +24,11 @@ fn escape(text: &str) -> String {
 }
 
 /// The report as an HTML document.
-pub fn render_html(report: &Report) -> String {
-    let title = format!("arena run {} ({})", report.header.run, report.header.kind);
+pub fn render_html(report: &impl Layout) -> String {
+    let document = report.layout();
+    let title = document.title;
     let mut body = String::new();
-    for block in blocks(report) {
+    for block in document.blocks {
         match block {
             Block::Heading(level, text) => body += &format!("<h{level}>{}</h{level}>\n", escape(&text)),
             Block::Lines(true, lines) => body += &format!("<pre>{}</pre>\n", escape(&lines.join("\n"))),

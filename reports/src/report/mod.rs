@@ -27,6 +27,7 @@
 
 mod document;
 mod html;
+mod suite;
 mod svg;
 mod text;
 
@@ -42,7 +43,9 @@ use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
 use crate::tally::Tally;
 
+pub use document::{Document, Layout};
 pub use html::render_html;
+pub use suite::{Answer, SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
 
 /// Version of the JSON schema.

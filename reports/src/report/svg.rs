@@ -10,6 +10,10 @@ const LEFT: f64 = 56.0;
 const RIGHT: f64 = 16.0;
 const TOP: f64 = 28.0;
 const BOTTOM: f64 = 40.0;
+/// Series colours (distinguishable with common colour-vision deficiencies: Okabe–Ito).
+const PALETTE: [&str; 7] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000"];
+/// Series with at most this many points get a marker at each point.
+const MARKED_POINTS: usize = 24;
 
 /// A line through points.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,13 +60,20 @@ fn ticks(low: f64, high: f64, wanted: usize) -> Vec<f64> {
 }
 
 fn label(value: f64) -> String {
-    if value.abs() >= 10_000.0 {
-        format!("{:.0}k", value / 1000.0)
+    if value.abs() >= 1e6 {
+        format!("{}M", trimmed(value / 1e6))
+    } else if value.abs() >= 10_000.0 {
+        format!("{}k", trimmed(value / 1e3))
     } else if value.fract().abs() < 1e-9 {
         format!("{value:.0}")
     } else {
         format!("{value:.1}")
     }
+}
+
+/// At most one decimal, none when whole.
+fn trimmed(value: f64) -> String {
+    if (value - value.round()).abs() < 0.05 { format!("{value:.0}") } else { format!("{value:.1}") }
 }
 
 fn escape(text: &str) -> String {
@@ -179,19 +190,39 @@ impl LinePlot {
                 escape(text)
             );
         }
-        for series in &self.series {
-            let path: Vec<String> = series
+        for (index, series) in self.series.iter().enumerate() {
+            let color = PALETTE[index % PALETTE.len()];
+            let points: Vec<(f64, f64)> = series
                 .points
                 .iter()
                 .filter(|p| p.0.is_finite() && p.1.is_finite())
-                .map(|(x, y)| format!("{:.1},{:.1}", frame.px(*x), frame.py(*y)))
+                .map(|(x, y)| (frame.px(*x), frame.py(*y)))
                 .collect();
+            let path: Vec<String> = points.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
             let _ = write!(
                 out,
-                "<polyline points=\"{}\" class=\"line\"><title>{}</title></polyline>",
+                "<polyline points=\"{}\" class=\"line\" style=\"stroke:{color}\"><title>{}</title></polyline>",
                 path.join(" "),
                 escape(&series.name)
             );
+            if points.len() <= MARKED_POINTS {
+                for (x, y) in &points {
+                    let _ = write!(out, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"2.5\" style=\"fill:{color}\"/>");
+                }
+            }
+            if self.series.len() > 1 {
+                let y = TOP + 14.0 * index as f64 + 8.0;
+                let _ = write!(
+                    out,
+                    "<line x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\" style=\"stroke:{color};stroke-width:2\"/>\
+                     <text x=\"{tx}\" y=\"{ty}\" class=\"tick\">{}</text>",
+                    escape(&series.name),
+                    x0 = LEFT + 10.0,
+                    x1 = LEFT + 26.0,
+                    tx = LEFT + 30.0,
+                    ty = y + 4.0,
+                );
+            }
         }
         out.push_str("</svg>");
         out

@@ -1,13 +1,12 @@
 //! Text (a terminal) and markdown (an issue comment) renderings of a report.
 //! Plots appear as their one-line captions.
 
-use super::Report;
-use super::document::{Align, Block, Table, blocks};
+use super::document::{Align, Block, Layout, Table};
 
 /// The report for a terminal.
-pub fn render_text(report: &Report) -> String {
+pub fn render_text(report: &impl Layout) -> String {
     let mut out = String::new();
-    for block in blocks(report) {
+    for block in report.layout().blocks {
         let heading = matches!(block, Block::Heading(..));
         match block {
             Block::Heading(level, title) => {
@@ -28,9 +27,9 @@ pub fn render_text(report: &Report) -> String {
 }
 
 /// The report as GitHub-flavoured markdown.
-pub fn render_markdown(report: &Report) -> String {
+pub fn render_markdown(report: &impl Layout) -> String {
     let mut out = String::new();
-    for block in blocks(report) {
+    for block in report.layout().blocks {
         match block {
             Block::Heading(level, title) => out += &format!("{} {title}\n\n", "#".repeat(usize::from(level))),
             Block::Lines(true, lines) => out += &format!("```\n{}\n```\n\n", lines.join("\n")),
