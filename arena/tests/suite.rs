@@ -83,7 +83,7 @@ fn bad_lines_are_skipped_and_hanging_engines_become_faults() {
     assert_eq!(rows[0]["faults"], 0);
     // Solved exactly when the move is the `bm` (SAN resolved to UCI: Qg6 = g3g6, Rxb2 = b3b2).
     for answer in json["answers"].as_array().unwrap().iter().filter(|a| a["engine"] == "plain") {
-        let best = if answer["id"] == "WAC.001" { "g3g6" } else { "b3b2" };
+        let best = if answer["position_id"] == "WAC.001" { "g3g6" } else { "b3b2" };
         assert_eq!(answer["solved"].as_bool(), Some(answer["best_move"] == best), "{answer}");
     }
     assert_eq!((rows[1]["engine"].as_str(), rows[1]["faults"].as_u64()), (Some("hang"), Some(2)));

@@ -173,7 +173,8 @@ pub struct EngineMoveTotals {
 }
 
 /// One engine's answer to one test position under one limit (`arena suite`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Its serde form is an element of the suite report's `answers`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct SuiteResult {
     /// Engine name.
     pub engine: String,

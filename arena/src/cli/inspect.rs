@@ -14,6 +14,7 @@ use reports::tally::Tally;
 use super::{CliError, CliResult, default_db};
 use crate::clock::TimeControl;
 use crate::run::RunSpec;
+use crate::suite::{SuiteSpec, load_suite};
 
 /// A database.
 #[derive(Args, Debug)]
@@ -57,18 +58,30 @@ pub(super) async fn open_existing(path: &Path) -> Result<Db, CliError> {
 pub(super) async fn runs(args: DbArgs) -> CliResult {
     let db = open_existing(&args.db).await?;
     let runs = db.runs().await?;
-    println!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games", "verdict");
+    println!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games/answers", "verdict");
     for run in runs {
-        let spec: Option<RunSpec> = serde_json::from_str(&run.spec).ok();
-        let engines =
-            spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(",")).unwrap_or_default();
+        // Suite runs store answers, not games: the column counts answers there.
+        let (engines, done, planned) = if run.kind == "suite" {
+            let spec: Option<SuiteSpec> = serde_json::from_str(&run.spec).ok();
+            let answers = db.suite_results(run.id).await?.len();
+            let planned = spec.as_ref().map_or(0, |s| {
+                let positions = load_suite(&s.suite).map_or(0, |suite| suite.positions.len());
+                s.engines.len() * s.limits.len() * s.count.map_or(positions, |c| c.min(positions))
+            });
+            let names = spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(","));
+            (names.unwrap_or_default(), answers as i64, planned as i64)
+        } else {
+            let spec: Option<RunSpec> = serde_json::from_str(&run.spec).ok();
+            let names = spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(","));
+            (names.unwrap_or_default(), run.games, 2 * run.pairs_planned)
+        };
         println!(
             "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
             run.id,
             run.kind,
             run.status,
-            run.games,
-            2 * run.pairs_planned,
+            done,
+            planned,
             run.verdict.unwrap_or_default()
         );
     }
@@ -78,6 +91,11 @@ pub(super) async fn runs(args: DbArgs) -> CliResult {
 /// `arena show`.
 pub(super) async fn show(args: RunArgs) -> CliResult {
     let db = open_existing(&args.db).await?;
+    if db.run(args.run).await?.kind == "suite" {
+        let report = super::suite::suite_report(&db, args.run, None).await?;
+        print!("{}", reports::report::render_text(&report));
+        return Ok(());
+    }
     print!("{}", summary(&db, args.run).await?);
     let terminations = db.terminations(args.run).await?;
     if !terminations.is_empty() {

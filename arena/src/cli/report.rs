@@ -9,6 +9,7 @@ use reports::stats::sprt::Verdict;
 
 use super::inspect::open_existing;
 use super::{CliError, CliResult, default_db};
+use crate::engines::EngineSpec;
 use crate::run::RunSpec;
 
 /// Report formats.
@@ -41,6 +42,16 @@ pub struct ReportArgs {
     /// Engine rated 0 in a tournament's ratings, or the 100 % reference of a suite run (default: the first engine).
     #[arg(long)]
     anchor: Option<String>,
+}
+
+/// An engine as reports show it.
+pub(super) fn engine_header(engine: &EngineSpec) -> EngineHeader {
+    EngineHeader {
+        name: engine.name.clone(),
+        kind: engine.describe(),
+        options: engine.options.clone(),
+        time_control: engine.tc.clone(),
+    }
 }
 
 fn format_of(args: &ReportArgs) -> Format {
@@ -86,16 +97,7 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
         run: row.id,
         kind: row.kind.clone(),
         status: row.status.clone(),
-        engines: spec
-            .engines
-            .iter()
-            .map(|e| EngineHeader {
-                name: e.name.clone(),
-                kind: e.describe(),
-                options: e.options.clone(),
-                time_control: e.tc.clone(),
-            })
-            .collect(),
+        engines: spec.engines.iter().map(engine_header).collect(),
         time_control: spec.tc.clone(),
         openings: spec.openings.clone(),
         games_planned: u64::try_from(2 * row.pairs_planned).unwrap_or(0),

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use db::{Db, RunRow};
-use reports::report::{EngineHeader, SuiteHeader, SuiteInputs, SuiteReport, render_text, utc_timestamp};
+use reports::report::{SuiteHeader, SuiteInputs, SuiteReport, render_text, utc_timestamp};
 
 use super::play::{arena_exe, open_db, runtime};
 use super::{CliError, CliResult, default_db};
@@ -164,16 +164,7 @@ pub(super) async fn suite_report(db: &Db, run: i64, reference: Option<String>) -
         status: row.status.clone(),
         suite: spec.suite.clone(),
         positions: spec.count.map_or(positions, |c| c.min(positions)),
-        engines: spec
-            .engines
-            .iter()
-            .map(|e| EngineHeader {
-                name: e.name.clone(),
-                kind: e.describe(),
-                options: e.options.clone(),
-                time_control: None,
-            })
-            .collect(),
+        engines: spec.engines.iter().map(super::report::engine_header).collect(),
         limits: spec.limits.iter().map(|l| l.label()).collect(),
         created: utc_timestamp(row.created_ms),
         finished: row.finished_ms.map(utc_timestamp),

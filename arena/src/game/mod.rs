@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use db::record::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
 use openings::Opening;
-use shakmaty::san::SanPlus;
+use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Outcome, Position};
@@ -89,9 +89,20 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
                 None => (None, None),
             };
             let full_move = game.position.fullmoves().get();
+            // SAN without its suffix from the position before the move; the
+            // check/mate suffix from the position after it, whose ending the
+            // board computes anyway (no second legal-move generation).
+            let san = San::from_move(&game.position, mv);
+            let uci = UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string();
+            game.play(mv);
+            let suffix = match game.ending {
+                Some((_, Termination::Checkmate)) => "#",
+                _ if game.position.is_check() => "+",
+                _ => "",
+            };
             moves.push(MoveRecord {
-                uci: UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string(),
-                san: SanPlus::from_move(game.position.clone(), mv).to_string(),
+                uci,
+                san: format!("{san}{suffix}"),
                 time_ms: cost,
                 clock_ms: clocks[side].remaining_ms(),
                 score_cp,
@@ -102,7 +113,6 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
                 nps: thought.info.nps,
                 pv: thought.info.pv.join(" "),
             });
-            game.play(mv);
             if game.ending.is_none()
                 && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
             {

@@ -45,7 +45,7 @@ use crate::tally::Tally;
 
 pub use document::{Document, Layout};
 pub use html::render_html;
-pub use suite::{Answer, SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
+pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
 
 /// Version of the JSON schema.

@@ -9,8 +9,9 @@
 //! `finished`, `machine`), `reference`, `rows[]` (`engine`, `limit`,
 //! `answered`, `solved`, `nodes`, `nodes_vs_reference` (percent or `null`),
 //! `time_ms`, `mean_depth`, `faults`), `answers[]` (every stored answer:
-//! `engine`, `limit`, `position`, `id`, `best_move`, `solved`, `nodes`,
-//! `depth`, `time_ms`, `score_cp`, `score_mate`, `fault`).
+//! `engine`, `limit_index`, `limit_label`, `position`, `position_id`,
+//! `best_move`, `solved`, `nodes`, `depth`, `time_ms`, `score_cp`,
+//! `score_mate`, `fault`).
 
 use db::SuiteResult;
 use serde::Serialize;
@@ -79,35 +80,6 @@ pub struct SuiteRow {
     pub faults: u64,
 }
 
-/// One stored answer, for the JSON.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Answer {
-    /// Engine.
-    pub engine: String,
-    /// Limit label.
-    pub limit: String,
-    /// Index in the suite.
-    pub position: i64,
-    /// EPD id.
-    pub id: String,
-    /// Best move (UCI).
-    pub best_move: Option<String>,
-    /// Solved.
-    pub solved: bool,
-    /// Nodes.
-    pub nodes: Option<u64>,
-    /// Depth.
-    pub depth: Option<u64>,
-    /// Time, ms.
-    pub time_ms: u64,
-    /// Score, cp.
-    pub score_cp: Option<i64>,
-    /// Score, mate in N.
-    pub score_mate: Option<i64>,
-    /// Fault, or empty.
-    pub fault: String,
-}
-
 /// The whole suite report.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SuiteReport {
@@ -120,7 +92,7 @@ pub struct SuiteReport {
     /// Per engine and limit, engines in the run's order, limits in the spec's order.
     pub rows: Vec<SuiteRow>,
     /// Every answer.
-    pub answers: Vec<Answer>,
+    pub answers: Vec<SuiteResult>,
 }
 
 impl SuiteReport {
@@ -166,24 +138,7 @@ impl SuiteReport {
             let base = reference_nodes.get(i % limits).copied().unwrap_or(0);
             row.nodes_vs_reference = (base > 0).then(|| 100.0 * row.nodes as f64 / base as f64);
         }
-        let answers = inputs
-            .results
-            .iter()
-            .map(|r| Answer {
-                engine: r.engine.clone(),
-                limit: r.limit_label.clone(),
-                position: r.position,
-                id: r.position_id.clone(),
-                best_move: r.best_move.clone(),
-                solved: r.solved,
-                nodes: r.nodes,
-                depth: r.depth,
-                time_ms: r.time_ms,
-                score_cp: r.score_cp,
-                score_mate: r.score_mate,
-                fault: r.fault.clone(),
-            })
-            .collect();
+        let answers = inputs.results.to_vec();
         SuiteReport { version: SUITE_REPORT_VERSION, header: inputs.header, reference, rows, answers }
     }
 

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Benchmark: positions per second through `arena suite`, and its overhead
+# against the engine searching the same positions in-process.
+#
+#   bench/suite_overhead.sh [COUNT] [DEPTH]      (defaults: 300 WAC positions, depth 5)
+#
+# 1. The engine alone: engine/examples/suite.rs searches the first COUNT WAC
+#    positions at DEPTH in one process (table cleared between positions).
+# 2. The same through the arena, concurrency 1: one engine process speaking
+#    UCI, `ucinewgame` + `Clear Hash` + `isready` per position, answers stored.
+# 3. The arena at concurrency 2 (positions per second on 2 cores).
+# Overhead = time(2) / time(1) − 1 (target: under 5 %). Node totals of 1 and 2
+# must be equal: the same search, only the transport differs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-300}
+depth=${2:-5}
+cargo build --release -q -p arena -p engine --examples --bins
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+seconds() { local start end; start=$(date +%s.%N); "$@" >"$work/out" 2>&1; end=$(date +%s.%N); echo "$end - $start" | bc -l; }
+
+engine_s=$(seconds target/release/examples/suite data/suites/wac.epd "$count" "depth=$depth" plain)
+engine_nodes=$(grep -o '| depth [0-9]* | [0-9]* |' "$work/out" | awk '{print $5}')
+arena_s=$(seconds target/release/arena suite --engines plain --suite wac --count "$count" --depth "$depth" \
+    --concurrency 1 --quiet --db "$work/one.db")
+arena_nodes=$(target/release/arena report 1 --db "$work/one.db" --format json | python3 -c \
+    'import json,sys; print(json.load(sys.stdin)["rows"][0]["nodes"])')
+two_s=$(seconds target/release/arena suite --engines plain --suite wac --count "$count" --depth "$depth" \
+    --concurrency 2 --quiet --db "$work/two.db")
+
+printf 'engine in-process:        %6.2f s  %s nodes  %6.1f positions/s\n' "$engine_s" "$engine_nodes" "$(echo "$count / $engine_s" | bc -l)"
+printf 'arena suite, conc. 1:     %6.2f s  %s nodes  %6.1f positions/s\n' "$arena_s" "$arena_nodes" "$(echo "$count / $arena_s" | bc -l)"
+printf 'arena suite, conc. 2:     %6.2f s            %6.1f positions/s\n' "$two_s" "$(echo "$count / $two_s" | bc -l)"
+printf 'overhead (conc. 1 vs in-process): %.1f %%\n' "$(echo "100 * ($arena_s / $engine_s - 1)" | bc -l)"
