@@ -45,6 +45,9 @@ pub struct Hit {
 pub struct TranspositionTable {
     entries: Vec<Entry>,
     age: u8,
+    /// False while no entry was written since the last clear: clearing
+    /// again (`ucinewgame` then `Clear Hash`, as `arena suite` sends) is free.
+    written: bool,
 }
 
 const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
@@ -53,12 +56,15 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one entry).
     pub fn new(megabytes: usize) -> Self {
         let count = (megabytes * 1024 * 1024 / ENTRY_BYTES).max(1);
-        Self { entries: vec![Entry::default(); count], age: 0 }
+        Self { entries: vec![Entry::default(); count], age: 0, written: false }
     }
 
     /// Empties every slot.
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        if self.written {
+            self.entries.fill(Entry::default());
+            self.written = false;
+        }
         self.age = 0;
     }
 
@@ -97,6 +103,7 @@ impl TranspositionTable {
     #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, key: u64, ply: usize, best_move: u16, score: Score, eval: Score, depth: i32, bound: Bound) {
         let index = self.index(key);
+        self.written = true;
         let slot = &mut self.entries[index];
         let same = slot.key == key;
         let old_age = slot.bound_age >> 2;
