@@ -193,6 +193,14 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     assert_eq!(before.status, "running", "killed, not finished");
     assert!(before.games < 24, "killed mid-run: {} games", before.games);
     db.close().await;
+    // The report of an unfinished run shows the state so far.
+    let out = arena(&dir, &["report", "1", "--format", "json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["header"]["status"], "running");
+    assert_eq!(report["header"]["games_played"].as_i64(), Some(before.games));
+    let finished_pairs = report["pairings"][0]["openings"].as_array().unwrap().len() as i64;
+    assert_eq!(finished_pairs, before.pairs_done, "statistics count finished pairs only");
 
     let out = arena(&dir, &["resume", "1", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

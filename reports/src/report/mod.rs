@@ -457,20 +457,9 @@ fn tournament(names: &[String], games: &[GameSummary], anchor: Option<&str>) -> 
     Tournament { engines: names.to_vec(), crosstable, anchor: names[anchor_index].clone(), ratings }
 }
 
-/// UTC `YYYY-MM-DD HH:MM:SS` of Unix milliseconds (civil-from-days, proleptic Gregorian).
+/// UTC `YYYY-MM-DD HH:MM:SS` of Unix milliseconds.
 pub fn utc_timestamp(unix_ms: i64) -> String {
-    let seconds = unix_ms.div_euclid(1000);
-    let (days, of_day) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let (year, month, day, of_day) = crate::calendar::civil(unix_ms);
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", of_day / 3_600, of_day % 3_600 / 60, of_day % 60)
 }
 
