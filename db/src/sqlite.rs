@@ -82,6 +82,11 @@ impl Db {
         sql_error(&self.path, error)
     }
 
+    /// The rows of a query whose only parameter is a run id.
+    async fn rows_of_run(&self, sql: &'static str, run: i64) -> Result<Vec<SqliteRow>, DbError> {
+        sqlx::query(sql).bind(run).fetch_all(&self.pool).await.map_err(|e| self.error(e))
+    }
+
     /// A write transaction that takes the lock at once (`BEGIN IMMEDIATE`).
     async fn write(&self) -> Result<Transaction<'static, Sqlite>, DbError> {
         self.pool.begin_with("BEGIN IMMEDIATE").await.map_err(|e| self.error(e))
@@ -348,16 +353,15 @@ impl Db {
     ///
     /// A database failure.
     pub async fn pair_outcomes(&self, run: i64) -> Result<Vec<PairOutcome>, DbError> {
-        let rows = sqlx::query(
-            "SELECT p.idx, p.engine_a, p.engine_b, p.opening_name, p.finished_seq, p.llr, \
+        let rows = self
+            .rows_of_run(
+                "SELECT p.idx, p.engine_a, p.engine_b, p.opening_name, p.finished_seq, p.llr, \
              MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END) \
              FROM pairs p JOIN games g ON g.pair_id = p.id \
              WHERE p.run_id = ? AND p.status = 'done' GROUP BY p.id ORDER BY p.finished_seq",
-        )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                run,
+            )
+            .await?;
         Ok(rows
             .iter()
             .filter_map(|r| {
@@ -382,13 +386,11 @@ impl Db {
     ///
     /// A database failure.
     pub async fn terminations(&self, run: i64) -> Result<Vec<(String, i64)>, DbError> {
-        let rows = sqlx::query(
+        let rows = self.rows_of_run(
             "SELECT termination, COUNT(*) FROM games WHERE run_id = ? GROUP BY termination ORDER BY COUNT(*) DESC, termination",
+            run,
         )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        .await?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
@@ -398,14 +400,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn game_summaries(&self, run: i64) -> Result<Vec<GameSummary>, DbError> {
-        let rows = sqlx::query(
-            "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies \
+        let rows = self
+            .rows_of_run(
+                "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies \
              FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? ORDER BY g.id",
-        )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                run,
+            )
+            .await?;
         Ok(rows
             .iter()
             .map(|r| GameSummary {
@@ -426,15 +427,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn move_totals(&self, run: i64) -> Result<Vec<EngineMoveTotals>, DbError> {
-        let rows = sqlx::query(
+        let rows = self.rows_of_run(
             "SELECT CASE t.side WHEN 0 THEN g.white ELSE g.black END AS engine, SUM(t.moves), SUM(t.time_ms), \
              SUM(t.depth_sum), SUM(t.depth_moves), SUM(t.nodes_sum), SUM(t.nodes_moves), SUM(t.nps_sum), SUM(t.nps_moves) \
              FROM move_totals t JOIN games g ON g.id = t.game_id WHERE g.run_id = ? GROUP BY engine ORDER BY engine",
+            run,
         )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        .await?;
         Ok(rows
             .iter()
             .map(|r| EngineMoveTotals {
@@ -492,14 +491,12 @@ impl Db {
     ///
     /// A database failure.
     pub async fn suite_results(&self, run: i64) -> Result<Vec<SuiteResult>, DbError> {
-        let rows = sqlx::query(
+        let rows = self.rows_of_run(
             "SELECT engine, limit_index, limit_label, position, position_id, best_move, solved, nodes, depth, time_ms, \
              score_cp, score_mate, fault FROM suite_results WHERE run_id = ? ORDER BY engine, limit_index, position",
+            run,
         )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        .await?;
         let narrow = |v: Option<i64>| v.and_then(|v| u64::try_from(v).ok());
         Ok(rows
             .iter()

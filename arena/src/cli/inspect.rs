@@ -14,7 +14,7 @@ use reports::tally::Tally;
 use super::{CliError, CliResult, default_db};
 use crate::clock::TimeControl;
 use crate::run::RunSpec;
-use crate::suite::{SuiteSpec, load_suite};
+use crate::suite::SuiteSpec;
 
 /// A database.
 #[derive(Args, Debug)]
@@ -64,10 +64,7 @@ pub(super) async fn runs(args: DbArgs) -> CliResult {
         let (engines, done, planned) = if run.kind == "suite" {
             let spec: Option<SuiteSpec> = serde_json::from_str(&run.spec).ok();
             let answers = db.suite_results(run.id).await?.len();
-            let planned = spec.as_ref().map_or(0, |s| {
-                let positions = load_suite(&s.suite).map_or(0, |suite| suite.positions.len());
-                s.engines.len() * s.limits.len() * s.count.map_or(positions, |c| c.min(positions))
-            });
+            let planned = spec.as_ref().map_or(0, |s| s.engines.len() * s.limits.len() * s.positions);
             let names = spec.map(|s| s.engines.iter().map(|e| e.name.clone()).collect::<Vec<_>>().join(","));
             (names.unwrap_or_default(), answers as i64, planned as i64)
         } else {

@@ -82,16 +82,18 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         }
         engines.push(registry.get(name)?);
     }
-    let spec = SuiteSpec {
+    let mut spec = SuiteSpec {
         kind: "suite".to_string(),
         engines,
         suite: args.suite.clone(),
         count: args.count,
+        positions: 0,
         limits,
         concurrency: args.concurrency.max(1),
         stall_s: args.stall.max(1),
     };
     let positions = positions_of(&spec)?;
+    spec.positions = positions.len();
     preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
     let db = open_db(&args.db).await?;
     let engine_rows: Vec<(String, String)> =
@@ -119,6 +121,15 @@ pub(super) async fn resume(db: Db, row: RunRow, db_path: &Path, concurrency: Opt
         spec.concurrency = concurrency.max(1);
     }
     let positions = positions_of(&spec)?;
+    if positions.len() != spec.positions {
+        return Err(CliError(format!(
+            "suite {} has {} positions now but run {} started with {}; restore the file it started with to resume",
+            spec.suite,
+            positions.len(),
+            row.id,
+            spec.positions
+        )));
+    }
     preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
     play(&db, db_path, row.id, &spec, &positions, quiet).await
 }
@@ -158,12 +169,11 @@ pub(super) async fn suite_report(db: &Db, run: i64, reference: Option<String>) -
         return Err(CliError(format!("no engine '{name}' in run {run} (choose from: {})", names.join(", "))));
     }
     let results = db.suite_results(run).await?;
-    let positions = load_suite(&spec.suite).map_or(0, |s| s.positions.len());
     let header = SuiteHeader {
         run,
         status: row.status.clone(),
         suite: spec.suite.clone(),
-        positions: spec.count.map_or(positions, |c| c.min(positions)),
+        positions: spec.positions,
         engines: spec.engines.iter().map(super::report::engine_header).collect(),
         limits: spec.limits.iter().map(|l| l.label()).collect(),
         created: utc_timestamp(row.created_ms),

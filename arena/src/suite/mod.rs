@@ -207,6 +207,8 @@ pub struct SuiteSpec {
     pub suite: String,
     /// Only the first this many positions (all when `None`).
     pub count: Option<usize>,
+    /// Positions the run answers (the suite's, cut to `count`), fixed when it starts.
+    pub positions: usize,
     /// The limits, in order.
     pub limits: Vec<SuiteLimit>,
     /// Positions searched at once (one engine process per worker and engine).
