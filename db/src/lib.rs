@@ -1,37 +1,47 @@
-//! Storage for arena: engines, runs, pairs, games and moves. SQLite by
-//! default (WAL, one writer, `BEGIN IMMEDIATE`, multi-row inserts); the only
-//! crate with SQL in it. The API speaks in typed records so that a
-//! PostgreSQL backend can sit behind it later.
+//! Storage for arena: engines, runs, pairs, games and moves; the only crate
+//! with SQL in it. SQLite by default (WAL, one writer, `BEGIN IMMEDIATE`,
+//! multi-row inserts); PostgreSQL when several machines share one run
+//! (pairs claimed with `FOR UPDATE SKIP LOCKED` under a lease). One set of
+//! statements serves both through sqlx's `Any` driver: [`dialect`] numbers
+//! the placeholders and fills in the few words the two dialects spell
+//! differently. Each backend has its own migrations folder.
 
+mod connect;
+mod dialect;
+mod lease;
+mod read;
 pub mod record;
-mod sqlite;
+mod runs;
+mod suite;
+mod target;
 
-pub use sqlite::Db;
+pub use connect::{Db, TEST_POSTGRES_DEFAULT, scratch_postgres};
+pub use target::{BadTarget, Target};
 
 use record::GameResult;
 
 /// Why the database could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
-    /// Opening, creating or migrating the file failed.
-    #[error("cannot open database '{path}': {cause} (check the path, or choose another with --db PATH)")]
+    /// Opening, connecting or migrating failed.
+    #[error("cannot open database '{target}': {cause} (check the path or URL, or choose another with --db)")]
     Open {
-        /// The file.
-        path: String,
+        /// The file or URL (never with its password).
+        target: String,
         /// What went wrong.
         cause: String,
     },
     /// Another process holds the write lock beyond the busy timeout.
-    #[error("database '{path}' is locked by another process (another arena run?); wait for it, or use --db OTHER.db")]
+    #[error("database '{target}' is locked by another process (another arena run?); wait for it, or use --db OTHER.db")]
     Locked {
         /// The file.
-        path: String,
+        target: String,
     },
-    /// The file or its directory is read-only.
-    #[error("database '{path}' is not writable (check permissions, or use --db PATH in a writable directory)")]
+    /// The file or its directory is read-only, or the role may not write.
+    #[error("database '{target}' is not writable (check permissions or the role's grants, or use another --db)")]
     ReadOnly {
-        /// The file.
-        path: String,
+        /// The file or URL.
+        target: String,
     },
     /// The run does not exist.
     #[error("no run {0} in this database (see `arena runs`)")]
@@ -94,8 +104,52 @@ pub struct PairPlan {
 pub struct ClaimedPair {
     /// Database id.
     pub id: i64,
+    /// The run it belongs to.
+    pub run: i64,
+    /// Which hand-out of the pair this is (1 the first time). Together with
+    /// `id` it is the lease: storing needs it to be the newest.
+    pub claim: i64,
     /// The plan.
     pub plan: PairPlan,
+}
+
+/// Engine A's record against engine B over the finished pairs of a run, kept
+/// by the database in the transaction that finishes each pair.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairingCounts {
+    /// White in each pair's first game.
+    pub engine_a: String,
+    /// White in each pair's second game.
+    pub engine_b: String,
+    /// Games A won.
+    pub wins: i64,
+    /// Games drawn.
+    pub draws: i64,
+    /// Games A lost.
+    pub losses: i64,
+    /// Pairs by A's score in half points: `[LL, LD, DD+WL, WD, WW]`.
+    pub pentanomial: [i64; 5],
+}
+
+/// What the caller's SPRT says after a pair: the LLR and, once a bound is
+/// crossed, the verdict (`H0` or `H1`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SprtStep {
+    /// Log-likelihood ratio after this pair.
+    pub llr: f64,
+    /// `Some` when a bound is crossed.
+    pub verdict: Option<String>,
+}
+
+/// What finishing a pair did to its run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairCommit {
+    /// The pairing's counts including this pair.
+    pub counts: PairingCounts,
+    /// The SPRT step, for SPRT pairings.
+    pub sprt: Option<SprtStep>,
+    /// The run ended with this pair (all pairs done, or the SPRT decided).
+    pub run_finished: bool,
 }
 
 /// The finished results of one pair, for statistics.

@@ -1,0 +1,186 @@
+//! Opening a database: a SQLite file (WAL, busy timeout, foreign keys, one
+//! connection: one writer) or a PostgreSQL pool, migrated at open with the
+//! backend's own folder (`migrations/sqlite`, `migrations/postgres`).
+
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::sqlite::SqliteConnectOptions;
+use sqlx::{Any, AnyPool, ConnectOptions, Executor, Transaction};
+
+use crate::dialect::Backend;
+use crate::{DbError, Target};
+
+/// Connections per process to a PostgreSQL server: game slots, heartbeats
+/// and progress share them.
+const POSTGRES_CONNECTIONS: u32 = 8;
+
+/// SQLite waits this long for another process's write lock.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5000;
+
+/// An open database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pub(crate) pool: AnyPool,
+    pub(crate) backend: Backend,
+    shown: String,
+}
+
+fn classify(shown: &str, error: &sqlx::Error) -> DbError {
+    let text = error.to_string();
+    let target = shown.to_string();
+    if text.contains("database is locked") || text.contains("database is busy") {
+        DbError::Locked { target }
+    } else if text.contains("readonly")
+        || text.contains("read-only")
+        || text.contains("unable to open")
+        || text.contains("permission denied")
+    {
+        DbError::ReadOnly { target }
+    } else {
+        DbError::Sql(text)
+    }
+}
+
+impl Db {
+    /// Opens the database: creates a missing SQLite file, connects to a
+    /// PostgreSQL server, runs the migrations, and checks that it can be
+    /// written.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Open`], [`DbError::ReadOnly`] or [`DbError::Locked`]; their
+    /// messages name the target without its password.
+    pub async fn open(target: &Target) -> Result<Db, DbError> {
+        sqlx::any::install_default_drivers();
+        let shown = target.to_string();
+        let open_error = |e: sqlx::Error| match classify(&shown, &e) {
+            DbError::Sql(cause) => DbError::Open { target: shown.clone(), cause },
+            other => other,
+        };
+        let (pool, backend) = match target {
+            Target::Sqlite(path) => {
+                let path = std::path::absolute(path)
+                    .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
+                let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
+                let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
+                let pool = AnyPoolOptions::new()
+                    .max_connections(1)
+                    .after_connect(|connection, _| {
+                        Box::pin(async move {
+                            for pragma in [
+                                format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
+                                "PRAGMA foreign_keys = ON".to_string(),
+                                "PRAGMA journal_mode = WAL".to_string(),
+                                "PRAGMA synchronous = NORMAL".to_string(),
+                            ] {
+                                connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
+                            }
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await
+                    .map_err(open_error)?;
+                (pool, Backend::Sqlite)
+            }
+            Target::Postgres(url) => {
+                let options: AnyConnectOptions = url.parse().map_err(open_error)?;
+                let options = options.disable_statement_logging();
+                let pool = AnyPoolOptions::new()
+                    .max_connections(POSTGRES_CONNECTIONS)
+                    .acquire_timeout(Duration::from_secs(30))
+                    .connect_with(options)
+                    .await
+                    .map_err(open_error)?;
+                (pool, Backend::Postgres)
+            }
+        };
+        let migrated = match backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
+        };
+        migrated.map_err(|e| match e {
+            sqlx::migrate::MigrateError::Execute(e) => open_error(e),
+            other => {
+                let text = other.to_string();
+                if text.contains("locked") {
+                    DbError::Locked { target: shown.clone() }
+                } else if text.contains("readonly") || text.contains("permission denied") {
+                    DbError::ReadOnly { target: shown.clone() }
+                } else {
+                    DbError::Open { target: shown.clone(), cause: text }
+                }
+            }
+        })?;
+        let db = Db { pool, backend, shown };
+        let tx = db.write().await?;
+        tx.commit().await.map_err(|e| db.error(e))?;
+        Ok(db)
+    }
+
+    /// Closes the connections (checkpointing SQLite's write-ahead log).
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+
+    /// Whether several machines can share this database (PostgreSQL).
+    pub fn is_shared(&self) -> bool {
+        self.backend == Backend::Postgres
+    }
+
+    pub(crate) fn error(&self, error: sqlx::Error) -> DbError {
+        classify(&self.shown, &error)
+    }
+
+    /// A write transaction: SQLite takes the write lock at once (`BEGIN
+    /// IMMEDIATE`); PostgreSQL locks rows as statements reach them.
+    pub(crate) async fn write(&self) -> Result<Transaction<'static, Any>, DbError> {
+        match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+        .map_err(|e| self.error(e))
+    }
+
+    /// The rows of a query whose only parameter is a run id.
+    pub(crate) async fn rows_of_run(&self, sql: &str, run: i64) -> Result<Vec<AnyRow>, DbError> {
+        sqlx::query(self.backend.sql(sql)).bind(run).fetch_all(&self.pool).await.map_err(|e| self.error(e))
+    }
+}
+
+/// The PostgreSQL server the tests and benchmarks use: `ARENA_TEST_POSTGRES`,
+/// or the one `.ci/start-postgres` starts.
+pub const TEST_POSTGRES_DEFAULT: &str = "postgres://arena_test:arena_test@127.0.0.1:55432/arena_test";
+
+/// Creates (or empties) database `name` on the PostgreSQL server of
+/// `server` and returns its target. For tests and benchmarks: the role in
+/// `server` needs the `CREATEDB` privilege.
+///
+/// # Errors
+///
+/// [`DbError::Open`] when the server cannot be reached or refuses.
+pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbError> {
+    sqlx::any::install_default_drivers();
+    let Target::Postgres(url) = server else {
+        return Err(DbError::Open { target: server.to_string(), cause: "not a PostgreSQL URL".into() });
+    };
+    let open_error = |e: sqlx::Error| DbError::Open { target: server.to_string(), cause: e.to_string() };
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Err(DbError::Open { target: server.to_string(), cause: format!("bad database name '{name}'") });
+    }
+    let options: AnyConnectOptions = url.parse().map_err(open_error)?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .acquire_timeout(Duration::from_secs(5))
+        .connect_with(options.disable_statement_logging())
+        .await
+        .map_err(open_error)?;
+    for statement in [format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"), format!("CREATE DATABASE {name}")] {
+        pool.execute(sqlx::AssertSqlSafe(statement)).await.map_err(open_error)?;
+    }
+    pool.close().await;
+    let mut scratch = url::Url::parse(url).map_err(|e| DbError::Open { target: server.to_string(), cause: e.to_string() })?;
+    scratch.set_path(&format!("/{name}"));
+    Ok(Target::Postgres(scratch.to_string()))
+}

@@ -1,0 +1,442 @@
+//! The work queue: pairs handed out under a lease, renewed by heartbeats,
+//! stored game by game, finished together with the pairing's counts and the
+//! SPRT decision in one transaction.
+//!
+//! A hand-out counts up `pairs.claims`; `(pair id, claim)` is the lease. A
+//! game is stored only while that claim is the newest, the pair is running
+//! and its run is running, checked under a row lock in the storing
+//! transaction. So a pair whose lease expired (worker killed, machine gone)
+//! is handed out again and replayed whole, and whatever its old holder sends
+//! later is discarded, never counted twice.
+
+use std::time::Duration;
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use crate::record::{GameRecord, GameResult, MoveRecord};
+use crate::runs::delete_games_of;
+use crate::{ClaimedPair, Db, DbError, EngineMoveTotals, PairCommit, PairPlan, PairingCounts, SprtStep};
+
+/// Rows per multi-row `INSERT` of moves (13 parameters each).
+const MOVES_PER_INSERT: usize = 500;
+
+fn millis(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 4)
+}
+
+impl Db {
+    /// Hands out the next pair of a running run (lowest plan index) to
+    /// `worker` for `lease`: a pending pair, or a running one whose lease has
+    /// expired (then the games its old holder stored are deleted: the pair is
+    /// replayed whole). `None` when nothing is free now.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing was handed out).
+    pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
+        let mut tx = self.write().await?;
+        let row = sqlx::query(self.backend.sql(
+            "UPDATE pairs SET status = 'running', claims = claims + 1, worker = ?, lease_until = {now_ms} + ? \
+             WHERE id = (SELECT p.id FROM pairs p WHERE p.run_id = ? \
+                 AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_until < {now_ms})) \
+                 AND EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id AND r.status = 'running') \
+                 ORDER BY p.idx LIMIT 1 {skip_locked}) \
+             RETURNING id, run_id, claims, idx, engine_a, engine_b, opening_index, opening_name, fen, opening_moves, opening_san",
+        ))
+        .bind(worker)
+        .bind(millis(lease))
+        .bind(run)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let claimed = row.as_ref().map(claimed_pair);
+        if let Some(pair) = claimed.as_ref().filter(|pair| pair.claim > 1) {
+            for statement in delete_games_of("?") {
+                sqlx::query(self.backend.sql(&statement))
+                    .bind(pair.id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.error(e))?;
+            }
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(claimed)
+    }
+
+    /// Extends the lease of a pair by `lease` from now. `false` when the lease
+    /// is lost: the pair was handed out again, or it or its run stopped.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn renew_lease(&self, pair: &ClaimedPair, lease: Duration) -> Result<bool, DbError> {
+        let mut tx = self.write().await?;
+        let renewed = sqlx::query(self.backend.sql(
+            "UPDATE pairs SET lease_until = {now_ms} + ? WHERE id = ? AND claims = ? AND status = 'running' \
+             AND EXISTS (SELECT 1 FROM runs r WHERE r.id = pairs.run_id AND r.status = 'running')",
+        ))
+        .bind(millis(lease))
+        .bind(pair.id)
+        .bind(pair.claim)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(renewed == 1)
+    }
+
+    /// Gives a pair back unplayed (Ctrl-C, a failing engine): its stored game
+    /// is deleted and it is pending again. Nothing happens when the lease is
+    /// already lost.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn release_pair(&self, pair: &ClaimedPair) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        if self.holds(&mut tx, pair).await? {
+            for statement in delete_games_of("?") {
+                sqlx::query(self.backend.sql(&statement))
+                    .bind(pair.id)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.error(e))?;
+            }
+            sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
+                .bind(pair.id)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Stores the first game of a claimed pair with its moves, in one
+    /// transaction. `false` (and nothing stored) when the lease is lost.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing of the game is stored).
+    pub async fn save_first_game(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
+        let mut tx = self.write().await?;
+        if !self.holds(&mut tx, pair).await? {
+            return Ok(false);
+        }
+        self.insert_game(&mut tx, pair, 0, game).await?;
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(true)
+    }
+
+    /// Stores the second game of a claimed pair and finishes the pair, all in
+    /// one transaction that holds the run's row lock: the pairing's counts
+    /// are updated, `judge` (the SPRT, for SPRT pairings) reads them, and when
+    /// it returns a verdict the run is finished at once — the other pairs are
+    /// skipped and the games of pairs in flight deleted, so no new pair is
+    /// handed out and late results are discarded. The run is finished too when
+    /// this was its last pair (with verdict `inconclusive` for an SPRT).
+    /// `None` (and nothing stored) when the lease is lost.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing of the game is stored), or a pair
+    /// whose first game is missing.
+    pub async fn finish_pair(
+        &self,
+        pair: &ClaimedPair,
+        game: &GameRecord,
+        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+    ) -> Result<Option<PairCommit>, DbError> {
+        let sql = |text: &str| self.backend.sql(text);
+        let mut tx = self.write().await?;
+        let run_status: Option<String> = sqlx::query(sql("SELECT status FROM runs WHERE id = ? {for_update}"))
+            .bind(pair.run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?
+            .map(|r| r.get(0));
+        if run_status.as_deref() != Some("running") || !self.holds(&mut tx, pair).await? {
+            return Ok(None);
+        }
+        let first: Option<String> =
+            sqlx::query(sql("SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0"))
+                .bind(pair.id)
+                .fetch_optional(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?
+                .map(|r| r.get(0));
+        let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
+            DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
+        })?;
+        self.insert_game(&mut tx, pair, 1, game).await?;
+
+        // Engine A's results in half points: White in game 0, Black in game 1.
+        let a_white = half_points(first.white_score());
+        let a_black = 2 - half_points(game.result.white_score());
+        let outcome = |points: i64| [points == 2, points == 1, points == 0].map(i64::from);
+        let [w0, d0, l0] = outcome(a_white);
+        let [w1, d1, l1] = outcome(a_black);
+        let mut buckets = [0i64; 5];
+        buckets[(a_white + a_black) as usize] = 1;
+        let row = sqlx::query(sql(
+            "INSERT INTO tallies (run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, engine_a, engine_b) DO UPDATE SET \
+             wins = tallies.wins + excluded.wins, draws = tallies.draws + excluded.draws, \
+             losses = tallies.losses + excluded.losses, p0 = tallies.p0 + excluded.p0, p1 = tallies.p1 + excluded.p1, \
+             p2 = tallies.p2 + excluded.p2, p3 = tallies.p3 + excluded.p3, p4 = tallies.p4 + excluded.p4 \
+             RETURNING wins, draws, losses, p0, p1, p2, p3, p4",
+        ))
+        .bind(pair.run)
+        .bind(&pair.plan.engine_a)
+        .bind(&pair.plan.engine_b)
+        .bind(w0 + w1)
+        .bind(d0 + d1)
+        .bind(l0 + l1)
+        .bind(buckets[0])
+        .bind(buckets[1])
+        .bind(buckets[2])
+        .bind(buckets[3])
+        .bind(buckets[4])
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let counts = PairingCounts {
+            engine_a: pair.plan.engine_a.clone(),
+            engine_b: pair.plan.engine_b.clone(),
+            wins: row.get(0),
+            draws: row.get(1),
+            losses: row.get(2),
+            pentanomial: [row.get(3), row.get(4), row.get(5), row.get(6), row.get(7)],
+        };
+        let sprt = judge(&counts);
+        sqlx::query(sql(
+            "UPDATE pairs SET status = 'done', llr = ?, \
+             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?",
+        ))
+        .bind(sprt.as_ref().map(|step| step.llr))
+        .bind(pair.run)
+        .bind(pair.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+
+        let decided = sprt.as_ref().and_then(|step| step.verdict.clone());
+        let verdict = match decided {
+            Some(verdict) => {
+                let in_flight = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'";
+                for statement in delete_games_of(in_flight) {
+                    sqlx::query(sql(&statement)).bind(pair.run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+                }
+                sqlx::query(sql("UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')"))
+                    .bind(pair.run)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.error(e))?;
+                Some(verdict)
+            }
+            None => {
+                let left: i64 =
+                    sqlx::query(sql("SELECT COUNT(*) FROM pairs WHERE run_id = ? AND status IN ('pending', 'running')"))
+                        .bind(pair.run)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(|e| self.error(e))?
+                        .get(0);
+                if left == 0 { Some(sprt.as_ref().map_or(String::new(), |_| "inconclusive".to_string())) } else { None }
+            }
+        };
+        if let Some(verdict) = &verdict {
+            sqlx::query(sql("UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?"))
+                .bind((!verdict.is_empty()).then_some(verdict.as_str()))
+                .bind(pair.run)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some() }))
+    }
+
+    /// The counts of every pairing of a run that has finished pairs.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pairing_counts(&self, run: i64) -> Result<Vec<PairingCounts>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4 FROM tallies WHERE run_id = ? \
+                 ORDER BY engine_a, engine_b",
+                run,
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| PairingCounts {
+                engine_a: r.get(0),
+                engine_b: r.get(1),
+                wins: r.get(2),
+                draws: r.get(3),
+                losses: r.get(4),
+                pentanomial: [r.get(5), r.get(6), r.get(7), r.get(8), r.get(9)],
+            })
+            .collect())
+    }
+
+    /// Whether `pair`'s claim is the newest of a running pair, locking its row
+    /// until the transaction ends (PostgreSQL; SQLite holds the write lock).
+    async fn holds(&self, tx: &mut Transaction<'static, Any>, pair: &ClaimedPair) -> Result<bool, DbError> {
+        let row = sqlx::query(self.backend.sql(
+            "SELECT id FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}",
+        ))
+        .bind(pair.id)
+        .bind(pair.claim)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(row.is_some())
+    }
+
+    async fn insert_game(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        pair: &ClaimedPair,
+        game_in_pair: i64,
+        game: &GameRecord,
+    ) -> Result<i64, DbError> {
+        let game_id: i64 = sqlx::query(self.backend.sql(
+            "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
+             opening, opening_moves, opening_san, started_ms, finished_ms) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        ))
+        .bind(pair.run)
+        .bind(pair.id)
+        .bind(game_in_pair)
+        .bind(&game.white)
+        .bind(&game.black)
+        .bind(game.result.pgn())
+        .bind(game.termination.as_str())
+        .bind(&game.detail)
+        .bind(game.moves.len() as i64)
+        .bind(&game.start_fen)
+        .bind(&game.opening)
+        .bind(game.opening_moves.join(" "))
+        .bind(game.opening_san.join(" "))
+        .bind(game.started_ms)
+        .bind(game.finished_ms)
+        .fetch_one(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .get(0);
+        self.insert_moves(tx, game_id, &game.moves).await?;
+        self.insert_move_totals(tx, game_id, game).await?;
+        Ok(game_id)
+    }
+
+    async fn insert_moves(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        game_id: i64,
+        moves: &[MoveRecord],
+    ) -> Result<(), DbError> {
+        let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        for (chunk_index, chunk) in moves.chunks(MOVES_PER_INSERT).enumerate() {
+            let mut text = String::from(
+                "INSERT INTO moves (game_id, ply, uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps, pv) VALUES ",
+            );
+            text.push_str(&vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", "));
+            let mut query = sqlx::query(self.backend.sql(&text));
+            for (i, m) in chunk.iter().enumerate() {
+                query = query
+                    .bind(game_id)
+                    .bind((chunk_index * MOVES_PER_INSERT + i) as i64)
+                    .bind(&m.uci)
+                    .bind(&m.san)
+                    .bind(wide(m.time_ms))
+                    .bind(wide(m.clock_ms))
+                    .bind(m.score_cp)
+                    .bind(m.score_mate)
+                    .bind(m.depth.map(wide))
+                    .bind(m.seldepth.map(wide))
+                    .bind(m.nodes.map(wide))
+                    .bind(m.nps.map(wide))
+                    .bind(m.pv.replace(['\u{1e}', '\u{1f}'], " "));
+            }
+            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Stores the per-side totals of a game's moves (see `0002_move_totals.sql`).
+    async fn insert_move_totals(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        game_id: i64,
+        game: &GameRecord,
+    ) -> Result<(), DbError> {
+        let black_starts = game.start_fen.split_whitespace().nth(1) == Some("b");
+        let first_side = (usize::from(black_starts) + game.opening_moves.len()) % 2;
+        let mut totals = [EngineMoveTotals::default(), EngineMoveTotals::default()];
+        let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+        for (ply, m) in game.moves.iter().enumerate() {
+            let t = &mut totals[(first_side + ply) % 2];
+            t.moves += 1;
+            t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
+            for (value, sum, count) in [
+                (m.depth, &mut t.depth_sum, &mut t.depth_moves),
+                (m.nodes, &mut t.nodes_sum, &mut t.nodes_moves),
+                (m.nps, &mut t.nps_sum, &mut t.nps_moves),
+            ] {
+                if let Some(v) = value {
+                    *sum = sum.saturating_add(wide(v));
+                    *count += 1;
+                }
+            }
+        }
+        for (side, t) in totals.iter().enumerate().filter(|(_, t)| t.moves > 0) {
+            sqlx::query(self.backend.sql(
+                "INSERT INTO move_totals (game_id, side, moves, time_ms, depth_sum, depth_moves, nodes_sum, nodes_moves, \
+                 nps_sum, nps_moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            ))
+            .bind(game_id)
+            .bind(side as i64)
+            .bind(t.moves)
+            .bind(t.time_ms)
+            .bind(t.depth_sum)
+            .bind(t.depth_moves)
+            .bind(t.nodes_sum)
+            .bind(t.nodes_moves)
+            .bind(t.nps_sum)
+            .bind(t.nps_moves)
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+}
+
+/// A score of 1, ½ or 0 as 2, 1 or 0 half points.
+fn half_points(score: f64) -> i64 {
+    (score * 2.0).round() as i64
+}
+
+fn claimed_pair(r: &AnyRow) -> ClaimedPair {
+    let words = |i: usize| r.get::<String, _>(i).split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    ClaimedPair {
+        id: r.get(0),
+        run: r.get(1),
+        claim: r.get(2),
+        plan: PairPlan {
+            index: r.get(3),
+            engine_a: r.get(4),
+            engine_b: r.get(5),
+            opening_index: r.get(6),
+            opening_name: r.get(7),
+            fen: r.get(8),
+            opening_moves: words(9),
+            opening_san: words(10),
+        },
+    }
+}

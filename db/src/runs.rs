@@ -1,0 +1,211 @@
+//! Runs: creating one with its engines and planned pairs, listing, status,
+//! and making a crashed run resumable.
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use crate::dialect::Backend;
+use crate::record::now_ms;
+use crate::{Db, DbError, PairPlan, RunRow};
+
+/// Rows per multi-row `INSERT` of pairs (9 parameters each).
+const PAIRS_PER_INSERT: usize = 500;
+
+/// The statements that delete the games (with moves and totals) of the pairs
+/// chosen by `pairs`, a subquery whose parameters are bound by the caller.
+pub(crate) fn delete_games_of(pairs: &str) -> [String; 3] {
+    [
+        format!("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
+        format!("DELETE FROM move_totals WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
+        format!("DELETE FROM games WHERE pair_id IN ({pairs})"),
+    ]
+}
+
+impl Db {
+    /// Stores a new run with its engines and planned pairs; returns its id.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError`] on any database failure (nothing is stored then).
+    pub async fn create_run(
+        &self,
+        kind: &str,
+        spec_json: &str,
+        engines: &[(String, String)],
+        pairs: &[PairPlan],
+    ) -> Result<i64, DbError> {
+        let sql = |text: &str| self.backend.sql(text);
+        let mut tx = self.write().await?;
+        let machine = std::env::var("HOSTNAME")
+            .ok()
+            .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
+            .unwrap_or_default();
+        let run: i64 = sqlx::query(sql(
+            "INSERT INTO runs (kind, spec, status, created_ms, machine) VALUES (?, ?, 'running', ?, ?) RETURNING id",
+        ))
+        .bind(kind)
+        .bind(spec_json)
+        .bind(now_ms())
+        .bind(machine)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .get(0);
+        for (name, spec) in engines {
+            sqlx::query(sql("INSERT INTO engines (name, spec) VALUES (?, ?) ON CONFLICT (name, spec) DO NOTHING"))
+                .bind(name)
+                .bind(spec)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+            sqlx::query(sql("INSERT INTO run_engines (run_id, engine_id) SELECT ?, id FROM engines \
+                 WHERE name = ? AND spec = ? ON CONFLICT DO NOTHING"))
+            .bind(run)
+            .bind(name)
+            .bind(spec)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        for chunk in pairs.chunks(PAIRS_PER_INSERT) {
+            let mut text = String::from(
+                "INSERT INTO pairs (run_id, idx, engine_a, engine_b, opening_index, opening_name, fen, opening_moves, opening_san) VALUES ",
+            );
+            text.push_str(&vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", "));
+            let mut query = sqlx::query(sql(&text));
+            for pair in chunk {
+                query = query
+                    .bind(run)
+                    .bind(pair.index)
+                    .bind(&pair.engine_a)
+                    .bind(&pair.engine_b)
+                    .bind(pair.opening_index)
+                    .bind(&pair.opening_name)
+                    .bind(&pair.fen)
+                    .bind(pair.opening_moves.join(" "))
+                    .bind(pair.opening_san.join(" "));
+            }
+            query.execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(run)
+    }
+
+    /// One run with its counts.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchRun`] or a database failure.
+    pub async fn run(&self, id: i64) -> Result<RunRow, DbError> {
+        let row = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} WHERE r.id = ?")))
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        row.map(|r| run_row(&r)).ok_or(DbError::NoSuchRun(id))
+    }
+
+    /// All runs, newest first.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn runs(&self) -> Result<Vec<RunRow>, DbError> {
+        let rows = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} ORDER BY r.id DESC")))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(run_row).collect())
+    }
+
+    /// The ids and specs of the runs that workers may serve (status
+    /// `running`, kinds that play pairs), oldest first.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn open_runs(&self) -> Result<Vec<(i64, String, String)>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT id, kind, spec FROM runs WHERE status = 'running' AND kind != 'suite' ORDER BY id",
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    /// Sets a run's status (and verdict), stamping the finish time when finished.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn set_status(&self, run: i64, status: &str, verdict: Option<&str>) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        let finished = (status == "finished").then(now_ms);
+        sqlx::query(
+            self.backend.sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
+        )
+        .bind(status)
+        .bind(verdict)
+        .bind(finished)
+        .bind(run)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Makes a run resumable after a crash: games of unfinished pairs are
+    /// deleted and those pairs become pending again. On SQLite every running
+    /// pair is reset (the process that held it is gone); on a shared
+    /// PostgreSQL database only pairs whose lease has expired, since the others
+    /// belong to live workers. Returns how many pairs were reset.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing changed).
+    pub async fn reset_unfinished(&self, run: i64) -> Result<u64, DbError> {
+        let unfinished = match self.backend {
+            Backend::Sqlite => "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'",
+            Backend::Postgres => {
+                "SELECT id FROM pairs WHERE run_id = ? AND status = 'running' \
+                 AND (lease_until IS NULL OR lease_until < {now_ms})"
+            }
+        };
+        let mut tx = self.write().await?;
+        for statement in delete_games_of(unfinished) {
+            sqlx::query(self.backend.sql(&statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        let reset = sqlx::query(self.backend.sql(&format!(
+            "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id IN ({unfinished})"
+        )))
+        .bind(run)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(reset)
+    }
+}
+
+const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \
+     (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status != 'skipped'), \
+     (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'done'), \
+     (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id) FROM runs r";
+
+fn run_row(r: &AnyRow) -> RunRow {
+    RunRow {
+        id: r.get(0),
+        kind: r.get(1),
+        spec: r.get(2),
+        status: r.get(3),
+        verdict: r.get(4),
+        created_ms: r.get(5),
+        finished_ms: r.get(6),
+        machine: r.get(7),
+        pairs_planned: r.get(8),
+        pairs_done: r.get(9),
+        games: r.get(10),
+    }
+}

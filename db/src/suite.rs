@@ -1,0 +1,79 @@
+//! Test-suite answers (`arena suite`): one row per engine, limit and position.
+
+use sqlx::Row;
+
+use crate::{Db, DbError, SuiteResult};
+
+impl Db {
+    /// Stores answers to test positions, all in one transaction.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then none is stored).
+    pub async fn save_suite_results(&self, run: i64, results: &[SuiteResult]) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        let wide = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
+        for r in results {
+            sqlx::query(self.backend.sql(
+                "INSERT INTO suite_results (run_id, engine, limit_index, limit_label, position, position_id, \
+                 best_move, solved, nodes, depth, time_ms, score_cp, score_mate, fault) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
+                 ON CONFLICT (run_id, engine, limit_index, position) DO UPDATE SET limit_label = excluded.limit_label, \
+                 position_id = excluded.position_id, best_move = excluded.best_move, solved = excluded.solved, \
+                 nodes = excluded.nodes, depth = excluded.depth, time_ms = excluded.time_ms, \
+                 score_cp = excluded.score_cp, score_mate = excluded.score_mate, fault = excluded.fault",
+            ))
+            .bind(run)
+            .bind(&r.engine)
+            .bind(r.limit_index)
+            .bind(&r.limit_label)
+            .bind(r.position)
+            .bind(&r.position_id)
+            .bind(&r.best_move)
+            .bind(i64::from(r.solved))
+            .bind(wide(r.nodes))
+            .bind(wide(r.depth))
+            .bind(i64::try_from(r.time_ms).unwrap_or(i64::MAX))
+            .bind(r.score_cp)
+            .bind(r.score_mate)
+            .bind(&r.fault)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// The stored answers of a suite run, by engine, limit and position.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn suite_results(&self, run: i64) -> Result<Vec<SuiteResult>, DbError> {
+        let rows = self.rows_of_run(
+            "SELECT engine, limit_index, limit_label, position, position_id, best_move, solved, nodes, depth, time_ms, \
+             score_cp, score_mate, fault FROM suite_results WHERE run_id = ? ORDER BY engine, limit_index, position",
+            run,
+        )
+        .await?;
+        let narrow = |v: Option<i64>| v.and_then(|v| u64::try_from(v).ok());
+        Ok(rows
+            .iter()
+            .map(|r| SuiteResult {
+                engine: r.get(0),
+                limit_index: r.get(1),
+                limit_label: r.get(2),
+                position: r.get(3),
+                position_id: r.get(4),
+                best_move: r.get(5),
+                solved: r.get::<i64, _>(6) != 0,
+                nodes: narrow(r.get(7)),
+                depth: narrow(r.get(8)),
+                time_ms: narrow(Some(r.get(9))).unwrap_or(0),
+                score_cp: r.get(10),
+                score_mate: r.get(11),
+                fault: r.get(12),
+            })
+            .collect())
+    }
+}

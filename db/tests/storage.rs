@@ -1,0 +1,275 @@
+//! Storage tests, run against SQLite and against PostgreSQL: every test body
+//! takes a fresh database of each backend. The PostgreSQL server is
+//! `ARENA_TEST_POSTGRES` (default: the one `.ci/start-postgres` starts);
+//! when none is reachable the PostgreSQL half is skipped with a printed
+//! reason, except under CI (`CI` set), where that is a failure.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use db::record::{GameRecord, GameResult, MoveRecord, Termination};
+use db::{ClaimedPair, Db, PairPlan, PairingCounts, SprtStep, SuiteResult, Target};
+
+const LONG: Duration = Duration::from_secs(600);
+
+/// A fresh SQLite file and, when a server is reachable, a fresh PostgreSQL database.
+async fn backends(test: &str) -> Vec<Target> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("storage");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{test}.db"));
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+    }
+    let mut targets = vec![Target::Sqlite(file)];
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let server: Target = server.parse().unwrap();
+    match db::scratch_postgres(&server, &format!("arena_storage_{test}")).await {
+        Ok(target) => targets.push(target),
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => eprintln!("skipping PostgreSQL for {test}: {e}"),
+    }
+    targets
+}
+
+fn plan(pairs: usize) -> Vec<PairPlan> {
+    (0..pairs)
+        .map(|i| PairPlan {
+            index: i as i64,
+            engine_a: "fhr".into(),
+            engine_b: "plain".into(),
+            opening_index: i as i64,
+            opening_name: format!("opening {i}"),
+            fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+            opening_moves: vec!["e2e4".into(), "e7e5".into()],
+            opening_san: vec!["e4".into(), "e5".into()],
+        })
+        .collect()
+}
+
+fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecord {
+    GameRecord {
+        white: white.into(),
+        black: black.into(),
+        start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".into(),
+        opening: "opening".into(),
+        opening_moves: vec!["e2e4".into(), "e7e5".into()],
+        opening_san: vec!["e4".into(), "e5".into()],
+        result,
+        termination: Termination::AdjudicatedDraw,
+        detail: "detail with 'quotes' and ? marks".into(),
+        moves: (0..plies)
+            .map(|i| MoveRecord {
+                uci: format!("m{i}"),
+                san: format!("S{i}"),
+                time_ms: 10 + i as u64,
+                clock_ms: 1000 - i as u64,
+                score_cp: (i % 3 != 0).then_some(i as i64 - 5),
+                score_mate: (i % 3 == 0).then_some(-(i as i64)),
+                depth: Some(i as u64),
+                seldepth: (i % 2 == 0).then_some(i as u64 + 3),
+                nodes: Some((1 << 40) + i as u64), // large, within the i64 that both servers store
+                nps: None,
+                pv: format!("m{i} x y"),
+            })
+            .collect(),
+        started_ms: 1_700_000_000_000,
+        finished_ms: 1_700_000_060_000,
+    }
+}
+
+async fn new_run(db: &Db, pairs: usize) -> i64 {
+    db.create_run("elo", "{}", &[("fhr".into(), "{}".into()), ("plain".into(), "{}".into())], &plan(pairs)).await.unwrap()
+}
+
+fn no_sprt(_: &PairingCounts) -> Option<SprtStep> {
+    None
+}
+
+/// Plays a claimed pair: A wins with White, draws with Black.
+async fn play(db: &Db, pair: &ClaimedPair) -> bool {
+    let first = game(&pair.plan.engine_a, &pair.plan.engine_b, GameResult::WhiteWins, 30);
+    if !db.save_first_game(pair, &first).await.unwrap() {
+        return false;
+    }
+    let second = game(&pair.plan.engine_b, &pair.plan.engine_a, GameResult::Draw, 40);
+    db.finish_pair(pair, &second, &no_sprt).await.unwrap().is_some()
+}
+
+#[tokio::test]
+async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
+    for target in backends("round_trip").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 3).await;
+        let mut seen = Vec::new();
+        while let Some(pair) = db.claim_pair(run, "w1", LONG).await.unwrap() {
+            assert_eq!(pair.claim, 1, "{target}");
+            seen.push(pair.plan.index);
+            assert_eq!(db.run(run).await.unwrap().status, "running");
+            assert!(play(&db, &pair).await, "{target}");
+        }
+        assert_eq!(seen, [0, 1, 2], "{target}: pairs in plan order");
+        let info = db.run(run).await.unwrap();
+        assert_eq!((info.status.as_str(), info.verdict, info.pairs_done, info.games), ("finished", None, 3, 6));
+
+        let counts = db.pairing_counts(run).await.unwrap();
+        assert_eq!(counts.len(), 1);
+        assert_eq!((counts[0].wins, counts[0].draws, counts[0].losses), (3, 3, 0), "{target}");
+        assert_eq!(counts[0].pentanomial, [0, 0, 0, 3, 0], "{target}: WD pairs are 1.5 points");
+
+        let outcomes = db.pair_outcomes(run).await.unwrap();
+        assert_eq!(outcomes.iter().map(|o| o.finished_seq).collect::<Vec<_>>(), [1, 2, 3]);
+        assert!(outcomes.iter().all(|o| o.results == [GameResult::WhiteWins, GameResult::Draw]));
+
+        let games = db.games_page(run, 0, 100, true).await.unwrap();
+        assert_eq!(games.len(), 6);
+        assert_eq!(games[0].record, game("fhr", "plain", GameResult::WhiteWins, 30), "{target}: every field back");
+        assert_eq!(games[1].record, game("plain", "fhr", GameResult::Draw, 40), "{target}");
+        assert_eq!(db.games_page(run, games[1].id, 2, false).await.unwrap().len(), 2);
+
+        let totals = db.move_totals(run).await.unwrap();
+        let fhr = totals.iter().find(|t| t.engine == "fhr").unwrap();
+        assert_eq!(fhr.moves, 3 * 35, "{target}: half of 30 + 40 plies per pair");
+        let summaries = db.game_summaries(run).await.unwrap();
+        assert_eq!(summaries.iter().map(|s| s.plies).sum::<i64>(), 3 * 70);
+        assert_eq!(db.terminations(run).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
+        db.close().await;
+    }
+}
+
+#[tokio::test]
+async fn an_expired_lease_is_replayed_whole_and_the_late_result_discarded() {
+    for target in backends("expired_lease").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 1).await;
+        let dead = db.claim_pair(run, "dead", Duration::ZERO).await.unwrap().unwrap();
+        assert!(db.save_first_game(&dead, &game("fhr", "plain", GameResult::BlackWins, 10)).await.unwrap());
+        tokio::time::sleep(Duration::from_millis(5)).await; // the lease ended at claim time; let the clock pass it
+        let alive = db.claim_pair(run, "alive", LONG).await.unwrap().expect("expired lease handed out again");
+        assert_eq!((alive.id, alive.claim), (dead.id, 2), "{target}");
+        assert_eq!(db.run(run).await.unwrap().games, 0, "{target}: the dead worker's game is deleted");
+
+        let late = game("plain", "fhr", GameResult::WhiteWins, 10);
+        assert!(!db.save_first_game(&dead, &late).await.unwrap(), "{target}");
+        assert_eq!(db.finish_pair(&dead, &late, &no_sprt).await.unwrap(), None, "{target}");
+        assert!(!db.renew_lease(&dead, LONG).await.unwrap());
+        assert!(db.renew_lease(&alive, LONG).await.unwrap());
+        assert!(play(&db, &alive).await);
+        let info = db.run(run).await.unwrap();
+        assert_eq!((info.status.as_str(), info.games, info.pairs_done), ("finished", 2, 1), "{target}");
+        assert_eq!(db.pair_outcomes(run).await.unwrap()[0].results, [GameResult::WhiteWins, GameResult::Draw]);
+        db.close().await;
+    }
+}
+
+#[tokio::test]
+async fn an_sprt_verdict_stops_the_run_in_the_finishing_transaction() {
+    for target in backends("sprt_stop").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 6).await;
+        let first = db.claim_pair(run, "w1", LONG).await.unwrap().unwrap();
+        let in_flight = db.claim_pair(run, "w2", LONG).await.unwrap().unwrap();
+        assert!(db.save_first_game(&in_flight, &game("fhr", "plain", GameResult::Draw, 4)).await.unwrap());
+        assert!(db.save_first_game(&first, &game("fhr", "plain", GameResult::WhiteWins, 4)).await.unwrap());
+        let judge = |counts: &PairingCounts| {
+            assert_eq!(counts.pentanomial, [0, 0, 0, 0, 1]);
+            Some(SprtStep { llr: 3.5, verdict: Some("H1".into()) })
+        };
+        let commit =
+            db.finish_pair(&first, &game("plain", "fhr", GameResult::BlackWins, 4), &judge).await.unwrap().unwrap();
+        assert!(commit.run_finished, "{target}");
+        let info = db.run(run).await.unwrap();
+        assert_eq!((info.status.as_str(), info.verdict.as_deref()), ("finished", Some("H1")), "{target}");
+        assert_eq!((info.pairs_planned, info.pairs_done, info.games), (1, 1, 2), "{target}: the rest skipped");
+        assert!(db.claim_pair(run, "w3", LONG).await.unwrap().is_none(), "{target}: no pair after the verdict");
+        assert!(!db.renew_lease(&in_flight, LONG).await.unwrap(), "{target}: the worker in flight moves on");
+        let late = game("plain", "fhr", GameResult::Draw, 4);
+        assert_eq!(db.finish_pair(&in_flight, &late, &no_sprt).await.unwrap(), None, "{target}");
+        assert_eq!(db.pair_outcomes(run).await.unwrap()[0].llr, Some(3.5));
+        db.close().await;
+    }
+}
+
+#[tokio::test]
+async fn a_released_pair_is_pending_again_and_resume_resets_what_a_crash_left() {
+    for target in backends("release_reset").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 2).await;
+        let pair = db.claim_pair(run, "w1", LONG).await.unwrap().unwrap();
+        assert!(db.save_first_game(&pair, &game("fhr", "plain", GameResult::Draw, 4)).await.unwrap());
+        db.release_pair(&pair).await.unwrap();
+        assert_eq!(db.run(run).await.unwrap().games, 0, "{target}");
+        let again = db.claim_pair(run, "w1", LONG).await.unwrap().unwrap();
+        assert_eq!((again.plan.index, again.claim), (0, 2), "{target}");
+
+        // A crash leaves `again` running under a live lease: SQLite's resume
+        // resets it (the process is gone); a shared server's only once expired.
+        let reset = db.reset_unfinished(run).await.unwrap();
+        assert_eq!(reset, u64::from(!db.is_shared()), "{target}");
+        let expired = db.claim_pair(run, "w2", Duration::ZERO).await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        assert!(db.reset_unfinished(run).await.unwrap() >= 1, "{target}");
+        assert!(!db.renew_lease(&expired, LONG).await.unwrap(), "{target}");
+        db.close().await;
+    }
+}
+
+#[tokio::test]
+async fn concurrent_workers_get_each_pair_exactly_once() {
+    for target in backends("concurrent_claims").await {
+        let setup = Db::open(&target).await.unwrap();
+        let run = new_run(&setup, 40).await;
+        let mut tasks = tokio::task::JoinSet::new();
+        for worker in 0..6 {
+            let target = target.clone();
+            tasks.spawn(async move {
+                let db = Db::open(&target).await.unwrap(); // a pool per worker, as on separate machines
+                let mut mine = Vec::new();
+                while let Some(pair) = db.claim_pair(run, &format!("w{worker}"), LONG).await.unwrap() {
+                    assert!(play(&db, &pair).await);
+                    mine.push(pair.plan.index);
+                }
+                db.close().await;
+                mine
+            });
+        }
+        let mut all = Vec::new();
+        while let Some(mine) = tasks.join_next().await {
+            all.extend(mine.unwrap());
+        }
+        assert_eq!(all.len(), 40, "{target}");
+        assert_eq!(all.iter().collect::<HashSet<_>>().len(), 40, "{target}: no pair twice");
+        let info = setup.run(run).await.unwrap();
+        assert_eq!((info.status.as_str(), info.games), ("finished", 80), "{target}");
+        let counts = &setup.pairing_counts(run).await.unwrap()[0];
+        assert_eq!(counts.pentanomial.iter().sum::<i64>(), 40, "{target}");
+        setup.close().await;
+    }
+}
+
+#[tokio::test]
+async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
+    for target in backends("suite_answers").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = db.create_run("suite", "{}", &[("plain".into(), "{}".into())], &[]).await.unwrap();
+        let answer = |position: i64, solved: bool| SuiteResult {
+            engine: "plain".into(),
+            limit_index: 0,
+            limit_label: "depth 4".into(),
+            position,
+            position_id: format!("WAC.{position:03}"),
+            best_move: solved.then(|| "e2e4".into()),
+            solved,
+            nodes: Some(u64::MAX / 4),
+            depth: Some(4),
+            time_ms: 12,
+            score_cp: None,
+            score_mate: Some(-2),
+            fault: if solved { String::new() } else { "timeout".into() },
+        };
+        db.save_suite_results(run, &[answer(1, false), answer(2, true)]).await.unwrap();
+        db.save_suite_results(run, &[answer(1, true)]).await.unwrap();
+        assert_eq!(db.suite_results(run).await.unwrap(), [answer(1, true), answer(2, true)], "{target}");
+        db.close().await;
+    }
+}
