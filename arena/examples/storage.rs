@@ -1,20 +1,22 @@
 //! Benchmark: storing games, and reading them back as `arena show` and
 //! `arena pgn` do.
 //!
-//! `cargo run --release -p arena --example storage [GAMES]` (default 100,000)
+//! `cargo run --release -p arena --example storage [GAMES] [postgres://…]` (default 100,000)
 //!
-//! 1. Stores 1,000 games of 200 plies one transaction each and prints the
-//!    mean time per game.
+//! 1. Stores 1,000 games of 200 plies one transaction each, through the
+//!    leased-pair path that workers use (claim, first game, finish with the
+//!    counts), and prints the mean time per game — on SQLite, and on the
+//!    PostgreSQL server given (a scratch database `arena_bench` is made).
 //! 2. Fills a database with GAMES games of 80 plies, then times the summary
 //!    (`arena show`), the reports (`arena report` as text, JSON and HTML) and
 //!    the PGN export (`arena pgn`) through the binary.
 
-use std::path::PathBuf;
+use std::time::Duration;
 use std::process::Command;
 use std::time::Instant;
 
 use db::record::{GameRecord, GameResult, MoveRecord, Termination};
-use db::{Db, PairPlan};
+use db::{Db, PairPlan, Target};
 
 fn game(plies: usize, seed: u64) -> GameRecord {
     // A legal game is not needed for storage; a repeating knight dance is legal anyway.
@@ -61,9 +63,11 @@ fn spec_json() -> String {
     spec.to_string()
 }
 
-async fn filled(path: &PathBuf, pairs: usize) -> (Db, i64) {
-    let _ = std::fs::remove_file(path);
-    let db = Db::open(path).await.expect("open");
+async fn filled(target: &Target, pairs: usize) -> (Db, i64) {
+    if let Target::Sqlite(path) = target {
+        let _ = std::fs::remove_file(path);
+    }
+    let db = Db::open(target).await.expect("open");
     let plan: Vec<PairPlan> = (0..pairs)
         .map(|i| PairPlan {
             index: i as i64,
@@ -83,9 +87,10 @@ async fn filled(path: &PathBuf, pairs: usize) -> (Db, i64) {
 async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
     let start = Instant::now();
     for i in 0..pairs {
-        let pair = db.claim_pair(run).await.expect("claim").expect("pair");
-        db.save_game(run, pair.id, 0, &game(plies, 2 * i as u64), None).await.expect("save");
-        db.save_game(run, pair.id, 1, &game(plies, 2 * i as u64 + 1), Some(None)).await.expect("save");
+        let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
+        assert!(db.save_first_game(&pair, &game(plies, 2 * i as u64)).await.expect("save"));
+        let commit = db.finish_pair(&pair, &game(plies, 2 * i as u64 + 1), &|_| None).await.expect("save");
+        assert!(commit.is_some());
     }
     start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64
 }
@@ -104,15 +109,21 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     let dir = std::env::temp_dir().join("arena-storage-bench");
     std::fs::create_dir_all(&dir).expect("dir");
+    let server: Option<Target> = std::env::args().nth(2).map(|url| url.parse().expect("a postgres:// URL"));
     runtime.block_on(async {
-        let path = dir.join("store.db");
-        let (db, run) = filled(&path, 500).await;
-        let per_game = store_pairs(&db, run, 500, 200).await;
-        println!("store: 1000 games of 200 plies, {per_game:.3} ms per game (one transaction each)");
-        db.close().await;
+        let mut targets = vec![Target::Sqlite(dir.join("store.db"))];
+        if let Some(server) = &server {
+            targets.push(db::scratch_postgres(server, "arena_bench").await.expect("scratch database"));
+        }
+        for target in &targets {
+            let (db, run) = filled(target, 500).await;
+            let per_game = store_pairs(&db, run, 500, 200).await;
+            println!("store on {target}: 1000 games of 200 plies, {per_game:.3} ms per game (one transaction each)");
+            db.close().await;
+        }
 
         let path = dir.join("big.db");
-        let (db, run) = filled(&path, games / 2).await;
+        let (db, run) = filled(&Target::Sqlite(path.clone()), games / 2).await;
         let per_game = store_pairs(&db, run, games / 2, 80).await;
         println!("fill: {games} games of 80 plies, {per_game:.3} ms per game");
         db.set_status(run, "finished", None).await.expect("status");

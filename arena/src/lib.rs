@@ -10,3 +10,4 @@ pub mod process;
 pub mod run;
 pub mod suite;
 pub mod uci;
+pub mod worker;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use db::Db;
+use db::{Db, Target};
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
 
@@ -83,7 +83,7 @@ async fn feldmann25_run_stores_fifty_games_and_pgn_round_trips() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("fhr vs plain: 50 games") && stdout.contains("verdict: "), "{stdout}");
 
-    let db = Db::open(&dir.join("arena.db")).await.unwrap();
+    let db = Db::open(&Target::Sqlite(dir.join("arena.db"))).await.unwrap();
     let run = db.run(1).await.unwrap();
     assert_eq!((run.games, run.pairs_planned, run.pairs_done, run.status.as_str()), (50, 25, 25, "finished"));
     let games = db.games_page(1, 0, 1000, true).await.unwrap();
@@ -135,7 +135,7 @@ async fn tournament_of_three_presets_plays_every_pairing() {
         &["tournament", "--engines", "plain,nmp2,fhr", "--openings", "two.txt", "--tc", "nodes=800", "--quiet"],
     );
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let db = Db::open(&dir.join("arena.db")).await.unwrap();
+    let db = Db::open(&Target::Sqlite(dir.join("arena.db"))).await.unwrap();
     let games = db.games_page(1, 0, 1000, false).await.unwrap();
     assert_eq!(games.len(), 12, "3 pairings x 2 openings x 2 colours");
     let mut per_pair: HashMap<(String, String), u32> = HashMap::new();
@@ -177,7 +177,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     loop {
         assert!(Instant::now() < deadline, "the run stored no games in time");
         if db_path.exists()
-            && let Ok(db) = Db::open(&db_path).await
+            && let Ok(db) = Db::open(&Target::Sqlite(db_path.clone())).await
             && let Ok(run) = db.run(1).await
             && run.games >= 5
         {
@@ -188,7 +188,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let db = Db::open(&db_path).await.unwrap();
+    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let before = db.run(1).await.unwrap();
     assert_eq!(before.status, "running", "killed, not finished");
     assert!(before.games < 24, "killed mid-run: {} games", before.games);
@@ -204,7 +204,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
 
     let out = arena(&dir, &["resume", "1", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let db = Db::open(&db_path).await.unwrap();
+    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let after = db.run(1).await.unwrap();
     assert_eq!((after.games, after.pairs_done, after.status.as_str()), (24, 12, "finished"));
     let games = db.games_page(1, 0, 1000, true).await.unwrap();
@@ -254,13 +254,13 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
     if dir.join("arena.db").exists() {
-        let db = Db::open(&dir.join("arena.db")).await.unwrap();
+        let db = Db::open(&Target::Sqlite(dir.join("arena.db"))).await.unwrap();
         assert!(db.runs().await.unwrap().is_empty(), "no run was created");
     }
 
     // A database another process holds the write lock on.
     let db_path = dir.join("locked.db");
-    Db::open(&db_path).await.unwrap().close().await;
+    Db::open(&Target::Sqlite(db_path.clone())).await.unwrap().close().await;
     let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&db_path);
     let mut holder = sqlx::ConnectOptions::connect(&options).await.unwrap();
     sqlx::Executor::execute(&mut holder, "BEGIN EXCLUSIVE").await.unwrap();

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use db::Db;
+use db::{Db, Target};
 use serde_json::Value;
 
 const ARENA: &str = env!("CARGO_BIN_EXE_arena");
@@ -103,7 +103,7 @@ async fn killed_suite_resumes_to_exactly_every_answer() {
     loop {
         // Poll the database (no sleep-based guess): kill once some answers are stored.
         if db_path.exists()
-            && let Ok(db) = Db::open(&db_path).await
+            && let Ok(db) = Db::open(&Target::Sqlite(db_path.clone())).await
         {
             let stored = db.suite_results(1).await.map(|r| r.len()).unwrap_or(0);
             db.close().await;
@@ -116,13 +116,13 @@ async fn killed_suite_resumes_to_exactly_every_answer() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    let db = Db::open(&db_path).await.unwrap();
+    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let before = db.suite_results(1).await.unwrap().len();
     db.close().await;
     assert!(before < 120, "killed before the end ({before} of 120)");
     let out = arena(&dir, &["resume", "1", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let db = Db::open(&db_path).await.unwrap();
+    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let results = db.suite_results(1).await.unwrap();
     assert_eq!(results.len(), 60, "2 engines x 1 limit x 30 positions");
     let mut keys: Vec<(String, i64)> = results.iter().map(|r| (r.engine.clone(), r.position)).collect();

@@ -124,6 +124,11 @@ impl Db {
         self.pool.close().await;
     }
 
+    /// The file or URL, without a password.
+    pub fn describe(&self) -> &str {
+        &self.shown
+    }
+
     /// Whether several machines can share this database (PostgreSQL).
     pub fn is_shared(&self) -> bool {
         self.backend == Backend::Postgres

@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use db::Target;
 use db::Db;
 use reports::pgn::{Context, write_game};
 use reports::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, bradley_terry};
@@ -11,7 +12,7 @@ use reports::stats::sprt::Verdict;
 use reports::summary::Statistics;
 use reports::tally::Tally;
 
-use super::{CliError, CliResult, default_db};
+use super::{CliError, CliResult, DEFAULT_DB};
 use crate::clock::TimeControl;
 use crate::run::RunSpec;
 use crate::suite::SuiteSpec;
@@ -19,9 +20,9 @@ use crate::suite::SuiteSpec;
 /// A database.
 #[derive(Args, Debug)]
 pub struct DbArgs {
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
 }
 
 /// A run in a database.
@@ -29,9 +30,9 @@ pub struct DbArgs {
 pub struct RunArgs {
     /// Run id (see `arena runs`).
     run: i64,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
 }
 
 /// `arena pgn`.
@@ -39,19 +40,19 @@ pub struct RunArgs {
 pub struct PgnArgs {
     /// Run id (see `arena runs`).
     run: i64,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
     /// Output file (standard output without it).
     #[arg(short, long)]
     output: Option<PathBuf>,
 }
 
-pub(super) async fn open_existing(path: &Path) -> Result<Db, CliError> {
-    if !path.exists() {
-        return Err(CliError(format!("no database at {} (give one with --db PATH)", path.display())));
+pub(super) async fn open_existing(target: &Target) -> Result<Db, CliError> {
+    if !target.exists() {
+        return Err(CliError(format!("no database at {target} (give one with --db PATH or --db postgres://…)")));
     }
-    Ok(Db::open(path).await?)
+    Ok(Db::open(target).await?)
 }
 
 /// `arena runs`.

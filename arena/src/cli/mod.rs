@@ -6,8 +6,7 @@ mod play;
 mod report;
 mod stats;
 mod suite;
-
-use std::path::PathBuf;
+mod worker;
 
 use clap::{Parser, Subcommand};
 
@@ -46,6 +45,8 @@ pub enum Command {
     Sprt(play::SprtArgs),
     /// Test-suite experiment: tree size and solved positions per engine and depth/node budget.
     Suite(suite::SuiteArgs),
+    /// Play pairs of the runs in a shared database (PostgreSQL, for many machines).
+    Worker(worker::WorkerArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(play::ResumeArgs),
     /// List the runs in the database.
@@ -74,9 +75,6 @@ pub enum Command {
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
 
-fn default_db() -> PathBuf {
-    PathBuf::from(DEFAULT_DB)
-}
 
 /// Runs a parsed command.
 ///
@@ -90,6 +88,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Tournament(args) => play::tournament(args).await,
         Command::Sprt(args) => play::sprt(args).await,
         Command::Suite(args) => suite::suite(args).await,
+        Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => play::resume(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,

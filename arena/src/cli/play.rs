@@ -5,11 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use db::Db;
+use db::{Db, Target};
 use openings::Book;
 use reports::stats::sprt::Test;
 
-use super::{CliError, CliResult, default_db, inspect};
+use super::{CliError, CliResult, DEFAULT_DB, inspect};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
@@ -37,9 +37,9 @@ pub struct PlayArgs {
     /// Games played at once (each uses two engine processes, one thinking at a time).
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
     engines_file: Option<PathBuf>,
@@ -61,6 +61,9 @@ pub struct PlayArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
+    #[arg(long)]
+    no_local: bool,
 }
 
 /// `arena elo`.
@@ -134,9 +137,9 @@ pub struct SprtArgs {
 pub struct ResumeArgs {
     /// Run id (see `arena runs`).
     run: i64,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
     /// Games played at once (default: as when the run started).
     #[arg(long)]
     concurrency: Option<usize>,
@@ -294,35 +297,48 @@ async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
             spec.openings,
             book.openings.len(),
             spec.concurrency,
-            play.db.display()
+            play.db
         );
+    }
+    if play.no_local {
+        db.close().await;
+        println!("run {run}");
+        eprintln!(
+            "run {run} waits for workers (--no-local): arena worker --db {} --run {run}; follow it with: arena show {run} --db {}",
+            play.db, play.db
+        );
+        return Ok(());
     }
     play_stored(&runtime, &play.db, run, &spec, play.pgn.as_deref()).await
 }
 
-pub(super) async fn open_db(path: &Path) -> Result<Db, CliError> {
-    Ok(Db::open(path).await?)
+pub(super) async fn open_db(target: &Target) -> Result<Db, CliError> {
+    Ok(Db::open(target).await?)
 }
 
 pub(super) fn arena_exe() -> Result<PathBuf, CliError> {
     std::env::current_exe().map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))
 }
 
-pub(super) fn runtime(db: &Db, db_path: &Path, quiet: bool) -> Result<Runtime, CliError> {
+/// Engines' stderr logs go to `arena-logs/` beside a SQLite file, or in the
+/// current folder for a server.
+pub(super) fn runtime(db: &Db, target: &Target, quiet: bool) -> Result<Runtime, CliError> {
+    let beside = match target {
+        Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
+        Target::Postgres(_) => Path::new("."),
+    };
     Ok(Runtime {
         db: db.clone(),
         arena_exe: arena_exe()?,
-        log_dir: Some(db_path.parent().unwrap_or(Path::new(".")).join("arena-logs")),
+        log_dir: Some(beside.join("arena-logs")),
         timeouts: Timeouts::default(),
         progress: !quiet,
     })
 }
 
-async fn play_stored(runtime: &Runtime, db_path: &Path, run: i64, spec: &RunSpec, pgn: Option<&Path>) -> CliResult {
-    let mut runtime = runtime.clone();
-    runtime.log_dir = runtime.log_dir.map(|dir| dir.join(format!("run-{run}")));
+async fn play_stored(runtime: &Runtime, target: &Target, run: i64, spec: &RunSpec, pgn: Option<&Path>) -> CliResult {
     let db = &runtime.db;
-    let end = execute(&runtime, run, spec).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
+    let end = execute(runtime, run, spec).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
     print!("{}", inspect::summary(db, run).await?);
     if let Some(path) = pgn {
         let games = inspect::write_pgn(db, run, path).await?;
@@ -330,7 +346,7 @@ async fn play_stored(runtime: &Runtime, db_path: &Path, run: i64, spec: &RunSpec
     }
     db.close().await;
     if end == RunEnd::Stopped {
-        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {}", db_path.display());
+        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {target}");
     }
     Ok(())
 }

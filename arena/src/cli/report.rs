@@ -3,12 +3,14 @@
 
 use std::path::PathBuf;
 
+use db::Target;
+
 use clap::{Args, ValueEnum};
 use reports::report::{EngineHeader, Header, Inputs, Report, render_html, render_markdown, render_text, utc_timestamp};
 use reports::stats::sprt::Verdict;
 
 use super::inspect::open_existing;
-use super::{CliError, CliResult, default_db};
+use super::{CliError, CliResult, DEFAULT_DB};
 use crate::engines::EngineSpec;
 use crate::run::RunSpec;
 
@@ -30,9 +32,9 @@ pub enum Format {
 pub struct ReportArgs {
     /// Run id (see `arena runs`).
     run: i64,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
     /// Format (default: from the output file's extension .md/.html/.json, else text).
     #[arg(long, value_enum)]
     format: Option<Format>,

@@ -1,14 +1,14 @@
 //! `arena suite`: test-suite experiments (tree size and solved positions per
 //! engine and limit), stored as a run, resumable, reported like the papers.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use db::{Db, RunRow};
+use db::{Db, RunRow, Target};
 use reports::report::{SuiteHeader, SuiteInputs, SuiteReport, render_text, utc_timestamp};
 
 use super::play::{arena_exe, open_db, runtime};
-use super::{CliError, CliResult, default_db};
+use super::{CliError, CliResult, DEFAULT_DB};
 use crate::engines::{EngineSpec, Registry};
 use crate::process::Timeouts;
 use crate::run::{RunEnd, preflight};
@@ -42,9 +42,9 @@ pub struct SuiteArgs {
     /// Seconds without `bestmove` under --depth/--nodes before an answer counts as stalled (engine restarted).
     #[arg(long, default_value_t = DEFAULT_STALL_S)]
     stall: u64,
-    /// SQLite database file.
-    #[arg(long, default_value_os_t = default_db())]
-    db: PathBuf,
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
     engines_file: Option<PathBuf>,
@@ -107,14 +107,14 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
             spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(","),
             spec.limits.iter().map(|l| l.label()).collect::<Vec<_>>().join(", "),
             spec.concurrency,
-            args.db.display()
+            args.db
         );
     }
     play(&db, &args.db, run, &spec, &positions, args.quiet).await
 }
 
 /// `arena resume` of a suite run.
-pub(super) async fn resume(db: Db, row: RunRow, db_path: &Path, concurrency: Option<usize>, quiet: bool) -> CliResult {
+pub(super) async fn resume(db: Db, row: RunRow, target: &Target, concurrency: Option<usize>, quiet: bool) -> CliResult {
     let mut spec: SuiteSpec = serde_json::from_str(&row.spec)
         .map_err(|e| CliError(format!("run {} has a spec this version cannot read: {e}", row.id)))?;
     if let Some(concurrency) = concurrency {
@@ -131,24 +131,24 @@ pub(super) async fn resume(db: Db, row: RunRow, db_path: &Path, concurrency: Opt
         )));
     }
     preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
-    play(&db, db_path, row.id, &spec, &positions, quiet).await
+    play(&db, target, row.id, &spec, &positions, quiet).await
 }
 
 async fn play(
     db: &Db,
-    db_path: &Path,
+    target: &Target,
     run: i64,
     spec: &SuiteSpec,
     positions: &[TestPosition],
     quiet: bool,
 ) -> CliResult {
-    let mut runtime = runtime(db, db_path, quiet)?;
+    let mut runtime = runtime(db, target, quiet)?;
     runtime.log_dir = runtime.log_dir.map(|dir| dir.join(format!("run-{run}")));
     let end = execute_suite(&runtime, run, spec, positions).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
     print!("{}", render_text(&suite_report(db, run, None).await?));
     db.close().await;
     if end == RunEnd::Stopped {
-        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {}", db_path.display());
+        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {target}");
     }
     Ok(())
 }

@@ -1,24 +1,26 @@
-//! Playing a run: workers claim pairs from the database, play both games,
-//! store each finished game in one transaction, and update the tally and
-//! SPRT after every pair. Ctrl-C once: no new pairs, those in flight finish.
-//! Twice: games in flight are abandoned (engines killed) and their pairs
-//! return to pending, so `arena resume` replays them whole.
+//! Playing a run in this process: `concurrency` slots claim its pairs from
+//! the database and play them under a lease (see [`super::slot`]); other
+//! processes (`arena worker`) may play pairs of the same run at the same
+//! time. The tally and the SPRT live in the database and are updated in the
+//! transaction that finishes each pair, so the run ends there — all pairs
+//! done, or the SPRT decided — whoever plays the last pair. Ctrl-C once: no
+//! new pairs, those in flight finish. Twice: games in flight are abandoned
+//! (engines killed) and their pairs go back to the queue, so `arena resume`
+//! (or a worker) replays them whole.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
-use db::{ClaimedPair, Db, DbError};
-use openings::Opening;
+use db::{Db, DbError};
 use reports::stats::sprt::Verdict;
 use reports::tally::Tally;
-use tokio::sync::{Mutex, watch};
+use tokio::sync::watch;
 
 use super::RunSpec;
 use super::progress::Progress;
+use super::slot::{DEFAULT_LEASE, PairEnd, PlayableRun, Slot, tally_of};
 use crate::engines::EngineSpec;
-use crate::game;
-use crate::player::Player;
 use crate::process::{EngineError, EngineProcess, Timeouts};
 
 /// Where the run executes.
@@ -28,7 +30,7 @@ pub struct Runtime {
     pub db: Db,
     /// The `arena` binary (runs the bundled engine).
     pub arena_exe: PathBuf,
-    /// Folder for engines' stderr logs.
+    /// Folder for engines' stderr logs (a `run-N` folder per run inside).
     pub log_dir: Option<PathBuf>,
     /// Protocol timeouts.
     pub timeouts: Timeouts,
@@ -59,19 +61,23 @@ pub enum RunError {
     Spec(String),
 }
 
-/// Stop levels sent to workers.
-const RUNNING: u8 = 0;
-const FINISH_IN_FLIGHT: u8 = 1;
-const ABANDON: u8 = 2;
+/// Stop levels sent to slots.
+pub(crate) const RUNNING: u8 = 0;
+pub(crate) const FINISH_IN_FLIGHT: u8 = 1;
+pub(crate) const ABANDON: u8 = 2;
+
+/// How often a slot with nothing to claim looks again while other workers
+/// still hold pairs of the run.
+const IDLE_POLL: Duration = Duration::from_secs(1);
 
 struct Shared {
-    tally: Vec<Tally>,
-    verdict: Option<Verdict>,
+    tallies: Vec<Tally>,
     progress: Progress,
     failure: Option<RunError>,
 }
 
-/// Plays the pending pairs of run `run` until done, decided or stopped.
+/// Plays the pending pairs of run `run` until it is finished (here or by
+/// other workers) or stopped.
 ///
 /// # Errors
 ///
@@ -80,71 +86,77 @@ struct Shared {
 pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     let reset = db.reset_unfinished(run).await?;
-    let tcs = (0..spec.engines.len())
-        .map(|i| spec.time_control(i).map_err(|e| RunError::Spec(e.to_string())))
-        .collect::<Result<Vec<_>, _>>()?;
-    if let Some(dir) = &runtime.log_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| RunError::Spec(format!("cannot create log folder {}: {e}", dir.display())))?;
-    }
-    let outcomes = db.pair_outcomes(run).await?;
-    let tally: Vec<Tally> = spec
-        .pairings
-        .iter()
-        .map(|&(a, b)| Tally::between(&outcomes, &spec.engines[a].name, &spec.engines[b].name))
-        .collect();
+    let playable = Arc::new(PlayableRun::new(run, spec.clone())?);
     let info = db.run(run).await?;
-    let planned_games = 2 * info.pairs_planned as u64;
-    let games_done = 2 * outcomes.len() as u64;
+    if info.status != "running" {
+        db.set_status(run, "running", None).await?;
+    }
     let names: Vec<(String, String)> =
         spec.pairings.iter().map(|&(a, b)| (spec.engines[a].name.clone(), spec.engines[b].name.clone())).collect();
+    let counts = db.pairing_counts(run).await?;
+    let tallies: Vec<Tally> = names
+        .iter()
+        .map(|(a, b)| counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(tally_of).unwrap_or_default())
+        .collect();
+    let planned_games = 2 * info.pairs_planned as u64;
+    let games_done = 2 * info.pairs_done as u64;
     let progress = Progress::new(run, runtime.progress, planned_games, games_done, names, spec.sprt);
     if reset > 0 {
         progress.note(&format!("resuming run {run}: {reset} unfinished pair(s) will be replayed whole"));
     }
-    let shared = Arc::new(Mutex::new(Shared { tally, verdict: None, progress, failure: None }));
+    let shared = Arc::new(Mutex::new(Shared { tallies, progress, failure: None }));
     let (stop_tx, stop_rx) = watch::channel(RUNNING);
     let stop_tx = Arc::new(stop_tx);
     let signals = tokio::spawn(watch_ctrl_c(stop_tx.clone(), shared.clone()));
 
-    let mut workers = tokio::task::JoinSet::new();
-    for worker in 0..spec.concurrency.max(1) {
-        let context = WorkerContext {
-            runtime: runtime.clone(),
-            run,
-            spec: spec.clone(),
-            tcs: tcs.clone(),
+    let worker = worker_name();
+    let mut slots = tokio::task::JoinSet::new();
+    for index in 0..spec.concurrency.max(1) {
+        let slot = Slot::new(runtime.clone(), format!("{worker}/{index}"), DEFAULT_LEASE);
+        let context = SlotContext {
+            playable: playable.clone(),
             shared: shared.clone(),
             stop: stop_rx.clone(),
             stop_tx: stop_tx.clone(),
-            worker,
         };
-        workers.spawn(context.work());
+        slots.spawn(context.work(slot));
     }
-    while workers.join_next().await.is_some() {}
+    while slots.join_next().await.is_some() {}
     signals.abort();
 
-    let mut shared = shared.lock().await;
-    shared.progress.finish();
-    if let Some(failure) = shared.failure.take() {
-        db.reset_unfinished(run).await?;
-        db.set_status(run, "stopped", None).await?;
+    let failure = {
+        let mut shared = lock(&shared);
+        shared.progress.finish();
+        shared.failure.take()
+    };
+    let info = db.run(run).await?;
+    if let Some(failure) = failure {
+        if info.status == "running" {
+            db.set_status(run, "stopped", None).await?;
+        }
         return Err(failure);
     }
-    if let Some(verdict) = shared.verdict {
-        db.skip_pending(run).await?;
-        db.set_status(run, "finished", Some(verdict.as_str())).await?;
-        return Ok(RunEnd::Finished(Some(verdict)));
+    if info.status == "finished" {
+        return Ok(RunEnd::Finished(info.verdict.as_deref().and_then(parse_verdict)));
     }
-    let info = db.run(run).await?;
-    if info.pairs_done == info.pairs_planned {
-        let verdict = spec.sprt.map(|_| Verdict::Inconclusive);
-        db.set_status(run, "finished", verdict.map(Verdict::as_str)).await?;
-        return Ok(RunEnd::Finished(verdict));
+    if info.status == "running" {
+        db.set_status(run, "stopped", None).await?;
     }
-    db.reset_unfinished(run).await?;
-    db.set_status(run, "stopped", None).await?;
     Ok(RunEnd::Stopped)
+}
+
+fn parse_verdict(text: &str) -> Option<Verdict> {
+    [Verdict::AcceptH0, Verdict::AcceptH1, Verdict::Inconclusive].into_iter().find(|v| v.as_str() == text)
+}
+
+/// This process's name in the database: `host:pid`.
+pub fn worker_name() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into());
+    format!("{host}:{}", std::process::id())
 }
 
 /// Starts and quits every engine once, so that a bad command or
@@ -170,135 +182,98 @@ async fn watch_ctrl_c(stop: Arc<watch::Sender<u8>>, shared: Arc<Mutex<Shared>>) 
         if tokio::signal::ctrl_c().await.is_err() {
             return;
         }
-        shared.lock().await.progress.note(message);
+        lock(&shared).progress.note(message);
         let _ = stop.send(level);
     }
 }
 
-struct WorkerContext {
-    runtime: Runtime,
-    run: i64,
-    spec: RunSpec,
-    tcs: Vec<crate::clock::TimeControl>,
+struct SlotContext {
+    playable: Arc<PlayableRun>,
     shared: Arc<Mutex<Shared>>,
     stop: watch::Receiver<u8>,
     stop_tx: Arc<watch::Sender<u8>>,
-    worker: usize,
 }
 
-impl WorkerContext {
-    async fn work(self) {
-        let mut players: HashMap<String, Player> = HashMap::new();
+impl SlotContext {
+    async fn work(self, mut slot: Slot) {
+        let db = slot.db().clone();
+        let run = self.playable.run;
         loop {
-            if *self.stop.borrow() != RUNNING || self.shared.lock().await.verdict.is_some() {
+            if *self.stop.borrow() != RUNNING {
                 break;
             }
-            let claimed = match self.runtime.db.claim_pair(self.run).await {
+            let claimed = match db.claim_pair(run, slot.worker(), slot.lease()).await {
                 Ok(Some(claimed)) => claimed,
-                Ok(None) => break,
+                Ok(None) => match db.run(run).await {
+                    // Other workers hold the last pairs: wait for them (or their expiry).
+                    Ok(info) if info.status == "running" && info.pairs_done < info.pairs_planned => {
+                        let mut stop = self.stop.clone();
+                        let _ = tokio::time::timeout(IDLE_POLL, stop.wait_for(|level| *level != RUNNING)).await;
+                        continue;
+                    }
+                    Ok(_) => break,
+                    Err(e) => {
+                        self.fail(e.into()).await;
+                        break;
+                    }
+                },
                 Err(e) => {
                     self.fail(e.into()).await;
                     break;
                 }
             };
             let mut stop = self.stop.clone();
-            let abandoned = async move {
+            let abandon = async move {
                 let _ = stop.wait_for(|level| *level >= ABANDON).await;
             };
-            tokio::select! {
-                result = self.play_pair(&claimed, &mut players) => {
-                    if let Err(e) = result {
-                        self.fail(e).await;
+            let shared = self.shared.clone();
+            let first_game = move || lock(&shared).progress.game_done();
+            match slot.play(&self.playable, &claimed, first_game, abandon).await {
+                Ok(PairEnd::Counted(commit)) => {
+                    let mut shared = lock(&self.shared);
+                    let spec = &self.playable.spec;
+                    if let Some(p) = spec.pairings.iter().position(|&(a, b)| {
+                        spec.engines[a].name == commit.counts.engine_a && spec.engines[b].name == commit.counts.engine_b
+                    }) {
+                        shared.tallies[p] = tally_of(&commit.counts);
+                    }
+                    let tallies = shared.tallies.clone();
+                    shared.progress.pair_done(&tallies, commit.sprt.map(|step| step.llr));
+                    if commit.run_finished {
                         break;
                     }
                 }
-                () = abandoned => break,
+                Ok(PairEnd::LeaseLost) => {
+                    let note = format!(
+                        "run {run}: pair {} was taken over (lease expired) or the run ended; moving on",
+                        claimed.plan.index
+                    );
+                    lock(&self.shared).progress.note(&note);
+                }
+                Ok(PairEnd::Abandoned) => {
+                    if let Err(e) = db.release_pair(&claimed).await {
+                        self.fail(e.into()).await;
+                    }
+                    break;
+                }
+                Err(e) => {
+                    let _ = db.release_pair(&claimed).await;
+                    self.fail(e).await;
+                    break;
+                }
             }
         }
-        for (_, mut player) in players {
-            player.shutdown().await;
-        }
+        slot.shutdown().await;
     }
 
     async fn fail(&self, error: RunError) {
-        let mut shared = self.shared.lock().await;
+        let mut shared = lock(&self.shared);
         shared.failure.get_or_insert(error);
         let _ = self.stop_tx.send(FINISH_IN_FLIGHT);
     }
-
-    fn player(&self, players: &mut HashMap<String, Player>, name: &str) -> Result<Player, RunError> {
-        if let Some(player) = players.remove(name) {
-            return Ok(player);
-        }
-        let index = self
-            .spec
-            .engines
-            .iter()
-            .position(|e| e.name == name)
-            .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))?;
-        let engine = &self.spec.engines[index];
-        let log = self
-            .runtime
-            .log_dir
-            .as_ref()
-            .map(|dir| dir.join(format!("{}-w{}.stderr.log", sanitize(name), self.worker)));
-        Ok(Player::new(
-            engine.clone(),
-            self.tcs[index].clone(),
-            engine.launch(&self.runtime.arena_exe),
-            log,
-            self.runtime.timeouts,
-        ))
-    }
-
-    async fn play_pair(&self, claimed: &ClaimedPair, players: &mut HashMap<String, Player>) -> Result<(), RunError> {
-        let plan = &claimed.plan;
-        let opening = Opening {
-            name: plan.opening_name.clone(),
-            fen: plan.fen.clone(),
-            moves: plan.opening_moves.clone(),
-            san: plan.opening_san.clone(),
-        };
-        let mut a = self.player(players, &plan.engine_a)?;
-        let mut b = self.player(players, &plan.engine_b)?;
-        let mut results = Vec::with_capacity(2);
-        for game_in_pair in 0..2 {
-            let record = if game_in_pair == 0 {
-                game::play(&mut a, &mut b, &opening, self.spec.adjudication).await
-            } else {
-                game::play(&mut b, &mut a, &opening, self.spec.adjudication).await
-            };
-            results.push(record.result);
-            if game_in_pair == 0 {
-                self.runtime.db.save_game(self.run, claimed.id, 0, &record, None).await?;
-                self.shared.lock().await.progress.game_done();
-                continue;
-            }
-            let mut shared = self.shared.lock().await;
-            let pairing = self.spec.pairings.iter().position(|&(x, y)| {
-                self.spec.engines[x].name == plan.engine_a && self.spec.engines[y].name == plan.engine_b
-            });
-            let mut llr = None;
-            if let Some(p) = pairing {
-                shared.tally[p].add_pair(results[0], results[1]);
-                if let Some(test) = self.spec.sprt.filter(|_| p == 0) {
-                    let value = test.llr(&shared.tally[0].pairs());
-                    llr = Some(value);
-                    if shared.verdict.is_none() {
-                        shared.verdict = test.decide(value);
-                    }
-                }
-            }
-            self.runtime.db.save_game(self.run, claimed.id, 1, &record, Some(llr)).await?;
-            let tallies = shared.tally.clone();
-            shared.progress.pair_done(&tallies, llr);
-        }
-        players.insert(plan.engine_a.clone(), a);
-        players.insert(plan.engine_b.clone(), b);
-        Ok(())
-    }
 }
 
-fn sanitize(name: &str) -> String {
-    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+/// The shared state, also after a panic elsewhere (it holds only counters).
+fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+    shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -1,11 +1,14 @@
 //! Runs: a spec (engines, openings, time control, pairings, SPRT) stored
 //! with the run, a plan of pairs (each opening twice, colours swapped), and
-//! the workers that play them.
+//! the slots that play them, here or in `arena worker`s.
 
 mod execute;
 mod progress;
+mod slot;
 
-pub use execute::{RunEnd, RunError, Runtime, execute, preflight};
+pub use execute::{RunEnd, RunError, Runtime, execute, preflight, worker_name};
+pub(crate) use execute::{ABANDON, FINISH_IN_FLIGHT, RUNNING};
+pub use slot::{DEFAULT_LEASE, PairEnd, PlayableRun, Slot, tally_of};
 
 use openings::{Book, Selection};
 use serde::{Deserialize, Serialize};

@@ -60,8 +60,10 @@ impl Progress {
         }
     }
 
+    /// A pair finished (here or by another worker): `tallies` are the
+    /// database's counts, which also count other workers' games.
     pub(super) fn pair_done(&mut self, tallies: &[Tally], llr: Option<f64>) {
-        self.done += 1;
+        self.done = (self.done + 1).max(tallies.iter().map(Tally::games).sum());
         self.tallies = tallies.to_vec();
         if llr.is_some() {
             self.llr = llr;

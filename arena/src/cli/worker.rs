@@ -1,0 +1,66 @@
+//! `arena worker`: play pairs of the runs in a shared database.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+use db::Target;
+
+use super::play::{open_db, runtime};
+use super::{CliError, CliResult, DEFAULT_DB};
+use crate::worker::{WorkerConfig, serve};
+
+/// `arena worker`.
+#[derive(Args, Debug)]
+pub struct WorkerArgs {
+    /// The shared database: postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass), or a SQLite file on this machine.
+    #[arg(long, default_value = DEFAULT_DB)]
+    db: Target,
+    /// Games played at once on this machine.
+    #[arg(long, default_value_t = 2)]
+    concurrency: usize,
+    /// engines.toml naming this machine's external engines (default: ./engines.toml if present).
+    #[arg(long)]
+    engines_file: Option<PathBuf>,
+    /// Serve only this run, and exit when it ends (default: every open run, until Ctrl-C).
+    #[arg(long)]
+    run: Option<i64>,
+    /// Seconds a claimed pair stays with this worker without a heartbeat; then another worker replays it.
+    #[arg(long, default_value_t = 60)]
+    lease: u64,
+    /// Seconds between looks for new runs.
+    #[arg(long, default_value_t = 10)]
+    poll: u64,
+    /// Print nothing but errors.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `arena worker`.
+pub(super) async fn worker(args: WorkerArgs) -> CliResult {
+    if args.concurrency == 0 {
+        return Err(CliError("--concurrency must be at least 1".into()));
+    }
+    if args.lease < 3 {
+        return Err(CliError("--lease must be at least 3 seconds (heartbeats come every third of it)".into()));
+    }
+    if args.poll == 0 {
+        return Err(CliError("--poll must be at least 1 second".into()));
+    }
+    let db = open_db(&args.db).await?;
+    let config = WorkerConfig {
+        runtime: runtime(&db, &args.db, args.quiet)?,
+        concurrency: args.concurrency,
+        engines_file: args.engines_file,
+        only_run: args.run,
+        lease: Duration::from_secs(args.lease),
+        poll: Duration::from_secs(args.poll),
+    };
+    let summary = serve(config).await;
+    db.close().await;
+    let summary = summary?;
+    if !args.quiet {
+        eprintln!("worker done: {} pair(s) played, {} given up (lease lost)", summary.pairs, summary.lost);
+    }
+    Ok(())
+}
