@@ -11,8 +11,8 @@
 //!    (`arena show`), the reports (`arena report` as text, JSON and HTML) and
 //!    the PGN export (`arena pgn`) through the binary.
 
-use std::time::Duration;
 use std::process::Command;
+use std::time::Duration;
 use std::time::Instant;
 
 use db::record::{GameRecord, GameResult, MoveRecord, Termination};

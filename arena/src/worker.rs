@@ -16,8 +16,8 @@ use tokio::sync::watch;
 
 use crate::engines::Registry;
 use crate::run::{
-    ABANDON, FINISH_IN_FLIGHT, PairEnd, PlayableRun, RUNNING, RunError, RunSpec, Runtime, Slot, preflight,
-    tally_of, worker_name,
+    ABANDON, FINISH_IN_FLIGHT, PairEnd, PlayableRun, RUNNING, RunError, RunSpec, Runtime, Slot, preflight, tally_of,
+    worker_name,
 };
 
 /// What a worker is asked to do.
@@ -102,7 +102,10 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
     if let Some(run) = context.config.only_run {
         let row = context.config.runtime.db.run(run).await?;
         if row.kind == "suite" {
-            return Err(WorkerError::Refused { run, why: "suite runs are played by the process that starts them".into() });
+            return Err(WorkerError::Refused {
+                run,
+                why: "suite runs are played by the process that starts them".into(),
+            });
         }
         context.refresh(true).await?;
         let entries = &lock(&shared).catalogue.entries;
@@ -192,7 +195,8 @@ impl Context {
                     engine.dir = local.dir;
                 }
                 _ => {
-                    let file = self.config.engines_file.as_ref().map_or("./engines.toml".into(), |p| p.display().to_string());
+                    let file =
+                        self.config.engines_file.as_ref().map_or("./engines.toml".into(), |p| p.display().to_string());
                     return Entry::Refused(format!(
                         "it needs engine '{}', which {file} on this machine does not define (add it with its command)",
                         engine.name
@@ -291,11 +295,15 @@ impl Context {
                 }
                 Ok(PairEnd::LeaseLost) => {
                     lock(&self.shared).summary.lost += 1;
-                    self.note(&format!("run {run} pair {index}: taken over (lease expired) or the run ended; moving on"));
+                    self.note(&format!(
+                        "run {run} pair {index}: taken over (lease expired) or the run ended; moving on"
+                    ));
                 }
                 Ok(PairEnd::Abandoned) => {
                     if let Err(e) = db.release_pair(&pair).await {
-                        self.note(&format!("run {run} pair {index}: could not give it back ({e}); its lease will expire"));
+                        self.note(&format!(
+                            "run {run} pair {index}: could not give it back ({e}); its lease will expire"
+                        ));
                     }
                     break;
                 }

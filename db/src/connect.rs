@@ -185,7 +185,8 @@ pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbE
         pool.execute(sqlx::AssertSqlSafe(statement)).await.map_err(open_error)?;
     }
     pool.close().await;
-    let mut scratch = url::Url::parse(url).map_err(|e| DbError::Open { target: server.to_string(), cause: e.to_string() })?;
+    let mut scratch =
+        url::Url::parse(url).map_err(|e| DbError::Open { target: server.to_string(), cause: e.to_string() })?;
     scratch.set_path(&format!("/{name}"));
     Ok(Target::Postgres(scratch.to_string()))
 }

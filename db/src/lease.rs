@@ -159,13 +159,12 @@ impl Db {
         if run_status.as_deref() != Some("running") || !self.holds(&mut tx, pair).await? {
             return Ok(None);
         }
-        let first: Option<String> =
-            sqlx::query(sql("SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0"))
-                .bind(pair.id)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?
-                .map(|r| r.get(0));
+        let first: Option<String> = sqlx::query(sql("SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0"))
+            .bind(pair.id)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?
+            .map(|r| r.get(0));
         let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
             DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
         })?;
@@ -210,10 +209,8 @@ impl Db {
             pentanomial: [row.get(3), row.get(4), row.get(5), row.get(6), row.get(7)],
         };
         let sprt = judge(&counts);
-        sqlx::query(sql(
-            "UPDATE pairs SET status = 'done', llr = ?, \
-             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?",
-        ))
+        sqlx::query(sql("UPDATE pairs SET status = 'done', llr = ?, \
+             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"))
         .bind(sprt.as_ref().map(|step| step.llr))
         .bind(pair.run)
         .bind(pair.id)
@@ -228,21 +225,24 @@ impl Db {
                 for statement in delete_games_of(in_flight) {
                     sqlx::query(sql(&statement)).bind(pair.run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
                 }
-                sqlx::query(sql("UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')"))
-                    .bind(pair.run)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
+                sqlx::query(sql(
+                    "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')",
+                ))
+                .bind(pair.run)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
                 Some(verdict)
             }
             None => {
-                let left: i64 =
-                    sqlx::query(sql("SELECT COUNT(*) FROM pairs WHERE run_id = ? AND status IN ('pending', 'running')"))
-                        .bind(pair.run)
-                        .fetch_one(&mut *tx)
-                        .await
-                        .map_err(|e| self.error(e))?
-                        .get(0);
+                let left: i64 = sqlx::query(sql(
+                    "SELECT COUNT(*) FROM pairs WHERE run_id = ? AND status IN ('pending', 'running')",
+                ))
+                .bind(pair.run)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?
+                .get(0);
                 if left == 0 { Some(sprt.as_ref().map_or(String::new(), |_| "inconclusive".to_string())) } else { None }
             }
         };
@@ -287,9 +287,9 @@ impl Db {
     /// Whether `pair`'s claim is the newest of a running pair, locking its row
     /// until the transaction ends (PostgreSQL; SQLite holds the write lock).
     async fn holds(&self, tx: &mut Transaction<'static, Any>, pair: &ClaimedPair) -> Result<bool, DbError> {
-        let row = sqlx::query(self.backend.sql(
-            "SELECT id FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}",
-        ))
+        let row = sqlx::query(
+            self.backend.sql("SELECT id FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}"),
+        )
         .bind(pair.id)
         .bind(pair.claim)
         .fetch_optional(&mut **tx)

@@ -125,9 +125,10 @@ impl Db {
     ///
     /// A database failure.
     pub async fn open_runs(&self) -> Result<Vec<(i64, String, String)>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT id, kind, spec FROM runs WHERE status = 'running' AND kind != 'suite' ORDER BY id",
-        ))
+        let rows = sqlx::query(
+            self.backend
+                .sql("SELECT id, kind, spec FROM runs WHERE status = 'running' AND kind != 'suite' ORDER BY id"),
+        )
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
@@ -143,7 +144,8 @@ impl Db {
         let mut tx = self.write().await?;
         let finished = (status == "finished").then(now_ms);
         sqlx::query(
-            self.backend.sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
+            self.backend
+                .sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
         )
         .bind(status)
         .bind(verdict)
@@ -176,9 +178,10 @@ impl Db {
         for statement in delete_games_of(unfinished) {
             sqlx::query(self.backend.sql(&statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
         }
-        let reset = sqlx::query(self.backend.sql(&format!(
-            "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id IN ({unfinished})"
-        )))
+        let reset = sqlx::query(
+            self.backend
+                .sql(&format!("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id IN ({unfinished})")),
+        )
         .bind(run)
         .execute(&mut *tx)
         .await

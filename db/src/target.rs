@@ -53,7 +53,10 @@ impl FromStr for Target {
             return Ok(Target::Postgres(text.to_string()));
         }
         if text.contains("://") {
-            return Err(BadTarget { shown: redact(text), why: "only SQLite files and postgres:// URLs are supported".into() });
+            return Err(BadTarget {
+                shown: redact(text),
+                why: "only SQLite files and postgres:// URLs are supported".into(),
+            });
         }
         let path = text.strip_prefix("sqlite:").unwrap_or(text);
         if path.is_empty() {

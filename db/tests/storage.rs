@@ -79,7 +79,9 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
 }
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
-    db.create_run("elo", "{}", &[("fhr".into(), "{}".into()), ("plain".into(), "{}".into())], &plan(pairs)).await.unwrap()
+    db.create_run("elo", "{}", &[("fhr".into(), "{}".into()), ("plain".into(), "{}".into())], &plan(pairs))
+        .await
+        .unwrap()
 }
 
 fn no_sprt(_: &PairingCounts) -> Option<SprtStep> {

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use db::Target;
 use db::Db;
+use db::Target;
 use reports::pgn::{Context, write_game};
 use reports::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, bradley_terry};
 use reports::stats::sprt::Verdict;

@@ -75,7 +75,6 @@ pub enum Command {
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
 
-
 /// Runs a parsed command.
 ///
 /// # Errors

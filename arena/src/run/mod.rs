@@ -6,8 +6,8 @@ mod execute;
 mod progress;
 mod slot;
 
-pub use execute::{RunEnd, RunError, Runtime, execute, preflight, worker_name};
 pub(crate) use execute::{ABANDON, FINISH_IN_FLIGHT, RUNNING};
+pub use execute::{RunEnd, RunError, Runtime, execute, preflight, worker_name};
 pub use slot::{DEFAULT_LEASE, PairEnd, PlayableRun, Slot, tally_of};
 
 use openings::{Book, Selection};

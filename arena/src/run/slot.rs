@@ -191,7 +191,11 @@ impl Slot {
             .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))?;
         let engine = &run.spec.engines[index];
         let log = self.runtime.log_dir.as_ref().map(|dir| {
-            dir.join(format!("run-{}", run.run)).join(format!("{}-{}.stderr.log", sanitize(name), sanitize(&self.worker)))
+            dir.join(format!("run-{}", run.run)).join(format!(
+                "{}-{}.stderr.log",
+                sanitize(name),
+                sanitize(&self.worker)
+            ))
         });
         if let Some(folder) = log.as_ref().and_then(|path| path.parent()) {
             let _ = std::fs::create_dir_all(folder);
