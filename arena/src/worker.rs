@@ -166,7 +166,11 @@ impl Context {
                         playable.spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
                         playable.spec.tc
                     )),
-                    Entry::Refused(why) => self.note(&format!("not serving run {run}: {why}")),
+                    // With --run the refusal is the worker's error, said once.
+                    Entry::Refused(why) if self.config.only_run.is_none() => {
+                        self.note(&format!("not serving run {run}: {why}"));
+                    }
+                    Entry::Refused(_) => {}
                 }
                 lock(&self.shared).catalogue.entries.insert(*run, entry);
             }

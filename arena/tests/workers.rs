@@ -229,3 +229,58 @@ async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
         assert_eq!(crossed, [info.pairs_done], "{target}");
     }
 }
+
+#[test]
+fn a_worker_without_the_runs_engine_says_so_and_takes_no_pair() {
+    let creator = temp_dir("workers-creator");
+    let elsewhere = temp_dir("workers-elsewhere");
+    let fake = env!("CARGO_BIN_EXE_fake-engine");
+    std::fs::write(creator.join("engines.toml"), format!("[[engine]]\nname = \"fake\"\ncommand = \"{fake}\"\n"))
+        .unwrap();
+    let db = creator.join("shared.db").display().to_string();
+    let created = arena(
+        &creator,
+        &["match", "--a", "fake", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", &db, "--no-local"],
+    );
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let out = arena(&elsewhere, &["worker", "--db", &db, "--run", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot serve run 1") && stderr.contains("needs engine 'fake'"), "{stderr}");
+    // The creator's machine has it: the same worker command plays the run there.
+    let out = arena(&creator, &["worker", "--db", &db, "--run", "1", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let runs = String::from_utf8_lossy(&arena(&creator, &["runs", "--db", &db]).stdout).into_owned();
+    assert!(runs.contains("finished") && runs.contains("2/2"), "{runs}");
+}
+
+#[test]
+fn database_errors_are_one_line_and_never_show_the_password() {
+    let dir = temp_dir("workers-errors");
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let mut url = url::Url::parse(&server).unwrap();
+    url.set_password(Some("not-the-password-42")).unwrap();
+    let mut refused = url.clone();
+    refused.set_port(Some(9)).unwrap(); // discard: nothing listens there
+    let cases = [
+        (url.to_string(), "password authentication failed"),
+        (refused.to_string(), "Connection refused"),
+        ("mysql://u:not-the-password-42@h/d".to_string(), "only SQLite files and postgres:// URLs"),
+    ];
+    for (db, expected) in cases {
+        if expected == "password authentication failed"
+            && std::net::TcpStream::connect(url.authority().split('@').next_back().unwrap()).is_err()
+        {
+            eprintln!("skipping the bad-password case: no server at {}", url.authority());
+            continue;
+        }
+        let out = arena(&dir, &["runs", "--db", &db]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        // One line naming the problem (clap adds its "try --help" line to flag errors).
+        assert!(stderr.lines().next().is_some_and(|line| line.contains(expected)), "{stderr}");
+        assert!(stderr.lines().filter(|line| !line.is_empty() && !line.contains("--help")).count() == 1, "{stderr}");
+        assert!(!stderr.contains("not-the-password-42"), "{stderr}");
+    }
+}

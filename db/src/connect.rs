@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{Any, AnyPool, ConnectOptions, Executor, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Transaction};
 
 use crate::dialect::Backend;
 use crate::{DbError, Target};
@@ -39,6 +39,22 @@ fn classify(shown: &str, error: &sqlx::Error) -> DbError {
         DbError::ReadOnly { target }
     } else {
         DbError::Sql(text)
+    }
+}
+
+/// A connection failure in one line, with the fix for the usual causes.
+fn postgres_cause(error: &sqlx::Error) -> String {
+    let text = error.to_string();
+    let text = text.strip_prefix("error returned from database: ").unwrap_or(&text);
+    let text = text.strip_prefix("error communicating with database: ").unwrap_or(text);
+    if text.contains("password authentication failed") || text.contains("no password") {
+        format!("{text} (give the password in PGPASSWORD, ~/.pgpass or the URL)")
+    } else if text.contains("Connection refused") || text.contains("failed to lookup address") {
+        format!("{text} (is the server running, and listening on that host and port?)")
+    } else if text.contains("does not exist") {
+        format!("{text} (create it, or name another database in the URL)")
+    } else {
+        text.to_string()
     }
 }
 
@@ -87,6 +103,13 @@ impl Db {
             Target::Postgres(url) => {
                 let options: AnyConnectOptions = url.parse().map_err(open_error)?;
                 let options = options.disable_statement_logging();
+                // One direct connection first: its error names the problem
+                // (refused, unknown host, bad password) at once, where the
+                // pool would retry until its timeout.
+                let probe = AnyConnection::connect_with(&options)
+                    .await
+                    .map_err(|e| DbError::Open { target: shown.clone(), cause: postgres_cause(&e) })?;
+                probe.close().await.map_err(open_error)?;
                 let pool = AnyPoolOptions::new()
                     .max_connections(POSTGRES_CONNECTIONS)
                     .acquire_timeout(Duration::from_secs(30))

@@ -36,20 +36,29 @@ impl Db {
     /// A database failure (then nothing was handed out).
     pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
         let mut tx = self.write().await?;
-        let row = sqlx::query(self.backend.sql(
-            "UPDATE pairs SET status = 'running', claims = claims + 1, worker = ?, lease_until = {now_ms} + ? \
-             WHERE id = (SELECT p.id FROM pairs p WHERE p.run_id = ? \
-                 AND (p.status = 'pending' OR (p.status = 'running' AND p.lease_until < {now_ms})) \
-                 AND EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id AND r.status = 'running') \
-                 ORDER BY p.idx LIMIT 1 {skip_locked}) \
-             RETURNING id, run_id, claims, idx, engine_a, engine_b, opening_index, opening_name, fen, opening_moves, opening_san",
-        ))
-        .bind(worker)
-        .bind(millis(lease))
-        .bind(run)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        // Pending pairs first, then expired leases: two statements, because
+        // one `OR` of both would make the database sort every pending pair
+        // by index instead of reading the first from `pairs_by_status`.
+        let mut row = None;
+        for free in ["p.status = 'pending'", "p.status = 'running' AND p.lease_until < {now_ms}"] {
+            row = sqlx::query(self.backend.sql(&format!(
+                "UPDATE pairs SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
+                 WHERE id = (SELECT p.id FROM pairs p WHERE p.run_id = ? AND {free} \
+                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id AND r.status = 'running') \
+                     ORDER BY p.idx LIMIT 1 {{skip_locked}}) \
+                 RETURNING id, run_id, claims, idx, engine_a, engine_b, opening_index, opening_name, fen, \
+                 opening_moves, opening_san"
+            )))
+            .bind(worker)
+            .bind(millis(lease))
+            .bind(run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+            if row.is_some() {
+                break;
+            }
+        }
         let claimed = row.as_ref().map(claimed_pair);
         if let Some(pair) = claimed.as_ref().filter(|pair| pair.claim > 1) {
             for statement in delete_games_of("?") {
@@ -235,15 +244,19 @@ impl Db {
                 Some(verdict)
             }
             None => {
-                let left: i64 = sqlx::query(sql(
-                    "SELECT COUNT(*) FROM pairs WHERE run_id = ? AND status IN ('pending', 'running')",
+                // `LIMIT 1`, not `COUNT(*)`: one index probe, not a scan of the pending pairs.
+                let left = sqlx::query(sql(
+                    "SELECT id FROM pairs WHERE run_id = ? AND status IN ('pending', 'running') LIMIT 1",
                 ))
                 .bind(pair.run)
-                .fetch_one(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await
-                .map_err(|e| self.error(e))?
-                .get(0);
-                if left == 0 { Some(sprt.as_ref().map_or(String::new(), |_| "inconclusive".to_string())) } else { None }
+                .map_err(|e| self.error(e))?;
+                if left.is_none() {
+                    Some(sprt.as_ref().map_or(String::new(), |_| "inconclusive".to_string()))
+                } else {
+                    None
+                }
             }
         };
         if let Some(verdict) = &verdict {

@@ -12,7 +12,7 @@ use reports::stats::sprt::Verdict;
 use reports::summary::Statistics;
 use reports::tally::Tally;
 
-use super::{CliError, CliResult, DEFAULT_DB};
+use super::{CliError, CliResult, DEFAULT_DB, DbParser};
 use crate::clock::TimeControl;
 use crate::run::RunSpec;
 use crate::suite::SuiteSpec;
@@ -21,7 +21,7 @@ use crate::suite::SuiteSpec;
 #[derive(Args, Debug)]
 pub struct DbArgs {
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
 }
 
@@ -31,7 +31,7 @@ pub struct RunArgs {
     /// Run id (see `arena runs`).
     run: i64,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
 }
 
@@ -41,7 +41,7 @@ pub struct PgnArgs {
     /// Run id (see `arena runs`).
     run: i64,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// Output file (standard output without it).
     #[arg(short, long)]

@@ -75,6 +75,27 @@ pub enum Command {
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
 
+/// Parses `--db` without echoing the value in its error: a URL may carry a
+/// password, and clap's own message would repeat it.
+#[derive(Clone, Copy, Debug)]
+struct DbParser;
+
+impl clap::builder::TypedValueParser for DbParser {
+    type Value = db::Target;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        _arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<db::Target, clap::Error> {
+        let invalid =
+            |message: String| clap::Error::raw(clap::error::ErrorKind::InvalidValue, message).with_cmd(command);
+        let text = value.to_str().ok_or_else(|| invalid("--db is not valid UTF-8\n".into()))?;
+        text.parse().map_err(|e: db::BadTarget| invalid(format!("{e}\n")))
+    }
+}
+
 /// Runs a parsed command.
 ///
 /// # Errors

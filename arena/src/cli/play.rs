@@ -9,7 +9,7 @@ use db::{Db, Target};
 use openings::Book;
 use reports::stats::sprt::Test;
 
-use super::{CliError, CliResult, DEFAULT_DB, inspect};
+use super::{CliError, CliResult, DEFAULT_DB, DbParser, inspect};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
@@ -38,7 +38,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
@@ -138,7 +138,7 @@ pub struct ResumeArgs {
     /// Run id (see `arena runs`).
     run: i64,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// Games played at once (default: as when the run started).
     #[arg(long)]

@@ -10,7 +10,7 @@ use reports::report::{EngineHeader, Header, Inputs, Report, render_html, render_
 use reports::stats::sprt::Verdict;
 
 use super::inspect::open_existing;
-use super::{CliError, CliResult, DEFAULT_DB};
+use super::{CliError, CliResult, DEFAULT_DB, DbParser};
 use crate::engines::EngineSpec;
 use crate::run::RunSpec;
 
@@ -33,7 +33,7 @@ pub struct ReportArgs {
     /// Run id (see `arena runs`).
     run: i64,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// Format (default: from the output file's extension .md/.html/.json, else text).
     #[arg(long, value_enum)]

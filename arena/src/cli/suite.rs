@@ -8,7 +8,7 @@ use db::{Db, RunRow, Target};
 use reports::report::{SuiteHeader, SuiteInputs, SuiteReport, render_text, utc_timestamp};
 
 use super::play::{arena_exe, open_db, runtime};
-use super::{CliError, CliResult, DEFAULT_DB};
+use super::{CliError, CliResult, DEFAULT_DB, DbParser};
 use crate::engines::{EngineSpec, Registry};
 use crate::process::Timeouts;
 use crate::run::{RunEnd, preflight};
@@ -43,7 +43,7 @@ pub struct SuiteArgs {
     #[arg(long, default_value_t = DEFAULT_STALL_S)]
     stall: u64,
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
@@ -51,6 +51,9 @@ pub struct SuiteArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Refused: suite runs are played by the process that starts them (workers play elo, match, tournament and sprt runs).
+    #[arg(long)]
+    no_local: bool,
 }
 
 /// The positions a spec runs: its suite, cut to `count`.
@@ -73,6 +76,13 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref()).map_err(CliError)?;
     if args.count == Some(0) {
         return Err(CliError("--count must be at least 1".into()));
+    }
+    if args.no_local {
+        return Err(CliError(
+            "--no-local: suite runs are played by the process that starts them, not by `arena worker`; \
+             drop --no-local (the run can still be stored on a postgres:// database)"
+                .into(),
+        ));
     }
     let registry = Registry::load(args.engines_file.as_deref())?;
     let mut engines: Vec<EngineSpec> = Vec::new();

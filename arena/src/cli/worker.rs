@@ -7,14 +7,14 @@ use clap::Args;
 use db::Target;
 
 use super::play::{open_db, runtime};
-use super::{CliError, CliResult, DEFAULT_DB};
+use super::{CliError, CliResult, DEFAULT_DB, DbParser};
 use crate::worker::{WorkerConfig, serve};
 
 /// `arena worker`.
 #[derive(Args, Debug)]
 pub struct WorkerArgs {
     /// The shared database: postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass), or a SQLite file on this machine.
-    #[arg(long, default_value = DEFAULT_DB)]
+    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
     db: Target,
     /// Games played at once on this machine.
     #[arg(long, default_value_t = 2)]
