@@ -1,4 +1,5 @@
-//! `arena worker`: plays pairs of the open runs of a shared database. It
+//! `arena worker`: plays pairs (and answers suite chunks) of the open runs of
+//! a shared database. It
 //! joins every running run (or one, with `--run`) whose engines it can
 //! start — bundled presets always, external engines by name from this
 //! machine's own `engines.toml`, checked once by starting each — and says
@@ -11,14 +12,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use db::{ClaimedPair, DbError};
+use db::{ClaimedChunk, ClaimedPair, DbError};
 use tokio::sync::watch;
 
-use crate::engines::Registry;
+use crate::engines::{EngineSpec, Registry};
 use crate::run::{
     ABANDON, FINISH_IN_FLIGHT, PairEnd, PlayableRun, RUNNING, RunError, RunSpec, Runtime, Slot, preflight, tally_of,
     worker_name,
 };
+use crate::suite::{ChunkEnd, PlayableSuite, SuiteSeat, SuiteSpec, load_suite};
 
 /// What a worker is asked to do.
 #[derive(Clone, Debug)]
@@ -42,7 +44,9 @@ pub struct WorkerConfig {
 pub struct WorkerSummary {
     /// Pairs played and counted.
     pub pairs: u64,
-    /// Pairs given up because the lease was lost (taken over, or the run ended).
+    /// Suite chunks answered and stored.
+    pub chunks: u64,
+    /// Pairs or chunks given up because the lease was lost (taken over, or the run ended).
     pub lost: u64,
 }
 
@@ -64,7 +68,20 @@ pub enum WorkerError {
 
 enum Entry {
     Ready(Arc<PlayableRun>),
+    Suite(Arc<PlayableSuite>),
     Refused(String),
+}
+
+/// An open run this worker can take work from.
+enum Claimable {
+    Pairs(Arc<PlayableRun>),
+    Chunks(Arc<PlayableSuite>),
+}
+
+/// Work claimed from one of the open runs.
+enum Claimed {
+    Pair(Arc<PlayableRun>, ClaimedPair),
+    Chunk(Arc<PlayableSuite>, ClaimedChunk),
 }
 
 /// The open runs and what this machine can do with each.
@@ -100,13 +117,7 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
     }));
     let context = Arc::new(Context { config, registry, shared: shared.clone() });
     if let Some(run) = context.config.only_run {
-        let row = context.config.runtime.db.run(run).await?;
-        if row.kind == "suite" {
-            return Err(WorkerError::Refused {
-                run,
-                why: "suite runs are played by the process that starts them".into(),
-            });
-        }
+        context.config.runtime.db.run(run).await?;
         context.refresh(true).await?;
         let entries = &lock(&shared).catalogue.entries;
         if let Some(Entry::Refused(why)) = entries.get(&run) {
@@ -123,8 +134,10 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
     let signals = tokio::spawn(watch_ctrl_c(stop_tx, context.clone()));
     let mut slots = tokio::task::JoinSet::new();
     for index in 0..context.config.concurrency.max(1) {
-        let slot = Slot::new(context.config.runtime.clone(), format!("{name}/{index}"), context.config.lease);
-        slots.spawn(context.clone().work(slot, stop_rx.clone()));
+        let runtime = context.config.runtime.clone();
+        let slot = Slot::new(runtime.clone(), format!("{name}/{index}"), context.config.lease);
+        let seat = SuiteSeat::new(runtime, format!("{name}/{index}"), context.config.lease);
+        slots.spawn(context.clone().work(slot, seat, stop_rx.clone()));
     }
     while slots.join_next().await.is_some() {}
     signals.abort();
@@ -153,18 +166,25 @@ impl Context {
         }
         let open = self.config.runtime.db.open_runs().await?;
         let mut fresh = Vec::new();
-        for (run, _, spec) in &open {
+        for (run, kind, spec) in &open {
             if self.config.only_run.is_some_and(|only| only != *run) {
                 continue;
             }
             if !lock(&self.shared).catalogue.entries.contains_key(run) {
-                let entry = self.prepare(*run, spec).await;
+                let entry =
+                    if kind == "suite" { self.prepare_suite(*run, spec).await } else { self.prepare(*run, spec).await };
                 match &entry {
                     Entry::Ready(playable) => self.note(&format!(
                         "serving run {run}: {} {} at {}",
                         playable.spec.kind,
                         playable.spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
                         playable.spec.tc
+                    )),
+                    Entry::Suite(suite) => self.note(&format!(
+                        "serving run {run}: suite {} ({} positions), {}",
+                        suite.spec.suite,
+                        suite.positions.len(),
+                        suite.spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(", ")
                     )),
                     // With --run the refusal is the worker's error, said once.
                     Entry::Refused(why) if self.config.only_run.is_none() => {
@@ -188,7 +208,46 @@ impl Context {
             Ok(spec) => spec,
             Err(e) => return Entry::Refused(format!("its spec is from another arena version ({e})")),
         };
-        for engine in &mut spec.engines {
+        if let Err(why) = self.resolve(&mut spec.engines).await {
+            return Entry::Refused(why);
+        }
+        match PlayableRun::new(run, spec) {
+            Ok(playable) => Entry::Ready(Arc::new(playable)),
+            Err(e) => Entry::Refused(e.to_string()),
+        }
+    }
+
+    /// A suite run: engines resolved and started once, and its positions,
+    /// which must be on this machine as they were where the run started.
+    async fn prepare_suite(&self, run: i64, spec_json: &str) -> Entry {
+        let mut spec: SuiteSpec = match serde_json::from_str(spec_json) {
+            Ok(spec) => spec,
+            Err(e) => return Entry::Refused(format!("its spec is from another arena version ({e})")),
+        };
+        if let Err(why) = self.resolve(&mut spec.engines).await {
+            return Entry::Refused(why);
+        }
+        let mut positions = match load_suite(&spec.suite) {
+            Ok(suite) => suite.positions,
+            Err(e) => return Entry::Refused(format!("its suite is not readable here: {e}")),
+        };
+        positions.truncate(spec.count.unwrap_or(usize::MAX));
+        if positions.len() != spec.positions {
+            return Entry::Refused(format!(
+                "suite {} has {} positions here but the run has {} (copy the file it started with)",
+                spec.suite,
+                positions.len(),
+                spec.positions
+            ));
+        }
+        Entry::Suite(Arc::new(PlayableSuite { run, spec, positions: Arc::new(positions) }))
+    }
+
+    /// Points a run's external engines at this machine's programs (by name,
+    /// from its `engines.toml`; the run's options and time control stay) and
+    /// starts each engine once.
+    async fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
+        for engine in engines.iter_mut() {
             if engine.preset.is_some() {
                 continue; // the bundled engine: this arena binary
             }
@@ -201,7 +260,7 @@ impl Context {
                 _ => {
                     let file =
                         self.config.engines_file.as_ref().map_or("./engines.toml".into(), |p| p.display().to_string());
-                    return Entry::Refused(format!(
+                    return Err(format!(
                         "it needs engine '{}', which {file} on this machine does not define (add it with its command)",
                         engine.name
                     ));
@@ -209,33 +268,37 @@ impl Context {
             }
         }
         let runtime = &self.config.runtime;
-        if let Err(e) = preflight(&runtime.arena_exe, runtime.timeouts, &spec.engines).await {
-            return Entry::Refused(e.to_string());
-        }
-        match PlayableRun::new(run, spec) {
-            Ok(playable) => Entry::Ready(Arc::new(playable)),
-            Err(e) => Entry::Refused(e.to_string()),
-        }
+        preflight(&runtime.arena_exe, runtime.timeouts, engines).await.map_err(|e| e.to_string())
     }
 
-    /// The next pair from the oldest open run this worker serves.
-    async fn claim(&self, slot: &Slot) -> Result<Option<(Arc<PlayableRun>, ClaimedPair)>, DbError> {
+    /// The next pair or chunk from the oldest open run this worker serves.
+    async fn claim(&self, slot: &Slot, seat: &SuiteSeat) -> Result<Option<Claimed>, DbError> {
         self.refresh(false).await?;
-        let ready: Vec<Arc<PlayableRun>> = {
+        let ready: Vec<Claimable> = {
             let shared = lock(&self.shared);
             let catalogue = &shared.catalogue;
             catalogue
                 .open
                 .iter()
                 .filter_map(|run| match catalogue.entries.get(run) {
-                    Some(Entry::Ready(playable)) => Some(playable.clone()),
+                    Some(Entry::Ready(playable)) => Some(Claimable::Pairs(playable.clone())),
+                    Some(Entry::Suite(suite)) => Some(Claimable::Chunks(suite.clone())),
                     _ => None,
                 })
                 .collect()
         };
-        for playable in ready {
-            if let Some(pair) = slot.db().claim_pair(playable.run, slot.worker(), slot.lease()).await? {
-                return Ok(Some((playable, pair)));
+        for claimable in ready {
+            match claimable {
+                Claimable::Pairs(playable) => {
+                    if let Some(pair) = slot.db().claim_pair(playable.run, slot.worker(), slot.lease()).await? {
+                        return Ok(Some(Claimed::Pair(playable, pair)));
+                    }
+                }
+                Claimable::Chunks(suite) => {
+                    if let Some(chunk) = seat.claim(suite.run).await? {
+                        return Ok(Some(Claimed::Chunk(suite, chunk)));
+                    }
+                }
             }
         }
         Ok(None)
@@ -249,80 +312,113 @@ impl Context {
         }
     }
 
-    async fn work(self: Arc<Self>, mut slot: Slot, stop: watch::Receiver<u8>) {
-        let db = slot.db().clone();
+    async fn work(self: Arc<Self>, mut slot: Slot, mut seat: SuiteSeat, stop: watch::Receiver<u8>) {
         while *stop.borrow() == RUNNING {
-            let claimed = match self.claim(&slot).await {
+            let claimed = match self.claim(&slot, &seat).await {
                 Ok(claimed) => claimed,
                 Err(e) => {
                     self.note(&format!("{e}; trying again in {} s", self.config.poll.as_secs()));
                     None
                 }
             };
-            let Some((playable, pair)) = claimed else {
-                match self.only_run_ended().await {
-                    Ok(true) => break,
-                    Ok(false) => {}
-                    Err(e) => self.note(&format!("{e}; trying again in {} s", self.config.poll.as_secs())),
-                }
-                let mut stop = stop.clone();
-                let wait = self.config.poll.min(Duration::from_secs(1)).max(Duration::from_millis(200));
-                let _ = tokio::time::timeout(wait, stop.wait_for(|level| *level != RUNNING)).await;
-                continue;
-            };
-            let mut abandon_rx = stop.clone();
-            let abandon = async move {
-                let _ = abandon_rx.wait_for(|level| *level >= ABANDON).await;
-            };
-            let run = playable.run;
-            let index = pair.plan.index;
-            match slot.play(&playable, &pair, || {}, abandon).await {
-                Ok(PairEnd::Counted(commit)) => {
-                    let tally = tally_of(&commit.counts);
-                    let mut line = format!(
-                        "run {run} pair {index} done: {} vs {} +{} ={} -{} over {} games",
-                        commit.counts.engine_a,
-                        commit.counts.engine_b,
-                        tally.wins,
-                        tally.draws,
-                        tally.losses,
-                        tally.games()
-                    );
-                    if let Some(step) = &commit.sprt {
-                        line += &format!(", LLR {:.2}", step.llr);
+            match claimed {
+                Some(Claimed::Pair(playable, pair)) => self.play_pair(&mut slot, &playable, &pair, &stop).await,
+                Some(Claimed::Chunk(suite, chunk)) => self.play_chunk(&mut seat, &suite, &chunk, &stop).await,
+                None => {
+                    match self.only_run_ended().await {
+                        Ok(true) => break,
+                        Ok(false) => {}
+                        Err(e) => self.note(&format!("{e}; trying again in {} s", self.config.poll.as_secs())),
                     }
-                    if commit.run_finished {
-                        line += "; run finished";
-                    }
-                    lock(&self.shared).summary.pairs += 1;
-                    self.note(&line);
-                }
-                Ok(PairEnd::LeaseLost) => {
-                    lock(&self.shared).summary.lost += 1;
-                    self.note(&format!(
-                        "run {run} pair {index}: taken over (lease expired) or the run ended; moving on"
-                    ));
-                }
-                Ok(PairEnd::Abandoned) => {
-                    if let Err(e) = db.release_pair(&pair).await {
-                        self.note(&format!(
-                            "run {run} pair {index}: could not give it back ({e}); its lease will expire"
-                        ));
-                    }
-                    break;
-                }
-                Err(RunError::Db(e)) => {
-                    let _ = db.release_pair(&pair).await;
-                    self.note(&format!("run {run} pair {index}: {e}; the pair goes back to the queue"));
-                }
-                Err(e) => {
-                    let _ = db.release_pair(&pair).await;
-                    self.note(&format!("not serving run {run} any more: {e}"));
-                    lock(&self.shared).catalogue.entries.insert(run, Entry::Refused(e.to_string()));
+                    let mut stop = stop.clone();
+                    let wait = self.config.poll.min(Duration::from_secs(1)).max(Duration::from_millis(200));
+                    let _ = tokio::time::timeout(wait, stop.wait_for(|level| *level != RUNNING)).await;
                 }
             }
         }
         slot.shutdown().await;
+        seat.shutdown().await;
+    }
+
+    async fn play_pair(&self, slot: &mut Slot, playable: &PlayableRun, pair: &ClaimedPair, stop: &watch::Receiver<u8>) {
+        let db = slot.db().clone();
+        let mut abandon_rx = stop.clone();
+        let abandon = async move {
+            let _ = abandon_rx.wait_for(|level| *level >= ABANDON).await;
+        };
+        let run = playable.run;
+        let index = pair.plan.index;
+        match slot.play(playable, pair, || {}, abandon).await {
+            Ok(PairEnd::Counted(commit)) => {
+                let tally = tally_of(&commit.counts);
+                let mut line = format!(
+                    "run {run} pair {index} done: {} vs {} +{} ={} -{} over {} games",
+                    commit.counts.engine_a,
+                    commit.counts.engine_b,
+                    tally.wins,
+                    tally.draws,
+                    tally.losses,
+                    tally.games()
+                );
+                if let Some(step) = &commit.sprt {
+                    line += &format!(", LLR {:.2}", step.llr);
+                }
+                if commit.run_finished {
+                    line += "; run finished";
+                }
+                lock(&self.shared).summary.pairs += 1;
+                self.note(&line);
+            }
+            Ok(PairEnd::LeaseLost) => {
+                lock(&self.shared).summary.lost += 1;
+                self.note(&format!("run {run} pair {index}: taken over (lease expired) or the run ended; moving on"));
+            }
+            Ok(PairEnd::Abandoned) => {
+                if let Err(e) = db.release_pair(pair).await {
+                    self.note(&format!("run {run} pair {index}: could not give it back ({e}); its lease will expire"));
+                }
+            }
+            Err(RunError::Db(e)) => {
+                let _ = db.release_pair(pair).await;
+                self.note(&format!("run {run} pair {index}: {e}; the pair goes back to the queue"));
+            }
+            Err(e) => {
+                let _ = db.release_pair(pair).await;
+                self.note(&format!("not serving run {run} any more: {e}"));
+                lock(&self.shared).catalogue.entries.insert(run, Entry::Refused(e.to_string()));
+            }
+        }
+    }
+
+    async fn play_chunk(
+        &self,
+        seat: &mut SuiteSeat,
+        suite: &PlayableSuite,
+        chunk: &ClaimedChunk,
+        stop: &watch::Receiver<u8>,
+    ) {
+        let run = suite.run;
+        let (first, last) = (chunk.plan.first_position, chunk.plan.first_position + chunk.plan.positions - 1);
+        let limit = suite.spec.limits.get(chunk.plan.limit_index as usize).map(|l| l.label()).unwrap_or_default();
+        let what = format!("run {run} {} {limit} positions {first}-{last}", chunk.plan.engine);
+        match seat.play(suite, chunk, stop).await {
+            Ok(ChunkEnd::Stored { answers, solved, run_finished }) => {
+                lock(&self.shared).summary.chunks += 1;
+                let end = if run_finished { "; run finished" } else { "" };
+                self.note(&format!("{what}: {solved} of {answers} solved{end}"));
+            }
+            Ok(ChunkEnd::LeaseLost) => {
+                lock(&self.shared).summary.lost += 1;
+                self.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
+            }
+            Err(RunError::Db(e)) => {
+                self.note(&format!("{what}: {e}; its lease will expire and it goes back to the queue"))
+            }
+            Err(e) => {
+                self.note(&format!("not serving run {run} any more: {e}"));
+                lock(&self.shared).catalogue.entries.insert(run, Entry::Refused(e.to_string()));
+            }
+        }
     }
 }
 

@@ -48,7 +48,9 @@ async fn bundled_engine_plays_stockfish_in_both_colours() {
                 arena::game::play(&mut sf, &mut ours, opening, rules).await
             };
             assert!(!record.termination.is_fault(), "{:?}: {}", record.termination, record.detail);
-            assert!(record.moves.len() >= 10, "{} moves", record.moves.len());
+            // Both engines moved (a weakened Stockfish picks moves at random,
+            // so a game can end early; a mate needs at least two moves each).
+            assert!(record.moves.len() >= 4, "{} moves", record.moves.len());
             let sf_moves = record.moves.iter().skip(usize::from(ours_white)).step_by(2);
             assert!(sf_moves.clone().all(|m| m.depth.is_some() && m.nodes.is_some()), "stockfish's info was read");
             assert!(sf_moves.clone().all(|m| m.score_cp.is_some() || m.score_mate.is_some()));

@@ -284,3 +284,50 @@ fn database_errors_are_one_line_and_never_show_the_password() {
         assert!(!stderr.contains("not-the-password-42"), "{stderr}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_kill() {
+    let dir = temp_dir("workers-suite");
+    for target in targets("suite", &dir).await {
+        let db = url(&target);
+        let created = arena(
+            &dir,
+            &[
+                "suite",
+                "--engines",
+                "plain,fhr",
+                "--suite",
+                "wac",
+                "--count",
+                "40",
+                "--depth",
+                "5",
+                "--db",
+                &db,
+                "--no-local",
+            ],
+        );
+        assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+        let mut victim = worker(&dir, &db, "1");
+        let others = [worker(&dir, &db, "1"), worker(&dir, &db, "1")];
+        let holds =
+            format!("SELECT COUNT(*) FROM suite_chunks WHERE status = 'running' AND worker LIKE '%:{}/%'", victim.id());
+        let deadline = Instant::now() + Duration::from_secs(60);
+        while count(&target, &holds).await == 0 && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        victim.kill().unwrap(); // SIGKILL, holding a chunk
+        victim.wait().unwrap();
+        let logs: Vec<String> = others.into_iter().map(finish).collect();
+
+        let db = Db::open(&target).await.unwrap();
+        let info = db.run(1).await.unwrap();
+        assert_eq!(info.status, "finished", "{target}: {logs:?}");
+        let answers = db.suite_results(1).await.unwrap();
+        assert_eq!(answers.len(), 2 * 40, "{target}: one answer per engine and position");
+        assert!(answers.iter().all(|a| a.fault.is_empty() && a.nodes.is_some_and(|n| n > 0)), "{target}");
+        let replayed = count(&target, "SELECT COUNT(*) FROM suite_chunks WHERE run_id = 1 AND claims >= 2").await;
+        assert!(replayed >= 1, "{target}: the killed worker's chunk was handed out again");
+        db.close().await;
+    }
+}

@@ -6,6 +6,7 @@
 //! the placeholders and fills in the few words the two dialects spell
 //! differently. Each backend has its own migrations folder.
 
+mod chunks;
 mod connect;
 mod dialect;
 mod lease;
@@ -111,6 +112,34 @@ pub struct ClaimedPair {
     pub claim: i64,
     /// The plan.
     pub plan: PairPlan,
+}
+
+/// A piece of a suite run's work: one engine, one limit, a range of positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteChunkPlan {
+    /// Position in the plan.
+    pub index: i64,
+    /// Engine name.
+    pub engine: String,
+    /// Position of the limit in the run's spec.
+    pub limit_index: i64,
+    /// Index of the first position.
+    pub first_position: i64,
+    /// How many positions.
+    pub positions: i64,
+}
+
+/// A chunk handed out for play; `(id, claim)` is its lease.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimedChunk {
+    /// Database id.
+    pub id: i64,
+    /// The run it belongs to.
+    pub run: i64,
+    /// Which hand-out of the chunk this is (1 the first time).
+    pub claim: i64,
+    /// The plan.
+    pub plan: SuiteChunkPlan,
 }
 
 /// Engine A's record against engine B over the finished pairs of a run, kept

@@ -118,20 +118,18 @@ impl Db {
         Ok(rows.iter().map(run_row).collect())
     }
 
-    /// The ids and specs of the runs that workers may serve (status
-    /// `running`, kinds that play pairs), oldest first.
+    /// The ids, kinds and specs of the runs that workers may serve (status
+    /// `running`), oldest first.
     ///
     /// # Errors
     ///
     /// A database failure.
     pub async fn open_runs(&self) -> Result<Vec<(i64, String, String)>, DbError> {
-        let rows = sqlx::query(
-            self.backend
-                .sql("SELECT id, kind, spec FROM runs WHERE status = 'running' AND kind != 'suite' ORDER BY id"),
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        let rows =
+            sqlx::query(self.backend.sql("SELECT id, kind, spec FROM runs WHERE status = 'running' ORDER BY id"))
+                .fetch_all(&self.pool)
+                .await
+                .map_err(|e| self.error(e))?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 

@@ -1,6 +1,6 @@
 //! Test-suite answers (`arena suite`): one row per engine, limit and position.
 
-use sqlx::Row;
+use sqlx::{Any, Row, Transaction};
 
 use crate::{Db, DbError, SuiteResult};
 
@@ -12,6 +12,18 @@ impl Db {
     /// A database failure (then none is stored).
     pub async fn save_suite_results(&self, run: i64, results: &[SuiteResult]) -> Result<(), DbError> {
         let mut tx = self.write().await?;
+        self.insert_suite_results(&mut tx, run, results).await?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Stores answers (replacing earlier answers to the same engine, limit
+    /// and position) inside a transaction.
+    pub(crate) async fn insert_suite_results(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        results: &[SuiteResult],
+    ) -> Result<(), DbError> {
         let wide = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
         for r in results {
             sqlx::query(self.backend.sql(
@@ -37,11 +49,11 @@ impl Db {
             .bind(r.score_cp)
             .bind(r.score_mate)
             .bind(&r.fault)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
         }
-        tx.commit().await.map_err(|e| self.error(e))
+        Ok(())
     }
 
     /// The stored answers of a suite run, by engine, limit and position.

@@ -1,7 +1,9 @@
 //! `arena suite`: test-suite experiments (tree size and solved positions per
 //! engine and limit), stored as a run, resumable, reported like the papers.
 
+use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 use db::{Db, RunRow, Target};
@@ -13,7 +15,7 @@ use crate::engines::{EngineSpec, Registry};
 use crate::process::Timeouts;
 use crate::run::{RunEnd, preflight};
 use crate::suite::epd::TestPosition;
-use crate::suite::{DEFAULT_STALL_S, SuiteSpec, execute_suite, load_suite, parse_limits};
+use crate::suite::{DEFAULT_STALL_S, PlayableSuite, SuiteSpec, execute_suite, load_suite, parse_limits};
 
 /// `arena suite`.
 #[derive(Args, Debug)]
@@ -51,7 +53,7 @@ pub struct SuiteArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
-    /// Refused: suite runs are played by the process that starts them (workers play elo, match, tournament and sprt runs).
+    /// Only create the run: `arena worker`s answer it (on a shared --db postgres://…).
     #[arg(long)]
     no_local: bool,
 }
@@ -77,13 +79,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     if args.count == Some(0) {
         return Err(CliError("--count must be at least 1".into()));
     }
-    if args.no_local {
-        return Err(CliError(
-            "--no-local: suite runs are played by the process that starts them, not by `arena worker`; \
-             drop --no-local (the run can still be stored on a postgres:// database)"
-                .into(),
-        ));
-    }
+
     let registry = Registry::load(args.engines_file.as_deref())?;
     let mut engines: Vec<EngineSpec> = Vec::new();
     for name in &args.engines {
@@ -120,6 +116,17 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
             args.db
         );
     }
+    let suite = PlayableSuite { run, spec: spec.clone(), positions: Arc::new(positions.clone()) };
+    db.plan_suite_chunks(run, &suite.chunks(&HashSet::new())).await?;
+    if args.no_local {
+        db.close().await;
+        println!("run {run}");
+        eprintln!(
+            "run {run} waits for workers (--no-local): arena worker --db {} --run {run}; follow it with: arena show {run} --db {}",
+            args.db, args.db
+        );
+        return Ok(());
+    }
     play(&db, &args.db, run, &spec, &positions, args.quiet).await
 }
 
@@ -152,8 +159,7 @@ async fn play(
     positions: &[TestPosition],
     quiet: bool,
 ) -> CliResult {
-    let mut runtime = runtime(db, target, quiet)?;
-    runtime.log_dir = runtime.log_dir.map(|dir| dir.join(format!("run-{run}")));
+    let runtime = runtime(db, target, quiet)?;
     let end = execute_suite(&runtime, run, spec, positions).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
     print!("{}", render_text(&suite_report(db, run, None).await?));
     db.close().await;

@@ -60,7 +60,10 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     db.close().await;
     let summary = summary?;
     if !args.quiet {
-        eprintln!("worker done: {} pair(s) played, {} given up (lease lost)", summary.pairs, summary.lost);
+        eprintln!(
+            "worker done: {} pair(s) played, {} suite chunk(s) answered, {} given up (lease lost)",
+            summary.pairs, summary.chunks, summary.lost
+        );
     }
     Ok(())
 }

@@ -7,7 +7,7 @@
 pub mod epd;
 mod execute;
 
-pub use execute::execute_suite;
+pub use execute::{CHUNK, ChunkEnd, PlayableSuite, SuiteSeat, execute_suite};
 
 use serde::{Deserialize, Serialize};
 

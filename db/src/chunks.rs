@@ -1,0 +1,225 @@
+//! The work queue of test-suite runs: chunks (one engine, one limit, a range
+//! of positions) handed out under a lease, like pairs (see [`crate::lease`]):
+//! a hand-out counts up `suite_chunks.claims`, heartbeats renew the lease, an
+//! expired chunk goes back to the queue, and a chunk's answers are stored in
+//! the transaction that finishes it only while its claim is the newest.
+//! Answers are keyed by (run, engine, limit, position), so a replayed chunk
+//! can never count an answer twice.
+
+use std::time::Duration;
+
+use sqlx::Row;
+use sqlx::any::AnyRow;
+
+use crate::{ClaimedChunk, Db, DbError, SuiteChunkPlan, SuiteResult};
+
+/// Rows per multi-row `INSERT` of chunks (6 parameters each).
+const CHUNKS_PER_INSERT: usize = 500;
+
+fn millis(lease: Duration) -> i64 {
+    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 4)
+}
+
+impl Db {
+    /// Stores the chunks of a suite run unless it has some already (a run
+    /// created before chunks existed gets them on resume). Returns whether
+    /// they were stored now.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then none is stored).
+    pub async fn plan_suite_chunks(&self, run: i64, chunks: &[SuiteChunkPlan]) -> Result<bool, DbError> {
+        let mut tx = self.write().await?;
+        let existing = sqlx::query(self.backend.sql("SELECT id FROM suite_chunks WHERE run_id = ? LIMIT 1"))
+            .bind(run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        if existing.is_some() {
+            return Ok(false);
+        }
+        for batch in chunks.chunks(CHUNKS_PER_INSERT) {
+            let mut text = String::from(
+                "INSERT INTO suite_chunks (run_id, idx, engine, limit_index, first_position, positions) VALUES ",
+            );
+            text.push_str(&vec!["(?, ?, ?, ?, ?, ?)"; batch.len()].join(", "));
+            let mut query = sqlx::query(self.backend.sql(&text));
+            for chunk in batch {
+                query = query
+                    .bind(run)
+                    .bind(chunk.index)
+                    .bind(&chunk.engine)
+                    .bind(chunk.limit_index)
+                    .bind(chunk.first_position)
+                    .bind(chunk.positions);
+            }
+            query.execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(true)
+    }
+
+    /// Hands out the next chunk of a running suite run: pending, or running
+    /// with an expired lease. `None` when nothing is free now.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn claim_suite_chunk(
+        &self,
+        run: i64,
+        worker: &str,
+        lease: Duration,
+    ) -> Result<Option<ClaimedChunk>, DbError> {
+        let mut tx = self.write().await?;
+        let mut row = None;
+        for free in ["c.status = 'pending'", "c.status = 'running' AND c.lease_until < {now_ms}"] {
+            row = sqlx::query(self.backend.sql(&format!(
+                "UPDATE suite_chunks SET status = 'running', claims = claims + 1, worker = ?, \
+                 lease_until = {{now_ms}} + ? \
+                 WHERE id = (SELECT c.id FROM suite_chunks c WHERE c.run_id = ? AND {free} \
+                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = c.run_id AND r.status = 'running') \
+                     ORDER BY c.idx LIMIT 1 {{skip_locked}}) \
+                 RETURNING id, run_id, claims, idx, engine, limit_index, first_position, positions"
+            )))
+            .bind(worker)
+            .bind(millis(lease))
+            .bind(run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+            if row.is_some() {
+                break;
+            }
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(row.as_ref().map(claimed_chunk))
+    }
+
+    /// Extends a chunk's lease; `false` when it is lost (handed out again, or
+    /// the chunk or its run stopped).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn renew_suite_chunk(&self, chunk: &ClaimedChunk, lease: Duration) -> Result<bool, DbError> {
+        let mut tx = self.write().await?;
+        let renewed = sqlx::query(self.backend.sql(
+            "UPDATE suite_chunks SET lease_until = {now_ms} + ? WHERE id = ? AND claims = ? AND status = 'running' \
+             AND EXISTS (SELECT 1 FROM runs r WHERE r.id = suite_chunks.run_id AND r.status = 'running')",
+        ))
+        .bind(millis(lease))
+        .bind(chunk.id)
+        .bind(chunk.claim)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(renewed == 1)
+    }
+
+    /// Stores the answers of a claimed chunk and, when `complete`, marks it
+    /// done (else it goes back to the queue: Ctrl-C, the answers so far are
+    /// kept). Finishes the run when no chunk is left. `None` (nothing stored)
+    /// when the lease is lost; `Some(true)` when the run finished.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing is stored).
+    pub async fn finish_suite_chunk(
+        &self,
+        chunk: &ClaimedChunk,
+        results: &[SuiteResult],
+        complete: bool,
+    ) -> Result<Option<bool>, DbError> {
+        let sql = |text: &str| self.backend.sql(text);
+        let mut tx = self.write().await?;
+        let run_status: Option<String> = sqlx::query(sql("SELECT status FROM runs WHERE id = ? {for_update}"))
+            .bind(chunk.run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?
+            .map(|r| r.get(0));
+        let holds = sqlx::query(sql(
+            "SELECT id FROM suite_chunks WHERE id = ? AND claims = ? AND status = 'running' {for_update}",
+        ))
+        .bind(chunk.id)
+        .bind(chunk.claim)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        if run_status.as_deref() != Some("running") || holds.is_none() {
+            return Ok(None);
+        }
+        self.insert_suite_results(&mut tx, chunk.run, results).await?;
+        let status = if complete { "done" } else { "pending" };
+        sqlx::query(sql("UPDATE suite_chunks SET status = ?, lease_until = NULL WHERE id = ?"))
+            .bind(status)
+            .bind(chunk.id)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        let left = sqlx::query(sql("SELECT id FROM suite_chunks WHERE run_id = ? AND status != 'done' LIMIT 1"))
+            .bind(chunk.run)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        if left.is_none() {
+            sqlx::query(sql("UPDATE runs SET status = 'finished', finished_ms = {now_ms} WHERE id = ?"))
+                .bind(chunk.run)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(Some(left.is_none()))
+    }
+
+    /// How many chunks of a suite run are not done (pending or held).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn open_suite_chunks(&self, run: i64) -> Result<i64, DbError> {
+        let rows =
+            self.rows_of_run("SELECT COUNT(*) FROM suite_chunks WHERE run_id = ? AND status != 'done'", run).await?;
+        Ok(rows.first().map_or(0, |r| r.get(0)))
+    }
+
+    /// Makes a suite run resumable: running chunks go back to the queue (on
+    /// PostgreSQL only those whose lease expired). Returns how many.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn reset_suite_chunks(&self, run: i64) -> Result<u64, DbError> {
+        let expired = if self.is_shared() { " AND (lease_until IS NULL OR lease_until < {now_ms})" } else { "" };
+        let mut tx = self.write().await?;
+        let reset = sqlx::query(self.backend.sql(&format!(
+            "UPDATE suite_chunks SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running'{expired}"
+        )))
+        .bind(run)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(reset)
+    }
+}
+
+fn claimed_chunk(r: &AnyRow) -> ClaimedChunk {
+    ClaimedChunk {
+        id: r.get(0),
+        run: r.get(1),
+        claim: r.get(2),
+        plan: SuiteChunkPlan {
+            index: r.get(3),
+            engine: r.get(4),
+            limit_index: r.get(5),
+            first_position: r.get(6),
+            positions: r.get(7),
+        },
+    }
+}
