@@ -71,14 +71,17 @@ async fn count(target: &Target, sql: &str) -> i64 {
     value
 }
 
-/// Waits (polling the database, at most 60 s) until `victim` has stored the
-/// first game of a pair it still holds, then kills it with SIGKILL.
-async fn kill_mid_pair(target: &Target, victim: &mut Child) -> bool {
-    let holds = format!(
-        "SELECT COUNT(*) FROM pairs p JOIN games g ON g.pair_id = p.id \
-         WHERE p.status = 'running' AND p.worker LIKE '%:{}/%'",
-        victim.id()
-    );
+/// The victim holds a pair whose first game it has stored.
+const MID_PAIR: &str = "SELECT COUNT(*) FROM pairs p JOIN games g ON g.pair_id = p.id \
+     WHERE p.status = 'running' AND p.worker LIKE '%:{pid}/%'";
+
+/// The victim holds a suite chunk.
+const MID_CHUNK: &str = "SELECT COUNT(*) FROM suite_chunks WHERE status = 'running' AND worker LIKE '%:{pid}/%'";
+
+/// Waits (polling the database, at most 60 s) until `victim` holds work as
+/// `holding` (SQL with `{pid}`) counts it, then kills it with SIGKILL.
+async fn kill_holding(target: &Target, victim: &mut Child, holding: &str) -> bool {
+    let holds = holding.replace("{pid}", &victim.id().to_string());
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
         if victim.try_wait().unwrap().is_some() {
@@ -157,7 +160,10 @@ async fn three_workers_one_killed_mid_pair_finish_exactly_the_planned_pairs() {
 
         let mut victim = worker(&dir, &db, &run);
         let others = [worker(&dir, &db, &run), worker(&dir, &db, &run)];
-        assert!(kill_mid_pair(&target, &mut victim).await, "{target}: the victim never held a half-played pair");
+        assert!(
+            kill_holding(&target, &mut victim, MID_PAIR).await,
+            "{target}: the victim never held a half-played pair"
+        );
         let logs: Vec<String> = others.into_iter().map(finish).collect();
 
         assert_consistent(&target, 1).await;
@@ -211,7 +217,7 @@ async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
         assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
         let mut victim = worker(&dir, &db, "1");
         let others = [worker(&dir, &db, "1"), worker(&dir, &db, "1")];
-        assert!(kill_mid_pair(&target, &mut victim).await, "{target}");
+        assert!(kill_holding(&target, &mut victim, MID_PAIR).await, "{target}");
         let logs: Vec<String> = others.into_iter().map(finish).collect();
 
         assert_consistent(&target, 1).await;
@@ -310,14 +316,7 @@ async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_
         assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
         let mut victim = worker(&dir, &db, "1");
         let others = [worker(&dir, &db, "1"), worker(&dir, &db, "1")];
-        let holds =
-            format!("SELECT COUNT(*) FROM suite_chunks WHERE status = 'running' AND worker LIKE '%:{}/%'", victim.id());
-        let deadline = Instant::now() + Duration::from_secs(60);
-        while count(&target, &holds).await == 0 && Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-        victim.kill().unwrap(); // SIGKILL, holding a chunk
-        victim.wait().unwrap();
+        assert!(kill_holding(&target, &mut victim, MID_CHUNK).await, "{target}: the victim never held a chunk");
         let logs: Vec<String> = others.into_iter().map(finish).collect();
 
         let db = Db::open(&target).await.unwrap();

@@ -11,14 +11,11 @@ use std::time::Duration;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use crate::lease::Queue;
 use crate::{ClaimedChunk, Db, DbError, SuiteChunkPlan, SuiteResult};
 
 /// Rows per multi-row `INSERT` of chunks (6 parameters each).
 const CHUNKS_PER_INSERT: usize = 500;
-
-fn millis(lease: Duration) -> i64 {
-    i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 4)
-}
 
 impl Db {
     /// Stores the chunks of a suite run unless it has some already (a run
@@ -72,26 +69,7 @@ impl Db {
         lease: Duration,
     ) -> Result<Option<ClaimedChunk>, DbError> {
         let mut tx = self.write().await?;
-        let mut row = None;
-        for free in ["c.status = 'pending'", "c.status = 'running' AND c.lease_until < {now_ms}"] {
-            row = sqlx::query(self.backend.sql(&format!(
-                "UPDATE suite_chunks SET status = 'running', claims = claims + 1, worker = ?, \
-                 lease_until = {{now_ms}} + ? \
-                 WHERE id = (SELECT c.id FROM suite_chunks c WHERE c.run_id = ? AND {free} \
-                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = c.run_id AND r.status = 'running') \
-                     ORDER BY c.idx LIMIT 1 {{skip_locked}}) \
-                 RETURNING id, run_id, claims, idx, engine, limit_index, first_position, positions"
-            )))
-            .bind(worker)
-            .bind(millis(lease))
-            .bind(run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
-            if row.is_some() {
-                break;
-            }
-        }
+        let row = self.claim_next(&mut tx, Queue::SuiteChunks, run, worker, lease).await?;
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(row.as_ref().map(claimed_chunk))
     }
@@ -103,20 +81,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn renew_suite_chunk(&self, chunk: &ClaimedChunk, lease: Duration) -> Result<bool, DbError> {
-        let mut tx = self.write().await?;
-        let renewed = sqlx::query(self.backend.sql(
-            "UPDATE suite_chunks SET lease_until = {now_ms} + ? WHERE id = ? AND claims = ? AND status = 'running' \
-             AND EXISTS (SELECT 1 FROM runs r WHERE r.id = suite_chunks.run_id AND r.status = 'running')",
-        ))
-        .bind(millis(lease))
-        .bind(chunk.id)
-        .bind(chunk.claim)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
-        .rows_affected();
-        tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(renewed == 1)
+        self.renew(Queue::SuiteChunks, chunk.id, chunk.claim, lease).await
     }
 
     /// Stores the answers of a claimed chunk and, when `complete`, marks it

@@ -21,6 +21,35 @@ use crate::{ClaimedPair, Db, DbError, EngineMoveTotals, PairCommit, PairPlan, Pa
 /// Rows per multi-row `INSERT` of moves (13 parameters each).
 const MOVES_PER_INSERT: usize = 500;
 
+/// The two work queues, which share the lease columns (`status`,
+/// `lease_until`, `claims`, `worker`) and the `(run_id, status, idx)` index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Queue {
+    /// Pairs of games (`pairs`).
+    Pairs,
+    /// Chunks of a test-suite run (`suite_chunks`).
+    SuiteChunks,
+}
+
+impl Queue {
+    fn table(self) -> &'static str {
+        match self {
+            Queue::Pairs => "pairs",
+            Queue::SuiteChunks => "suite_chunks",
+        }
+    }
+
+    /// What a claim returns.
+    fn columns(self) -> &'static str {
+        match self {
+            Queue::Pairs => {
+                "id, run_id, claims, idx, engine_a, engine_b, opening_index, opening_name, fen, opening_moves, opening_san"
+            }
+            Queue::SuiteChunks => "id, run_id, claims, idx, engine, limit_index, first_position, positions",
+        }
+    }
+}
+
 fn millis(lease: Duration) -> i64 {
     i64::try_from(lease.as_millis()).unwrap_or(i64::MAX / 4)
 }
@@ -36,38 +65,10 @@ impl Db {
     /// A database failure (then nothing was handed out).
     pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
         let mut tx = self.write().await?;
-        // Pending pairs first, then expired leases: two statements, because
-        // one `OR` of both would make the database sort every pending pair
-        // by index instead of reading the first from `pairs_by_status`.
-        let mut row = None;
-        for free in ["p.status = 'pending'", "p.status = 'running' AND p.lease_until < {now_ms}"] {
-            row = sqlx::query(self.backend.sql(&format!(
-                "UPDATE pairs SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
-                 WHERE id = (SELECT p.id FROM pairs p WHERE p.run_id = ? AND {free} \
-                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = p.run_id AND r.status = 'running') \
-                     ORDER BY p.idx LIMIT 1 {{skip_locked}}) \
-                 RETURNING id, run_id, claims, idx, engine_a, engine_b, opening_index, opening_name, fen, \
-                 opening_moves, opening_san"
-            )))
-            .bind(worker)
-            .bind(millis(lease))
-            .bind(run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
-            if row.is_some() {
-                break;
-            }
-        }
+        let row = self.claim_next(&mut tx, Queue::Pairs, run, worker, lease).await?;
         let claimed = row.as_ref().map(claimed_pair);
         if let Some(pair) = claimed.as_ref().filter(|pair| pair.claim > 1) {
-            for statement in delete_games_of("?") {
-                sqlx::query(self.backend.sql(&statement))
-                    .bind(pair.id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
-            }
+            self.delete_games_of_pair(&mut tx, pair.id).await?;
         }
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(claimed)
@@ -80,20 +81,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn renew_lease(&self, pair: &ClaimedPair, lease: Duration) -> Result<bool, DbError> {
-        let mut tx = self.write().await?;
-        let renewed = sqlx::query(self.backend.sql(
-            "UPDATE pairs SET lease_until = {now_ms} + ? WHERE id = ? AND claims = ? AND status = 'running' \
-             AND EXISTS (SELECT 1 FROM runs r WHERE r.id = pairs.run_id AND r.status = 'running')",
-        ))
-        .bind(millis(lease))
-        .bind(pair.id)
-        .bind(pair.claim)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
-        .rows_affected();
-        tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(renewed == 1)
+        self.renew(Queue::Pairs, pair.id, pair.claim, lease).await
     }
 
     /// Gives a pair back unplayed (Ctrl-C, a failing engine): its stored game
@@ -106,13 +94,7 @@ impl Db {
     pub async fn release_pair(&self, pair: &ClaimedPair) -> Result<(), DbError> {
         let mut tx = self.write().await?;
         if self.holds(&mut tx, pair).await? {
-            for statement in delete_games_of("?") {
-                sqlx::query(self.backend.sql(&statement))
-                    .bind(pair.id)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
-            }
+            self.delete_games_of_pair(&mut tx, pair.id).await?;
             sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
                 .bind(pair.id)
                 .execute(&mut *tx)
@@ -295,6 +277,69 @@ impl Db {
                 pentanomial: [r.get(5), r.get(6), r.get(7), r.get(8), r.get(9)],
             })
             .collect())
+    }
+
+    /// Hands out the next free item of `queue` for run `run` inside `tx`:
+    /// pending first, then running with an expired lease — two statements,
+    /// because one `OR` of both would make the database sort every pending
+    /// item instead of reading the first from the `(run_id, status, idx)`
+    /// index. Returns the item's row (`Queue::columns`).
+    pub(crate) async fn claim_next(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        queue: Queue,
+        run: i64,
+        worker: &str,
+        lease: Duration,
+    ) -> Result<Option<AnyRow>, DbError> {
+        let (table, columns) = (queue.table(), queue.columns());
+        for free in ["q.status = 'pending'", "q.status = 'running' AND q.lease_until < {now_ms}"] {
+            let row = sqlx::query(self.backend.sql(&format!(
+                "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
+                 WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
+                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = q.run_id AND r.status = 'running') \
+                     ORDER BY q.idx LIMIT 1 {{skip_locked}}) \
+                 RETURNING {columns}"
+            )))
+            .bind(worker)
+            .bind(millis(lease))
+            .bind(run)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+            if row.is_some() {
+                return Ok(row);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Extends the lease of item `id` of `queue` by `lease` from now; `false`
+    /// when it is lost (handed out again, or the item or its run stopped).
+    pub(crate) async fn renew(&self, queue: Queue, id: i64, claim: i64, lease: Duration) -> Result<bool, DbError> {
+        let table = queue.table();
+        let mut tx = self.write().await?;
+        let renewed = sqlx::query(self.backend.sql(&format!(
+            "UPDATE {table} SET lease_until = {{now_ms}} + ? WHERE id = ? AND claims = ? AND status = 'running' \
+             AND EXISTS (SELECT 1 FROM runs r WHERE r.id = {table}.run_id AND r.status = 'running')"
+        )))
+        .bind(millis(lease))
+        .bind(id)
+        .bind(claim)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(renewed == 1)
+    }
+
+    /// Deletes the games (with moves and totals) of one pair.
+    async fn delete_games_of_pair(&self, tx: &mut Transaction<'static, Any>, pair: i64) -> Result<(), DbError> {
+        for statement in delete_games_of("?") {
+            sqlx::query(self.backend.sql(&statement)).bind(pair).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+        }
+        Ok(())
     }
 
     /// Whether `pair`'s claim is the newest of a running pair, locking its row

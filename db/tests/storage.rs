@@ -275,3 +275,48 @@ async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
         db.close().await;
     }
 }
+
+#[tokio::test]
+async fn suite_chunks_are_leased_like_pairs_and_the_last_one_finishes_the_run() {
+    for target in backends("suite_chunks").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = db.create_run("suite", "{}", &[("plain".into(), "{}".into())], &[]).await.unwrap();
+        let plan = |index: i64| db::SuiteChunkPlan {
+            index,
+            engine: "plain".into(),
+            limit_index: 0,
+            first_position: 2 * index,
+            positions: 2,
+        };
+        assert!(db.plan_suite_chunks(run, &[plan(0), plan(1)]).await.unwrap());
+        assert!(!db.plan_suite_chunks(run, &[plan(0)]).await.unwrap(), "{target}: planned once");
+        let answer = |position: i64| SuiteResult {
+            engine: "plain".into(),
+            limit_label: "depth 4".into(),
+            position,
+            position_id: format!("p{position}"),
+            solved: true,
+            ..SuiteResult::default()
+        };
+
+        let dead = db.claim_suite_chunk(run, "dead", Duration::ZERO).await.unwrap().unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let first = db.claim_suite_chunk(run, "first", LONG).await.unwrap().unwrap();
+        assert_eq!((first.plan.index, first.claim), (1, 1), "{target}: pending chunks before expired ones");
+        let alive = db.claim_suite_chunk(run, "alive", LONG).await.unwrap().unwrap();
+        assert_eq!((alive.id, alive.claim), (dead.id, 2), "{target}: then the expired chunk");
+        assert_eq!(db.finish_suite_chunk(&dead, &[answer(0)], true).await.unwrap(), None, "{target}: late");
+        assert!(!db.renew_suite_chunk(&dead, LONG).await.unwrap());
+        // Stopped midway: the answer so far is kept, the chunk goes back.
+        assert_eq!(db.finish_suite_chunk(&alive, &[answer(0)], false).await.unwrap(), Some(false));
+        let again = db.claim_suite_chunk(run, "alive", LONG).await.unwrap().unwrap();
+        assert_eq!((again.id, again.claim), (alive.id, 3), "{target}");
+        assert_eq!(db.finish_suite_chunk(&again, &[answer(0), answer(1)], true).await.unwrap(), Some(false));
+        assert_eq!(db.open_suite_chunks(run).await.unwrap(), 1);
+        assert_eq!(db.finish_suite_chunk(&first, &[answer(2), answer(3)], true).await.unwrap(), Some(true));
+        assert_eq!(db.run(run).await.unwrap().status, "finished", "{target}");
+        assert_eq!(db.suite_results(run).await.unwrap().len(), 4, "{target}: position 0 once");
+        assert!(db.claim_suite_chunk(run, "alive", LONG).await.unwrap().is_none());
+        db.close().await;
+    }
+}
