@@ -97,6 +97,24 @@ async fn kill_holding(target: &Target, victim: &mut Child, holding: &str) -> boo
     false
 }
 
+/// Creates run 1 with `create` (`--db` and `--no-local` added), starts three
+/// workers on it, kills one with SIGKILL while it holds work as `holding`
+/// counts it, and waits for the other two to finish; their logs.
+async fn three_workers_one_killed(dir: &Path, target: &Target, create: &[&str], holding: &str) -> Vec<String> {
+    let db = url(target);
+    let mut args = create.to_vec();
+    args.extend(["--db", &db, "--no-local"]);
+    let created = arena(dir, &args);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    assert_eq!(String::from_utf8_lossy(&created.stdout).trim(), "run 1", "{target}");
+    let stderr = String::from_utf8_lossy(&created.stderr);
+    assert!(stderr.contains("arena worker --db") && !stderr.contains(":arena_test@"), "{stderr}");
+    let mut victim = worker(dir, &db, "1");
+    let others = [worker(dir, &db, "1"), worker(dir, &db, "1")];
+    assert!(kill_holding(target, &mut victim, holding).await, "{target}: the victim never held work");
+    others.into_iter().map(finish).collect()
+}
+
 /// Waits for a worker to exit by itself (at most 180 s); its stderr.
 fn finish(mut child: Child) -> String {
     let deadline = Instant::now() + Duration::from_secs(180);
@@ -147,24 +165,8 @@ async fn assert_consistent(target: &Target, run: i64) {
 async fn three_workers_one_killed_mid_pair_finish_exactly_the_planned_pairs() {
     let dir = temp_dir("workers-match");
     for target in targets("match", &dir).await {
-        let db = url(&target);
-        let created = arena(
-            &dir,
-            &["match", "--a", "fhr", "--b", "plain", "--games", "24", "--tc", "nodes=4000", "--db", &db, "--no-local"],
-        );
-        assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-        let run = String::from_utf8_lossy(&created.stdout).trim().trim_start_matches("run ").to_string();
-        assert_eq!(run, "1", "{target}");
-        let stderr = String::from_utf8_lossy(&created.stderr);
-        assert!(stderr.contains("arena worker --db") && !stderr.contains(":arena_test@"), "{stderr}");
-
-        let mut victim = worker(&dir, &db, &run);
-        let others = [worker(&dir, &db, &run), worker(&dir, &db, &run)];
-        assert!(
-            kill_holding(&target, &mut victim, MID_PAIR).await,
-            "{target}: the victim never held a half-played pair"
-        );
-        let logs: Vec<String> = others.into_iter().map(finish).collect();
+        let create = ["match", "--a", "fhr", "--b", "plain", "--games", "24", "--tc", "nodes=4000"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
 
         assert_consistent(&target, 1).await;
         let info = Db::open(&target).await.unwrap().run(1).await.unwrap();
@@ -186,39 +188,28 @@ async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
     )
     .unwrap();
     for target in targets("sprt", &dir).await {
-        let db = url(&target);
-        let created = arena(
-            &dir,
-            &[
-                "sprt",
-                "--a",
-                "strong",
-                "--b",
-                "weak",
-                "--elo0",
-                "0",
-                "--elo1",
-                "100",
-                "--alpha",
-                "0.1",
-                "--beta",
-                "0.1",
-                "--max-games",
-                "400",
-                "--openings",
-                "noob_2moves",
-                "--seed",
-                "3",
-                "--db",
-                &db,
-                "--no-local",
-            ],
-        );
-        assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-        let mut victim = worker(&dir, &db, "1");
-        let others = [worker(&dir, &db, "1"), worker(&dir, &db, "1")];
-        assert!(kill_holding(&target, &mut victim, MID_PAIR).await, "{target}");
-        let logs: Vec<String> = others.into_iter().map(finish).collect();
+        let create = [
+            "sprt",
+            "--a",
+            "strong",
+            "--b",
+            "weak",
+            "--elo0",
+            "0",
+            "--elo1",
+            "100",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+            "--max-games",
+            "400",
+            "--openings",
+            "noob_2moves",
+            "--seed",
+            "3",
+        ];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
 
         assert_consistent(&target, 1).await;
         let info = Db::open(&target).await.unwrap().run(1).await.unwrap();
@@ -295,29 +286,8 @@ fn database_errors_are_one_line_and_never_show_the_password() {
 async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_kill() {
     let dir = temp_dir("workers-suite");
     for target in targets("suite", &dir).await {
-        let db = url(&target);
-        let created = arena(
-            &dir,
-            &[
-                "suite",
-                "--engines",
-                "plain,fhr",
-                "--suite",
-                "wac",
-                "--count",
-                "40",
-                "--depth",
-                "5",
-                "--db",
-                &db,
-                "--no-local",
-            ],
-        );
-        assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
-        let mut victim = worker(&dir, &db, "1");
-        let others = [worker(&dir, &db, "1"), worker(&dir, &db, "1")];
-        assert!(kill_holding(&target, &mut victim, MID_CHUNK).await, "{target}: the victim never held a chunk");
-        let logs: Vec<String> = others.into_iter().map(finish).collect();
+        let create = ["suite", "--engines", "plain,fhr", "--suite", "wac", "--count", "40", "--depth", "5"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_CHUNK).await;
 
         let db = Db::open(&target).await.unwrap();
         let info = db.run(1).await.unwrap();
