@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, ClaimedPair, DbError};
@@ -17,8 +17,8 @@ use tokio::sync::watch;
 
 use crate::engines::{EngineSpec, Registry};
 use crate::run::{
-    ABANDON, FINISH_IN_FLIGHT, PairEnd, PlayableRun, RUNNING, RunError, RunSpec, Runtime, Slot, preflight, tally_of,
-    worker_name,
+    ABANDON, PairEnd, PlayableRun, RUNNING, RunError, RunSpec, Runtime, Slot, lock, pause, preflight, tally_of,
+    watch_ctrl_c, worker_name,
 };
 use crate::suite::{ChunkEnd, PlayableSuite, SuiteSeat, SuiteSpec, load_suite};
 
@@ -96,10 +96,6 @@ struct Shared {
     summary: WorkerSummary,
 }
 
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// Serves runs until Ctrl-C, or until the `--run` run has ended.
 ///
 /// # Errors
@@ -131,7 +127,16 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
         context.config.runtime.db.describe()
     ));
     let (stop_tx, stop_rx) = watch::channel(RUNNING);
-    let signals = tokio::spawn(watch_ctrl_c(stop_tx, context.clone()));
+    let signals = tokio::spawn({
+        let context = context.clone();
+        async move {
+            let messages = [
+                "stopping: no new pairs; finishing the pairs in flight (Ctrl-C again to give them back)",
+                "giving the pairs in flight back to the queue",
+            ];
+            watch_ctrl_c(&stop_tx, messages, |message| context.note(message)).await;
+        }
+    });
     let mut slots = tokio::task::JoinSet::new();
     for index in 0..context.config.concurrency.max(1) {
         let runtime = context.config.runtime.clone();
@@ -330,9 +335,7 @@ impl Context {
                         Ok(false) => {}
                         Err(e) => self.note(&format!("{e}; trying again in {} s", self.config.poll.as_secs())),
                     }
-                    let mut stop = stop.clone();
-                    let wait = self.config.poll.min(Duration::from_secs(1)).max(Duration::from_millis(200));
-                    let _ = tokio::time::timeout(wait, stop.wait_for(|level| *level != RUNNING)).await;
+                    pause(&stop, self.config.poll.min(Duration::from_secs(1))).await;
                 }
             }
         }
@@ -419,18 +422,5 @@ impl Context {
                 lock(&self.shared).catalogue.entries.insert(run, Entry::Refused(e.to_string()));
             }
         }
-    }
-}
-
-async fn watch_ctrl_c(stop: watch::Sender<u8>, context: Arc<Context>) {
-    for (level, message) in [
-        (FINISH_IN_FLIGHT, "stopping: no new pairs; finishing the pairs in flight (Ctrl-C again to give them back)"),
-        (ABANDON, "giving the pairs in flight back to the queue"),
-    ] {
-        if tokio::signal::ctrl_c().await.is_err() {
-            return;
-        }
-        context.note(message);
-        let _ = stop.send(level);
     }
 }

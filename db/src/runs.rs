@@ -5,7 +5,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use crate::dialect::Backend;
-use crate::record::now_ms;
+use crate::record::{host_name, now_ms};
 use crate::{Db, DbError, PairPlan, RunRow};
 
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
@@ -36,17 +36,13 @@ impl Db {
     ) -> Result<i64, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
-        let machine = std::env::var("HOSTNAME")
-            .ok()
-            .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
-            .unwrap_or_default();
         let run: i64 = sqlx::query(sql(
             "INSERT INTO runs (kind, spec, status, created_ms, machine) VALUES (?, ?, 'running', ?, ?) RETURNING id",
         ))
         .bind(kind)
         .bind(spec_json)
         .bind(now_ms())
-        .bind(machine)
+        .bind(host_name())
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?

@@ -6,7 +6,8 @@ use std::time::Duration;
 use clap::Args;
 use db::Target;
 
-use super::play::{open_db, runtime};
+use super::inspect::open_existing;
+use super::play::runtime;
 use super::{CliError, CliResult, DEFAULT_DB, DbParser};
 use crate::worker::{WorkerConfig, serve};
 
@@ -47,7 +48,8 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     if args.poll == 0 {
         return Err(CliError("--poll must be at least 1 second".into()));
     }
-    let db = open_db(&args.db).await?;
+    // A worker joins runs that exist: a mistyped file must not become a new, empty database.
+    let db = open_existing(&args.db).await?;
     let config = WorkerConfig {
         runtime: runtime(&db, &args.db, args.quiet)?,
         concurrency: args.concurrency,

@@ -9,7 +9,7 @@
 //! (or a worker) replays them whole.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{Db, DbError};
@@ -20,6 +20,7 @@ use tokio::sync::watch;
 use super::RunSpec;
 use super::progress::Progress;
 use super::slot::{DEFAULT_LEASE, PairEnd, PlayableRun, Slot, tally_of};
+use super::stop::{ABANDON, FINISH_IN_FLIGHT, RUNNING, lock, pause, watch_ctrl_c};
 use crate::engines::EngineSpec;
 use crate::process::{EngineError, EngineProcess, Timeouts};
 
@@ -60,11 +61,6 @@ pub enum RunError {
     #[error("{0}")]
     Spec(String),
 }
-
-/// Stop levels sent to slots.
-pub(crate) const RUNNING: u8 = 0;
-pub(crate) const FINISH_IN_FLIGHT: u8 = 1;
-pub(crate) const ABANDON: u8 = 2;
 
 /// How often a slot with nothing to claim looks again while other workers
 /// still hold pairs of the run.
@@ -107,7 +103,16 @@ pub async fn execute(runtime: &Runtime, run: i64, spec: &RunSpec) -> Result<RunE
     let shared = Arc::new(Mutex::new(Shared { tallies, progress, failure: None }));
     let (stop_tx, stop_rx) = watch::channel(RUNNING);
     let stop_tx = Arc::new(stop_tx);
-    let signals = tokio::spawn(watch_ctrl_c(stop_tx.clone(), shared.clone()));
+    let signals = tokio::spawn({
+        let (stop, shared) = (stop_tx.clone(), shared.clone());
+        async move {
+            let messages = [
+                "stopping: no new pairs; finishing the games in flight (Ctrl-C again to abandon them)",
+                "abandoning the games in flight; their pairs will be replayed by `arena resume`",
+            ];
+            watch_ctrl_c(&stop, messages, |message| lock(&shared).progress.note(message)).await;
+        }
+    });
 
     let worker = worker_name();
     let mut slots = tokio::task::JoinSet::new();
@@ -151,12 +156,7 @@ fn parse_verdict(text: &str) -> Option<Verdict> {
 
 /// This process's name in the database: `host:pid`.
 pub fn worker_name() -> String {
-    let host = std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into());
-    format!("{host}:{}", std::process::id())
+    format!("{}:{}", db::record::host_name(), std::process::id())
 }
 
 /// Starts and quits every engine once, so that a bad command or
@@ -172,19 +172,6 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, engines: &[EngineSp
         process.quit(timeouts.quit).await;
     }
     Ok(())
-}
-
-async fn watch_ctrl_c(stop: Arc<watch::Sender<u8>>, shared: Arc<Mutex<Shared>>) {
-    for (level, message) in [
-        (FINISH_IN_FLIGHT, "stopping: no new pairs; finishing the games in flight (Ctrl-C again to abandon them)"),
-        (ABANDON, "abandoning the games in flight; their pairs will be replayed by `arena resume`"),
-    ] {
-        if tokio::signal::ctrl_c().await.is_err() {
-            return;
-        }
-        lock(&shared).progress.note(message);
-        let _ = stop.send(level);
-    }
 }
 
 struct SlotContext {
@@ -207,8 +194,7 @@ impl SlotContext {
                 Ok(None) => match db.run(run).await {
                     // Other workers hold the last pairs: wait for them (or their expiry).
                     Ok(info) if info.status == "running" && info.pairs_done < info.pairs_planned => {
-                        let mut stop = self.stop.clone();
-                        let _ = tokio::time::timeout(IDLE_POLL, stop.wait_for(|level| *level != RUNNING)).await;
+                        pause(&self.stop, IDLE_POLL).await;
                         continue;
                     }
                     Ok(_) => break,
@@ -271,9 +257,4 @@ impl SlotContext {
         shared.failure.get_or_insert(error);
         let _ = self.stop_tx.send(FINISH_IN_FLIGHT);
     }
-}
-
-/// The shared state, also after a panic elsewhere (it holds only counters).
-fn lock(shared: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
-    shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }

@@ -5,10 +5,12 @@
 mod execute;
 mod progress;
 mod slot;
+mod stop;
 
-pub(crate) use execute::{ABANDON, FINISH_IN_FLIGHT, RUNNING};
 pub use execute::{RunEnd, RunError, Runtime, execute, preflight, worker_name};
+pub(crate) use slot::sanitize;
 pub use slot::{DEFAULT_LEASE, PairEnd, PlayableRun, Slot, tally_of};
+pub(crate) use stop::{ABANDON, FINISH_IN_FLIGHT, RUNNING, lock, pause, watch_ctrl_c};
 
 use openings::{Book, Selection};
 use serde::{Deserialize, Serialize};

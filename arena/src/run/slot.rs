@@ -210,6 +210,7 @@ impl Slot {
     }
 }
 
-fn sanitize(name: &str) -> String {
+/// `name` as a file-name part: letters, digits, `-` and `_` kept, the rest `_`.
+pub(crate) fn sanitize(name: &str) -> String {
     name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
 }

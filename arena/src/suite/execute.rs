@@ -9,7 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, SuiteChunkPlan, SuiteResult};
@@ -19,7 +19,9 @@ use super::epd::TestPosition;
 use super::{SuiteLimit, SuiteSpec};
 use crate::clock::{Limit, TimeControl};
 use crate::player::Player;
-use crate::run::{DEFAULT_LEASE, FINISH_IN_FLIGHT, RUNNING, RunEnd, RunError, Runtime, worker_name};
+use crate::run::{
+    DEFAULT_LEASE, FINISH_IN_FLIGHT, RUNNING, RunEnd, RunError, Runtime, lock, pause, sanitize, worker_name,
+};
 use crate::uci::command;
 use crate::uci::output::Score;
 
@@ -189,12 +191,9 @@ async fn answer(
         .ok_or_else(|| RunError::Spec(format!("chunk names position {index}, which the suite does not have")))?;
     let player = players.entry((suite.run, engine.name.clone())).or_insert_with(|| {
         let log = runtime.log_dir.as_ref().map(|dir| {
-            let clean = |text: &str| -> String {
-                text.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).collect()
-            };
             let folder = dir.join(format!("run-{}", suite.run));
             let _ = std::fs::create_dir_all(&folder);
-            folder.join(format!("{}-{}.stderr.log", clean(&engine.name), clean(worker)))
+            folder.join(format!("{}-{}.stderr.log", sanitize(&engine.name), sanitize(worker)))
         });
         Player::new(
             engine.clone(),
@@ -286,10 +285,6 @@ impl Progress {
     }
 }
 
-fn lock(progress: &Mutex<Progress>) -> MutexGuard<'_, Progress> {
-    progress.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// Answers the positions of suite run `run` not yet stored, here and with
 /// any workers, until the run is finished or stopped.
 ///
@@ -377,8 +372,7 @@ async fn sit(
                 if db.run(suite.run).await?.status != "running" || db.open_suite_chunks(suite.run).await? == 0 {
                     break;
                 }
-                let mut stop = stop.clone();
-                let _ = tokio::time::timeout(IDLE_POLL, stop.wait_for(|level| *level != RUNNING)).await;
+                pause(&stop, IDLE_POLL).await;
                 continue;
             };
             match seat.play(&suite, &chunk, &stop).await? {
