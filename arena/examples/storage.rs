@@ -15,8 +15,8 @@ use std::process::Command;
 use std::time::Duration;
 use std::time::Instant;
 
-use db::record::{GameRecord, GameResult, MoveRecord, Termination};
-use db::{Db, PairPlan, Target};
+use db::{Db, Target};
+use model::{GameRecord, GameResult, MoveRecord, PairPlan, RunKind, RunStatus, Spec, Termination};
 
 fn game(plies: usize, seed: u64) -> GameRecord {
     // A legal game is not needed for storage; a repeating knight dance is legal anyway.
@@ -53,14 +53,14 @@ fn game(plies: usize, seed: u64) -> GameRecord {
     }
 }
 
-fn spec_json() -> String {
+fn spec() -> Spec {
     let spec = serde_json::json!({
         "kind": "match", "engines": [{"name": "a", "preset": "plain"}, {"name": "b", "preset": "fhr"}],
         "pairings": [[0, 1]], "tc": "10+0.1", "openings": "feldmann25", "seed": null, "start": 0, "max_plies": null,
         "openings_per_round": 1, "rounds": 1, "concurrency": 1,
         "adjudication": {"draw": null, "resign": null, "max_moves": null, "max_moves_score": 200}, "sprt": null
     });
-    spec.to_string()
+    Spec::parse(0, RunKind::Match, &spec.to_string()).expect("spec")
 }
 
 async fn filled(target: &Target, pairs: usize) -> (Db, i64) {
@@ -80,7 +80,7 @@ async fn filled(target: &Target, pairs: usize) -> (Db, i64) {
             opening_san: vec!["e4".into(), "e5".into()],
         })
         .collect();
-    let run = db.create_run("match", &spec_json(), &[], &plan).await.expect("run");
+    let run = db.create_run(&spec(), &plan).await.expect("run");
     (db, run)
 }
 
@@ -126,7 +126,7 @@ fn main() {
         let (db, run) = filled(&Target::Sqlite(path.clone()), games / 2).await;
         let per_game = store_pairs(&db, run, games / 2, 80).await;
         println!("fill: {games} games of 80 plies, {per_game:.3} ms per game");
-        db.set_status(run, "finished", None).await.expect("status");
+        db.set_status(run, RunStatus::Finished, None).await.expect("status");
         db.close().await;
         let db_arg = path.display().to_string();
         let show = timed(&["show", "1", "--db", &db_arg]);

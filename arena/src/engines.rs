@@ -20,77 +20,9 @@ use std::path::{Path, PathBuf};
 
 use engine::search::PruningConfig;
 use engine::search::pruning::PRESETS;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
-/// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
-pub const BUNDLED_SUBCOMMAND: &str = "engine-uci";
-
-/// How to start one engine and configure it.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EngineSpec {
-    /// Name on the command line and in reports.
-    pub name: String,
-    /// Program to run (ignored when `preset` is set).
-    #[serde(default)]
-    pub command: String,
-    /// Program arguments.
-    #[serde(default)]
-    pub args: Vec<String>,
-    /// Working directory.
-    #[serde(default)]
-    pub dir: Option<PathBuf>,
-    /// The bundled engine with this pruning preset.
-    #[serde(default)]
-    pub preset: Option<String>,
-    /// UCI options set after the handshake, in order.
-    #[serde(default)]
-    pub options: Vec<(String, String)>,
-    /// The engine's own time control (time odds), overriding the run's.
-    #[serde(default)]
-    pub tc: Option<String>,
-}
-
-/// Program, arguments and directory of a spawn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Launch {
-    /// Program.
-    pub program: PathBuf,
-    /// Arguments.
-    pub args: Vec<String>,
-    /// Working directory.
-    pub dir: Option<PathBuf>,
-}
-
-impl EngineSpec {
-    /// The bundled engine with a preset (or `+` combination).
-    pub fn bundled(preset: &str) -> EngineSpec {
-        EngineSpec { name: preset.to_string(), preset: Some(preset.to_string()), ..EngineSpec::default() }
-    }
-
-    /// What it is, for reports: `bundled engine, preset P` or the command line.
-    pub fn describe(&self) -> String {
-        match &self.preset {
-            Some(preset) => format!("bundled engine, preset {preset}"),
-            None => std::iter::once(self.command.as_str())
-                .chain(self.args.iter().map(String::as_str))
-                .collect::<Vec<_>>()
-                .join(" "),
-        }
-    }
-
-    /// How to start it; `arena_exe` is the `arena` binary that can run the
-    /// bundled engine through [`BUNDLED_SUBCOMMAND`].
-    pub fn launch(&self, arena_exe: &Path) -> Launch {
-        match &self.preset {
-            Some(preset) => Launch {
-                program: arena_exe.to_path_buf(),
-                args: vec![BUNDLED_SUBCOMMAND.to_string(), "--pruning".to_string(), preset.clone()],
-                dir: self.dir.clone(),
-            },
-            None => Launch { program: PathBuf::from(&self.command), args: self.args.clone(), dir: self.dir.clone() },
-        }
-    }
-}
+pub use model::spec::{BUNDLED_SUBCOMMAND, EngineSpec, Launch};
 
 /// Engine names that could not be resolved or an `engines.toml` that could not be read.
 #[derive(Debug, thiserror::Error)]

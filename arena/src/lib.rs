@@ -1,13 +1,14 @@
-//! The arena: engine processes over UCI, clocks, games, paired-opening
-//! matches stored in a database, and the `arena` command line.
+//! The arena: engine processes over UCI, clocks, games, the work loop that
+//! plays stored runs (pairs of games, suite chunks) here or in workers, and
+//! the `arena` command line.
 
 pub mod cli;
 pub mod clock;
 pub mod engines;
 pub mod game;
+pub mod plan;
 pub mod player;
 pub mod process;
-pub mod run;
 pub mod suite;
 pub mod uci;
-pub mod worker;
+pub mod work;

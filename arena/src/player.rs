@@ -33,6 +33,11 @@ impl Player {
         Player { spec, tc, launch, extra_options: Vec::new(), stderr_log, timeouts, process: None, starts: 0 }
     }
 
+    /// The protocol timeouts it runs under.
+    pub fn timeouts(&self) -> Timeouts {
+        self.timeouts
+    }
+
     /// How many times the process was started again after the first start.
     pub fn restarts(&self) -> u32 {
         self.starts.saturating_sub(1)

@@ -131,7 +131,11 @@ impl EngineProcess {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            .kill_on_drop(true);
+            .kill_on_drop(true)
+            // Its own process group: a Ctrl-C at the terminal reaches the arena,
+            // which finishes or gives back the games in flight, and not the
+            // engines in the middle of a game (where it read as their crash).
+            .process_group(0);
         if let Some(dir) = &launch.dir {
             command.current_dir(dir);
         }

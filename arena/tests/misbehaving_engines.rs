@@ -2,6 +2,10 @@
 //! `fake-engine` binary): each game ends with the right result and reason,
 //! the arena does not panic, and no engine process is left behind.
 
+mod common;
+
+use common::{ARENA, FAKE};
+
 use std::path::Path;
 use std::time::Duration;
 
@@ -10,10 +14,7 @@ use arena::engines::EngineSpec;
 use arena::game::adjudication::Adjudication;
 use arena::player::Player;
 use arena::process::Timeouts;
-use db::record::{GameResult, Termination};
-
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
+use model::{GameResult, Termination};
 
 fn timeouts() -> Timeouts {
     Timeouts {

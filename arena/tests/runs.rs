@@ -2,28 +2,19 @@
 //! SQLite and exported as PGN, a tournament, kill-and-resume, and the
 //! one-line errors for bad input.
 
+mod common;
+
+use common::{ARENA, arena, temp_dir};
+
 use std::collections::HashMap;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use db::{Db, Target};
 use pgn_reader::{RawTag, Reader, SanPlus, Visitor};
 use shakmaty::{Chess, Position};
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn arena(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ARENA).args(args).current_dir(dir).output().unwrap()
-}
 
 /// An independent reading of PGN (pgn-reader): tags and main-line SAN, each
 /// move replayed with shakmaty from the standard start.
@@ -190,7 +181,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     child.wait().unwrap();
     let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let before = db.run(1).await.unwrap();
-    assert_eq!(before.status, "running", "killed, not finished");
+    assert_eq!(before.status, model::RunStatus::Running, "killed, not finished");
     assert!(before.games < 24, "killed mid-run: {} games", before.games);
     db.close().await;
     // The report of an unfinished run shows the state so far.
@@ -268,5 +259,51 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("is locked by another process"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A Ctrl-C at the terminal goes to the whole foreground process group. The
+/// engines run in groups of their own, so they play on: the games in flight
+/// finish as games (none is charged to an engine as a crash), the run stops
+/// resumable, and a second run of it finishes exactly the plan.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_at_the_terminal_stops_the_run_without_charging_the_engines() {
+    use std::os::unix::process::CommandExt;
+    let dir = temp_dir("ctrl-c");
+    let args = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=20000", "--quiet"];
+    let mut child = Command::new(ARENA)
+        .args(args)
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let db_path = dir.join("arena.db");
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the run stored no game in time");
+        if db_path.exists()
+            && let Ok(db) = Db::open(&Target::Sqlite(db_path.clone())).await
+            && let Ok(run) = db.run(1).await
+            && run.games >= 1
+        {
+            db.close().await;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // What the terminal does: SIGINT to every process of the foreground group.
+    let group = format!("-{}", child.id());
+    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
+    assert!(child.wait().unwrap().success());
+    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
+    let stopped = db.run(1).await.unwrap();
+    assert_eq!(stopped.status, model::RunStatus::Stopped);
+    let games = db.games_page(1, 0, 1000, false).await.unwrap();
+    let crashes: Vec<_> = games.iter().filter(|g| g.record.termination.is_fault()).map(|g| &g.record.detail).collect();
+    assert!(crashes.is_empty(), "games charged to an engine by the Ctrl-C: {crashes:?}");
+    assert!(stopped.games < 40 && stopped.games % 2 == 0, "pairs in flight finish: {} games", stopped.games);
+    db.close().await;
     let _ = std::fs::remove_dir_all(&dir);
 }

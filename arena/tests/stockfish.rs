@@ -1,6 +1,10 @@
 //! Games against a real third-party engine: Debian's `stockfish`
 //! (installed by `.ci/run`), limited by nodes and by `UCI_Elo`.
 
+mod common;
+
+use common::ARENA;
+
 use std::path::Path;
 
 use arena::clock::TimeControl;
@@ -8,8 +12,6 @@ use arena::engines::EngineSpec;
 use arena::game::adjudication::Adjudication;
 use arena::player::Player;
 use arena::process::Timeouts;
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
 
 fn stockfish_path() -> String {
     ["/usr/games/stockfish", "/usr/bin/stockfish"]

@@ -3,26 +3,16 @@
 //! stopping the run, kill -9 and resume to exactly the planned answers, and
 //! one-line errors for bad flags.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::{ARENA, FAKE, arena, temp_dir};
+
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use db::{Db, Target};
 use serde_json::Value;
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-suite-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn arena(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ARENA).args(args).current_dir(dir).output().unwrap()
-}
 
 fn report(dir: &Path, run: &str) -> Value {
     let out = arena(dir, &["report", run, "--format", "json"]);
@@ -128,7 +118,7 @@ async fn killed_suite_resumes_to_exactly_every_answer() {
     let mut keys: Vec<(String, i64)> = results.iter().map(|r| (r.engine.clone(), r.position)).collect();
     keys.dedup();
     assert_eq!(keys.len(), 60);
-    assert_eq!(db.run(1).await.unwrap().status, "finished");
+    assert_eq!(db.run(1).await.unwrap().status, model::RunStatus::Finished);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

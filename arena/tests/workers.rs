@@ -9,22 +9,17 @@
 //! `.ci/start-postgres` starts); without one the PostgreSQL half is skipped
 //! with a printed reason, except under CI (`CI` set), where that fails.
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+mod common;
+
+use common::{ARENA, arena, temp_dir};
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use db::{Db, Target};
 use sqlx::Row;
 use sqlx::any::AnyPoolOptions;
-
-const ARENA: &str = env!("CARGO_BIN_EXE_arena");
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 async fn targets(test: &str, dir: &Path) -> Vec<Target> {
     let mut targets = vec![Target::Sqlite(dir.join("shared.db"))];
@@ -42,10 +37,6 @@ fn url(target: &Target) -> String {
         Target::Sqlite(path) => path.display().to_string(),
         Target::Postgres(url) => url.clone(),
     }
-}
-
-fn arena(dir: &Path, args: &[&str]) -> Output {
-    Command::new(ARENA).args(args).current_dir(dir).output().unwrap()
 }
 
 fn worker(dir: &Path, db: &str, run: &str) -> Child {
@@ -135,7 +126,7 @@ fn finish(mut child: Child) -> String {
 async fn assert_consistent(target: &Target, run: i64) {
     let db = Db::open(target).await.unwrap();
     let info = db.run(run).await.unwrap();
-    assert_eq!(info.status, "finished", "{target}");
+    assert_eq!(info.status, model::RunStatus::Finished, "{target}");
     let done = count(target, &format!("SELECT COUNT(*) FROM pairs WHERE run_id = {run} AND status = 'done'")).await;
     assert_eq!(info.games, 2 * done, "{target}: two games per finished pair, nothing else");
     let paired = format!(
@@ -151,13 +142,13 @@ async fn assert_consistent(target: &Target, run: i64) {
     let seqs: std::collections::HashSet<i64> = outcomes.iter().map(|o| o.finished_seq).collect();
     assert_eq!(seqs.len() as i64, done, "{target}: each pair finished once");
     let counts = &db.pairing_counts(run).await.unwrap()[0];
-    let tally = reports::tally::Tally::between(&outcomes, &counts.engine_a, &counts.engine_b);
+    let tally = model::Tally::between(&outcomes, &counts.engine_a, &counts.engine_b);
     assert_eq!(
-        (counts.wins as u64, counts.draws as u64, counts.losses as u64),
+        (counts.tally.wins, counts.tally.draws, counts.tally.losses),
         (tally.wins, tally.draws, tally.losses),
         "{target}: counts kept with the pairs equal the stored games"
     );
-    assert_eq!(counts.pentanomial.map(|n| n as u64), tally.pentanomial, "{target}");
+    assert_eq!(counts.tally.pentanomial, tally.pentanomial, "{target}");
     db.close().await;
 }
 
@@ -213,7 +204,7 @@ async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
 
         assert_consistent(&target, 1).await;
         let info = Db::open(&target).await.unwrap().run(1).await.unwrap();
-        assert_eq!(info.verdict.as_deref(), Some("H1"), "{target}: {logs:?}");
+        assert_eq!(info.verdict.map(model::Verdict::as_str), Some("H1"), "{target}: {logs:?}");
         assert!(info.pairs_done < 200, "{target}: stopped early");
         let skipped = count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 1 AND status = 'skipped'").await;
         assert_eq!(skipped, 200 - info.pairs_done, "{target}: every other pair skipped");
@@ -291,7 +282,7 @@ async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_
 
         let db = Db::open(&target).await.unwrap();
         let info = db.run(1).await.unwrap();
-        assert_eq!(info.status, "finished", "{target}: {logs:?}");
+        assert_eq!(info.status, model::RunStatus::Finished, "{target}: {logs:?}");
         let answers = db.suite_results(1).await.unwrap();
         assert_eq!(answers.len(), 2 * 40, "{target}: one answer per engine and position");
         assert!(answers.iter().all(|a| a.fault.is_empty() && a.nodes.is_some_and(|n| n > 0)), "{target}");

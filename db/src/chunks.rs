@@ -11,8 +11,10 @@ use std::time::Duration;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use model::{SuiteChunkPlan, SuiteResult};
+
 use crate::lease::Queue;
-use crate::{ClaimedChunk, Db, DbError, SuiteChunkPlan, SuiteResult};
+use crate::{ClaimedChunk, Db, DbError};
 
 /// Rows per multi-row `INSERT` of chunks (6 parameters each).
 const CHUNKS_PER_INSERT: usize = 500;
@@ -84,6 +86,16 @@ impl Db {
         self.renew(Queue::SuiteChunks, chunk.id, chunk.claim, lease).await
     }
 
+    /// Gives a chunk back unanswered (a second Ctrl-C, a failing engine); it
+    /// is pending again. Nothing happens when the lease is already lost.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn release_suite_chunk(&self, chunk: &ClaimedChunk) -> Result<(), DbError> {
+        self.release(Queue::SuiteChunks, chunk.id, chunk.claim).await
+    }
+
     /// Stores the answers of a claimed chunk and, when `complete`, marks it
     /// done (else it goes back to the queue: Ctrl-C, the answers so far are
     /// kept). Finishes the run when no chunk is left. `None` (nothing stored)
@@ -100,21 +112,11 @@ impl Db {
     ) -> Result<Option<bool>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
-        let run_status: Option<String> = sqlx::query(sql("SELECT status FROM runs WHERE id = ? {for_update}"))
-            .bind(chunk.run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?
-            .map(|r| r.get(0));
-        let holds = sqlx::query(sql(
-            "SELECT id FROM suite_chunks WHERE id = ? AND claims = ? AND status = 'running' {for_update}",
-        ))
-        .bind(chunk.id)
-        .bind(chunk.claim)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        if run_status.as_deref() != Some("running") || holds.is_none() {
+        // The run's row first, then the chunk's: the order `finish_pair` locks in.
+        if !self.run_is_running(&mut tx, chunk.run).await? {
+            return Ok(None);
+        }
+        if !self.holds_item(&mut tx, Queue::SuiteChunks, chunk.id, chunk.claim).await? {
             return Ok(None);
         }
         self.insert_suite_results(&mut tx, chunk.run, results).await?;

@@ -14,9 +14,10 @@ use std::time::Duration;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use crate::record::{GameRecord, GameResult, MoveRecord};
+use model::{EngineMoveTotals, GameRecord, GameResult, MoveRecord, PairPlan, PairingCounts, Tally, Verdict};
+
 use crate::runs::delete_games_of;
-use crate::{ClaimedPair, Db, DbError, EngineMoveTotals, PairCommit, PairPlan, PairingCounts, SprtStep};
+use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep};
 
 /// Rows per multi-row `INSERT` of moves (13 parameters each).
 const MOVES_PER_INSERT: usize = 500;
@@ -92,16 +93,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn release_pair(&self, pair: &ClaimedPair) -> Result<(), DbError> {
-        let mut tx = self.write().await?;
-        if self.holds(&mut tx, pair).await? {
-            self.delete_games_of_pair(&mut tx, pair.id).await?;
-            sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
-                .bind(pair.id)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
-        }
-        tx.commit().await.map_err(|e| self.error(e))
+        self.release(Queue::Pairs, pair.id, pair.claim).await
     }
 
     /// Stores the first game of a claimed pair with its moves, in one
@@ -141,13 +133,7 @@ impl Db {
     ) -> Result<Option<PairCommit>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
-        let run_status: Option<String> = sqlx::query(sql("SELECT status FROM runs WHERE id = ? {for_update}"))
-            .bind(pair.run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?
-            .map(|r| r.get(0));
-        if run_status.as_deref() != Some("running") || !self.holds(&mut tx, pair).await? {
+        if !self.run_is_running(&mut tx, pair.run).await? || !self.holds(&mut tx, pair).await? {
             return Ok(None);
         }
         let first: Option<String> = sqlx::query(sql("SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0"))
@@ -161,14 +147,8 @@ impl Db {
         })?;
         self.insert_game(&mut tx, pair, 1, game).await?;
 
-        // Engine A's results in half points: White in game 0, Black in game 1.
-        let a_white = half_points(first.white_score());
-        let a_black = 2 - half_points(game.result.white_score());
-        let outcome = |points: i64| [points == 2, points == 1, points == 0].map(i64::from);
-        let [w0, d0, l0] = outcome(a_white);
-        let [w1, d1, l1] = outcome(a_black);
-        let mut buckets = [0i64; 5];
-        buckets[(a_white + a_black) as usize] = 1;
+        let add = Tally::of_pair(first, game.result);
+        let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
         let row = sqlx::query(sql(
             "INSERT INTO tallies (run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, engine_a, engine_b) DO UPDATE SET \
@@ -180,24 +160,21 @@ impl Db {
         .bind(pair.run)
         .bind(&pair.plan.engine_a)
         .bind(&pair.plan.engine_b)
-        .bind(w0 + w1)
-        .bind(d0 + d1)
-        .bind(l0 + l1)
-        .bind(buckets[0])
-        .bind(buckets[1])
-        .bind(buckets[2])
-        .bind(buckets[3])
-        .bind(buckets[4])
+        .bind(wide(add.wins))
+        .bind(wide(add.draws))
+        .bind(wide(add.losses))
+        .bind(wide(add.pentanomial[0]))
+        .bind(wide(add.pentanomial[1]))
+        .bind(wide(add.pentanomial[2]))
+        .bind(wide(add.pentanomial[3]))
+        .bind(wide(add.pentanomial[4]))
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?;
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
-            wins: row.get(0),
-            draws: row.get(1),
-            losses: row.get(2),
-            pentanomial: [row.get(3), row.get(4), row.get(5), row.get(6), row.get(7)],
+            tally: stored_tally(&row, 0),
         };
         let sprt = judge(&counts);
         sqlx::query(sql("UPDATE pairs SET status = 'done', llr = ?, \
@@ -209,7 +186,8 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?;
 
-        let decided = sprt.as_ref().and_then(|step| step.verdict.clone());
+        let decided = sprt.as_ref().and_then(|step| step.verdict);
+        // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
         let verdict = match decided {
             Some(verdict) => {
                 let in_flight = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'";
@@ -223,7 +201,7 @@ impl Db {
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| self.error(e))?;
-                Some(verdict)
+                Some(Some(verdict))
             }
             None => {
                 // `LIMIT 1`, not `COUNT(*)`: one index probe, not a scan of the pending pairs.
@@ -234,16 +212,12 @@ impl Db {
                 .fetch_optional(&mut *tx)
                 .await
                 .map_err(|e| self.error(e))?;
-                if left.is_none() {
-                    Some(sprt.as_ref().map_or(String::new(), |_| "inconclusive".to_string()))
-                } else {
-                    None
-                }
+                left.is_none().then(|| sprt.as_ref().map(|_| Verdict::Inconclusive))
             }
         };
         if let Some(verdict) = &verdict {
             sqlx::query(sql("UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?"))
-                .bind((!verdict.is_empty()).then_some(verdict.as_str()))
+                .bind(verdict.map(Verdict::as_str))
                 .bind(pair.run)
                 .execute(&mut *tx)
                 .await
@@ -268,14 +242,7 @@ impl Db {
             .await?;
         Ok(rows
             .iter()
-            .map(|r| PairingCounts {
-                engine_a: r.get(0),
-                engine_b: r.get(1),
-                wins: r.get(2),
-                draws: r.get(3),
-                losses: r.get(4),
-                pentanomial: [r.get(5), r.get(6), r.get(7), r.get(8), r.get(9)],
-            })
+            .map(|r| PairingCounts { engine_a: r.get(0), engine_b: r.get(1), tally: stored_tally(r, 2) })
             .collect())
     }
 
@@ -334,6 +301,26 @@ impl Db {
         Ok(renewed == 1)
     }
 
+    /// Gives item `id` of `queue` back (pending again) if `claim` is still
+    /// its newest; a pair's stored game is deleted with it.
+    pub(crate) async fn release(&self, queue: Queue, id: i64, claim: i64) -> Result<(), DbError> {
+        let table = queue.table();
+        let mut tx = self.write().await?;
+        if self.holds_item(&mut tx, queue, id, claim).await? {
+            if queue == Queue::Pairs {
+                self.delete_games_of_pair(&mut tx, id).await?;
+            }
+            sqlx::query(
+                self.backend.sql(&format!("UPDATE {table} SET status = 'pending', lease_until = NULL WHERE id = ?")),
+            )
+            .bind(id)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
     /// Deletes the games (with moves and totals) of one pair.
     async fn delete_games_of_pair(&self, tx: &mut Transaction<'static, Any>, pair: i64) -> Result<(), DbError> {
         for statement in delete_games_of("?") {
@@ -345,14 +332,28 @@ impl Db {
     /// Whether `pair`'s claim is the newest of a running pair, locking its row
     /// until the transaction ends (PostgreSQL; SQLite holds the write lock).
     async fn holds(&self, tx: &mut Transaction<'static, Any>, pair: &ClaimedPair) -> Result<bool, DbError> {
-        let row = sqlx::query(
-            self.backend.sql("SELECT id FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}"),
-        )
-        .bind(pair.id)
-        .bind(pair.claim)
-        .fetch_optional(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        self.holds_item(tx, Queue::Pairs, pair.id, pair.claim).await
+    }
+
+    /// Whether `claim` is the newest of running item `id` of `queue`, locking
+    /// its row until the transaction ends.
+    pub(crate) async fn holds_item(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        queue: Queue,
+        id: i64,
+        claim: i64,
+    ) -> Result<bool, DbError> {
+        let table = queue.table();
+        let row =
+            sqlx::query(self.backend.sql(&format!(
+                "SELECT id FROM {table} WHERE id = ? AND claims = ? AND status = 'running' {{for_update}}"
+            )))
+            .bind(id)
+            .bind(claim)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
         Ok(row.is_some())
     }
 
@@ -475,9 +476,28 @@ impl Db {
     }
 }
 
-/// A score of 1, ½ or 0 as 2, 1 or 0 half points.
-fn half_points(score: f64) -> i64 {
-    (score * 2.0).round() as i64
+/// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.
+fn stored_tally(r: &AnyRow, first: usize) -> Tally {
+    let count = |i: usize| u64::try_from(r.get::<i64, _>(first + i)).unwrap_or(0);
+    Tally {
+        wins: count(0),
+        draws: count(1),
+        losses: count(2),
+        pentanomial: [count(3), count(4), count(5), count(6), count(7)],
+    }
+}
+
+impl Db {
+    /// Whether run `run` is running, locking its row until the transaction
+    /// ends (PostgreSQL; SQLite holds the write lock).
+    pub(crate) async fn run_is_running(&self, tx: &mut Transaction<'static, Any>, run: i64) -> Result<bool, DbError> {
+        let row = sqlx::query(self.backend.sql("SELECT id FROM runs WHERE id = ? AND status = 'running' {for_update}"))
+            .bind(run)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(row.is_some())
+    }
 }
 
 fn claimed_pair(r: &AnyRow) -> ClaimedPair {

@@ -4,8 +4,9 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use crate::record::{GameRecord, GameResult, MoveRecord, Termination};
-use crate::{Db, DbError, EngineMoveTotals, GameRow, GameSummary, PairOutcome};
+use model::{EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, Termination};
+
+use crate::{Db, DbError};
 
 impl Db {
     /// Results of the finished pairs of a run, in finishing order.

@@ -4,9 +4,10 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use model::{PairPlan, RunInfo, RunKind, RunStatus, Spec, Verdict, now_ms};
+
 use crate::dialect::Backend;
-use crate::record::{host_name, now_ms};
-use crate::{Db, DbError, PairPlan, RunRow};
+use crate::{Db, DbError};
 
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
 const PAIRS_PER_INSERT: usize = 500;
@@ -22,32 +23,29 @@ pub(crate) fn delete_games_of(pairs: &str) -> [String; 3] {
 }
 
 impl Db {
-    /// Stores a new run with its engines and planned pairs; returns its id.
+    /// Stores a new run with its spec, engines and planned pairs (none for a
+    /// suite); returns its id.
     ///
     /// # Errors
     ///
     /// [`DbError`] on any database failure (nothing is stored then).
-    pub async fn create_run(
-        &self,
-        kind: &str,
-        spec_json: &str,
-        engines: &[(String, String)],
-        pairs: &[PairPlan],
-    ) -> Result<i64, DbError> {
+    pub async fn create_run(&self, spec: &Spec, pairs: &[PairPlan]) -> Result<i64, DbError> {
         let sql = |text: &str| self.backend.sql(text);
+        let engines: Vec<(String, String)> =
+            spec.engines().iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
         let mut tx = self.write().await?;
         let run: i64 = sqlx::query(sql(
             "INSERT INTO runs (kind, spec, status, created_ms, machine) VALUES (?, ?, 'running', ?, ?) RETURNING id",
         ))
-        .bind(kind)
-        .bind(spec_json)
+        .bind(spec.kind().as_str())
+        .bind(spec.to_json())
         .bind(now_ms())
         .bind(host_name())
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?
         .get(0);
-        for (name, spec) in engines {
+        for (name, spec) in &engines {
             sqlx::query(sql("INSERT INTO engines (name, spec) VALUES (?, ?) ON CONFLICT (name, spec) DO NOTHING"))
                 .bind(name)
                 .bind(spec)
@@ -92,13 +90,13 @@ impl Db {
     /// # Errors
     ///
     /// [`DbError::NoSuchRun`] or a database failure.
-    pub async fn run(&self, id: i64) -> Result<RunRow, DbError> {
+    pub async fn run(&self, id: i64) -> Result<RunInfo, DbError> {
         let row = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} WHERE r.id = ?")))
             .bind(id)
             .fetch_optional(&self.pool)
             .await
             .map_err(|e| self.error(e))?;
-        row.map(|r| run_row(&r)).ok_or(DbError::NoSuchRun(id))
+        row.map_or(Err(DbError::NoSuchRun(id)), |r| run_info(&r))
     }
 
     /// All runs, newest first.
@@ -106,12 +104,12 @@ impl Db {
     /// # Errors
     ///
     /// A database failure.
-    pub async fn runs(&self) -> Result<Vec<RunRow>, DbError> {
+    pub async fn runs(&self) -> Result<Vec<RunInfo>, DbError> {
         let rows = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} ORDER BY r.id DESC")))
             .fetch_all(&self.pool)
             .await
             .map_err(|e| self.error(e))?;
-        Ok(rows.iter().map(run_row).collect())
+        rows.iter().map(run_info).collect()
     }
 
     /// The ids, kinds and specs of the runs that workers may serve (status
@@ -120,13 +118,13 @@ impl Db {
     /// # Errors
     ///
     /// A database failure.
-    pub async fn open_runs(&self) -> Result<Vec<(i64, String, String)>, DbError> {
+    pub async fn open_runs(&self) -> Result<Vec<(i64, RunKind, String)>, DbError> {
         let rows =
             sqlx::query(self.backend.sql("SELECT id, kind, spec FROM runs WHERE status = 'running' ORDER BY id"))
                 .fetch_all(&self.pool)
                 .await
                 .map_err(|e| self.error(e))?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+        rows.iter().map(|r| Ok((r.get(0), stored_kind(r.get(0), &r.get::<String, _>(1))?, r.get(2)))).collect()
     }
 
     /// Sets a run's status (and verdict), stamping the finish time when finished.
@@ -134,15 +132,15 @@ impl Db {
     /// # Errors
     ///
     /// A database failure.
-    pub async fn set_status(&self, run: i64, status: &str, verdict: Option<&str>) -> Result<(), DbError> {
+    pub async fn set_status(&self, run: i64, status: RunStatus, verdict: Option<Verdict>) -> Result<(), DbError> {
         let mut tx = self.write().await?;
-        let finished = (status == "finished").then(now_ms);
+        let finished = (status == RunStatus::Finished).then(now_ms);
         sqlx::query(
             self.backend
                 .sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
         )
-        .bind(status)
-        .bind(verdict)
+        .bind(status.as_str())
+        .bind(verdict.map(Verdict::as_str))
         .bind(finished)
         .bind(run)
         .execute(&mut *tx)
@@ -191,18 +189,44 @@ const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.cr
      (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'done'), \
      (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id) FROM runs r";
 
-fn run_row(r: &AnyRow) -> RunRow {
-    RunRow {
-        id: r.get(0),
-        kind: r.get(1),
+fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
+    let id: i64 = r.get(0);
+    let status: String = r.get(3);
+    let verdict: Option<String> = r.get(4);
+    let unknown = |what: &str, text: &str| {
+        DbError::Sql(format!(
+            "run {id} has {what} '{text}', which this arena version does not know (use a newer arena)"
+        ))
+    };
+    Ok(RunInfo {
+        id,
+        kind: stored_kind(id, &r.get::<String, _>(1))?,
         spec: r.get(2),
-        status: r.get(3),
-        verdict: r.get(4),
+        status: RunStatus::parse(&status).ok_or_else(|| unknown("status", &status))?,
+        verdict: match verdict.as_deref() {
+            Some(text) => Some(Verdict::parse(text).ok_or_else(|| unknown("verdict", text))?),
+            None => None,
+        },
         created_ms: r.get(5),
         finished_ms: r.get(6),
         machine: r.get(7),
         pairs_planned: r.get(8),
         pairs_done: r.get(9),
         games: r.get(10),
-    }
+    })
+}
+
+fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {
+    RunKind::parse(text).ok_or_else(|| {
+        DbError::Sql(format!("run {run} has kind '{text}', which this arena version does not know (use a newer arena)"))
+    })
+}
+
+/// This machine's name: `$HOSTNAME`, else `/etc/hostname`, else `localhost`.
+pub fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
 }

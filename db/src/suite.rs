@@ -2,7 +2,9 @@
 
 use sqlx::{Any, Row, Transaction};
 
-use crate::{Db, DbError, SuiteResult};
+use model::SuiteResult;
+
+use crate::{Db, DbError};
 
 impl Db {
     /// Stores answers to test positions, all in one transaction.

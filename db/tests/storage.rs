@@ -8,8 +8,11 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use db::record::{GameRecord, GameResult, MoveRecord, Termination};
-use db::{ClaimedPair, Db, PairPlan, PairingCounts, SprtStep, SuiteResult, Target};
+use db::{ClaimedPair, Db, SprtStep, Target};
+use model::{
+    Adjudication, EngineSpec, GameRecord, GameResult, MatchSpec, MoveRecord, PairPlan, PairingCounts, RunKind,
+    RunStatus, Spec, SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Verdict,
+};
 
 const LONG: Duration = Duration::from_secs(600);
 
@@ -79,9 +82,22 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
 }
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
-    db.create_run("elo", "{}", &[("fhr".into(), "{}".into()), ("plain".into(), "{}".into())], &plan(pairs))
-        .await
-        .unwrap()
+    let spec = MatchSpec {
+        kind: RunKind::Elo,
+        engines: vec![EngineSpec::bundled("fhr"), EngineSpec::bundled("plain")],
+        pairings: vec![(0, 1)],
+        tc: "nodes=1000".into(),
+        openings: "feldmann25".into(),
+        seed: None,
+        start: 0,
+        max_plies: None,
+        openings_per_round: pairs,
+        rounds: 1,
+        concurrency: 1,
+        adjudication: Adjudication::default(),
+        sprt: None,
+    };
+    db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
 }
 
 fn no_sprt(_: &PairingCounts) -> Option<SprtStep> {
@@ -107,7 +123,7 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         while let Some(pair) = db.claim_pair(run, "w1", LONG).await.unwrap() {
             assert_eq!(pair.claim, 1, "{target}");
             seen.push(pair.plan.index);
-            assert_eq!(db.run(run).await.unwrap().status, "running");
+            assert_eq!(db.run(run).await.unwrap().status, RunStatus::Running);
             assert!(play(&db, &pair).await, "{target}");
         }
         assert_eq!(seen, [0, 1, 2], "{target}: pairs in plan order");
@@ -116,8 +132,8 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
 
         let counts = db.pairing_counts(run).await.unwrap();
         assert_eq!(counts.len(), 1);
-        assert_eq!((counts[0].wins, counts[0].draws, counts[0].losses), (3, 3, 0), "{target}");
-        assert_eq!(counts[0].pentanomial, [0, 0, 0, 3, 0], "{target}: WD pairs are 1.5 points");
+        assert_eq!((counts[0].tally.wins, counts[0].tally.draws, counts[0].tally.losses), (3, 3, 0), "{target}");
+        assert_eq!(counts[0].tally.pentanomial, [0, 0, 0, 3, 0], "{target}: WD pairs are 1.5 points");
 
         let outcomes = db.pair_outcomes(run).await.unwrap();
         assert_eq!(outcomes.iter().map(|o| o.finished_seq).collect::<Vec<_>>(), [1, 2, 3]);
@@ -174,14 +190,14 @@ async fn an_sprt_verdict_stops_the_run_in_the_finishing_transaction() {
         assert!(db.save_first_game(&in_flight, &game("fhr", "plain", GameResult::Draw, 4)).await.unwrap());
         assert!(db.save_first_game(&first, &game("fhr", "plain", GameResult::WhiteWins, 4)).await.unwrap());
         let judge = |counts: &PairingCounts| {
-            assert_eq!(counts.pentanomial, [0, 0, 0, 0, 1]);
-            Some(SprtStep { llr: 3.5, verdict: Some("H1".into()) })
+            assert_eq!(counts.tally.pentanomial, [0, 0, 0, 0, 1]);
+            Some(SprtStep { llr: 3.5, verdict: Some(Verdict::AcceptH1) })
         };
         let commit =
             db.finish_pair(&first, &game("plain", "fhr", GameResult::BlackWins, 4), &judge).await.unwrap().unwrap();
         assert!(commit.run_finished, "{target}");
         let info = db.run(run).await.unwrap();
-        assert_eq!((info.status.as_str(), info.verdict.as_deref()), ("finished", Some("H1")), "{target}");
+        assert_eq!((info.status.as_str(), info.verdict.map(Verdict::as_str)), ("finished", Some("H1")), "{target}");
         assert_eq!((info.pairs_planned, info.pairs_done, info.games), (1, 1, 2), "{target}: the rest skipped");
         assert!(db.claim_pair(run, "w3", LONG).await.unwrap().is_none(), "{target}: no pair after the verdict");
         assert!(!db.renew_lease(&in_flight, LONG).await.unwrap(), "{target}: the worker in flight moves on");
@@ -244,7 +260,7 @@ async fn concurrent_workers_get_each_pair_exactly_once() {
         let info = setup.run(run).await.unwrap();
         assert_eq!((info.status.as_str(), info.games), ("finished", 80), "{target}");
         let counts = &setup.pairing_counts(run).await.unwrap()[0];
-        assert_eq!(counts.pentanomial.iter().sum::<i64>(), 40, "{target}");
+        assert_eq!(counts.tally.pentanomial.iter().sum::<u64>(), 40, "{target}");
         setup.close().await;
     }
 }
@@ -253,7 +269,7 @@ async fn concurrent_workers_get_each_pair_exactly_once() {
 async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
     for target in backends("suite_answers").await {
         let db = Db::open(&target).await.unwrap();
-        let run = db.create_run("suite", "{}", &[("plain".into(), "{}".into())], &[]).await.unwrap();
+        let run = db.create_run(&suite_spec(), &[]).await.unwrap();
         let answer = |position: i64, solved: bool| SuiteResult {
             engine: "plain".into(),
             limit_index: 0,
@@ -280,8 +296,8 @@ async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
 async fn suite_chunks_are_leased_like_pairs_and_the_last_one_finishes_the_run() {
     for target in backends("suite_chunks").await {
         let db = Db::open(&target).await.unwrap();
-        let run = db.create_run("suite", "{}", &[("plain".into(), "{}".into())], &[]).await.unwrap();
-        let plan = |index: i64| db::SuiteChunkPlan {
+        let run = db.create_run(&suite_spec(), &[]).await.unwrap();
+        let plan = |index: i64| SuiteChunkPlan {
             index,
             engine: "plain".into(),
             limit_index: 0,
@@ -314,9 +330,21 @@ async fn suite_chunks_are_leased_like_pairs_and_the_last_one_finishes_the_run() 
         assert_eq!(db.finish_suite_chunk(&again, &[answer(0), answer(1)], true).await.unwrap(), Some(false));
         assert_eq!(db.open_suite_chunks(run).await.unwrap(), 1);
         assert_eq!(db.finish_suite_chunk(&first, &[answer(2), answer(3)], true).await.unwrap(), Some(true));
-        assert_eq!(db.run(run).await.unwrap().status, "finished", "{target}");
+        assert_eq!(db.run(run).await.unwrap().status, RunStatus::Finished, "{target}");
         assert_eq!(db.suite_results(run).await.unwrap().len(), 4, "{target}: position 0 once");
         assert!(db.claim_suite_chunk(run, "alive", LONG).await.unwrap().is_none());
         db.close().await;
     }
+}
+
+fn suite_spec() -> Spec {
+    Spec::Suite(SuiteSpec {
+        engines: vec![EngineSpec::bundled("plain")],
+        suite: "wac".into(),
+        count: Some(8),
+        positions: 8,
+        limits: vec![model::SuiteLimit::Depth(2)],
+        concurrency: 1,
+        stall_s: 10,
+    })
 }

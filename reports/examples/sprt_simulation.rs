@@ -9,11 +9,10 @@
 //! ratio 0.5: pass rate 0.05 at elo0 and 0.95 at elo1, about 12.8 k games at
 //! either, 20.9 k at the midpoint.
 
+use model::{GameResult, Tally};
+use reports::stats::Counts;
 use reports::stats::elo::score_of_elo;
-use reports::stats::sprt::{Model, Test, Verdict};
-use reports::tally::Tally;
-
-use db::record::GameResult;
+use reports::stats::sprt::{Model, Test, Verdict, llr};
 
 fn one_test(test: &Test, true_elo: f64, draw_ratio: f64, rng: &mut fastrand::Rng) -> (bool, u64) {
     let score = score_of_elo(true_elo);
@@ -42,7 +41,7 @@ fn one_test(test: &Test, true_elo: f64, draw_ratio: f64, rng: &mut fastrand::Rng
             _ => GameResult::WhiteWins,
         };
         tally.add_pair(first, second);
-        match test.decide(test.llr(&tally.pairs())) {
+        match test.decide(llr(test, &Counts::pairs(&tally))) {
             Some(Verdict::AcceptH1) => return (true, tally.games()),
             Some(_) => return (false, tally.games()),
             None if tally.games() >= 400_000 => return (false, tally.games()),

@@ -9,4 +9,3 @@ pub mod pgn;
 pub mod report;
 pub mod stats;
 pub mod summary;
-pub mod tally;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use db::record::{GameRecord, GameResult, Termination};
+use model::{GameRecord, GameResult, Termination};
 
 /// Standard start position (no FEN tag needed).
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -139,7 +139,7 @@ fn date(unix_ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use db::record::MoveRecord;
+    use model::MoveRecord;
 
     #[test]
     fn dates_and_movetext() {

@@ -70,8 +70,21 @@ pub struct SprtState {
     pub lower: f64,
     /// Upper bound.
     pub upper: f64,
-    /// `H1`, `H0`, `continue` or `inconclusive`.
-    pub verdict: String,
+    /// The verdict, `None` while the test goes on; JSON `H1`, `H0`,
+    /// `inconclusive` or `continue`.
+    #[serde(serialize_with = "verdict_or_continue")]
+    pub verdict: Option<Verdict>,
+}
+
+impl SprtState {
+    /// `H1`, `H0`, `inconclusive`, or `continue` while undecided.
+    pub fn verdict_label(&self) -> &'static str {
+        self.verdict.map_or("continue", Verdict::as_str)
+    }
+}
+
+fn verdict_or_continue<S: serde::Serializer>(verdict: &Option<Verdict>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(verdict.map_or("continue", Verdict::as_str))
 }
 
 /// Everything about a match result.
@@ -135,9 +148,9 @@ impl Statistics {
                 (None, Some((wins, draws, losses))) => Counts::Trinomial { wins, draws, losses },
                 (None, None) => Counts::Trinomial { wins: 0, draws: 0, losses: 0 },
             };
-            let llr = test.llr(&counts);
+            let llr = crate::stats::sprt::llr(&test, &counts);
             let bounds = test.bounds();
-            let verdict = sprt_final.or_else(|| test.decide(llr)).map_or("continue", Verdict::as_str).to_string();
+            let verdict = sprt_final.or_else(|| test.decide(llr));
             SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict }
         });
         let mut statistics = Statistics {
@@ -167,26 +180,26 @@ impl Statistics {
     pub fn verdict_line(&self, a: &str, b: &str) -> String {
         let Some(estimate) = self.primary() else { return "no games yet".to_string() };
         if let Some(sprt) = &self.sprt {
-            match sprt.verdict.as_str() {
-                "H1" => {
+            match sprt.verdict {
+                Some(Verdict::AcceptH1) => {
                     return format!(
                         "SPRT accepted H1: {a} gains at least {} Elo over {b} (LLR {:.2} ≥ {:.2})",
                         sprt.test.elo1, sprt.llr, sprt.upper
                     );
                 }
-                "H0" => {
+                Some(Verdict::AcceptH0) => {
                     return format!(
                         "SPRT accepted H0: {a} does not gain {} Elo over {b} (LLR {:.2} ≤ {:.2})",
                         sprt.test.elo1, sprt.llr, sprt.lower
                     );
                 }
-                "inconclusive" => {
+                Some(Verdict::Inconclusive) => {
                     return format!(
                         "SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2}))",
                         sprt.llr, sprt.lower, sprt.upper
                     );
                 }
-                _ => {}
+                None => {}
             }
         }
         let p = self.exact_p_value.map_or(estimate.p_value, |exact| exact.max(estimate.p_value));
@@ -255,7 +268,7 @@ impl Statistics {
                 s.llr,
                 s.lower,
                 s.upper,
-                s.verdict
+                s.verdict_label()
             );
         }
         out += &format!("verdict: {}\n", self.verdict_line(a, b));

@@ -1,14 +1,18 @@
-//! The `arena` command line: one module per group of subcommands.
+//! The `arena` command line: one module per group of subcommands, each
+//! using only [`common`] (the shared helpers) and the library, never
+//! another command's module.
 
+mod common;
 mod engines;
 mod inspect;
 mod play;
 mod report;
+mod resume;
 mod stats;
 mod suite;
 mod worker;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 
 /// A user-facing failure: one line naming the problem and the fix.
 #[derive(Debug)]
@@ -48,9 +52,9 @@ pub enum Command {
     /// Play pairs of the runs in a shared database (PostgreSQL, for many machines).
     Worker(worker::WorkerArgs),
     /// Continue a stopped or crashed run where it stopped.
-    Resume(play::ResumeArgs),
+    Resume(resume::ResumeArgs),
     /// List the runs in the database.
-    Runs(inspect::DbArgs),
+    Runs(DbArg),
     /// Results of one run.
     Show(inspect::RunArgs),
     /// The full report of a run: text, markdown, HTML with plots, or JSON.
@@ -74,6 +78,14 @@ pub enum Command {
 
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
+
+/// `--db`, shared by every command that opens the database.
+#[derive(Args, Debug, Clone)]
+pub struct DbArg {
+    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
+    #[arg(long = "db", default_value = DEFAULT_DB, value_parser = DbParser)]
+    pub target: db::Target,
+}
 
 /// Parses `--db` without echoing the value in its error: a URL may carry a
 /// password, and clap's own message would repeat it.
@@ -109,7 +121,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Sprt(args) => play::sprt(args).await,
         Command::Suite(args) => suite::suite(args).await,
         Command::Worker(args) => worker::worker(args).await,
-        Command::Resume(args) => play::resume(args).await,
+        Command::Resume(args) => resume::resume(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,
         Command::Report(args) => report::report(args).await,

@@ -1,20 +1,19 @@
-//! `arena elo`, `match`, `tournament`, `sprt` and `resume`: build a run
-//! spec from flags, check everything that can be checked before the first
-//! game, store the run, play it, print the summary.
+//! `arena elo`, `match`, `tournament` and `sprt`: build a run spec from
+//! flags, check everything that can be checked before the first game, store
+//! the run, play it, print the summary.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::Args;
-use db::{Db, Target};
+use model::{MatchSpec, RunKind, Spec, Test};
 use openings::Book;
-use reports::stats::sprt::Test;
 
-use super::{CliError, CliResult, DEFAULT_DB, DbParser, inspect};
+use super::common::{open_db, play_run, preflight, runtime, waits_for_workers};
+use super::{CliError, CliResult, DbArg};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
-use crate::process::Timeouts;
-use crate::run::{RunEnd, RunSpec, Runtime, execute, preflight};
+use crate::plan::{plan, repetition_warning};
 
 /// Options shared by every command that plays games.
 #[derive(Args, Debug, Clone)]
@@ -37,9 +36,8 @@ pub struct PlayArgs {
     /// Games played at once (each uses two engine processes, one thinking at a time).
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
-    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
-    db: Target,
+    #[command(flatten)]
+    db: DbArg,
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
     engines_file: Option<PathBuf>,
@@ -132,30 +130,11 @@ pub struct SprtArgs {
     play: PlayArgs,
 }
 
-/// `arena resume`.
-#[derive(Args, Debug)]
-pub struct ResumeArgs {
-    /// Run id (see `arena runs`).
-    run: i64,
-    /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
-    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
-    db: Target,
-    /// Games played at once (default: as when the run started).
-    #[arg(long)]
-    concurrency: Option<usize>,
-    /// Also write the games as PGN to this file.
-    #[arg(long)]
-    pgn: Option<PathBuf>,
-    /// No progress line.
-    #[arg(long)]
-    quiet: bool,
-}
-
 /// `arena elo`.
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(&args.play, "elo", &[&args.a, &args.b], vec![(0, 1)], per_round, args.rounds, None)?;
+    let spec = build_spec(&args.play, RunKind::Elo, &[&args.a, &args.b], vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -166,7 +145,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
-    let spec = build_spec(&args.play, "match", &[&args.a, &args.b], vec![(0, 1)], pairs, 1, None)?;
+    let spec = build_spec(&args.play, RunKind::Match, &[&args.a, &args.b], vec![(0, 1)], pairs, 1, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -188,7 +167,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     };
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(&args.play, "tournament", &names, pairings, per_round, args.rounds, None)?;
+    let spec = build_spec(&args.play, RunKind::Tournament, &names, pairings, per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -200,28 +179,8 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
-    let spec = build_spec(&args.play, "sprt", &[&args.a, &args.b], vec![(0, 1)], pairs, 1, Some(test))?;
+    let spec = build_spec(&args.play, RunKind::Sprt, &[&args.a, &args.b], vec![(0, 1)], pairs, 1, Some(test))?;
     start(&args.play, spec, &book).await
-}
-
-/// `arena resume`.
-pub(super) async fn resume(args: ResumeArgs) -> CliResult {
-    let db = open_db(&args.db).await?;
-    let row = db.run(args.run).await?;
-    if row.kind == "suite" {
-        return super::suite::resume(db, row, &args.db, args.concurrency, args.quiet).await;
-    }
-    if row.status == "finished" {
-        return Err(CliError(format!("run {} is already finished (see `arena show {}`)", row.id, row.id)));
-    }
-    let mut spec: RunSpec = serde_json::from_str(&row.spec)
-        .map_err(|e| CliError(format!("run {} has a spec this version cannot read: {e}", row.id)))?;
-    if let Some(concurrency) = args.concurrency {
-        spec.concurrency = concurrency.max(1);
-    }
-    preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
-    let runtime = runtime(&db, &args.db, args.quiet)?;
-    play_stored(&runtime, &args.db, row.id, &spec, args.pgn.as_deref()).await
 }
 
 fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
@@ -231,13 +190,13 @@ fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
 /// Resolves names and checks every flag; nothing is started yet.
 fn build_spec(
     play: &PlayArgs,
-    kind: &str,
+    kind: RunKind,
     names: &[&str],
     pairings: Vec<(usize, usize)>,
     openings_per_round: usize,
     rounds: usize,
     sprt: Option<Test>,
-) -> Result<RunSpec, CliError> {
+) -> Result<MatchSpec, CliError> {
     let registry = Registry::load(play.engines_file.as_deref())?;
     let mut engines = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
@@ -258,8 +217,8 @@ fn build_spec(
         max_moves: play.maxmoves,
         max_moves_score: play.maxmoves_score,
     };
-    Ok(RunSpec {
-        kind: kind.to_string(),
+    Ok(MatchSpec {
+        kind,
         engines,
         pairings,
         tc: play.tc.clone(),
@@ -275,78 +234,34 @@ fn build_spec(
     })
 }
 
-async fn start(play: &PlayArgs, spec: RunSpec, book: &Book) -> CliResult {
-    if let Some(warning) = spec.repetition_warning(book) {
+async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
+    if let Some(warning) = repetition_warning(&spec, book) {
         eprintln!("{warning}");
     }
-    preflight(&arena_exe()?, Timeouts::default(), &spec.engines).await?;
-    let db = open_db(&play.db).await?;
-    let runtime = runtime(&db, &play.db, play.quiet)?;
-    let plan = spec.plan(book);
-    let engines: Vec<(String, String)> =
-        spec.engines.iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
-    let spec_json = serde_json::to_string(&spec)?;
-    let run = db.create_run(&spec.kind, &spec_json, &engines, &plan).await?;
+    preflight(&spec.engines).await?;
+    let target = &play.db.target;
+    let db = open_db(target).await?;
+    let runtime = runtime(&db, target, play.quiet)?;
+    let plan = plan(&spec, book);
+    let described = format!(
+        "{} {} at {}, {} games from {} ({} openings), concurrency {}",
+        spec.kind,
+        spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
+        spec.tc,
+        2 * plan.len(),
+        spec.openings,
+        book.openings.len(),
+        spec.concurrency,
+    );
+    let spec = Spec::Games(spec);
+    let run = db.create_run(&spec, &plan).await?;
     if !play.quiet {
-        eprintln!(
-            "run {run}: {} {} at {}, {} games from {} ({} openings), concurrency {}; database {}",
-            spec.kind,
-            spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
-            spec.tc,
-            2 * plan.len(),
-            spec.openings,
-            book.openings.len(),
-            spec.concurrency,
-            play.db
-        );
+        eprintln!("run {run}: {described}; database {target}");
     }
     if play.no_local {
         db.close().await;
-        println!("run {run}");
-        eprintln!(
-            "run {run} waits for workers (--no-local): arena worker --db {} --run {run}; follow it with: arena show {run} --db {}",
-            play.db, play.db
-        );
+        waits_for_workers(run, target);
         return Ok(());
     }
-    play_stored(&runtime, &play.db, run, &spec, play.pgn.as_deref()).await
-}
-
-pub(super) async fn open_db(target: &Target) -> Result<Db, CliError> {
-    Ok(Db::open(target).await?)
-}
-
-pub(super) fn arena_exe() -> Result<PathBuf, CliError> {
-    std::env::current_exe().map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))
-}
-
-/// Engines' stderr logs go to `arena-logs/` beside a SQLite file, or in the
-/// current folder for a server.
-pub(super) fn runtime(db: &Db, target: &Target, quiet: bool) -> Result<Runtime, CliError> {
-    let beside = match target {
-        Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
-        Target::Postgres(_) => Path::new("."),
-    };
-    Ok(Runtime {
-        db: db.clone(),
-        arena_exe: arena_exe()?,
-        log_dir: Some(beside.join("arena-logs")),
-        timeouts: Timeouts::default(),
-        progress: !quiet,
-    })
-}
-
-async fn play_stored(runtime: &Runtime, target: &Target, run: i64, spec: &RunSpec, pgn: Option<&Path>) -> CliResult {
-    let db = &runtime.db;
-    let end = execute(runtime, run, spec).await.map_err(|e| CliError(format!("run {run}: {e}")))?;
-    print!("{}", inspect::summary(db, run).await?);
-    if let Some(path) = pgn {
-        let games = inspect::write_pgn(db, run, path).await?;
-        eprintln!("wrote {games} games to {}", path.display());
-    }
-    db.close().await;
-    if end == RunEnd::Stopped {
-        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {target}");
-    }
-    Ok(())
+    play_run(&runtime, target, run, spec, None, play.pgn.as_deref()).await
 }

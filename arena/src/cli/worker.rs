@@ -4,19 +4,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use db::Target;
 
-use super::inspect::open_existing;
-use super::play::runtime;
-use super::{CliError, CliResult, DEFAULT_DB, DbParser};
-use crate::worker::{WorkerConfig, serve};
+use super::common::{open_existing, runtime};
+use super::{CliError, CliResult, DbArg};
+use crate::work::worker::{WorkerConfig, serve};
 
 /// `arena worker`.
 #[derive(Args, Debug)]
 pub struct WorkerArgs {
-    /// The shared database: postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass), or a SQLite file on this machine.
-    #[arg(long, default_value = DEFAULT_DB, value_parser = DbParser)]
-    db: Target,
+    #[command(flatten)]
+    db: DbArg,
     /// Games played at once on this machine.
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
@@ -49,9 +46,9 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
         return Err(CliError("--poll must be at least 1 second".into()));
     }
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
-    let db = open_existing(&args.db).await?;
+    let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db, args.quiet)?,
+        runtime: runtime(&db, &args.db.target, args.quiet)?,
         concurrency: args.concurrency,
         engines_file: args.engines_file,
         only_run: args.run,

@@ -12,43 +12,10 @@
 //!
 //! Mate scores count as ±100,000 cp.
 
-use db::record::{GameResult, Termination};
+use model::{GameResult, Termination};
 use shakmaty::Color;
 
-/// Parameters of the draw rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DrawRule {
-    /// First full move at which the rule applies.
-    pub move_number: u32,
-    /// Consecutive moves per side within the window.
-    pub move_count: u32,
-    /// Window half-width in centipawns.
-    pub score: i64,
-}
-
-/// Parameters of the resign rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ResignRule {
-    /// Consecutive moves of the losing side.
-    pub move_count: u32,
-    /// Threshold in centipawns.
-    pub score: i64,
-    /// Require the winner to agree.
-    pub two_sided: bool,
-}
-
-/// All adjudication settings of a run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Adjudication {
-    /// Draw rule.
-    pub draw: Option<DrawRule>,
-    /// Resign rule.
-    pub resign: Option<ResignRule>,
-    /// Maximum full moves.
-    pub max_moves: Option<u32>,
-    /// Lead needed to win at the maximum, in centipawns.
-    pub max_moves_score: i64,
-}
+pub use model::{Adjudication, DrawRule, ResignRule};
 
 const MATE_CP: i64 = 100_000;
 

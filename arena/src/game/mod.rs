@@ -10,7 +10,7 @@ pub mod adjudication;
 
 use std::collections::HashMap;
 
-use db::record::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
+use model::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
 use openings::Opening;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;

@@ -5,13 +5,9 @@
 //! run resumes where it stopped.
 
 pub mod epd;
-mod execute;
 
-pub use execute::{CHUNK, ChunkEnd, PlayableSuite, SuiteSeat, execute_suite};
+pub use model::spec::{DEFAULT_STALL_S, SuiteLimit, SuiteSpec};
 
-use serde::{Deserialize, Serialize};
-
-use crate::engines::EngineSpec;
 use crate::uci::command::GoLimits;
 use epd::{ParsedSuite, parse_suite};
 
@@ -109,35 +105,12 @@ pub fn load_suite(name: &str) -> Result<ParsedSuite, String> {
     Ok(suite)
 }
 
-/// One search limit of a suite run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SuiteLimit {
-    /// `go depth N`.
-    Depth(u32),
-    /// `go nodes N`.
-    Nodes(u64),
-    /// `go movetime MS`.
-    MoveTime(u64),
-}
-
-impl SuiteLimit {
-    /// As shown in tables: `depth 8`, `nodes 5400`, `movetime 100`.
-    pub fn label(&self) -> String {
-        match self {
-            SuiteLimit::Depth(d) => format!("depth {d}"),
-            SuiteLimit::Nodes(n) => format!("nodes {n}"),
-            SuiteLimit::MoveTime(ms) => format!("movetime {ms}"),
-        }
-    }
-
-    /// The `go` limits.
-    pub fn go(&self) -> GoLimits {
-        match *self {
-            SuiteLimit::Depth(d) => GoLimits { depth: Some(d), ..GoLimits::default() },
-            SuiteLimit::Nodes(n) => GoLimits { nodes: Some(n), ..GoLimits::default() },
-            SuiteLimit::MoveTime(ms) => GoLimits { movetime_ms: Some(ms), ..GoLimits::default() },
-        }
+/// The `go` limits of a suite limit.
+pub fn go_limits(limit: SuiteLimit) -> GoLimits {
+    match limit {
+        SuiteLimit::Depth(d) => GoLimits { depth: Some(d), ..GoLimits::default() },
+        SuiteLimit::Nodes(n) => GoLimits { nodes: Some(n), ..GoLimits::default() },
+        SuiteLimit::MoveTime(ms) => GoLimits { movetime_ms: Some(ms), ..GoLimits::default() },
     }
 }
 
@@ -194,35 +167,6 @@ pub fn parse_limits(
         return Ok(numbers(text, "nodes")?.into_iter().map(SuiteLimit::Nodes).collect());
     }
     Ok(numbers(movetime.unwrap_or_default(), "movetime")?.into_iter().map(SuiteLimit::MoveTime).collect())
-}
-
-/// Everything needed to run (and resume) a suite experiment; stored as the run's spec.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct SuiteSpec {
-    /// Always `suite`.
-    pub kind: String,
-    /// The engines, fully resolved.
-    pub engines: Vec<EngineSpec>,
-    /// Built-in suite name or file path.
-    pub suite: String,
-    /// Only the first this many positions (all when `None`).
-    pub count: Option<usize>,
-    /// Positions the run answers (the suite's, cut to `count`), fixed when it starts.
-    pub positions: usize,
-    /// The limits, in order.
-    pub limits: Vec<SuiteLimit>,
-    /// Positions searched at once (one engine process per worker and engine).
-    pub concurrency: usize,
-    /// Seconds without `bestmove` under a depth or node limit before the answer counts as stalled.
-    #[serde(default = "default_stall_s")]
-    pub stall_s: u64,
-}
-
-/// Default stall timeout of a suite search, seconds.
-pub const DEFAULT_STALL_S: u64 = 120;
-
-fn default_stall_s() -> u64 {
-    DEFAULT_STALL_S
 }
 
 #[cfg(test)]

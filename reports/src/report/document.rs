@@ -76,8 +76,41 @@ impl Layout for Report {
     }
 }
 
-/// The blocks of a report.
-fn blocks(report: &Report) -> Vec<Block> {
+/// The short view of a report (`arena show`, the summary after a run): its
+/// header, each pairing's statistics, the terminations and a tournament's
+/// ratings — the same blocks the full report shows.
+pub struct Brief<'a>(pub &'a Report);
+
+impl Layout for Brief<'_> {
+    fn layout(&self) -> Document {
+        let report = self.0;
+        let mut blocks = header_blocks(report);
+        for pairing in &report.pairings {
+            blocks.extend(statistics_blocks(pairing));
+        }
+        let mut ended: Vec<(&str, u64)> = Vec::new();
+        for termination in report.engines.iter().flat_map(|e| &e.terminations) {
+            let games = termination.won + termination.drawn + termination.lost;
+            match ended.iter_mut().find(|(name, _)| *name == termination.termination) {
+                Some((_, count)) => *count += games,
+                None => ended.push((termination.termination, games)),
+            }
+        }
+        // Every game is counted once for each of its two engines.
+        ended.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
+        if !ended.is_empty() {
+            let text: Vec<String> = ended.iter().map(|(name, n)| format!("{name} {}", n / 2)).collect();
+            blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
+        }
+        if let Some(tournament) = &report.tournament {
+            blocks.extend(ratings_blocks(tournament));
+        }
+        Document { title: format!("arena run {} ({})", report.header.run, report.header.kind), blocks }
+    }
+}
+
+/// The title and the facts of a run.
+fn header_blocks(report: &Report) -> Vec<Block> {
     let h = &report.header;
     let mut out = vec![Block::Heading(1, format!("arena run {}: {} ({})", h.run, h.kind, h.status))];
     let mut facts = Vec::new();
@@ -96,12 +129,22 @@ fn blocks(report: &Report) -> Vec<Block> {
         h.machine
     ));
     out.push(Block::Lines(false, facts));
+    out
+}
 
+/// A pairing's heading and statistics.
+fn statistics_blocks(pairing: &super::PairingReport) -> [Block; 2] {
+    let (a, b) = (&pairing.a, &pairing.b);
+    let text = pairing.statistics.render_text(a, b);
+    [Block::Heading(2, format!("{a} vs {b}")), Block::Lines(true, text.lines().map(str::to_string).collect())]
+}
+
+/// The blocks of a report.
+fn blocks(report: &Report) -> Vec<Block> {
+    let mut out = header_blocks(report);
     for pairing in &report.pairings {
         let (a, b) = (&pairing.a, &pairing.b);
-        out.push(Block::Heading(2, format!("{a} vs {b}")));
-        let text = pairing.statistics.render_text(a, b);
-        out.push(Block::Lines(true, text.lines().map(str::to_string).collect()));
+        out.extend(statistics_blocks(pairing));
         let c = &pairing.colours;
         let row = |label: String, r: &super::ColourResult| {
             vec![
@@ -166,7 +209,7 @@ fn blocks(report: &Report) -> Vec<Block> {
                 ],
             };
             out.push(Block::Plot {
-                caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict),
+                caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict_label()),
                 svg: plot.to_svg(),
             });
         }
@@ -288,7 +331,8 @@ fn opening_blocks(pairing: &super::PairingReport) -> Vec<Block> {
     ]
 }
 
-fn tournament_blocks(t: &Tournament) -> Vec<Block> {
+/// A tournament's Bradley–Terry ratings.
+fn ratings_blocks(t: &Tournament) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Ratings".to_string())];
     out.push(Block::Lines(
         false,
@@ -322,6 +366,11 @@ fn tournament_blocks(t: &Tournament) -> Vec<Block> {
             })
             .collect(),
     }));
+    out
+}
+
+fn tournament_blocks(t: &Tournament) -> Vec<Block> {
+    let mut out = ratings_blocks(t);
     out.push(Block::Heading(2, "Crosstable".to_string()));
     let mut columns = columns(&[("Engine", Align::Left)]);
     columns.extend(t.engines.iter().map(|name| (name.clone(), Align::Right)));

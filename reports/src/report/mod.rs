@@ -33,17 +33,16 @@ mod text;
 
 use std::collections::BTreeMap;
 
-use db::record::{GameResult, TERMINATIONS, Termination};
-use db::{EngineMoveTotals, GameSummary, PairOutcome};
+use model::{EngineMoveTotals, GameSummary, PairOutcome, RunKind, RunStatus};
+use model::{GameResult, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
 
 use crate::stats::Counts;
 use crate::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, Rating, bradley_terry};
 use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
-use crate::tally::Tally;
 
-pub use document::{Document, Layout};
+pub use document::{Brief, Document, Layout};
 pub use html::render_html;
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
@@ -75,10 +74,10 @@ pub struct EngineHeader {
 pub struct Header {
     /// Run id.
     pub run: i64,
-    /// `elo`, `match`, `tournament`, `sprt`.
-    pub kind: String,
-    /// `running`, `stopped`, `finished`.
-    pub status: String,
+    /// What the run plays.
+    pub kind: RunKind,
+    /// Where it stands.
+    pub status: RunStatus,
     /// The engines.
     pub engines: Vec<EngineHeader>,
     /// Time control.

@@ -13,7 +13,7 @@
 //! `best_move`, `solved`, `nodes`, `depth`, `time_ms`, `score_cp`,
 //! `score_mate`, `fault`).
 
-use db::SuiteResult;
+use model::{RunStatus, SuiteResult};
 use serde::Serialize;
 
 use super::EngineHeader;
@@ -28,8 +28,8 @@ pub const SUITE_REPORT_VERSION: u32 = 1;
 pub struct SuiteHeader {
     /// Run id.
     pub run: i64,
-    /// `running`, `stopped`, `finished`.
-    pub status: String,
+    /// Where it stands.
+    pub status: RunStatus,
     /// Suite name or file.
     pub suite: String,
     /// Positions in the suite (as run).
@@ -267,7 +267,7 @@ mod tests {
         let report = SuiteReport::build(SuiteInputs {
             header: SuiteHeader {
                 run: 3,
-                status: "stopped".to_string(),
+                status: RunStatus::Stopped,
                 suite: "wac".to_string(),
                 positions: 2,
                 engines: vec![engine("plain"), engine("nmp2")],

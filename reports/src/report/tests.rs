@@ -1,6 +1,6 @@
-use db::record::GameResult::{BlackWins, Draw, WhiteWins};
-use db::record::{GameResult, Termination};
-use db::{EngineMoveTotals, GameSummary, PairOutcome};
+use model::GameResult::{BlackWins, Draw, WhiteWins};
+use model::{EngineMoveTotals, GameSummary, PairOutcome};
+use model::{GameResult, RunKind, RunStatus, Termination};
 
 use super::*;
 use crate::stats::sprt::Model;
@@ -9,8 +9,8 @@ use crate::stats::summarize;
 fn header(names: &[&str]) -> Header {
     Header {
         run: 7,
-        kind: "sprt".to_string(),
-        status: "finished".to_string(),
+        kind: RunKind::Sprt,
+        status: RunStatus::Finished,
         engines: names
             .iter()
             .map(|n| EngineHeader {

@@ -1,5 +1,7 @@
 //! Counts and the empirical score distribution they define.
 
+use model::Tally;
+
 /// Results of a match, by game or by game pair.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Counts {
@@ -24,6 +26,11 @@ pub(crate) const REGULARIZE: f64 = 1e-3;
 pub(crate) type Pdf = Vec<(f64, f64)>;
 
 impl Counts {
+    /// A tally's game pairs (what the SPRT and the pair statistics use).
+    pub fn pairs(tally: &Tally) -> Counts {
+        Counts::Pentanomial(tally.pentanomial)
+    }
+
     /// The counts from the worst to the best result for A.
     pub(crate) fn ordered(&self) -> Vec<u64> {
         match *self {

@@ -1,4 +1,4 @@
-//! Typed records: what the arena produces and the database stores.
+//! Game records: what the arena produces, the database stores and reports read.
 
 use serde::{Deserialize, Serialize};
 
@@ -198,13 +198,4 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-}
-
-/// This machine's name: `$HOSTNAME`, else `/etc/hostname`, else `localhost`.
-pub fn host_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
 }

@@ -1,9 +1,8 @@
-//! Counting game and pair results from one engine's point of view.
+//! Counting game and pair results from one engine's point of view: the one
+//! place where a pair becomes W/D/L and a pentanomial bucket.
 
-use db::PairOutcome;
-use db::record::GameResult;
-
-use crate::stats::Counts;
+use crate::record::GameResult;
+use crate::run::PairOutcome;
 
 /// W/D/L and pentanomial counts of engine A against engine B.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -19,19 +18,27 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Adds one pair: A's results with White (game 0) and with Black (game 1).
-    pub fn add_pair(&mut self, a_white: GameResult, a_black: GameResult) {
-        let first = a_white.white_score();
-        let second = 1.0 - a_black.white_score();
+    /// One pair: A's results with White (game 0, A White) and with Black
+    /// (game 1, B White), as results of those games.
+    pub fn of_pair(game0: GameResult, game1: GameResult) -> Tally {
+        let first = game0.white_score();
+        let second = 1.0 - game1.white_score();
+        let mut tally = Tally::default();
         for score in [first, second] {
             match score {
-                s if s > 0.75 => self.wins += 1,
-                s if s < 0.25 => self.losses += 1,
-                _ => self.draws += 1,
+                s if s > 0.75 => tally.wins += 1,
+                s if s < 0.25 => tally.losses += 1,
+                _ => tally.draws += 1,
             }
         }
         let half_points = ((first + second) * 2.0).round() as usize;
-        self.pentanomial[half_points.min(4)] += 1;
+        tally.pentanomial[half_points.min(4)] += 1;
+        tally
+    }
+
+    /// Adds one pair: A's results with White (game 0) and with Black (game 1).
+    pub fn add_pair(&mut self, game0: GameResult, game1: GameResult) {
+        *self += Tally::of_pair(game0, game1);
     }
 
     /// The tally of `a` against `b` over the pairs between them (either order).
@@ -56,16 +63,29 @@ impl Tally {
     pub fn points(&self) -> f64 {
         self.wins as f64 + self.draws as f64 / 2.0
     }
+}
 
-    /// Game counts.
-    pub fn trinomial(&self) -> Counts {
-        Counts::Trinomial { wins: self.wins, draws: self.draws, losses: self.losses }
+impl std::ops::AddAssign for Tally {
+    fn add_assign(&mut self, other: Tally) {
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        for (mine, theirs) in self.pentanomial.iter_mut().zip(other.pentanomial) {
+            *mine += theirs;
+        }
     }
+}
 
-    /// Pair counts.
-    pub fn pairs(&self) -> Counts {
-        Counts::Pentanomial(self.pentanomial)
-    }
+/// Engine A's record against engine B over the finished pairs of a run, as
+/// the database keeps it in the transaction that finishes each pair.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PairingCounts {
+    /// White in each pair's first game.
+    pub engine_a: String,
+    /// White in each pair's second game.
+    pub engine_b: String,
+    /// A's record.
+    pub tally: Tally,
 }
 
 #[cfg(test)]

@@ -1,0 +1,45 @@
+//! `arena resume RUN`: continue a stopped or crashed run of any kind where
+//! it stopped.
+
+use std::path::PathBuf;
+
+use clap::Args;
+use model::{RunStatus, Spec};
+
+use super::common::{open_db, play_run, preflight, runtime};
+use super::{CliError, CliResult, DbArg};
+
+/// `arena resume`.
+#[derive(Args, Debug)]
+pub struct ResumeArgs {
+    /// Run id (see `arena runs`).
+    run: i64,
+    #[command(flatten)]
+    db: DbArg,
+    /// Units played at once (default: as when the run started).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Also write the games as PGN to this file.
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// `arena resume`.
+pub(super) async fn resume(args: ResumeArgs) -> CliResult {
+    let target = &args.db.target;
+    let db = open_db(target).await?;
+    let info = db.run(args.run).await?;
+    if info.status == RunStatus::Finished {
+        return Err(CliError(format!("run {} is already finished (see `arena show {}`)", info.id, info.id)));
+    }
+    let mut spec = Spec::of(&info)?;
+    if let Some(concurrency) = args.concurrency {
+        spec.set_concurrency(concurrency);
+    }
+    preflight(spec.engines()).await?;
+    let runtime = runtime(&db, target, args.quiet)?;
+    play_run(&runtime, target, info.id, spec, None, args.pgn.as_deref()).await
+}

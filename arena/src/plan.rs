@@ -1,0 +1,56 @@
+//! What a stored match spec means here: each engine's time control, and the
+//! plan of pairs (for each opening of each round, each pairing; each pair an
+//! opening played twice with colours swapped).
+
+use model::{MatchSpec, PairPlan};
+use openings::{Book, Selection};
+
+use crate::clock::{BadTimeControl, TimeControl};
+
+/// The time control of engine `index` (its own, else the run's).
+///
+/// # Errors
+///
+/// The parse error of a bad time control.
+pub fn time_control(spec: &MatchSpec, index: usize) -> Result<TimeControl, BadTimeControl> {
+    spec.engines[index].tc.as_deref().unwrap_or(&spec.tc).parse()
+}
+
+/// The pairs to play, in order: for each opening of each round, each pairing.
+pub fn plan(spec: &MatchSpec, book: &Book) -> Vec<PairPlan> {
+    let selection = Selection { random_seed: spec.seed, start: spec.start, max_plies: spec.max_plies };
+    let count = spec.openings_per_round * spec.rounds;
+    let openings = book.select(&selection, count);
+    let mut plan = Vec::with_capacity(count * spec.pairings.len());
+    for (opening_index, opening) in openings.iter().enumerate() {
+        for &(a, b) in &spec.pairings {
+            plan.push(PairPlan {
+                index: plan.len() as i64,
+                engine_a: spec.engines[a].name.clone(),
+                engine_b: spec.engines[b].name.clone(),
+                opening_index: opening_index as i64,
+                opening_name: opening.name.clone(),
+                fen: opening.fen.clone(),
+                opening_moves: opening.moves.clone(),
+                opening_san: opening.san.clone(),
+            });
+        }
+    }
+    plan
+}
+
+/// A warning when a deterministic limit would replay an opening (and so the
+/// same games) more than once per pairing.
+pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
+    let deterministic = (0..spec.engines.len()).any(|i| time_control(spec, i).is_ok_and(|tc| tc.is_deterministic()));
+    let planned = spec.openings_per_round * spec.rounds;
+    (deterministic && planned > book.openings.len()).then(|| {
+        format!(
+            "warning: {planned} openings per pairing from a book of {} under a deterministic limit ({}): \
+             replayed openings replay the same games, so those games are not independent; \
+             use a larger book (--openings noob_2moves) or a wall-clock time control",
+            book.openings.len(),
+            spec.tc
+        )
+    })
+}

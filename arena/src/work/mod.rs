@@ -1,0 +1,410 @@
+//! One work loop for every kind of run. A run's work is cut into units — a
+//! pair of games ([`pairs`]), a chunk of test positions ([`chunks`]) — that
+//! live in the database as a leased queue. Seats claim a unit, play it under
+//! a lease renewed by a heartbeat, store it, and give it back when stopped or
+//! failed; [`serve`] is that loop, written once. The local run
+//! ([`local`]: `arena elo`, `suite`, `resume` …) and `arena worker`
+//! ([`worker`]: every open run of a shared database) both drive it.
+//!
+//! Ctrl-C once ([`Stop::FinishInFlight`]): no new unit is claimed and those
+//! in flight finish (a suite chunk stops after the position in flight and
+//! stores what it has). Twice ([`Stop::Abandon`]): units in flight are given
+//! back at once, to be replayed whole by `arena resume` or a worker.
+
+pub mod chunks;
+pub mod local;
+pub mod pairs;
+pub mod progress;
+pub mod stop;
+pub mod worker;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use db::{Db, DbError};
+use tokio::sync::watch;
+
+use crate::clock::TimeControl;
+use crate::engines::EngineSpec;
+use crate::player::Player;
+use crate::process::{EngineError, EngineProcess, Timeouts};
+use progress::Progress;
+pub use stop::Stop;
+use stop::{lock, pause};
+
+/// How long a claimed unit stays with its worker without a heartbeat.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+/// Where work executes: the database, the engines' binary, logs, timeouts.
+#[derive(Clone, Debug)]
+pub struct Runtime {
+    /// The database.
+    pub db: Db,
+    /// The `arena` binary (runs the bundled engine).
+    pub arena_exe: PathBuf,
+    /// Folder for engines' stderr logs (a `run-N` folder per run inside).
+    pub log_dir: Option<PathBuf>,
+    /// Protocol timeouts.
+    pub timeouts: Timeouts,
+    /// Print progress to stderr.
+    pub progress: bool,
+}
+
+/// Why work could not be done.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Storage failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// An engine could not be started or configured.
+    #[error(transparent)]
+    Engine(#[from] EngineError),
+    /// The spec is inconsistent, or cannot be played on this machine.
+    #[error("{0}")]
+    Spec(String),
+}
+
+/// What storing a unit did, for the progress line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stored {
+    /// Progress made: games or answers.
+    pub added: u64,
+    /// The run's state after it, for the progress line (`fhr vs plain +3 =1 -2, LLR 0.4`).
+    pub status: String,
+    /// The run ended with this unit.
+    pub run_finished: bool,
+}
+
+/// How playing a unit ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Played {
+    /// Stored.
+    Stored(Stored),
+    /// The lease was lost (taken over, or the run stopped or decided):
+    /// nothing more of this unit is stored by us.
+    LeaseLost,
+}
+
+/// A kind of work: how to claim a unit, play and store it, renew its lease
+/// and give it back. Pairs of games and suite chunks implement it, and so
+/// does the worker's catalogue of open runs, which dispatches to them.
+pub trait Work: Send + Sync + 'static {
+    /// A claimed unit with its lease.
+    type Unit: Send + Sync + 'static;
+
+    /// The next free unit for `seat`; `None` when nothing is free now.
+    fn claim(&self, seat: &Seat) -> impl Future<Output = Result<Option<Self::Unit>, RunError>> + Send;
+
+    /// Plays a claimed unit and stores it, only while the lease holds. When
+    /// `stop` asks to finish in flight, a unit that can stop midway (a suite
+    /// chunk) stores what it has.
+    fn play(
+        &self,
+        seat: &mut Seat,
+        unit: &Self::Unit,
+        stop: &watch::Receiver<Stop>,
+    ) -> impl Future<Output = Result<Played, RunError>> + Send;
+
+    /// Extends the unit's lease by `lease` from now; `false` when it is lost.
+    fn renew(&self, db: &Db, lease: Duration, unit: &Self::Unit) -> impl Future<Output = Result<bool, DbError>> + Send;
+
+    /// Gives an unfinished unit back to the queue.
+    fn release(&self, db: &Db, unit: &Self::Unit) -> impl Future<Output = Result<(), DbError>> + Send;
+
+    /// With nothing to claim: whether work may still come (units held by
+    /// other workers, whose leases may expire; new runs).
+    fn more_may_come(&self, db: &Db) -> impl Future<Output = Result<bool, RunError>> + Send;
+
+    /// The unit in messages: `run 3 pair 12`.
+    fn describe(&self, unit: &Self::Unit) -> String;
+
+    /// A unit failed with `error` (after it was given back).
+    fn failed(&self, _unit: &Self::Unit, _error: &RunError) {}
+}
+
+/// One seat: claims units one at a time and keeps one engine process per
+/// run and engine between them.
+pub struct Seat {
+    runtime: Runtime,
+    /// Names this seat in the database (`host:pid/seat`) and in log files.
+    name: String,
+    lease: Duration,
+    players: HashMap<(i64, String), Player>,
+}
+
+impl Seat {
+    /// A seat named `name`, holding units for `lease` between heartbeats.
+    pub fn new(runtime: Runtime, name: String, lease: Duration) -> Seat {
+        Seat { runtime, name, lease, players: HashMap::new() }
+    }
+
+    /// The database.
+    pub fn db(&self) -> &Db {
+        &self.runtime.db
+    }
+
+    /// The name claims are made under.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The lease length.
+    pub fn lease(&self) -> Duration {
+        self.lease
+    }
+
+    /// The players of `engines` (each with its time control) for run `run`:
+    /// the processes kept from earlier units, or new ones (started on first
+    /// use). They stay with the seat, so a unit dropped midway leaves them
+    /// here to be shut down.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::Spec`] when an engine is named twice.
+    pub fn players<const N: usize>(
+        &mut self,
+        run: i64,
+        engines: [(&EngineSpec, &TimeControl); N],
+    ) -> Result<[&mut Player; N], RunError> {
+        for (engine, tc) in engines {
+            if !self.players.contains_key(&(run, engine.name.clone())) {
+                let log = self.runtime.log_dir.as_ref().map(|dir| {
+                    let folder = dir.join(format!("run-{run}"));
+                    let _ = std::fs::create_dir_all(&folder);
+                    folder.join(format!("{}-{}.stderr.log", sanitize(&engine.name), sanitize(&self.name)))
+                });
+                let launch = engine.launch(&self.runtime.arena_exe);
+                let player = Player::new(engine.clone(), tc.clone(), launch, log, self.runtime.timeouts);
+                self.players.insert((run, engine.name.clone()), player);
+            }
+        }
+        let keys = engines.map(|(engine, _)| (run, engine.name.clone()));
+        if (0..N).any(|i| keys[..i].contains(&keys[i])) {
+            return Err(RunError::Spec(format!("run {run} names engine '{}' twice", keys[0].1)));
+        }
+        let players = self.players.get_disjoint_mut(keys.each_ref());
+        Ok(players.map(|player| player.expect("inserted above")))
+    }
+
+    /// Quits every engine process of the seat.
+    pub async fn shutdown(&mut self) {
+        for (_, mut player) in self.players.drain() {
+            player.shutdown().await;
+        }
+    }
+}
+
+/// What the seats of one process do when a unit fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// Stop every seat (finishing the units in flight) and report the first error: a local run.
+    Stop,
+    /// Say it and go on with other work: a worker.
+    Continue,
+}
+
+/// What the seats of one process share.
+pub struct Shared {
+    stop: watch::Sender<Stop>,
+    progress: Mutex<Progress>,
+    on_error: OnError,
+    failure: Mutex<Option<RunError>>,
+    counts: Mutex<Counts>,
+}
+
+/// What the seats did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Units stored.
+    pub stored: u64,
+    /// Units given up because the lease was lost (taken over, or the run ended).
+    pub lost: u64,
+}
+
+impl Shared {
+    /// Seats that report to `progress` and treat failures as `on_error` says.
+    pub fn new(progress: Progress, on_error: OnError) -> Arc<Shared> {
+        Arc::new(Shared {
+            stop: watch::Sender::new(Stop::Running),
+            progress: Mutex::new(progress),
+            on_error,
+            failure: Mutex::new(None),
+            counts: Mutex::new(Counts::default()),
+        })
+    }
+
+    /// Says `message` above the progress line.
+    pub fn note(&self, message: &str) {
+        lock(&self.progress).note(message);
+    }
+
+    /// Raises the stop level at each Ctrl-C until the seats are done.
+    pub fn watch_ctrl_c(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let shared = self.clone();
+        tokio::spawn(async move {
+            let messages = [
+                "stopping: nothing new is claimed; the work in flight finishes (Ctrl-C again to give it back)",
+                "giving the work in flight back to the queue; `arena resume` or a worker replays it whole",
+            ];
+            stop::watch_ctrl_c(&shared.stop, messages, |message| shared.note(message)).await;
+        })
+    }
+
+    /// What the seats did.
+    pub fn counts(&self) -> Counts {
+        *lock(&self.counts)
+    }
+
+    /// The first failure, for a local run.
+    pub fn take_failure(&self) -> Option<RunError> {
+        lock(&self.failure).take()
+    }
+
+    /// Ends the progress line.
+    pub fn finish(&self) {
+        lock(&self.progress).finish();
+    }
+
+    /// Records a failure; `true` when the seat should stop. `note` says it
+    /// when seats go on.
+    fn fail(&self, error: RunError, note: impl FnOnce(&RunError) -> String) -> bool {
+        match self.on_error {
+            OnError::Stop => {
+                lock(&self.failure).get_or_insert(error);
+                let _ = self.stop.send(Stop::FinishInFlight);
+                true
+            }
+            OnError::Continue => {
+                self.note(&note(&error));
+                false
+            }
+        }
+    }
+}
+
+/// How often an idle seat looks again while work may still come.
+const IDLE_POLL: Duration = Duration::from_secs(1);
+
+/// The work loop of one seat: claim, play under a heartbeat, store, or give
+/// back; until the work is done or the stop level says so.
+pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, idle: Duration) {
+    let stop = shared.stop.subscribe();
+    while *stop.borrow() == Stop::Running {
+        let unit = match work.claim(&seat).await {
+            Ok(Some(unit)) => unit,
+            Ok(None) => match work.more_may_come(seat.db()).await {
+                Ok(true) => {
+                    pause(&stop, idle.min(IDLE_POLL)).await;
+                    continue;
+                }
+                Ok(false) => break,
+                Err(e) => {
+                    if shared.fail(e, |e| format!("{e}; trying again")) {
+                        break;
+                    }
+                    pause(&stop, idle).await;
+                    continue;
+                }
+            },
+            Err(e) => {
+                if shared.fail(e, |e| format!("{e}; trying again")) {
+                    break;
+                }
+                pause(&stop, idle).await;
+                continue;
+            }
+        };
+        let (db, lease) = (seat.db().clone(), seat.lease);
+        let heartbeat = async {
+            loop {
+                tokio::time::sleep(lease / 3).await;
+                // A failed renewal (database unreachable) is retried: storing checks the lease anyway.
+                if let Ok(false) = work.renew(&db, lease, &unit).await {
+                    return;
+                }
+            }
+        };
+        let mut abandon = stop.clone();
+        let what = work.describe(&unit);
+        let outcome = tokio::select! {
+            played = work.play(&mut seat, &unit, &stop) => Some(played),
+            () = heartbeat => Some(Ok(Played::LeaseLost)),
+            _ = abandon.wait_for(|level| *level >= Stop::Abandon) => None,
+        };
+        match outcome {
+            Some(Ok(Played::Stored(stored))) => {
+                lock(&shared.counts).stored += 1;
+                lock(&shared.progress).stored(&what, &stored);
+                continue;
+            }
+            Some(Ok(Played::LeaseLost)) => {
+                lock(&shared.counts).lost += 1;
+                shared.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
+            }
+            None => {
+                if let Err(e) = work.release(&db, &unit).await {
+                    shared.note(&format!("{what}: could not give it back ({e}); its lease will expire"));
+                }
+                seat.shutdown().await;
+                break;
+            }
+            Some(Err(error)) => {
+                let _ = work.release(&db, &unit).await;
+                work.failed(&unit, &error);
+                if shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue")) {
+                    seat.shutdown().await;
+                    break;
+                }
+            }
+        }
+        // Possibly mid-game or mid-search: fresh processes for the next unit.
+        seat.shutdown().await;
+    }
+    seat.shutdown().await;
+}
+
+/// Starts `concurrency` seats of this process on `work` and waits for them.
+pub async fn seats<W: Work>(
+    work: Arc<W>,
+    runtime: &Runtime,
+    shared: &Arc<Shared>,
+    concurrency: usize,
+    lease: Duration,
+    idle: Duration,
+) {
+    let name = worker_name();
+    let mut seats = tokio::task::JoinSet::new();
+    for index in 0..concurrency.max(1) {
+        let seat = Seat::new(runtime.clone(), format!("{name}/{index}"), lease);
+        seats.spawn(serve(work.clone(), seat, shared.clone(), idle));
+    }
+    while seats.join_next().await.is_some() {}
+}
+
+/// This process's name in the database: `host:pid`.
+pub fn worker_name() -> String {
+    format!("{}:{}", db::host_name(), std::process::id())
+}
+
+/// Starts and quits every engine once, so that a bad command or option is
+/// reported before anything is stored or played.
+///
+/// # Errors
+///
+/// The first engine's [`EngineError`].
+pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, engines: &[EngineSpec]) -> Result<(), EngineError> {
+    for engine in engines {
+        let launch = engine.launch(arena_exe);
+        let process = EngineProcess::start(engine, &launch, &[], None, timeouts).await?;
+        process.quit(timeouts.quit).await;
+    }
+    Ok(())
+}
+
+/// `name` as a file-name part: letters, digits, `-` and `_` kept, the rest `_`.
+pub(crate) fn sanitize(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+}

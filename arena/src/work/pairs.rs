@@ -1,0 +1,159 @@
+//! Pairs of games as units of work: the same opening played twice with
+//! colours swapped, by the same two engine processes (kept between pairs).
+//! Each finished game is stored in one transaction, the second together with
+//! the pairing's counts and the SPRT step, so the run ends in the database —
+//! all pairs done, or the SPRT decided — whoever plays its last pair.
+
+use std::sync::Mutex;
+use std::time::Duration;
+
+use db::{ClaimedPair, Db, DbError, SprtStep};
+use model::{MatchSpec, PairingCounts, RunStatus, Tally};
+use openings::Opening;
+use reports::stats::sprt::llr;
+use reports::stats::{Counts, summarize};
+use tokio::sync::watch;
+
+use super::stop::lock;
+use super::{Played, RunError, Seat, Stop, Stored, Work};
+use crate::clock::TimeControl;
+use crate::game;
+use crate::plan::time_control;
+
+/// A run of games as this process plays it: its spec with engines resolved
+/// on this machine, their time controls, and the pairings' counts so far.
+#[derive(Debug)]
+pub struct PairWork {
+    /// Run id.
+    pub run: i64,
+    /// The spec, engines resolved here.
+    pub spec: MatchSpec,
+    tcs: Vec<TimeControl>,
+    tallies: Mutex<Vec<Tally>>,
+}
+
+impl PairWork {
+    /// Checks the time controls of a run's engines; `counts` are the stored
+    /// counts of its pairings.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::Spec`] for a bad time control.
+    pub fn new(run: i64, spec: MatchSpec, counts: &[PairingCounts]) -> Result<PairWork, RunError> {
+        let tcs = (0..spec.engines.len())
+            .map(|i| time_control(&spec, i).map_err(|e| RunError::Spec(e.to_string())))
+            .collect::<Result<Vec<_>, _>>()?;
+        let tallies = spec
+            .pairing_names()
+            .iter()
+            .map(|(a, b)| {
+                counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(|c| c.tally).unwrap_or_default()
+            })
+            .collect();
+        Ok(PairWork { run, spec, tcs, tallies: Mutex::new(tallies) })
+    }
+
+    /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
+    pub fn judge(&self, counts: &PairingCounts) -> Option<SprtStep> {
+        let test = self.spec.sprt?;
+        let &(a, b) = self.spec.pairings.first()?;
+        if counts.engine_a != self.spec.engines[a].name || counts.engine_b != self.spec.engines[b].name {
+            return None;
+        }
+        let llr = llr(&test, &Counts::pairs(&counts.tally));
+        Some(SprtStep { llr, verdict: test.decide(llr) })
+    }
+
+    /// The run's state after a pair: the one pairing's record, Elo and LLR,
+    /// or how many games of several pairings are scored.
+    fn status(&self, counts: &PairingCounts, llr: Option<f64>) -> String {
+        let mut tallies = lock(&self.tallies);
+        if let Some(index) =
+            self.spec.pairing_names().iter().position(|(a, b)| *a == counts.engine_a && *b == counts.engine_b)
+        {
+            tallies[index] = counts.tally;
+        }
+        let mut line = match tallies.as_slice() {
+            [tally] => {
+                let (a, b) = (&counts.engine_a, &counts.engine_b);
+                let mut line = format!("{a} vs {b} +{} ={} -{}", tally.wins, tally.draws, tally.losses);
+                if let Some(s) = summarize(&Counts::pairs(tally)) {
+                    line += &format!("  Elo {:+.1} ± {:.1}", s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0);
+                }
+                line
+            }
+            all => {
+                let games: u64 = all.iter().map(Tally::games).sum();
+                format!("{} pairings, {games} games scored", all.len())
+            }
+        };
+        if let (Some(test), Some(llr)) = (self.spec.sprt, llr) {
+            let bounds = test.bounds();
+            line += &format!("  LLR {llr:.2} ({:.2}, {:.2})", bounds.lower, bounds.upper);
+        }
+        line
+    }
+
+    fn engine(&self, name: &str) -> Result<usize, RunError> {
+        self.spec
+            .engines
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))
+    }
+}
+
+impl Work for PairWork {
+    type Unit = ClaimedPair;
+
+    async fn claim(&self, seat: &Seat) -> Result<Option<ClaimedPair>, RunError> {
+        Ok(seat.db().claim_pair(self.run, seat.name(), seat.lease()).await?)
+    }
+
+    async fn play(
+        &self,
+        seat: &mut Seat,
+        pair: &ClaimedPair,
+        _stop: &watch::Receiver<Stop>,
+    ) -> Result<Played, RunError> {
+        let plan = &pair.plan;
+        let opening = Opening {
+            name: plan.opening_name.clone(),
+            fen: plan.fen.clone(),
+            moves: plan.opening_moves.clone(),
+            san: plan.opening_san.clone(),
+        };
+        let (ia, ib) = (self.engine(&plan.engine_a)?, self.engine(&plan.engine_b)?);
+        let db = seat.db().clone();
+        let engines = [(&self.spec.engines[ia], &self.tcs[ia]), (&self.spec.engines[ib], &self.tcs[ib])];
+        let [a, b] = seat.players(self.run, engines)?;
+        let rules = self.spec.adjudication;
+        let record = game::play(a, b, &opening, rules).await;
+        if !db.save_first_game(pair, &record).await? {
+            return Ok(Played::LeaseLost);
+        }
+        let record = game::play(b, a, &opening, rules).await;
+        let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts)).await? else {
+            return Ok(Played::LeaseLost);
+        };
+        let status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
+        Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
+    }
+
+    async fn renew(&self, db: &Db, lease: Duration, pair: &ClaimedPair) -> Result<bool, DbError> {
+        db.renew_lease(pair, lease).await
+    }
+
+    async fn release(&self, db: &Db, pair: &ClaimedPair) -> Result<(), DbError> {
+        db.release_pair(pair).await
+    }
+
+    async fn more_may_come(&self, db: &Db) -> Result<bool, RunError> {
+        let info = db.run(self.run).await?;
+        Ok(info.status == RunStatus::Running && info.pairs_done < info.pairs_planned)
+    }
+
+    fn describe(&self, pair: &ClaimedPair) -> String {
+        format!("run {} pair {}", self.run, pair.plan.index)
+    }
+}

@@ -1,0 +1,43 @@
+//! What the seats of one process share to stop and wait: the stop level
+//! sent on a `watch` channel, the Ctrl-C watcher that raises it, an idle
+//! pause that a stop cuts short, and a lock on shared state that a panic
+//! elsewhere does not poison.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+/// How far a process has been asked to stop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stop {
+    /// Keep claiming work.
+    Running,
+    /// Claim nothing new; finish what is in flight (first Ctrl-C).
+    FinishInFlight,
+    /// Give what is in flight back (second Ctrl-C).
+    Abandon,
+}
+
+/// Raises the stop level at each Ctrl-C: [`Stop::FinishInFlight`], then
+/// [`Stop::Abandon`], saying `messages[0]` and `messages[1]` through `note`.
+pub(crate) async fn watch_ctrl_c(stop: &watch::Sender<Stop>, messages: [&str; 2], note: impl Fn(&str)) {
+    for (level, message) in [Stop::FinishInFlight, Stop::Abandon].into_iter().zip(messages) {
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
+        }
+        note(message);
+        let _ = stop.send(level);
+    }
+}
+
+/// Waits `duration`, or less when the stop level leaves [`Stop::Running`].
+pub(crate) async fn pause(stop: &watch::Receiver<Stop>, duration: Duration) {
+    let mut stop = stop.clone();
+    let _ = tokio::time::timeout(duration, stop.wait_for(|level| *level != Stop::Running)).await;
+}
+
+/// Locks shared state, also after a panic elsewhere (it stays usable).
+pub(crate) fn lock<T>(shared: &Mutex<T>) -> MutexGuard<'_, T> {
+    shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,68 @@
+//! A database written by the release before the model crate and the one
+//! work loop (`tests/fixtures/v1.db`: a finished match, a finished
+//! tournament, a stopped SPRT, a finished and a stopped suite run, made by
+//! that release's `arena`) still opens, lists, reports exactly as that
+//! release reported it (`v1-report-N.json`), and resumes to exactly its
+//! planned work.
+
+mod common;
+
+use common::{arena, arena_ok, stdout, temp_dir};
+use serde_json::Value;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+fn report(dir: &std::path::Path, run: &str) -> Value {
+    serde_json::from_str(&stdout(&arena_ok(dir, &["report", run, "--format", "json"]))).unwrap()
+}
+
+#[test]
+fn a_database_of_the_previous_release_reports_and_resumes() {
+    let dir = temp_dir("fixture");
+    std::fs::copy(format!("{FIXTURE}/v1.db"), dir.join("arena.db")).unwrap();
+
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    let rows: Vec<Vec<&str>> = runs.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    let kinds: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("5", "suite", "stopped"),
+            ("4", "suite", "finished"),
+            ("3", "sprt", "stopped"),
+            ("2", "tournament", "finished"),
+            ("1", "match", "finished")
+        ],
+        "{runs}"
+    );
+
+    // Every report is what the previous release printed, field for field.
+    for run in ["1", "2", "3", "4", "5"] {
+        let before: Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURE}/v1-report-{run}.json")).unwrap()).unwrap();
+        assert_eq!(report(&dir, run), before, "run {run}");
+    }
+    let show = stdout(&arena_ok(&dir, &["show", "2"]));
+    assert!(show.contains("Bradley–Terry") && show.contains("relative to plain"), "{show}");
+
+    // The stopped SPRT and the stopped suite run resume to their planned work.
+    let out = arena(&dir, &["resume", "3", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sprt = report(&dir, "3");
+    let header = &sprt["header"];
+    assert_eq!(header["status"], "finished");
+    let games = header["games_played"].as_u64().unwrap();
+    let verdict = sprt["pairings"][0]["statistics"]["sprt"]["verdict"].as_str().unwrap();
+    assert!(games == 60 || (verdict != "continue" && verdict != "inconclusive"), "{games} games, {verdict}");
+    assert!(games >= 18 && games.is_multiple_of(2), "{games}");
+
+    let out = arena(&dir, &["resume", "5", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let suite = report(&dir, "5");
+    assert_eq!(suite["header"]["status"], "finished");
+    assert_eq!(suite["answers"].as_array().unwrap().len(), 48, "2 engines × 24 positions");
+    let again = arena(&dir, &["resume", "5"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,21 @@
+//! Plain domain types of arena, shared by storage (`db`), statistics
+//! (`reports`) and the arena itself: game and move records, the W/D/L and
+//! pentanomial tally, run kinds, states and verdicts, and the specs a run is
+//! stored with. No I/O here, only serde.
+
+pub mod record;
+pub mod run;
+pub mod spec;
+pub mod sprt;
+pub mod tally;
+
+pub use record::{GameRecord, GameResult, MoveRecord, TERMINATIONS, Termination, now_ms};
+pub use run::{
+    EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, RunInfo, RunKind, RunStatus, SuiteChunkPlan,
+    SuiteResult,
+};
+pub use spec::{
+    Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,
+};
+pub use sprt::{Bounds, Model, Test, Verdict};
+pub use tally::{PairingCounts, Tally};

@@ -1,0 +1,278 @@
+//! Runs and what they are made of: the kind and state of a run, the planned
+//! pairs and suite chunks, and what reports read back of them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::record::{GameRecord, GameResult, Termination};
+use crate::sprt::Verdict;
+
+/// What a run plays. Stored as its lowercase name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    /// `arena elo`: A vs B over the whole opening set.
+    Elo,
+    /// `arena match`: A vs B for a number of games.
+    Match,
+    /// `arena tournament`: round robin or gauntlet.
+    Tournament,
+    /// `arena sprt`: pairs until the SPRT decides.
+    Sprt,
+    /// `arena suite`: test positions under fixed limits.
+    Suite,
+}
+
+/// Every kind, in the order of [`RunKind::as_str`].
+pub const RUN_KINDS: [RunKind; 5] = [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite];
+
+impl RunKind {
+    /// Stable name, as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Elo => "elo",
+            RunKind::Match => "match",
+            RunKind::Tournament => "tournament",
+            RunKind::Sprt => "sprt",
+            RunKind::Suite => "suite",
+        }
+    }
+
+    /// Parses [`RunKind::as_str`].
+    pub fn parse(text: &str) -> Option<RunKind> {
+        RUN_KINDS.into_iter().find(|k| k.as_str() == text)
+    }
+
+    /// Whether the run plays games (pairs), rather than answering positions.
+    pub fn plays_games(self) -> bool {
+        self != RunKind::Suite
+    }
+}
+
+/// Where a run stands. Stored as its lowercase name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    /// Slots and workers may take its work.
+    Running,
+    /// Stopped (Ctrl-C, an error); `arena resume` continues it.
+    Stopped,
+    /// All its work is done, or its SPRT decided.
+    Finished,
+}
+
+impl RunStatus {
+    /// Stable name, as stored.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Stopped => "stopped",
+            RunStatus::Finished => "finished",
+        }
+    }
+
+    /// Parses [`RunStatus::as_str`].
+    pub fn parse(text: &str) -> Option<RunStatus> {
+        [RunStatus::Running, RunStatus::Stopped, RunStatus::Finished].into_iter().find(|s| s.as_str() == text)
+    }
+}
+
+macro_rules! display_as_str {
+    ($($t:ty),*) => {$(
+        impl std::fmt::Display for $t {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    )*};
+}
+display_as_str!(RunKind, RunStatus);
+
+/// A stored run with its counts, as `arena runs` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// Run id.
+    pub id: i64,
+    /// What it plays.
+    pub kind: RunKind,
+    /// The JSON spec it was started with (read it with [`crate::Spec::parse`]).
+    pub spec: String,
+    /// Where it stands.
+    pub status: RunStatus,
+    /// SPRT verdict, if any.
+    pub verdict: Option<Verdict>,
+    /// Creation time, Unix ms.
+    pub created_ms: i64,
+    /// Finish time, Unix ms.
+    pub finished_ms: Option<i64>,
+    /// Host name of the machine that created it.
+    pub machine: String,
+    /// Pairs planned (not skipped).
+    pub pairs_planned: i64,
+    /// Pairs finished.
+    pub pairs_done: i64,
+    /// Games stored.
+    pub games: i64,
+}
+
+/// One planned pair: an opening played twice with colours swapped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairPlan {
+    /// Position in the plan.
+    pub index: i64,
+    /// White in the first game.
+    pub engine_a: String,
+    /// White in the second game.
+    pub engine_b: String,
+    /// Index of the opening in its book selection.
+    pub opening_index: i64,
+    /// Opening name.
+    pub opening_name: String,
+    /// Start FEN.
+    pub fen: String,
+    /// Opening moves, UCI.
+    pub opening_moves: Vec<String>,
+    /// Opening moves, SAN.
+    pub opening_san: Vec<String>,
+}
+
+/// A piece of a suite run's work: one engine, one limit, a range of positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteChunkPlan {
+    /// Position in the plan.
+    pub index: i64,
+    /// Engine name.
+    pub engine: String,
+    /// Position of the limit in the run's spec.
+    pub limit_index: i64,
+    /// Index of the first position.
+    pub first_position: i64,
+    /// How many positions.
+    pub positions: i64,
+}
+
+/// The finished results of one pair, for statistics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairOutcome {
+    /// Position in the plan.
+    pub index: i64,
+    /// White in game 0.
+    pub engine_a: String,
+    /// White in game 1.
+    pub engine_b: String,
+    /// Opening name.
+    pub opening_name: String,
+    /// Result of game 0 (A White) and game 1 (B White).
+    pub results: [GameResult; 2],
+    /// Order of finishing.
+    pub finished_seq: i64,
+    /// SPRT LLR after this pair.
+    pub llr: Option<f64>,
+}
+
+/// A stored game (without moves).
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    /// Game id.
+    pub id: i64,
+    /// Pair position in the plan.
+    pub pair_index: i64,
+    /// 0 or 1.
+    pub game_in_pair: i64,
+    /// The game.
+    pub record: GameRecord,
+}
+
+/// A stored game in brief, for reports: who, how it ended, how long.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameSummary {
+    /// Pair position in the plan.
+    pub pair_index: i64,
+    /// 0 or 1.
+    pub game_in_pair: i64,
+    /// White's engine.
+    pub white: String,
+    /// Black's engine.
+    pub black: String,
+    /// The result.
+    pub result: GameResult,
+    /// Why it ended.
+    pub termination: Termination,
+    /// Engine moves played (opening moves not counted).
+    pub plies: i64,
+}
+
+/// What one engine reported over all its moves of a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineMoveTotals {
+    /// Engine name.
+    pub engine: String,
+    /// Moves played.
+    pub moves: i64,
+    /// Time used, milliseconds.
+    pub time_ms: i64,
+    /// Sum of reported depths, over `depth_moves` moves.
+    pub depth_sum: i64,
+    /// Moves with a reported depth.
+    pub depth_moves: i64,
+    /// Sum of reported node counts, over `nodes_moves` moves.
+    pub nodes_sum: i64,
+    /// Moves with a reported node count.
+    pub nodes_moves: i64,
+    /// Sum of reported nps, over `nps_moves` moves.
+    pub nps_sum: i64,
+    /// Moves with a reported nps.
+    pub nps_moves: i64,
+}
+
+/// One engine's answer to one test position under one limit (`arena suite`).
+/// Its serde form is an element of the suite report's `answers`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SuiteResult {
+    /// Engine name.
+    pub engine: String,
+    /// Position of the limit in the run's spec.
+    pub limit_index: i64,
+    /// The limit, e.g. `depth 8`.
+    pub limit_label: String,
+    /// Index of the position in the suite.
+    pub position: i64,
+    /// The position's EPD id.
+    pub position_id: String,
+    /// The engine's final best move (UCI).
+    pub best_move: Option<String>,
+    /// Whether it solved the position.
+    pub solved: bool,
+    /// Nodes reported.
+    pub nodes: Option<u64>,
+    /// Depth reported.
+    pub depth: Option<u64>,
+    /// Time from `go` to `bestmove`, milliseconds.
+    pub time_ms: u64,
+    /// Final score, centipawns.
+    pub score_cp: Option<i64>,
+    /// Final score, mate in N (negative: mated).
+    pub score_mate: Option<i64>,
+    /// Timeout or crash, else empty.
+    pub fault: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stored_names_round_trip() {
+        for kind in RUN_KINDS {
+            assert_eq!(RunKind::parse(kind.as_str()), Some(kind));
+            assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{kind}\""));
+        }
+        for status in [RunStatus::Running, RunStatus::Stopped, RunStatus::Finished] {
+            assert_eq!(RunStatus::parse(status.as_str()), Some(status));
+            assert_eq!(serde_json::to_string(&status).unwrap(), format!("\"{status}\""));
+        }
+        for verdict in [Verdict::AcceptH0, Verdict::AcceptH1, Verdict::Inconclusive] {
+            assert_eq!(Verdict::parse(verdict.as_str()), Some(verdict));
+        }
+        assert_eq!(RunKind::parse("Suite"), None);
+    }
+}

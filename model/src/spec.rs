@@ -1,0 +1,317 @@
+//! What a run is started with, stored as JSON with it and read back once
+//! into [`Spec`]: the engines, and per kind of run the games (openings, time
+//! control, pairings, adjudication, SPRT) or the test suite (positions,
+//! limits).
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::run::{RunInfo, RunKind};
+use crate::sprt::Test;
+
+/// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
+pub const BUNDLED_SUBCOMMAND: &str = "engine-uci";
+
+/// How to start one engine and configure it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineSpec {
+    /// Name on the command line and in reports.
+    pub name: String,
+    /// Program to run (ignored when `preset` is set).
+    #[serde(default)]
+    pub command: String,
+    /// Program arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// Working directory.
+    #[serde(default)]
+    pub dir: Option<PathBuf>,
+    /// The bundled engine with this pruning preset.
+    #[serde(default)]
+    pub preset: Option<String>,
+    /// UCI options set after the handshake, in order.
+    #[serde(default)]
+    pub options: Vec<(String, String)>,
+    /// The engine's own time control (time odds), overriding the run's.
+    #[serde(default)]
+    pub tc: Option<String>,
+}
+
+/// Program, arguments and directory of a spawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// Program.
+    pub program: PathBuf,
+    /// Arguments.
+    pub args: Vec<String>,
+    /// Working directory.
+    pub dir: Option<PathBuf>,
+}
+
+impl EngineSpec {
+    /// The bundled engine with a preset (or `+` combination).
+    pub fn bundled(preset: &str) -> EngineSpec {
+        EngineSpec { name: preset.to_string(), preset: Some(preset.to_string()), ..EngineSpec::default() }
+    }
+
+    /// What it is, for reports: `bundled engine, preset P` or the command line.
+    pub fn describe(&self) -> String {
+        match &self.preset {
+            Some(preset) => format!("bundled engine, preset {preset}"),
+            None => std::iter::once(self.command.as_str())
+                .chain(self.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
+    }
+
+    /// How to start it; `arena_exe` is the `arena` binary that can run the
+    /// bundled engine through [`BUNDLED_SUBCOMMAND`].
+    pub fn launch(&self, arena_exe: &Path) -> Launch {
+        match &self.preset {
+            Some(preset) => Launch {
+                program: arena_exe.to_path_buf(),
+                args: vec![BUNDLED_SUBCOMMAND.to_string(), "--pruning".to_string(), preset.clone()],
+                dir: self.dir.clone(),
+            },
+            None => Launch { program: PathBuf::from(&self.command), args: self.args.clone(), dir: self.dir.clone() },
+        }
+    }
+}
+
+/// Parameters of the draw rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawRule {
+    /// First full move at which the rule applies.
+    pub move_number: u32,
+    /// Consecutive moves per side within the window.
+    pub move_count: u32,
+    /// Window half-width in centipawns.
+    pub score: i64,
+}
+
+/// Parameters of the resign rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResignRule {
+    /// Consecutive moves of the losing side.
+    pub move_count: u32,
+    /// Threshold in centipawns.
+    pub score: i64,
+    /// Require the winner to agree.
+    pub two_sided: bool,
+}
+
+/// All adjudication settings of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Adjudication {
+    /// Draw rule.
+    pub draw: Option<DrawRule>,
+    /// Resign rule.
+    pub resign: Option<ResignRule>,
+    /// Maximum full moves.
+    pub max_moves: Option<u32>,
+    /// Lead needed to win at the maximum, in centipawns.
+    pub max_moves_score: i64,
+}
+
+/// Everything needed to play (and resume) a run of games: `elo`, `match`,
+/// `tournament` or `sprt`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchSpec {
+    /// Which of the game-playing kinds.
+    pub kind: RunKind,
+    /// The engines, fully resolved.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom: indices into `engines`; the first is A.
+    pub pairings: Vec<(usize, usize)>,
+    /// The run's time control (an engine's own `tc` overrides it).
+    pub tc: String,
+    /// Opening set: a built-in name or a file path.
+    pub openings: String,
+    /// Shuffle seed; `None` for file order.
+    pub seed: Option<u64>,
+    /// Index of the first opening.
+    pub start: usize,
+    /// Cut openings to this many plies.
+    pub max_plies: Option<usize>,
+    /// Openings per pairing (book size by default).
+    pub openings_per_round: usize,
+    /// Passes through the openings.
+    pub rounds: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+    /// SPRT, for `sprt` runs.
+    pub sprt: Option<Test>,
+}
+
+impl MatchSpec {
+    /// The names of each pairing's engines (A, B).
+    pub fn pairing_names(&self) -> Vec<(String, String)> {
+        self.pairings.iter().map(|&(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone())).collect()
+    }
+}
+
+/// One search limit of a suite run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SuiteLimit {
+    /// `go depth N`.
+    Depth(u32),
+    /// `go nodes N`.
+    Nodes(u64),
+    /// `go movetime MS`.
+    MoveTime(u64),
+}
+
+impl SuiteLimit {
+    /// As shown in tables: `depth 8`, `nodes 5400`, `movetime 100`.
+    pub fn label(&self) -> String {
+        match self {
+            SuiteLimit::Depth(d) => format!("depth {d}"),
+            SuiteLimit::Nodes(n) => format!("nodes {n}"),
+            SuiteLimit::MoveTime(ms) => format!("movetime {ms}"),
+        }
+    }
+}
+
+/// Default stall timeout of a suite search, seconds.
+pub const DEFAULT_STALL_S: u64 = 120;
+
+fn default_stall_s() -> u64 {
+    DEFAULT_STALL_S
+}
+
+/// Everything needed to run (and resume) a suite experiment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SuiteSpec {
+    /// The engines, fully resolved.
+    pub engines: Vec<EngineSpec>,
+    /// Built-in suite name or file path.
+    pub suite: String,
+    /// Only the first this many positions (all when `None`).
+    pub count: Option<usize>,
+    /// Positions the run answers (the suite's, cut to `count`), fixed when it starts.
+    pub positions: usize,
+    /// The limits, in order.
+    pub limits: Vec<SuiteLimit>,
+    /// Positions searched at once (one engine process per worker and engine).
+    pub concurrency: usize,
+    /// Seconds without `bestmove` under a depth or node limit before the answer counts as stalled.
+    #[serde(default = "default_stall_s")]
+    pub stall_s: u64,
+}
+
+impl SuiteSpec {
+    /// Answers the run stores when complete: engines × limits × positions.
+    pub fn answers_planned(&self) -> usize {
+        self.engines.len() * self.limits.len() * self.positions
+    }
+}
+
+/// A stored spec, read once, by kind of run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Spec {
+    /// Games in pairs: `elo`, `match`, `tournament`, `sprt`.
+    Games(MatchSpec),
+    /// Test positions: `suite`.
+    Suite(SuiteSpec),
+}
+
+/// A stored spec this version cannot read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecError {
+    /// The run.
+    pub run: i64,
+    /// What serde said.
+    pub cause: String,
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "run {} has a spec this version cannot read: {} (use the arena version that started it)",
+            self.run, self.cause
+        )
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+impl Spec {
+    /// Reads the spec of a stored run, by its kind.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError`] when the JSON does not fit the kind.
+    pub fn of(run: &RunInfo) -> Result<Spec, SpecError> {
+        Spec::parse(run.id, run.kind, &run.spec)
+    }
+
+    /// Reads the JSON stored with run `run` of kind `kind`.
+    ///
+    /// # Errors
+    ///
+    /// [`SpecError`] when the JSON does not fit the kind.
+    pub fn parse(run: i64, kind: RunKind, json: &str) -> Result<Spec, SpecError> {
+        let error = |e: serde_json::Error| SpecError { run, cause: e.to_string() };
+        if kind.plays_games() {
+            Ok(Spec::Games(serde_json::from_str(json).map_err(error)?))
+        } else {
+            Ok(Spec::Suite(serde_json::from_str(json).map_err(error)?))
+        }
+    }
+
+    /// The kind of run.
+    pub fn kind(&self) -> RunKind {
+        match self {
+            Spec::Games(spec) => spec.kind,
+            Spec::Suite(_) => RunKind::Suite,
+        }
+    }
+
+    /// The engines.
+    pub fn engines(&self) -> &[EngineSpec] {
+        match self {
+            Spec::Games(spec) => &spec.engines,
+            Spec::Suite(spec) => &spec.engines,
+        }
+    }
+
+    /// The engines, to point them at this machine's programs.
+    pub fn engines_mut(&mut self) -> &mut [EngineSpec] {
+        match self {
+            Spec::Games(spec) => &mut spec.engines,
+            Spec::Suite(spec) => &mut spec.engines,
+        }
+    }
+
+    /// Units of work played at once in the creating process.
+    pub fn concurrency(&self) -> usize {
+        match self {
+            Spec::Games(spec) => spec.concurrency,
+            Spec::Suite(spec) => spec.concurrency,
+        }
+    }
+
+    /// Changes the concurrency (at least 1), as `arena resume --concurrency` does.
+    pub fn set_concurrency(&mut self, concurrency: usize) {
+        let concurrency = concurrency.max(1);
+        match self {
+            Spec::Games(spec) => spec.concurrency = concurrency,
+            Spec::Suite(spec) => spec.concurrency = concurrency,
+        }
+    }
+
+    /// The JSON stored with the run.
+    pub fn to_json(&self) -> String {
+        let json = match self {
+            Spec::Games(spec) => serde_json::to_string(spec),
+            Spec::Suite(spec) => serde_json::to_string(spec),
+        };
+        json.unwrap_or_default()
+    }
+}
