@@ -164,19 +164,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     let mut child =
         Command::new(ARENA).args(args).current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let db_path = dir.join("arena.db");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        assert!(Instant::now() < deadline, "the run stored no games in time");
-        if db_path.exists()
-            && let Ok(db) = Db::open(&Target::Sqlite(db_path.clone())).await
-            && let Ok(run) = db.run(1).await
-            && run.games >= 5
-        {
-            db.close().await;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for_games(&db_path, 5).await;
     child.kill().unwrap();
     child.wait().unwrap();
     let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
@@ -280,19 +268,7 @@ async fn ctrl_c_at_the_terminal_stops_the_run_without_charging_the_engines() {
         .spawn()
         .unwrap();
     let db_path = dir.join("arena.db");
-    let deadline = Instant::now() + Duration::from_secs(120);
-    loop {
-        assert!(Instant::now() < deadline, "the run stored no game in time");
-        if db_path.exists()
-            && let Ok(db) = Db::open(&Target::Sqlite(db_path.clone())).await
-            && let Ok(run) = db.run(1).await
-            && run.games >= 1
-        {
-            db.close().await;
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_for_games(&db_path, 1).await;
     // What the terminal does: SIGINT to every process of the foreground group.
     let group = format!("-{}", child.id());
     assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
@@ -306,4 +282,21 @@ async fn ctrl_c_at_the_terminal_stops_the_run_without_charging_the_engines() {
     assert!(stopped.games < 40 && stopped.games % 2 == 0, "pairs in flight finish: {} games", stopped.games);
     db.close().await;
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Waits (two minutes at most) until run 1 in `db_path` has `games` games stored.
+async fn wait_for_games(db_path: &Path, games: i64) {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        assert!(Instant::now() < deadline, "the run stored {games} games not in time");
+        if db_path.exists()
+            && let Ok(db) = Db::open(&Target::Sqlite(db_path.to_path_buf())).await
+            && let Ok(run) = db.run(1).await
+            && run.games >= games
+        {
+            db.close().await;
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

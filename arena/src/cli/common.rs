@@ -100,10 +100,20 @@ pub enum Format {
 
 /// A stored run's report, by kind of run.
 pub(super) enum RunReport {
-    /// Pairs of games.
-    Games(Report),
+    /// Pairs of games; for the short view, built without the per-game
+    /// tables and with the stored terminations instead.
+    Games(Report, Vec<(String, i64)>),
     /// Test positions.
     Suite(SuiteReport),
+}
+
+/// How much of a report to build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Detail {
+    /// Everything (`arena report`).
+    Full,
+    /// The short view (`arena show`, after a run): no pass over the games.
+    Brief,
 }
 
 impl RunReport {
@@ -118,7 +128,7 @@ impl RunReport {
             }
         }
         match self {
-            RunReport::Games(report) => draw(report, || report.to_json(), format),
+            RunReport::Games(report, _) => draw(report, || report.to_json(), format),
             RunReport::Suite(report) => draw(report, || report.to_json(), format),
         }
     }
@@ -127,7 +137,7 @@ impl RunReport {
     /// statistics, terminations and ratings; a suite's tables.
     pub(super) fn brief(&self) -> String {
         match self {
-            RunReport::Games(report) => render_text(&Brief(report)),
+            RunReport::Games(report, terminations) => render_text(&Brief { report, terminations }),
             RunReport::Suite(report) => render_text(report),
         }
     }
@@ -145,7 +155,12 @@ fn engine_header(engine: &EngineSpec) -> EngineHeader {
 
 /// The report of stored run `run`; `anchor` is the engine rated 0 in a
 /// tournament, or the 100 % reference of a suite (default: the first).
-pub(super) async fn report_of(db: &Db, run: i64, anchor: Option<String>) -> Result<RunReport, CliError> {
+pub(super) async fn report_of(
+    db: &Db,
+    run: i64,
+    anchor: Option<String>,
+    detail: Detail,
+) -> Result<RunReport, CliError> {
     let info = db.run(run).await?;
     let spec = Spec::of(&info)?;
     if let Some(name) = &anchor
@@ -157,8 +172,11 @@ pub(super) async fn report_of(db: &Db, run: i64, anchor: Option<String>) -> Resu
     let engines = spec.engines().iter().map(engine_header).collect();
     match spec {
         Spec::Games(spec) => {
-            let (pairs, games, move_totals) =
-                (db.pair_outcomes(run).await?, db.game_summaries(run).await?, db.move_totals(run).await?);
+            let pairs = db.pair_outcomes(run).await?;
+            let (games, move_totals, terminations) = match detail {
+                Detail::Full => (db.game_summaries(run).await?, db.move_totals(run).await?, Vec::new()),
+                Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run).await?),
+            };
             let header = Header {
                 run,
                 kind: info.kind,
@@ -173,7 +191,7 @@ pub(super) async fn report_of(db: &Db, run: i64, anchor: Option<String>) -> Resu
                 machine: info.machine.clone(),
             };
             let pairings = spec.pairing_names();
-            Ok(RunReport::Games(Report::build(Inputs {
+            let report = Report::build(Inputs {
                 header,
                 pairings,
                 sprt: spec.sprt.map(|test| (test, info.verdict)),
@@ -181,7 +199,8 @@ pub(super) async fn report_of(db: &Db, run: i64, anchor: Option<String>) -> Resu
                 games: &games,
                 move_totals: &move_totals,
                 anchor,
-            })))
+            });
+            Ok(RunReport::Games(report, terminations))
         }
         Spec::Suite(spec) => {
             let results = db.suite_results(run).await?;
@@ -273,7 +292,7 @@ pub(super) async fn play_run(
     };
     let db = &runtime.db;
     let end = end.map_err(|e| CliError(format!("run {run}: {e}")))?;
-    print!("{}", report_of(db, run, None).await?.brief());
+    print!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = pgn {
         let games = write_pgn(db, run, path).await?;
         eprintln!("wrote {games} games to {}", path.display());

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 use model::Spec;
 
-use super::common::{open_existing, report_of, stream_pgn, write_pgn};
+use super::common::{Detail, open_existing, report_of, stream_pgn, write_pgn};
 use super::{CliResult, DbArg};
 
 /// A run in a database.
@@ -64,7 +64,7 @@ fn names<'a>(engines: impl Iterator<Item = &'a model::EngineSpec>) -> String {
 /// `arena show`: the short view of the run's report.
 pub(super) async fn show(args: RunArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
-    print!("{}", report_of(&db, args.run, None).await?.brief());
+    print!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
     Ok(())
 }
 

@@ -13,6 +13,7 @@ mod suite;
 mod worker;
 
 use clap::{Args, Parser, Subcommand};
+use model::{Model, Test};
 
 /// A user-facing failure: one line naming the problem and the fix.
 #[derive(Debug)]
@@ -85,6 +86,52 @@ pub struct DbArg {
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
     #[arg(long = "db", default_value = DEFAULT_DB, value_parser = DbParser)]
     pub target: db::Target,
+}
+
+/// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
+#[derive(Args, Debug, Clone)]
+pub struct SprtParams {
+    /// Elo under H0 (`stats`: with --elo1, evaluate an SPRT; otherwise 0).
+    #[arg(long, allow_hyphen_values = true)]
+    elo0: Option<f64>,
+    /// Elo under H1 (default 5 where a test is always run).
+    #[arg(long, allow_hyphen_values = true)]
+    elo1: Option<f64>,
+    /// False-positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    alpha: f64,
+    /// False-negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    beta: f64,
+    /// normalized or logistic.
+    #[arg(long, default_value = "normalized")]
+    model: String,
+}
+
+impl SprtParams {
+    /// The test with elo0 = 0 and elo1 = 5 where not given.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] for a bad model or bounds.
+    pub(super) fn test_or_default(&self) -> Result<Test, CliError> {
+        let given =
+            SprtParams { elo0: Some(self.elo0.unwrap_or(0.0)), elo1: Some(self.elo1.unwrap_or(5.0)), ..self.clone() };
+        given.test().map(|test| test.expect("both bounds are set"))
+    }
+
+    pub(super) fn test(&self) -> Result<Option<Test>, CliError> {
+        let model: Model = self.model.parse().map_err(CliError)?;
+        match (self.elo0, self.elo1) {
+            (None, None) => Ok(None),
+            (Some(elo0), Some(elo1)) => {
+                let test = Test { elo0, elo1, alpha: self.alpha, beta: self.beta, model };
+                test.validate().map_err(|e| CliError(format!("bad SPRT: {e}")))?;
+                Ok(Some(test))
+            }
+            _ => Err(CliError("give both --elo0 and --elo1".into())),
+        }
+    }
 }
 
 /// Parses `--db` without echoing the value in its error: a URL may carry a

@@ -9,7 +9,7 @@ use model::{MatchSpec, RunKind, Spec, Test};
 use openings::Book;
 
 use super::common::{open_db, play_run, preflight, runtime, waits_for_workers};
-use super::{CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, SprtParams};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
@@ -122,7 +122,7 @@ pub struct SprtArgs {
     #[arg(long)]
     b: String,
     #[command(flatten)]
-    sprt: super::stats::SprtParams,
+    sprt: SprtParams,
     /// Stop undecided after this many games ("inconclusive").
     #[arg(long, default_value_t = 20_000)]
     max_games: usize,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{Format, open_existing, report_of};
+use super::common::{Detail, Format, open_existing, report_of};
 use super::{CliError, CliResult, DbArg};
 
 /// `arena report`.
@@ -37,7 +37,7 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
             _ => Format::Text,
         }
     });
-    let rendered = report_of(&db, args.run, args.anchor.clone()).await?.render(format);
+    let rendered = report_of(&db, args.run, args.anchor.clone(), Detail::Full).await?.render(format);
     match &args.output {
         Some(path) => {
             std::fs::write(path, rendered)

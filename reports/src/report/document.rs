@@ -78,28 +78,25 @@ impl Layout for Report {
 
 /// The short view of a report (`arena show`, the summary after a run): its
 /// header, each pairing's statistics, the terminations and a tournament's
-/// ratings — the same blocks the full report shows.
-pub struct Brief<'a>(pub &'a Report);
+/// ratings — the same blocks the full report shows. The terminations are
+/// given as counts (termination, games), so the view needs no pass over
+/// the games; the report may be built without them.
+pub struct Brief<'a> {
+    /// The report.
+    pub report: &'a Report,
+    /// Games by termination ([`model::Termination::as_str`], count), most first.
+    pub terminations: &'a [(String, i64)],
+}
 
 impl Layout for Brief<'_> {
     fn layout(&self) -> Document {
-        let report = self.0;
+        let report = self.report;
         let mut blocks = header_blocks(report);
         for pairing in &report.pairings {
             blocks.extend(statistics_blocks(pairing));
         }
-        let mut ended: Vec<(&str, u64)> = Vec::new();
-        for termination in report.engines.iter().flat_map(|e| &e.terminations) {
-            let games = termination.won + termination.drawn + termination.lost;
-            match ended.iter_mut().find(|(name, _)| *name == termination.termination) {
-                Some((_, count)) => *count += games,
-                None => ended.push((termination.termination, games)),
-            }
-        }
-        // Every game is counted once for each of its two engines.
-        ended.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(y.0)));
-        if !ended.is_empty() {
-            let text: Vec<String> = ended.iter().map(|(name, n)| format!("{name} {}", n / 2)).collect();
+        if !self.terminations.is_empty() {
+            let text: Vec<String> = self.terminations.iter().map(|(name, n)| format!("{name} {n}")).collect();
             blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
         }
         if let Some(tournament) = &report.tournament {
