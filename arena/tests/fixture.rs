@@ -66,3 +66,38 @@ fn a_database_of_the_previous_release_reports_and_resumes() {
     assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `arena show 1 | head -1`: a reader that goes away ends every printing
+/// command quietly (status 0, nothing on standard error), never a panic.
+#[test]
+fn printing_commands_end_quietly_when_the_reader_goes_away() {
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("closed-pipe");
+    std::fs::copy(format!("{FIXTURE}/v1.db"), dir.join("arena.db")).unwrap();
+    let commands: [&[&str]; 9] = [
+        &["runs"],
+        &["show", "2"],
+        &["report", "2"],
+        &["report", "2", "--format", "json"],
+        &["report", "4"],
+        &["pgn", "2"],
+        &["engines"],
+        &["stats", "--wdl", "3,4,5"],
+        &["sprt-calc", "--elo0", "0", "--elo1", "5"],
+    ];
+    for args in commands {
+        let mut child = Command::new(common::ARENA)
+            .args(args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader is gone before the first line
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

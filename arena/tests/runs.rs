@@ -250,38 +250,50 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A Ctrl-C at the terminal goes to the whole foreground process group. The
-/// engines run in groups of their own, so they play on: the games in flight
-/// finish as games (none is charged to an engine as a crash), the run stops
-/// resumable, and a second run of it finishes exactly the plan.
+/// A Ctrl-C at the terminal goes to the whole foreground process group;
+/// systemd, Docker and `timeout` send SIGTERM; a closed terminal SIGHUP.
+/// Each stops the run the same way: the engines (in process groups of their
+/// own) play on, the pairs in flight finish as games (none is charged to an
+/// engine as a crash), the run is marked stopped, and no engine is left
+/// running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn ctrl_c_at_the_terminal_stops_the_run_without_charging_the_engines() {
+async fn ctrl_c_sigterm_and_sighup_stop_the_run_without_charging_the_engines() {
     use std::os::unix::process::CommandExt;
-    let dir = temp_dir("ctrl-c");
-    let args = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=20000", "--quiet"];
-    let mut child = Command::new(ARENA)
-        .args(args)
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
-    let db_path = dir.join("arena.db");
-    wait_for_games(&db_path, 1).await;
-    // What the terminal does: SIGINT to every process of the foreground group.
-    let group = format!("-{}", child.id());
-    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
-    assert!(child.wait().unwrap().success());
-    let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
-    let stopped = db.run(1).await.unwrap();
-    assert_eq!(stopped.status, model::RunStatus::Stopped);
-    let games = db.games_page(1, 0, 1000, false).await.unwrap();
-    let crashes: Vec<_> = games.iter().filter(|g| g.record.termination.is_fault()).map(|g| &g.record.detail).collect();
-    assert!(crashes.is_empty(), "games charged to an engine by the Ctrl-C: {crashes:?}");
-    assert!(stopped.games < 40 && stopped.games % 2 == 0, "pairs in flight finish: {} games", stopped.games);
-    db.close().await;
-    let _ = std::fs::remove_dir_all(&dir);
+    for signal in ["INT", "TERM", "HUP"] {
+        let dir = temp_dir(&format!("signal-{signal}"));
+        let args = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=20000", "--quiet"];
+        let mut child = Command::new(ARENA)
+            .args(args)
+            .current_dir(&dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let db_path = dir.join("arena.db");
+        wait_for_games(&db_path, 1).await;
+        // What the terminal (or the service manager) does: the signal to every process of the group.
+        let group = format!("-{}", child.id());
+        assert!(Command::new("kill").args([&format!("-{signal}"), "--", &group]).status().unwrap().success());
+        assert!(child.wait().unwrap().success(), "SIG{signal}");
+        let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
+        let stopped = db.run(1).await.unwrap();
+        assert_eq!(stopped.status, model::RunStatus::Stopped, "SIG{signal}");
+        let games = db.games_page(1, 0, 1000, false).await.unwrap();
+        let faults: Vec<_> =
+            games.iter().filter(|g| g.record.termination.is_fault()).map(|g| &g.record.detail).collect();
+        assert!(faults.is_empty(), "SIG{signal}: games charged to an engine: {faults:?}");
+        assert!(stopped.games < 40 && stopped.games % 2 == 0, "SIG{signal}: pairs in flight finish: {}", stopped.games);
+        db.close().await;
+        let left: Vec<String> = std::fs::read_dir("/proc")
+            .unwrap()
+            .flatten()
+            .filter(|p| std::fs::read_link(p.path().join("cwd")).is_ok_and(|cwd| cwd == dir))
+            .map(|p| p.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(left.is_empty(), "SIG{signal}: processes still running in the run's folder: {left:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }
 
 /// Waits (two minutes at most) until run 1 in `db_path` has `games` games stored.

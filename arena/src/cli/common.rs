@@ -16,6 +16,7 @@ use reports::report::{
 };
 
 use super::CliError;
+use super::{out, outln};
 use crate::clock::TimeControl;
 use crate::engines::EngineSpec;
 use crate::process::Timeouts;
@@ -64,11 +65,12 @@ pub(super) async fn preflight(engines: &[EngineSpec]) -> Result<(), CliError> {
 }
 
 /// Says how to play a run created with `--no-local`.
-pub(super) fn waits_for_workers(run: i64, target: &Target) {
-    println!("run {run}");
+pub(super) fn waits_for_workers(run: i64, target: &Target) -> Result<(), CliError> {
+    outln!("run {run}");
     eprintln!(
         "run {run} waits for workers (--no-local): arena worker --db {target} --run {run}; follow it with: arena show {run} --db {target}"
     );
+    Ok(())
 }
 
 /// The positions a suite spec runs: its suite, cut to `count`; skipped lines are said.
@@ -246,7 +248,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Resul
             write_game(&mut text, &game.record, &context);
             count += 1;
         }
-        out.write_all(text.as_bytes()).map_err(|e| CliError(format!("cannot write PGN: {e}")))?;
+        out.write_all(text.as_bytes()).map_err(|e| super::write_error(&e, "the PGN output"))?;
     }
     Ok(count)
 }
@@ -292,7 +294,7 @@ pub(super) async fn play_run(
     };
     let db = &runtime.db;
     let end = end.map_err(|e| CliError(format!("run {run}: {e}")))?;
-    print!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
+    out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = pgn {
         let games = write_pgn(db, run, path).await?;
         eprintln!("wrote {games} games to {}", path.display());

@@ -6,6 +6,7 @@ use clap::Args;
 use engine::search::pruning::PRESETS;
 
 use super::CliResult;
+use super::outln;
 use crate::engines::Registry;
 use crate::process::{EngineProcess, Timeouts};
 
@@ -21,7 +22,7 @@ pub struct EnginesArgs {
 pub(super) async fn list(args: EnginesArgs) -> CliResult {
     let registry = Registry::load(args.engines_file.as_deref())?;
     let arena_exe = std::env::current_exe()?;
-    println!("bundled engine presets (combine with '+', e.g. nmp2+multicut): {}", PRESETS.join(", "));
+    outln!("bundled engine presets (combine with '+', e.g. nmp2+multicut): {}", PRESETS.join(", "));
     let mut shown_bundled = false;
     for name in registry.names() {
         let spec = registry.get(&name)?;
@@ -38,7 +39,7 @@ pub(super) async fn list(args: EnginesArgs) -> CliResult {
             Ok(process) => {
                 let title =
                     if is_preset { "bundled engine (all presets)".to_string() } else { format!("{name}: {what}") };
-                println!("\n{title}  [id name: {}]", process.id_name().unwrap_or("?"));
+                outln!("\n{title}  [id name: {}]", process.id_name().unwrap_or("?"));
                 for option in process.declared_options() {
                     let range = match (option.min, option.max) {
                         (Some(min), Some(max)) => format!(" {min}..{max}"),
@@ -47,15 +48,15 @@ pub(super) async fn list(args: EnginesArgs) -> CliResult {
                     let vars =
                         if option.vars.is_empty() { String::new() } else { format!(" [{}]", option.vars.join(", ")) };
                     let default = option.default.as_deref().map(|d| format!(" default {d}")).unwrap_or_default();
-                    println!("  {:<24} {}{default}{range}{vars}", option.name, option.kind);
+                    outln!("  {:<24} {}{default}{range}{vars}", option.name, option.kind);
                 }
                 if !spec.options.is_empty() {
                     let set: Vec<String> = spec.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    println!("  set by engines.toml: {}", set.join(", "));
+                    outln!("  set by engines.toml: {}", set.join(", "));
                 }
                 process.quit(Timeouts::default().quit).await;
             }
-            Err(e) => println!("\n{name}: {what}\n  cannot start: {e}"),
+            Err(e) => outln!("\n{name}: {what}\n  cannot start: {e}"),
         }
         shown_bundled |= is_preset;
     }

@@ -6,7 +6,7 @@ use clap::Args;
 use model::Spec;
 
 use super::common::{Detail, open_existing, report_of, stream_pgn, write_pgn};
-use super::{CliResult, DbArg};
+use super::{CliResult, DbArg, out, outln};
 
 /// A run in a database.
 #[derive(Args, Debug)]
@@ -33,7 +33,7 @@ pub struct PgnArgs {
 pub(super) async fn runs(args: DbArg) -> CliResult {
     let db = open_existing(&args.target).await?;
     let runs = db.runs().await?;
-    println!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games/answers", "verdict");
+    outln!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games/answers", "verdict");
     for run in runs {
         // Suite runs store answers, not games: the column counts answers there.
         let (engines, done, planned) = match Spec::of(&run) {
@@ -44,7 +44,7 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
             Ok(Spec::Games(spec)) => (names(spec.engines.iter()), run.games, 2 * run.pairs_planned),
             Err(_) => (String::new(), run.games, 2 * run.pairs_planned),
         };
-        println!(
+        outln!(
             "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
             run.id,
             run.kind.as_str(),
@@ -64,7 +64,7 @@ fn names<'a>(engines: impl Iterator<Item = &'a model::EngineSpec>) -> String {
 /// `arena show`: the short view of the run's report.
 pub(super) async fn show(args: RunArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
-    print!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
+    out!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
     Ok(())
 }
 

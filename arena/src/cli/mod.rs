@@ -28,6 +28,47 @@ impl<E: std::fmt::Display> From<E> for CliError {
 /// Result of a subcommand.
 pub type CliResult = Result<(), CliError>;
 
+/// Writes to standard output like `print!`, but a reader that went away
+/// (`arena show 1 | head -1`) ends the command quietly with status 0, as it
+/// ends `cat`, instead of a panic; any other write error is one line.
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!($($arg)*))?
+    };
+}
+pub(crate) use out;
+
+/// [`out!`] with a newline, like `println!`.
+macro_rules! outln {
+    () => {
+        $crate::cli::write_out(format_args!("\n"))?
+    };
+    ($($arg:tt)*) => {
+        $crate::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))?
+    };
+}
+pub(crate) use outln;
+
+/// What [`out!`] calls.
+///
+/// # Errors
+///
+/// [`CliError`] when standard output fails for another reason than a closed pipe.
+pub fn write_out(text: std::fmt::Arguments<'_>) -> CliResult {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(text).and_then(|()| stdout.flush()).map_err(|e| write_error(&e, "standard output"))
+}
+
+/// The error of a failed write to `what`; a closed pipe ends the command
+/// quietly (status 0) instead.
+pub(crate) fn write_error(error: &std::io::Error, what: &str) -> CliError {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    CliError(format!("cannot write to {what}: {error}"))
+}
+
 /// Self-play testing of chess search features.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about, long_about = None)]

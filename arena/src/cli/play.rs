@@ -260,7 +260,7 @@ async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
     }
     if play.no_local {
         db.close().await;
-        waits_for_workers(run, target);
+        waits_for_workers(run, target)?;
         return Ok(());
     }
     play_run(&runtime, target, run, spec, None, play.pgn.as_deref()).await

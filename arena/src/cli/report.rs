@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::common::{Detail, Format, open_existing, report_of};
-use super::{CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, out};
 
 /// `arena report`.
 #[derive(Args, Debug)]
@@ -50,7 +50,7 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
             };
             eprintln!("wrote the {name} report of run {} to {}", args.run, path.display());
         }
-        None => print!("{rendered}"),
+        None => out!("{rendered}"),
     }
     Ok(())
 }

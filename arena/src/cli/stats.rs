@@ -4,7 +4,7 @@ use clap::Args;
 use reports::stats::sprt::operating_characteristic;
 use reports::summary::Statistics;
 
-use super::{CliError, CliResult, SprtParams};
+use super::{CliError, CliResult, SprtParams, out, outln};
 
 /// `arena stats`.
 #[derive(Args, Debug)]
@@ -36,9 +36,9 @@ pub(super) fn stats(args: StatsArgs) -> CliResult {
     };
     let statistics = Statistics::new(wdl, ptnml, args.sprt.test()?, None);
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&statistics)?);
+        outln!("{}", serde_json::to_string_pretty(&statistics)?);
     } else {
-        print!("{}", statistics.render_text("A", "B"));
+        out!("{}", statistics.render_text("A", "B"));
     }
     Ok(())
 }
@@ -60,19 +60,24 @@ pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
         return Err(CliError(format!("--draw-ratio must be in [0, 1), got {}", args.draw_ratio)));
     }
     let bounds = test.bounds();
-    println!(
+    outln!(
         "SPRT [{}, {}] {} Elo, alpha {}, beta {}, draw ratio {}: LLR bounds ({:.3}, {:.3})",
-        test.elo0, test.elo1, args.sprt.model, test.alpha, test.beta, args.draw_ratio, bounds.lower, bounds.upper
+        test.elo0,
+        test.elo1,
+        args.sprt.model,
+        test.alpha,
+        test.beta,
+        args.draw_ratio,
+        bounds.lower,
+        bounds.upper
     );
-    println!("{:>10}  {:>8}  {:>14}", "true Elo", "pass %", "expected games");
+    outln!("{:>10}  {:>8}  {:>14}", "true Elo", "pass %", "expected games");
     let width = test.elo1 - test.elo0;
     for step in 0..=12 {
         let elo = test.elo0 - width + step as f64 * width / 4.0;
         let (pass, games) = operating_characteristic(&test, args.draw_ratio, elo);
-        println!("{elo:>10.2}  {:>8.1}  {games:>14.0}", 100.0 * pass);
+        outln!("{elo:>10.2}  {:>8.1}  {games:>14.0}", 100.0 * pass);
     }
-    println!(
-        "(Brownian approximation of the LLR, games counted as independent; pairs make real tests somewhat shorter)"
-    );
+    outln!("(Brownian approximation of the LLR, games counted as independent; pairs make real tests somewhat shorter)");
     Ok(())
 }

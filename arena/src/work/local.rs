@@ -83,7 +83,7 @@ async fn drive<W: Work>(
         db.set_status(run, RunStatus::Running, None).await?;
     }
     let shared = Shared::new(progress, OnError::Stop);
-    let signals = shared.watch_ctrl_c();
+    let signals = shared.watch_signals();
     seats(work, runtime, &shared, concurrency, DEFAULT_LEASE, super::IDLE_POLL).await;
     signals.abort();
     shared.finish();

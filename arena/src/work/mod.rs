@@ -241,15 +241,15 @@ impl Shared {
         lock(&self.progress).note(message);
     }
 
-    /// Raises the stop level at each Ctrl-C until the seats are done.
-    pub fn watch_ctrl_c(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+    /// Raises the stop level at each Ctrl-C, SIGTERM or SIGHUP until the seats are done.
+    pub fn watch_signals(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
         let shared = self.clone();
         tokio::spawn(async move {
             let messages = [
-                "stopping: nothing new is claimed; the work in flight finishes (Ctrl-C again to give it back)",
+                "stopping: nothing new is claimed and the work in flight finishes; a second signal gives it back",
                 "giving the work in flight back to the queue; `arena resume` or a worker replays it whole",
             ];
-            stop::watch_ctrl_c(&shared.stop, messages, |message| shared.note(message)).await;
+            stop::watch_signals(&shared.stop, messages, |message| shared.note(message)).await;
         })
     }
 

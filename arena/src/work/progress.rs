@@ -36,11 +36,11 @@ impl Progress {
         Progress { mode: Mode::Log, enabled, terminal: false, started: Instant::now() }
     }
 
-    /// Says `message` on a line of its own.
+    /// Says `message` on a line of its own (a closed terminal is no error).
     pub fn note(&self, message: &str) {
         if self.enabled {
             let clear = if self.terminal { "\r\x1b[2K" } else { "" };
-            eprintln!("{clear}{message}");
+            let _ = writeln!(std::io::stderr().lock(), "{clear}{message}");
         }
     }
 
@@ -74,7 +74,7 @@ impl Progress {
     /// Ends the line.
     pub fn finish(&mut self) {
         if self.enabled && self.terminal {
-            eprintln!();
+            let _ = writeln!(std::io::stderr().lock());
         }
     }
 }

@@ -1,5 +1,5 @@
 //! What the seats of one process share to stop and wait: the stop level
-//! sent on a `watch` channel, the Ctrl-C watcher that raises it, an idle
+//! sent on a `watch` channel, the signal watcher that raises it, an idle
 //! pause that a stop cuts short, and a lock on shared state that a panic
 //! elsewhere does not poison.
 
@@ -19,14 +19,24 @@ pub enum Stop {
     Abandon,
 }
 
-/// Raises the stop level at each Ctrl-C: [`Stop::FinishInFlight`], then
-/// [`Stop::Abandon`], saying `messages[0]` and `messages[1]` through `note`.
-pub(crate) async fn watch_ctrl_c(stop: &watch::Sender<Stop>, messages: [&str; 2], note: impl Fn(&str)) {
+/// Raises the stop level at each Ctrl-C, SIGTERM (systemd, Docker,
+/// `timeout`) or SIGHUP (the terminal closed): [`Stop::FinishInFlight`],
+/// then [`Stop::Abandon`], saying `messages[0]` and `messages[1]` through `note`.
+pub(crate) async fn watch_signals(stop: &watch::Sender<Stop>, messages: [&str; 2], note: impl Fn(&str)) {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut term), Ok(mut hangup)) = (signal(SignalKind::terminate()), signal(SignalKind::hangup())) else {
+        return;
+    };
     for (level, message) in [Stop::FinishInFlight, Stop::Abandon].into_iter().zip(messages) {
-        if tokio::signal::ctrl_c().await.is_err() {
-            return;
-        }
-        note(message);
+        let name = tokio::select! {
+            interrupt = tokio::signal::ctrl_c() => match interrupt {
+                Ok(()) => "Ctrl-C",
+                Err(_) => return,
+            },
+            _ = term.recv() => "SIGTERM",
+            _ = hangup.recv() => "SIGHUP",
+        };
+        note(&format!("{name}: {message}"));
         let _ = stop.send(level);
     }
 }

@@ -131,7 +131,7 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
         config.lease.as_secs_f64(),
         db.describe()
     ));
-    let signals = shared.watch_ctrl_c();
+    let signals = shared.watch_signals();
     let (runtime, concurrency, lease, poll) = (config.runtime.clone(), config.concurrency, config.lease, config.poll);
     seats(catalogue.clone(), &runtime, &shared, concurrency, lease, poll).await;
     signals.abort();
