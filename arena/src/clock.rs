@@ -112,6 +112,10 @@ impl std::str::FromStr for TimeControl {
     }
 }
 
+/// The shortest fixed move time (`st=`): below it a process switch on a
+/// loaded machine takes longer than the move (see Move Overhead, 50 ms).
+const MIN_MOVE_TIME_MS: u64 = 50;
+
 fn parse_limit(text: &str) -> Result<Limit, String> {
     let number = |s: &str| s.parse::<u64>().map_err(|_| format!("'{s}' is not a whole number"));
     if text == "inf" || text == "infinite" {
@@ -119,7 +123,13 @@ fn parse_limit(text: &str) -> Result<Limit, String> {
     }
     if let Some((key, value)) = text.split_once('=') {
         return match key {
-            "st" => seconds(value).map(Limit::MoveTime),
+            "st" => match seconds(value)? {
+                ms if ms < MIN_MOVE_TIME_MS => Err(format!(
+                    "st={value} is below {} s, which scheduling alone loses on time; use st=0.05 or more, or nodes=N for fast games",
+                    MIN_MOVE_TIME_MS as f64 / 1000.0
+                )),
+                ms => Ok(Limit::MoveTime(ms)),
+            },
             "nodes" => {
                 number(value).and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err("nodes must be > 0".into()) })
             }

@@ -224,6 +224,27 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         ),
         (&["sprt", "--a", "fhr", "--b", "plain", "--elo0", "5", "--elo1", "0"], "elo0 (5) must be below elo1 (0)"),
         (&["show", "3", "--db", "none.db"], "no database at none.db"),
+        // Settings that would decide every game instead of the engines.
+        (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0"], "use st=0.05 or more"),
+        (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0.0001"], "use st=0.05 or more"),
+        (&["elo", "--a", "fhr", "--b", "plain", "--concurrency", "0"], "--concurrency must be at least 1"),
+        (
+            &["suite", "--engines", "fhr", "--suite", "bk", "--depth", "2", "--concurrency", "0"],
+            "--concurrency must be at least 1",
+        ),
+        (
+            &["elo", "--a", "fhr", "--b", "plain", "--resign", "movecount=0,score=500"],
+            "movecount and score must be at least 1",
+        ),
+        (
+            &["elo", "--a", "fhr", "--b", "plain", "--resign", "movecount=3,score=-5"],
+            "movecount and score must be at least 1",
+        ),
+        (
+            &["elo", "--a", "fhr", "--b", "plain", "--draw", "movenumber=0,movecount=0,score=0"],
+            "movenumber and movecount must be at least 1",
+        ),
+        (&["elo", "--a", "fhr", "--b", "plain", "--maxmoves", "0"], "--maxmoves must be at least 1"),
     ];
     for (args, needle) in cases {
         let out = arena(&dir, args);

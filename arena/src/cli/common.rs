@@ -25,6 +25,14 @@ use crate::suite::load_suite;
 use crate::work::Runtime;
 use crate::work::local::RunEnd;
 
+/// Refuses a count of 0 for `flag` (`what` it counts) with one line.
+pub(super) fn at_least_one(value: usize, flag: &str, what: &str) -> Result<(), CliError> {
+    if value == 0 {
+        return Err(CliError(format!("{flag} must be at least 1 ({what})")));
+    }
+    Ok(())
+}
+
 /// Opens (creating if needed) the database.
 pub(super) async fn open_db(target: &Target) -> Result<Db, CliError> {
     Ok(Db::open(target).await?)

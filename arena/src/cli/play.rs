@@ -8,7 +8,7 @@ use clap::Args;
 use model::{MatchSpec, RunKind, Spec, Test};
 use openings::Book;
 
-use super::common::{open_db, play_run, preflight, runtime, waits_for_workers};
+use super::common::{at_least_one, open_db, play_run, preflight, runtime, waits_for_workers};
 use super::{CliError, CliResult, DbArg, SprtParams};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
@@ -211,6 +211,10 @@ fn build_spec(
     if rounds == 0 {
         return Err(CliError("--rounds must be at least 1".into()));
     }
+    at_least_one(play.concurrency, "--concurrency", "games played at once")?;
+    if play.maxmoves == Some(0) {
+        return Err(CliError("--maxmoves must be at least 1 (the full move at which games end)".into()));
+    }
     let adjudication = Adjudication {
         draw: parse_draw(&play.draw).map_err(|e| CliError(format!("bad --draw: {e}")))?,
         resign: parse_resign(&play.resign).map_err(|e| CliError(format!("bad --resign: {e}")))?,
@@ -228,7 +232,7 @@ fn build_spec(
         max_plies: play.plies,
         openings_per_round,
         rounds,
-        concurrency: play.concurrency.max(1),
+        concurrency: play.concurrency,
         adjudication,
         sprt,
     })

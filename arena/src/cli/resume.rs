@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use model::{RunStatus, Spec};
 
-use super::common::{open_db, play_run, preflight, runtime};
+use super::common::{at_least_one, open_db, play_run, preflight, runtime};
 use super::{CliError, CliResult, DbArg};
 
 /// `arena resume`.
@@ -37,6 +37,7 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     }
     let mut spec = Spec::of(&info)?;
     if let Some(concurrency) = args.concurrency {
+        at_least_one(concurrency, "--concurrency", "units played at once")?;
         spec.set_concurrency(concurrency);
     }
     preflight(spec.engines()).await?;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::common::{open_existing, runtime};
+use super::common::{at_least_one, open_existing, runtime};
 use super::{CliError, CliResult, DbArg};
 use crate::work::worker::{WorkerConfig, serve};
 
@@ -36,9 +36,7 @@ pub struct WorkerArgs {
 
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
-    if args.concurrency == 0 {
-        return Err(CliError("--concurrency must be at least 1".into()));
-    }
+    at_least_one(args.concurrency, "--concurrency", "units played at once on this machine")?;
     if args.lease < 3 {
         return Err(CliError("--lease must be at least 3 seconds (heartbeats come every third of it)".into()));
     }

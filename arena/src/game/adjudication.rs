@@ -120,6 +120,12 @@ pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, String> {
             _ => return Err(format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')")),
         }
     }
+    if rule.move_number == 0 || rule.move_count == 0 || rule.score < 0 {
+        return Err(format!(
+            "movenumber and movecount must be at least 1 and score at least 0 (got movenumber={}, movecount={}, score={})",
+            rule.move_number, rule.move_count, rule.score
+        ));
+    }
     Ok(Some(rule))
 }
 
@@ -142,6 +148,12 @@ pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, String> {
             }
             _ => return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')")),
         }
+    }
+    if rule.move_count == 0 || rule.score <= 0 {
+        return Err(format!(
+            "movecount and score must be at least 1 (got movecount={}, score={}; score is the centipawns the loser is behind)",
+            rule.move_count, rule.score
+        ));
     }
     Ok(Some(rule))
 }
