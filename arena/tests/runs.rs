@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ARENA, arena, temp_dir};
+use common::{ARENA, FAKE, arena, temp_dir};
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -210,6 +210,8 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
     let dir = temp_dir("errors");
     std::fs::write(dir.join("ghost.toml"), "[[engine]]\nname = \"ghost\"\ncommand = \"/no/such/engine\"\n").unwrap();
     std::fs::write(dir.join("bad.epd"), "e4 e5\ne4 Ke2\n").unwrap();
+    let instant = format!("[[engine]]\nname = \"instant\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
+    std::fs::write(dir.join("instant.toml"), instant).unwrap();
     let cases: &[(&[&str], &str)] = &[
         (&["elo", "--a", "fhx", "--b", "plain"], "unknown engine 'fhx'; known: plain"),
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "40/"], "bad time control '40/'"),
@@ -245,6 +247,25 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
             "movenumber and movecount must be at least 1",
         ),
         (&["elo", "--a", "fhr", "--b", "plain", "--maxmoves", "0"], "--maxmoves must be at least 1"),
+        // Every option the run will set is checked before the run exists, node-time's too.
+        (
+            &["elo", "--a", "fhr", "--b", "plain", "--tc", "1+0.01,nodetime=99999999999999"],
+            "'NodesTime' = 99999999999999 is outside 0..1000000",
+        ),
+        (
+            &[
+                "elo",
+                "--a",
+                "instant",
+                "--b",
+                "plain",
+                "--tc",
+                "1+0.01,nodetime=1000",
+                "--engines-file",
+                "instant.toml",
+            ],
+            "nodetime needs an engine option NodesTime",
+        ),
     ];
     for (args, needle) in cases {
         let out = arena(&dir, args);

@@ -67,9 +67,9 @@ pub(super) fn runtime(db: &Db, target: &Target, quiet: bool) -> Result<Runtime, 
     })
 }
 
-/// Starts and quits every engine once (see [`crate::work::preflight`]).
-pub(super) async fn preflight(engines: &[EngineSpec]) -> Result<(), CliError> {
-    Ok(crate::work::preflight(&arena_exe()?, Timeouts::default(), engines).await?)
+/// Starts and quits every engine of a run once (see [`crate::work::preflight`]).
+pub(super) async fn preflight(spec: &Spec) -> Result<(), CliError> {
+    Ok(crate::work::preflight(&arena_exe()?, Timeouts::default(), spec).await?)
 }
 
 /// Says how to play a run created with `--no-local`.

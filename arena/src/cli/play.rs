@@ -242,10 +242,6 @@ async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
     if let Some(warning) = repetition_warning(&spec, book) {
         eprintln!("{warning}");
     }
-    preflight(&spec.engines).await?;
-    let target = &play.db.target;
-    let db = open_db(target).await?;
-    let runtime = runtime(&db, target, play.quiet)?;
     let plan = plan(&spec, book);
     let described = format!(
         "{} {} at {}, {} games from {} ({} openings), concurrency {}",
@@ -258,6 +254,10 @@ async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
         spec.concurrency,
     );
     let spec = Spec::Games(spec);
+    preflight(&spec).await?;
+    let target = &play.db.target;
+    let db = open_db(target).await?;
+    let runtime = runtime(&db, target, play.quiet)?;
     let run = db.create_run(&spec, &plan).await?;
     if !play.quiet {
         eprintln!("run {run}: {described}; database {target}");

@@ -40,7 +40,7 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
         at_least_one(concurrency, "--concurrency", "units played at once")?;
         spec.set_concurrency(concurrency);
     }
-    preflight(spec.engines()).await?;
+    preflight(&spec).await?;
     let runtime = runtime(&db, target, args.quiet)?;
     play_run(&runtime, target, info.id, spec, None, args.pgn.as_deref()).await
 }

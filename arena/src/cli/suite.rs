@@ -80,9 +80,6 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     };
     let positions = suite_positions(&spec)?;
     spec.positions = positions.len();
-    preflight(&spec.engines).await?;
-    let target = &args.db.target;
-    let db = open_db(target).await?;
     let described = format!(
         "suite {} ({} positions) × {} × {}, concurrency {}",
         spec.suite,
@@ -93,6 +90,9 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     );
     let chunks = plan_chunks(&spec, &Default::default());
     let spec = Spec::Suite(spec);
+    preflight(&spec).await?;
+    let target = &args.db.target;
+    let db = open_db(target).await?;
     let run = db.create_run(&spec, &[]).await?;
     if !args.quiet {
         eprintln!("run {run}: {described}; database {target}");

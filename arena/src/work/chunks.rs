@@ -44,14 +44,15 @@ pub struct ChunkWork {
 impl ChunkWork {
     /// A suite run with its positions.
     pub fn new(run: i64, spec: SuiteSpec, positions: Vec<TestPosition>) -> ChunkWork {
-        let tc = TimeControl {
-            limit: Limit::Infinite,
-            margin_ms: 0,
-            node_time: None,
-            stall_ms: spec.stall_s.saturating_mul(1000),
-        };
+        let tc = time_control(&spec);
         ChunkWork { run, spec, positions, tc, solved: AtomicU64::new(0), answered: AtomicU64::new(0) }
     }
+}
+
+/// The clock of a suite search: none (the limit is in the `go`), with the
+/// run's stall timeout.
+pub fn time_control(spec: &SuiteSpec) -> TimeControl {
+    TimeControl { limit: Limit::Infinite, margin_ms: 0, node_time: None, stall_ms: spec.stall_s.saturating_mul(1000) }
 }
 
 /// The chunks of a suite run, engine by engine (so seats reuse processes),

@@ -25,12 +25,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{Db, DbError};
+use model::Spec;
 use tokio::sync::watch;
 
 use crate::clock::TimeControl;
 use crate::engines::EngineSpec;
+use crate::plan::time_control;
 use crate::player::Player;
-use crate::process::{EngineError, EngineProcess, Timeouts};
+use crate::process::{EngineError, Timeouts};
 use progress::Progress;
 pub use stop::Stop;
 use stop::{lock, pause};
@@ -389,17 +391,29 @@ pub fn worker_name() -> String {
     format!("{}:{}", db::host_name(), std::process::id())
 }
 
-/// Starts and quits every engine once, so that a bad command or option is
+/// Starts every engine of a run once as its games or searches will start
+/// it — its options, and under node-time the node-time option the clock
+/// sets — and quits it, so that a bad command, option or setting is
 /// reported before anything is stored or played.
 ///
 /// # Errors
 ///
-/// The first engine's [`EngineError`].
-pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, engines: &[EngineSpec]) -> Result<(), EngineError> {
-    for engine in engines {
-        let launch = engine.launch(arena_exe);
-        let process = EngineProcess::start(engine, &launch, &[], None, timeouts).await?;
-        process.quit(timeouts.quit).await;
+/// [`RunError::Spec`] for a bad time control; the first engine's [`EngineError`].
+pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Result<(), RunError> {
+    let engines: Vec<(&EngineSpec, TimeControl)> = match spec {
+        Spec::Games(games) => games
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, engine)| Ok((engine, time_control(games, i).map_err(|e| RunError::Spec(e.to_string()))?)))
+            .collect::<Result<_, RunError>>()?,
+        Spec::Suite(suite) => suite.engines.iter().map(|engine| (engine, chunks::time_control(suite))).collect(),
+    };
+    for (engine, tc) in engines {
+        let mut player = Player::new(engine.clone(), tc, engine.launch(arena_exe), None, timeouts);
+        let ready = player.ready_for_game().await.map(|_| ());
+        player.shutdown().await;
+        ready?;
     }
     Ok(())
 }

@@ -193,8 +193,12 @@ impl Catalogue {
             Ok(spec) => spec,
             Err(e) => return Job::Refused(format!("its spec is from another arena version ({})", e.cause)),
         };
-        if let Err(why) = self.resolve(spec.engines_mut()).await {
+        if let Err(why) = self.resolve(spec.engines_mut()) {
             return Job::Refused(why);
+        }
+        let runtime = &self.config.runtime;
+        if let Err(e) = preflight(&runtime.arena_exe, runtime.timeouts, &spec).await {
+            return Job::Refused(e.to_string());
         }
         match spec {
             Spec::Games(spec) => {
@@ -227,9 +231,8 @@ impl Catalogue {
     }
 
     /// Points a run's external engines at this machine's programs (by name,
-    /// from its `engines.toml`; the run's options and time control stay) and
-    /// starts each engine once.
-    async fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
+    /// from its `engines.toml`; the run's options and time control stay).
+    fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
         for engine in engines.iter_mut() {
             if engine.preset.is_some() {
                 continue; // the bundled engine: this arena binary
@@ -250,8 +253,7 @@ impl Catalogue {
                 }
             }
         }
-        let runtime = &self.config.runtime;
-        preflight(&runtime.arena_exe, runtime.timeouts, engines).await.map_err(|e| e.to_string())
+        Ok(())
     }
 }
 
