@@ -279,6 +279,31 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         assert!(db.runs().await.unwrap().is_empty(), "no run was created");
     }
 
+    // Not arena's: a file of random bytes, another program's SQLite file.
+    // Refused at once, in one line, and left byte for byte as they were.
+    let noise: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+    std::fs::write(dir.join("noise.db"), &noise).unwrap();
+    let foreign_path = dir.join("foreign.db");
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&foreign_path).create_if_missing(true);
+    let mut foreign = sqlx::ConnectOptions::connect(&options).await.unwrap();
+    sqlx::Executor::execute(&mut foreign, "CREATE TABLE notes (x TEXT); INSERT INTO notes VALUES ('mine')")
+        .await
+        .unwrap();
+    sqlx::Connection::close(foreign).await.unwrap();
+    let foreign_bytes = std::fs::read(&foreign_path).unwrap();
+    for (file, needle) in [("noise.db", "it is not a SQLite file"), ("foreign.db", "another program's tables")] {
+        for args in [&["runs", "--db", file][..], &["elo", "--a", "fhr", "--b", "plain", "--db", file]] {
+            let out = arena(&dir, args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line: {stderr}");
+            assert!(stderr.contains("is not an arena database") && stderr.contains(needle), "{args:?}: {stderr}");
+        }
+    }
+    assert_eq!(std::fs::read(dir.join("noise.db")).unwrap(), noise, "the noise is untouched");
+    assert_eq!(std::fs::read(&foreign_path).unwrap(), foreign_bytes, "the other program's file is untouched");
+    assert!(!dir.join("foreign.db-wal").exists() && !dir.join("noise.db-wal").exists());
+
     // A database another process holds the write lock on.
     let db_path = dir.join("locked.db");
     Db::open(&Target::Sqlite(db_path.clone())).await.unwrap().close().await;

@@ -42,6 +42,42 @@ fn classify(shown: &str, error: &sqlx::Error) -> DbError {
     }
 }
 
+/// What a database holding `tables` is when it is not arena's (nor new):
+/// tables, but not arena's migration record and runs.
+fn foreign(tables: &[String]) -> Option<String> {
+    let has = |name: &str| tables.iter().any(|t| t == name);
+    let own = tables.iter().filter(|t| !t.starts_with("sqlite_")).count();
+    (own > 0 && !(has("_sqlx_migrations") && has("runs")))
+        .then(|| format!("it holds another program's tables: {own} of them, none of arena's"))
+}
+
+/// Refuses, before anything writes to it, a file that is not a SQLite
+/// database or one that holds another program's tables: the file stays
+/// byte for byte as it was. A missing or empty file is a new database; a
+/// file that cannot be inspected read-only is left to the open that follows.
+async fn refuse_foreign_sqlite(path: &std::path::Path, shown: &str) -> Result<(), DbError> {
+    use std::io::Read;
+    let not_arena = |what: String| DbError::NotArena { target: shown.to_string(), what };
+    let Ok(mut file) = std::fs::File::open(path) else { return Ok(()) };
+    let mut header = Vec::with_capacity(16);
+    if file.by_ref().take(16).read_to_end(&mut header).is_err() || header.is_empty() {
+        return Ok(());
+    }
+    if header != b"SQLite format 3\0" {
+        return Err(not_arena("it is not a SQLite file".into()));
+    }
+    let options = SqliteConnectOptions::new().filename(path).read_only(true).disable_statement_logging();
+    let Ok(mut connection) = options.connect().await else { return Ok(()) };
+    let tables: Result<Vec<String>, _> =
+        sqlx::query_scalar("SELECT name FROM sqlite_master WHERE type = 'table'").fetch_all(&mut connection).await;
+    let _ = connection.close().await;
+    match tables {
+        Ok(tables) => foreign(&tables).map_or(Ok(()), |what| Err(not_arena(what))),
+        Err(e) if e.to_string().contains("not a database") => Err(not_arena("it is not a SQLite file".into())),
+        Err(_) => Ok(()),
+    }
+}
+
 /// A connection failure in one line, with the fix for the usual causes.
 fn postgres_cause(error: &sqlx::Error) -> String {
     let text = error.to_string();
@@ -78,6 +114,7 @@ impl Db {
             Target::Sqlite(path) => {
                 let path = std::path::absolute(path)
                     .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
+                refuse_foreign_sqlite(&path, &shown).await?;
                 let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
                 let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
                 let pool = AnyPoolOptions::new()
@@ -119,6 +156,18 @@ impl Db {
                 (pool, Backend::Postgres)
             }
         };
+        if backend == Backend::Postgres {
+            let tables: Vec<String> = sqlx::query_scalar(
+                "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()",
+            )
+            .fetch_all(&pool)
+            .await
+            .map_err(open_error)?;
+            if let Some(what) = foreign(&tables) {
+                pool.close().await;
+                return Err(DbError::NotArena { target: shown, what });
+            }
+        }
         let migrated = match backend {
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
             Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,

@@ -45,6 +45,14 @@ pub enum DbError {
         /// The file or URL.
         target: String,
     },
+    /// The file or server database belongs to another program, or is no database at all.
+    #[error("'{target}' is not an arena database ({what}); it was left as it is: give arena its own with --db NEW.db")]
+    NotArena {
+        /// The file or URL (never with its password).
+        target: String,
+        /// What it is.
+        what: String,
+    },
     /// The run does not exist.
     #[error("no run {0} in this database (see `arena runs`)")]
     NoSuchRun(i64),
