@@ -6,6 +6,7 @@ pub mod cli;
 pub mod clock;
 pub mod engines;
 pub mod game;
+pub mod limits;
 pub mod plan;
 pub mod player;
 pub mod process;

@@ -110,6 +110,18 @@ pub struct EngineProcess {
     declared: Vec<OptionDecl>,
 }
 
+impl EngineError {
+    /// Whether the failure is the machine's, not the engine's: no file
+    /// descriptor, memory or process slot to start it with (EMFILE, ENFILE,
+    /// ENOMEM, EAGAIN). Such a failure is never charged to the engine as a
+    /// lost game (see [`crate::game::MachineFault`]).
+    pub fn is_machine_limit(&self) -> bool {
+        /// Linux's EAGAIN, ENOMEM, ENFILE, EMFILE.
+        const LIMITS: [i32; 4] = [11, 12, 23, 24];
+        matches!(self, EngineError::Spawn { source, .. } if source.raw_os_error().is_some_and(|code| LIMITS.contains(&code)))
+    }
+}
+
 impl EngineProcess {
     /// Starts the engine, runs `uci`, sets the spec's options plus `extra`,
     /// and waits for `readyok`. stderr is appended to `stderr_log` (or discarded).

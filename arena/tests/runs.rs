@@ -279,6 +279,17 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         assert!(db.runs().await.unwrap().is_empty(), "no run was created");
     }
 
+    // A concurrency the limit on open files cannot hold (here 100).
+    let out = Command::new("prlimit")
+        .args(["--nofile=100:100", ARENA, "elo", "--a", "fhr", "--b", "plain", "--concurrency", "50"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "one line: {stderr}");
+    assert!(stderr.contains("--concurrency 50 needs about") && stderr.contains("only 100"), "{stderr}");
+
     // Not arena's: a file of random bytes, another program's SQLite file.
     // Refused at once, in one line, and left byte for byte as they were.
     let noise: Vec<u8> = (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();

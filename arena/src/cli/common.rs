@@ -25,11 +25,13 @@ use crate::suite::load_suite;
 use crate::work::Runtime;
 use crate::work::local::RunEnd;
 
-/// Refuses a count of 0 for `flag` (`what` it counts) with one line.
-pub(super) fn at_least_one(value: usize, flag: &str, what: &str) -> Result<(), CliError> {
-    if value == 0 {
-        return Err(CliError(format!("{flag} must be at least 1 ({what})")));
+/// Refuses a `--concurrency` (`what` it counts) of 0, or one the machine's
+/// limit on open files cannot hold, with one line.
+pub(super) fn check_concurrency(concurrency: usize, what: &str) -> Result<(), CliError> {
+    if concurrency == 0 {
+        return Err(CliError(format!("--concurrency must be at least 1 ({what})")));
     }
+    crate::limits::fit_open_files(concurrency).map_err(CliError)?;
     Ok(())
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 use model::{MatchSpec, RunKind, Spec, Test};
 use openings::Book;
 
-use super::common::{at_least_one, open_db, play_run, preflight, runtime, waits_for_workers};
+use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
 use super::{CliError, CliResult, DbArg, SprtParams};
 use crate::clock::TimeControl;
 use crate::engines::Registry;
@@ -211,7 +211,7 @@ fn build_spec(
     if rounds == 0 {
         return Err(CliError("--rounds must be at least 1".into()));
     }
-    at_least_one(play.concurrency, "--concurrency", "games played at once")?;
+    check_concurrency(play.concurrency, "games played at once")?;
     if play.maxmoves == Some(0) {
         return Err(CliError("--maxmoves must be at least 1 (the full move at which games end)".into()));
     }

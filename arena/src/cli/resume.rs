@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use model::{RunStatus, Spec};
 
-use super::common::{at_least_one, open_db, play_run, preflight, runtime};
+use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
 use super::{CliError, CliResult, DbArg};
 
 /// `arena resume`.
@@ -37,9 +37,9 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     }
     let mut spec = Spec::of(&info)?;
     if let Some(concurrency) = args.concurrency {
-        at_least_one(concurrency, "--concurrency", "units played at once")?;
         spec.set_concurrency(concurrency);
     }
+    check_concurrency(args.concurrency.unwrap_or(spec.concurrency()), "units played at once")?;
     preflight(&spec).await?;
     let runtime = runtime(&db, target, args.quiet)?;
     play_run(&runtime, target, info.id, spec, None, args.pgn.as_deref()).await

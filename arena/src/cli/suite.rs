@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 use model::{Spec, SuiteSpec};
 
-use super::common::{at_least_one, open_db, play_run, preflight, runtime, suite_positions, waits_for_workers};
+use super::common::{check_concurrency, open_db, play_run, preflight, runtime, suite_positions, waits_for_workers};
 use super::{CliError, CliResult, DbArg};
 use crate::engines::{EngineSpec, Registry};
 use crate::suite::{DEFAULT_STALL_S, parse_limits};
@@ -56,7 +56,7 @@ pub struct SuiteArgs {
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let limits =
         parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref()).map_err(CliError)?;
-    at_least_one(args.concurrency, "--concurrency", "positions searched at once")?;
+    check_concurrency(args.concurrency, "positions searched at once")?;
     if args.count == Some(0) {
         return Err(CliError("--count must be at least 1".into()));
     }

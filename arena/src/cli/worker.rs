@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::common::{at_least_one, open_existing, runtime};
+use super::common::{check_concurrency, open_existing, runtime};
 use super::{CliError, CliResult, DbArg};
 use crate::work::worker::{WorkerConfig, serve};
 
@@ -36,7 +36,7 @@ pub struct WorkerArgs {
 
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
-    at_least_one(args.concurrency, "--concurrency", "units played at once on this machine")?;
+    check_concurrency(args.concurrency, "units played at once on this machine")?;
     if args.lease < 3 {
         return Err(CliError("--lease must be at least 3 seconds (heartbeats come every third of it)".into()));
     }

@@ -24,8 +24,30 @@ use crate::uci::command;
 use crate::uci::output::Score;
 use adjudication::{Adjudication, Adjudicator};
 
-/// Plays one game from `opening`, `white` against `black`.
-pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rules: Adjudication) -> GameRecord {
+/// A game that could not be played for a reason of the machine's, not of an
+/// engine's: an engine could not be started for lack of file descriptors,
+/// memory or processes. It is not a result: nothing is stored, and the run
+/// stops so that its pair is replayed whole once the machine has room.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the machine could not start an engine: {0}; no game was stored: raise `ulimit -n` or free memory, or lower --concurrency, then `arena resume`"
+)]
+pub struct MachineFault(pub String);
+
+/// Plays one game from `opening`, `white` against `black`. Every way a game
+/// can end is charged here: to the board (mate, draws), to adjudication, to
+/// the engine at fault (time, illegal move, crash, stall) — or, when the
+/// machine could not start an engine, to nobody ([`MachineFault`]).
+///
+/// # Errors
+///
+/// [`MachineFault`] when the machine, not an engine, failed.
+pub async fn play(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    rules: Adjudication,
+) -> Result<GameRecord, MachineFault> {
     let started_ms = now_ms();
     let mut game = Board::new(opening);
     let mut clocks = [Clock::new(&white.tc), Clock::new(&black.tc)];
@@ -35,8 +57,10 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
 
     let (result, termination, detail) = 'game: {
         for (side, player) in players.iter_mut().enumerate() {
-            if let Err(e) = player.ready_for_game().await {
-                break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position);
+            match player.ready_for_game().await {
+                Ok(_) => {}
+                Err(e) if e.is_machine_limit() => return Err(MachineFault(e.to_string())),
+                Err(e) => break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position),
             }
         }
         loop {
@@ -120,7 +144,7 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
             }
         }
     };
-    GameRecord {
+    Ok(GameRecord {
         white: players[0].spec.name.clone(),
         black: players[1].spec.name.clone(),
         start_fen: opening.fen.clone(),
@@ -133,7 +157,7 @@ pub async fn play(white: &mut Player, black: &mut Player, opening: &Opening, rul
         moves,
         started_ms,
         finished_ms: now_ms(),
-    }
+    })
 }
 
 fn side_color(side: usize) -> Color {

@@ -64,6 +64,9 @@ pub enum RunError {
     /// An engine could not be started or configured.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// The machine, not an engine, failed; nothing of the game was stored.
+    #[error(transparent)]
+    Machine(#[from] crate::game::MachineFault),
     /// The spec is inconsistent, or cannot be played on this machine.
     #[error("{0}")]
     Spec(String),

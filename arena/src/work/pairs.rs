@@ -128,11 +128,11 @@ impl Work for PairWork {
         let engines = [(&self.spec.engines[ia], &self.tcs[ia]), (&self.spec.engines[ib], &self.tcs[ib])];
         let [a, b] = seat.players(self.run, engines)?;
         let rules = self.spec.adjudication;
-        let record = game::play(a, b, &opening, rules).await;
+        let record = game::play(a, b, &opening, rules).await?;
         if !db.save_first_game(pair, &record).await? {
             return Ok(Played::LeaseLost);
         }
-        let record = game::play(b, a, &opening, rules).await;
+        let record = game::play(b, a, &opening, rules).await?;
         let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts)).await? else {
             return Ok(Played::LeaseLost);
         };
