@@ -31,6 +31,12 @@ fn classify(shown: &str, error: &sqlx::Error) -> DbError {
     let target = shown.to_string();
     if text.contains("database is locked") || text.contains("database is busy") {
         DbError::Locked { target }
+    } else if text.contains("disk is full")
+        || text.contains("(code: 13)")
+        || text.contains("No space left")
+        || text.contains("could not extend file")
+    {
+        DbError::DiskFull { target }
     } else if text.contains("readonly")
         || text.contains("read-only")
         || text.contains("unable to open")
@@ -213,9 +219,22 @@ impl Db {
     /// A write transaction: SQLite takes the write lock at once (`BEGIN
     /// IMMEDIATE`); PostgreSQL locks rows as statements reach them.
     pub(crate) async fn write(&self) -> Result<Transaction<'static, Any>, DbError> {
-        match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
+        let begin = || async {
+            match self.backend {
+                Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+                Backend::Postgres => self.pool.begin().await,
+            }
+        };
+        match begin().await {
+            // A transaction whose rollback failed (a full disk) left its
+            // connection unusable: close it, and begin on a fresh one.
+            Err(e) if e.to_string().contains("non-zero transaction depth") => {
+                if let Ok(connection) = self.pool.acquire().await {
+                    let _ = connection.close().await;
+                }
+                begin().await
+            }
+            begun => begun,
         }
         .map_err(|e| self.error(e))
     }

@@ -45,6 +45,15 @@ pub enum DbError {
         /// The file or URL.
         target: String,
     },
+    /// The disk (or the server's) has no room for the next write; what was
+    /// being written was rolled back.
+    #[error(
+        "disk full: free space where '{target}' is stored, then resume the run (its unfinished pairs are replayed whole)"
+    )]
+    DiskFull {
+        /// The file or URL (never with its password).
+        target: String,
+    },
     /// The file or server database belongs to another program, or is no database at all.
     #[error("'{target}' is not an arena database ({what}); it was left as it is: give arena its own with --db NEW.db")]
     NotArena {

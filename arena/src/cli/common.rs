@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::ValueEnum;
-use db::{Db, Target};
+use db::{Db, DbError, Target};
 use model::{Spec, SuiteSpec};
 use reports::pgn::{Context, write_game};
 use reports::report::{
@@ -22,8 +22,8 @@ use crate::engines::EngineSpec;
 use crate::process::Timeouts;
 use crate::suite::epd::TestPosition;
 use crate::suite::load_suite;
-use crate::work::Runtime;
 use crate::work::local::RunEnd;
+use crate::work::{RunError, Runtime};
 
 /// Refuses a `--concurrency` (`what` it counts) of 0, or one the machine's
 /// limit on open files cannot hold, with one line.
@@ -303,7 +303,10 @@ pub(super) async fn play_run(
         }
     };
     let db = &runtime.db;
-    let end = end.map_err(|e| CliError(format!("run {run}: {e}")))?;
+    let end = end.map_err(|e| match e {
+        RunError::Db(DbError::DiskFull { .. }) => CliError(format!("run {run}: {e}: arena resume {run} --db {target}")),
+        e => CliError(format!("run {run}: {e}")),
+    })?;
     out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = pgn {
         let games = write_pgn(db, run, path).await?;
