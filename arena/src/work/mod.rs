@@ -290,6 +290,16 @@ impl Shared {
     }
 }
 
+/// What a seat does next.
+enum Next<U> {
+    /// Play this unit.
+    Play(U),
+    /// Nothing free now, but work may come: look again.
+    Wait,
+    /// No more work.
+    Done,
+}
+
 /// How often an idle seat looks again while work may still come.
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
@@ -298,22 +308,18 @@ const IDLE_POLL: Duration = Duration::from_secs(1);
 pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, idle: Duration) {
     let stop = shared.stop.subscribe();
     while *stop.borrow() == Stop::Running {
-        let unit = match work.claim(&seat).await {
-            Ok(Some(unit)) => unit,
-            Ok(None) => match work.more_may_come(seat.db()).await {
-                Ok(true) => {
-                    pause(&stop, idle.min(IDLE_POLL)).await;
-                    continue;
-                }
-                Ok(false) => break,
-                Err(e) => {
-                    if shared.fail(e, |e| format!("{e}; trying again")) {
-                        break;
-                    }
-                    pause(&stop, idle).await;
-                    continue;
-                }
-            },
+        let next = match work.claim(&seat).await {
+            Ok(Some(unit)) => Ok(Next::Play(unit)),
+            Ok(None) => work.more_may_come(seat.db()).await.map(|more| if more { Next::Wait } else { Next::Done }),
+            Err(e) => Err(e),
+        };
+        let unit = match next {
+            Ok(Next::Play(unit)) => unit,
+            Ok(Next::Done) => break,
+            Ok(Next::Wait) => {
+                pause(&stop, idle.min(IDLE_POLL)).await;
+                continue;
+            }
             Err(e) => {
                 if shared.fail(e, |e| format!("{e}; trying again")) {
                     break;
