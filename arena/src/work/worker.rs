@@ -89,7 +89,7 @@ struct Catalogue {
     registry: Registry,
     jobs: Mutex<Jobs>,
     done: Mutex<WorkerSummary>,
-    note: Box<dyn Fn(&str) + Send + Sync>,
+    shared: Arc<Shared>,
 }
 
 struct Jobs {
@@ -110,12 +110,14 @@ pub async fn serve(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
     let registry = Registry::load(config.engines_file.as_deref())
         .map_err(|e| WorkerError::Refused { run: config.only_run.unwrap_or(0), why: e.to_string() })?;
     let shared = Shared::new(Progress::log(config.runtime.progress), OnError::Continue);
-    let note = {
-        let shared = shared.clone();
-        Box::new(move |message: &str| shared.note(message))
-    };
     let jobs = Mutex::new(Jobs { known: HashMap::new(), open: Vec::new(), refreshed: None });
-    let catalogue = Arc::new(Catalogue { config, registry, jobs, done: Mutex::new(WorkerSummary::default()), note });
+    let catalogue = Arc::new(Catalogue {
+        config,
+        registry,
+        jobs,
+        done: Mutex::new(WorkerSummary::default()),
+        shared: shared.clone(),
+    });
     let db = catalogue.config.runtime.db.clone();
     if let Some(run) = catalogue.config.only_run {
         db.run(run).await?;
@@ -157,13 +159,13 @@ impl Catalogue {
             if !lock(&self.jobs).known.contains_key(&run) {
                 let job = self.prepare(db, run, kind, spec).await;
                 match &job {
-                    Job::Pairs(work) => (self.note)(&format!(
+                    Job::Pairs(work) => self.shared.note(&format!(
                         "serving run {run}: {} {} at {}",
                         work.spec.kind,
                         names(&work.spec.engines),
                         work.spec.tc
                     )),
-                    Job::Chunks(work) => (self.note)(&format!(
+                    Job::Chunks(work) => self.shared.note(&format!(
                         "serving run {run}: suite {} ({} positions), {}",
                         work.spec.suite,
                         work.positions.len(),
@@ -171,7 +173,7 @@ impl Catalogue {
                     )),
                     // With --run the refusal is the worker's error, said once.
                     Job::Refused(why) if self.config.only_run.is_none() => {
-                        (self.note)(&format!("not serving run {run}: {why}"));
+                        self.shared.note(&format!("not serving run {run}: {why}"));
                     }
                     Job::Refused(_) => {}
                 }
@@ -340,7 +342,7 @@ impl Work for Catalogue {
             Claim::Pair(work, _) => work.run,
             Claim::Chunk(work, _) => work.run,
         };
-        (self.note)(&format!("not serving run {run} any more: {error}"));
+        self.shared.note(&format!("not serving run {run} any more: {error}"));
         lock(&self.jobs).known.insert(run, Job::Refused(error.to_string()));
     }
 }
