@@ -348,3 +348,44 @@ fn suite_spec() -> Spec {
         stall_s: 10,
     })
 }
+
+/// Another program's database — tables, none of them arena's — is refused
+/// before anything is written to it, on both backends; an arena database
+/// opens again as it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_programs_database_is_refused_and_left_alone() {
+    for target in backends("foreign").await {
+        let url = match &target {
+            Target::Sqlite(path) => format!("sqlite://{}?mode=rwc", path.display()),
+            Target::Postgres(url) => url.clone(),
+        };
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        sqlx::query("CREATE TABLE notes (x TEXT)").execute(&pool).await.unwrap();
+        pool.close().await;
+        let before = match &target {
+            Target::Sqlite(path) => std::fs::read(path).unwrap(),
+            Target::Postgres(_) => Vec::new(),
+        };
+        match Db::open(&target).await {
+            Err(db::DbError::NotArena { what, .. }) => assert!(what.contains("another program's tables"), "{what}"),
+            other => panic!("{target}: {:?}", other.map(|_| "opened")),
+        }
+        if let Target::Sqlite(path) = &target {
+            assert_eq!(std::fs::read(path).unwrap(), before, "{target}: the file is untouched");
+        }
+        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let migrated: Vec<(String,)> =
+            sqlx::query_as("SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_name = 'runs'")
+                .fetch_all(&pool)
+                .await
+                .unwrap_or_default();
+        assert!(migrated.is_empty(), "{target}: no arena table was added");
+        pool.close().await;
+    }
+    // An arena database is not foreign: it opens, and opens again.
+    for target in backends("own").await {
+        Db::open(&target).await.unwrap().close().await;
+        Db::open(&target).await.unwrap().close().await;
+    }
+}
