@@ -36,10 +36,9 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
         return Err(CliError(format!("run {} is already finished (see `arena show {}`)", info.id, info.id)));
     }
     let mut spec = Spec::of(&info)?;
-    if let Some(concurrency) = args.concurrency {
-        spec.set_concurrency(concurrency);
-    }
-    check_concurrency(args.concurrency.unwrap_or(spec.concurrency()), "units played at once")?;
+    let concurrency = args.concurrency.unwrap_or(spec.concurrency());
+    check_concurrency(concurrency, "units played at once")?;
+    spec.set_concurrency(concurrency);
     preflight(&spec).await?;
     let runtime = runtime(&db, target, args.quiet)?;
     play_run(&runtime, target, info.id, spec, None, args.pgn.as_deref()).await

@@ -29,6 +29,8 @@ pub struct PairWork {
     /// The spec, engines resolved here.
     pub spec: MatchSpec,
     tcs: Vec<TimeControl>,
+    /// Each pairing's engines (A, B), in the spec's order.
+    names: Vec<(String, String)>,
     tallies: Mutex<Vec<Tally>>,
 }
 
@@ -43,14 +45,14 @@ impl PairWork {
         let tcs = (0..spec.engines.len())
             .map(|i| time_control(&spec, i).map_err(|e| RunError::Spec(e.to_string())))
             .collect::<Result<Vec<_>, _>>()?;
-        let tallies = spec
-            .pairing_names()
+        let names = spec.pairing_names();
+        let tallies = names
             .iter()
             .map(|(a, b)| {
                 counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(|c| c.tally).unwrap_or_default()
             })
             .collect();
-        Ok(PairWork { run, spec, tcs, tallies: Mutex::new(tallies) })
+        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies) })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -68,9 +70,7 @@ impl PairWork {
     /// or how many games of several pairings are scored.
     fn status(&self, counts: &PairingCounts, llr: Option<f64>) -> String {
         let mut tallies = lock(&self.tallies);
-        if let Some(index) =
-            self.spec.pairing_names().iter().position(|(a, b)| *a == counts.engine_a && *b == counts.engine_b)
-        {
+        if let Some(index) = self.names.iter().position(|(a, b)| *a == counts.engine_a && *b == counts.engine_b) {
             tallies[index] = counts.tally;
         }
         let mut line = match tallies.as_slice() {
