@@ -49,12 +49,31 @@ fn classify(shown: &str, error: &sqlx::Error) -> DbError {
 }
 
 /// What a database holding `tables` is when it is not arena's (nor new):
-/// tables, but not arena's migration record and runs.
+/// tables, but no migration record. The record is the first table arena
+/// creates, so a database another arena process is migrating right now is
+/// not mistaken for a foreign one (a record of another program's
+/// migrations is refused by the migration check itself, before it runs).
 fn foreign(tables: &[String]) -> Option<String> {
-    let has = |name: &str| tables.iter().any(|t| t == name);
     let own = tables.iter().filter(|t| !t.starts_with("sqlite_")).count();
-    (own > 0 && !(has("_sqlx_migrations") && has("runs")))
+    (own > 0 && !tables.iter().any(|t| t == "_sqlx_migrations"))
         .then(|| format!("it holds another program's tables: {own} of them, none of arena's"))
+}
+
+/// An exclusive `flock` on the database file, held while one process looks
+/// at and migrates it (SQLite's own locks are `fcntl` locks, which this does
+/// not touch). `None` when the file cannot be opened: the open that follows
+/// says why.
+fn migration_lock(path: &std::path::Path) -> Option<std::fs::File> {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .or_else(|_| std::fs::File::open(path))
+        .ok()?;
+    file.lock().ok()?;
+    Some(file)
 }
 
 /// Refuses, before anything writes to it, a file that is not a SQLite
@@ -116,10 +135,17 @@ impl Db {
             DbError::Sql(cause) => DbError::Open { target: shown.clone(), cause },
             other => other,
         };
+        // Held until the migrations ran: SQLite's migrator takes no lock of
+        // its own, and two processes migrating one fresh file at once (a run
+        // and `arena show`, workers starting together) would both create
+        // its tables.
+        let mut migrating = None;
         let (pool, backend) = match target {
             Target::Sqlite(path) => {
                 let path = std::path::absolute(path)
                     .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
+                let locked = path.clone();
+                migrating = tokio::task::spawn_blocking(move || migration_lock(&locked)).await.ok().flatten();
                 refuse_foreign_sqlite(&path, &shown).await?;
                 let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
                 let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
@@ -178,6 +204,7 @@ impl Db {
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
             Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
         };
+        drop(migrating);
         migrated.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => open_error(e),
             other => {

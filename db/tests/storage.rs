@@ -389,3 +389,32 @@ async fn another_programs_database_is_refused_and_left_alone() {
         Db::open(&target).await.unwrap().close().await;
     }
 }
+
+/// Several arena processes opening one fresh database at once (a run and
+/// `arena show`, workers starting together) all open it: one migrating it
+/// is never taken for another program's database by the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_database_opened_at_once_by_several_is_arenas_for_all() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("storage-race");
+    std::fs::create_dir_all(&dir).unwrap();
+    for round in 0..20 {
+        let file = dir.join(format!("race-{round}.db"));
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+        }
+        let target = Target::Sqlite(file);
+        let opens: Vec<_> = (0..4)
+            .map(|_| {
+                tokio::spawn({
+                    let target = target.clone();
+                    async move { Db::open(&target).await.map(|db| db.describe().to_string()) }
+                })
+            })
+            .collect();
+        for open in opens {
+            if let Err(e) = open.await.unwrap() {
+                assert!(matches!(e, db::DbError::Locked { .. }), "round {round}: {e}");
+            }
+        }
+    }
+}
