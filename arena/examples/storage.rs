@@ -89,7 +89,7 @@ async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
     for i in 0..pairs {
         let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
         assert!(db.save_first_game(&pair, &game(plies, 2 * i as u64)).await.expect("save"));
-        let commit = db.finish_pair(&pair, &game(plies, 2 * i as u64 + 1), &|_| None).await.expect("save");
+        let commit = db.finish_pair(&pair, &game(plies, 2 * i as u64 + 1), &|_| None, None).await.expect("save");
         assert!(commit.is_some());
     }
     start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64

@@ -11,5 +11,6 @@ pub mod plan;
 pub mod player;
 pub mod process;
 pub mod suite;
+pub mod tune;
 pub mod uci;
 pub mod work;

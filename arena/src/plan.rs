@@ -42,6 +42,9 @@ pub fn plan(spec: &MatchSpec, book: &Book) -> Vec<PairPlan> {
 /// A warning when a deterministic limit would replay an opening (and so the
 /// same games) more than once per pairing.
 pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
+    if spec.tune.is_some() {
+        return None; // θ± differ from one iteration to the next, and so do the games
+    }
     let deterministic = (0..spec.engines.len()).any(|i| time_control(spec, i).is_ok_and(|tc| tc.is_deterministic()));
     let planned = spec.openings_per_round * spec.rounds;
     (deterministic && planned > book.openings.len()).then(|| {

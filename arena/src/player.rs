@@ -15,6 +15,10 @@ pub struct Player {
     pub tc: TimeControl,
     launch: Launch,
     extra_options: Vec<(String, String)>,
+    /// Options that change between games (a tuning run's θ±), set after the spec's.
+    varying: Vec<(String, String)>,
+    /// `varying` changed since the process was configured.
+    varied: bool,
     stderr_log: Option<PathBuf>,
     timeouts: Timeouts,
     process: Option<EngineProcess>,
@@ -30,7 +34,18 @@ impl Player {
         stderr_log: Option<PathBuf>,
         timeouts: Timeouts,
     ) -> Player {
-        Player { spec, tc, launch, extra_options: Vec::new(), stderr_log, timeouts, process: None, starts: 0 }
+        Player {
+            spec,
+            tc,
+            launch,
+            extra_options: Vec::new(),
+            varying: Vec::new(),
+            varied: false,
+            stderr_log,
+            timeouts,
+            process: None,
+            starts: 0,
+        }
     }
 
     /// The protocol timeouts it runs under.
@@ -43,6 +58,15 @@ impl Player {
         self.starts.saturating_sub(1)
     }
 
+    /// Options for the next games, set after the spec's (a tuning run's
+    /// values for one pair): sent to a running process before its next game.
+    pub fn vary_options(&mut self, options: Vec<(String, String)>) {
+        if options != self.varying {
+            self.varying = options;
+            self.varied = true;
+        }
+    }
+
     /// The engine's process, started if needed, ready for a new game
     /// (`ucinewgame` + `isready`). A process that fails `isready` is replaced once.
     ///
@@ -51,6 +75,12 @@ impl Player {
     /// [`EngineError`] when the engine cannot be started or made ready.
     pub async fn ready_for_game(&mut self) -> Result<&mut EngineProcess, EngineError> {
         if let Some(mut process) = self.process.take() {
+            if std::mem::take(&mut self.varied) {
+                if let Err(e) = process.set_options(&self.varying, self.timeouts.ready).await {
+                    process.kill().await;
+                    return Err(e);
+                }
+            }
             match process.new_game(self.timeouts.ready).await {
                 Ok(()) => return Ok(self.process.insert(process)),
                 Err(_) => process.kill().await,
@@ -65,14 +95,10 @@ impl Player {
             self.extra_options = self.node_time_options().await?;
         }
         self.starts += 1;
-        let mut process = EngineProcess::start(
-            &self.spec,
-            &self.launch,
-            &self.extra_options,
-            self.stderr_log.as_deref(),
-            self.timeouts,
-        )
-        .await?;
+        self.varied = false;
+        let extra: Vec<(String, String)> = self.extra_options.iter().chain(&self.varying).cloned().collect();
+        let mut process =
+            EngineProcess::start(&self.spec, &self.launch, &extra, self.stderr_log.as_deref(), self.timeouts).await?;
         match process.new_game(self.timeouts.ready).await {
             Ok(()) => Ok(process),
             Err(e) => {

@@ -192,6 +192,20 @@ impl EngineProcess {
         self.ready(timeouts.ready).await
     }
 
+    /// Sets `options` between games (a tuning run's values for the next
+    /// pair), then waits for `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::start`] for a bad option, or [`EngineProcess::ready`].
+    pub async fn set_options(&mut self, options: &[(String, String)], limit: Duration) -> Result<(), EngineError> {
+        for (name, value) in options {
+            let line = self.option_command(name, value)?;
+            self.send(&line, "setoption").await?;
+        }
+        self.ready(limit).await
+    }
+
     /// The name the engine gave in `id name`, if any.
     pub fn id_name(&self) -> Option<&str> {
         self.id_name.as_deref()

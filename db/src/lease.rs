@@ -17,7 +17,7 @@ use sqlx::{Any, Row, Transaction};
 use model::{EngineMoveTotals, GameRecord, GameResult, MoveRecord, PairPlan, PairingCounts, Tally, Verdict};
 
 use crate::runs::delete_games_of;
-use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep};
+use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
 
 /// Rows per multi-row `INSERT` of moves (13 parameters each).
 const MOVES_PER_INSERT: usize = 500;
@@ -118,7 +118,8 @@ impl Db {
     /// it returns a verdict the run is finished at once — the other pairs are
     /// skipped and the games of pairs in flight deleted, so no new pair is
     /// handed out and late results are discarded. The run is finished too when
-    /// this was its last pair (with verdict `inconclusive` for an SPRT).
+    /// this was its last pair (with verdict `inconclusive` for an SPRT). A
+    /// tuning pair's `tune` step moves the stored θ in the same transaction.
     /// `None` (and nothing stored) when the lease is lost.
     ///
     /// # Errors
@@ -130,6 +131,7 @@ impl Db {
         pair: &ClaimedPair,
         game: &GameRecord,
         judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
@@ -177,6 +179,13 @@ impl Db {
             tally: stored_tally(&row, 0),
         };
         let sprt = judge(&counts);
+        let theta = match tune {
+            Some(step) => {
+                let score = i64::try_from(add.wins).unwrap_or(0) - i64::try_from(add.losses).unwrap_or(0);
+                Some(self.record_iteration(&mut tx, pair.run, pair.id, step, score).await?)
+            }
+            None => None,
+        };
         sqlx::query(sql("UPDATE pairs SET status = 'done', llr = ?, \
              finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"))
         .bind(sprt.as_ref().map(|step| step.llr))
@@ -224,7 +233,7 @@ impl Db {
                 .map_err(|e| self.error(e))?;
         }
         tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some() }))
+        Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
     }
 
     /// The counts of every pairing of a run that has finished pairs.

@@ -15,10 +15,12 @@ mod read;
 mod runs;
 mod suite;
 mod target;
+mod tune;
 
 pub use connect::{Db, TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use runs::host_name;
 pub use target::{BadTarget, Target};
+pub use tune::TuneStep;
 
 use model::{PairPlan, PairingCounts, SuiteChunkPlan, Verdict};
 
@@ -110,4 +112,6 @@ pub struct PairCommit {
     pub sprt: Option<SprtStep>,
     /// The run ended with this pair (all pairs done, or the SPRT decided).
     pub run_finished: bool,
+    /// θ after this pair, for tuning runs.
+    pub theta: Option<Vec<f64>>,
 }

@@ -96,6 +96,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         concurrency: 1,
         adjudication: Adjudication::default(),
         sprt: None,
+        tune: None,
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
 }
@@ -111,7 +112,7 @@ async fn play(db: &Db, pair: &ClaimedPair) -> bool {
         return false;
     }
     let second = game(&pair.plan.engine_b, &pair.plan.engine_a, GameResult::Draw, 40);
-    db.finish_pair(pair, &second, &no_sprt).await.unwrap().is_some()
+    db.finish_pair(pair, &second, &no_sprt, None).await.unwrap().is_some()
 }
 
 #[tokio::test]
@@ -169,7 +170,7 @@ async fn an_expired_lease_is_replayed_whole_and_the_late_result_discarded() {
 
         let late = game("plain", "fhr", GameResult::WhiteWins, 10);
         assert!(!db.save_first_game(&dead, &late).await.unwrap(), "{target}");
-        assert_eq!(db.finish_pair(&dead, &late, &no_sprt).await.unwrap(), None, "{target}");
+        assert_eq!(db.finish_pair(&dead, &late, &no_sprt, None).await.unwrap(), None, "{target}");
         assert!(!db.renew_lease(&dead, LONG).await.unwrap());
         assert!(db.renew_lease(&alive, LONG).await.unwrap());
         assert!(play(&db, &alive).await);
@@ -193,8 +194,11 @@ async fn an_sprt_verdict_stops_the_run_in_the_finishing_transaction() {
             assert_eq!(counts.tally.pentanomial, [0, 0, 0, 0, 1]);
             Some(SprtStep { llr: 3.5, verdict: Some(Verdict::AcceptH1) })
         };
-        let commit =
-            db.finish_pair(&first, &game("plain", "fhr", GameResult::BlackWins, 4), &judge).await.unwrap().unwrap();
+        let commit = db
+            .finish_pair(&first, &game("plain", "fhr", GameResult::BlackWins, 4), &judge, None)
+            .await
+            .unwrap()
+            .unwrap();
         assert!(commit.run_finished, "{target}");
         let info = db.run(run).await.unwrap();
         assert_eq!((info.status.as_str(), info.verdict.map(Verdict::as_str)), ("finished", Some("H1")), "{target}");
@@ -202,7 +206,7 @@ async fn an_sprt_verdict_stops_the_run_in_the_finishing_transaction() {
         assert!(db.claim_pair(run, "w3", LONG).await.unwrap().is_none(), "{target}: no pair after the verdict");
         assert!(!db.renew_lease(&in_flight, LONG).await.unwrap(), "{target}: the worker in flight moves on");
         let late = game("plain", "fhr", GameResult::Draw, 4);
-        assert_eq!(db.finish_pair(&in_flight, &late, &no_sprt).await.unwrap(), None, "{target}");
+        assert_eq!(db.finish_pair(&in_flight, &late, &no_sprt, None).await.unwrap(), None, "{target}");
         assert_eq!(db.pair_outcomes(run).await.unwrap()[0].llr, Some(3.5));
         db.close().await;
     }

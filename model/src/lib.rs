@@ -8,6 +8,7 @@ pub mod run;
 pub mod spec;
 pub mod sprt;
 pub mod tally;
+pub mod tune;
 
 pub use record::{GameRecord, GameResult, MoveRecord, TERMINATIONS, Termination, now_ms};
 pub use run::{
@@ -19,3 +20,4 @@ pub use spec::{
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};
+pub use tune::{Perturbation, Spsa, TuneIteration, TuneParam};

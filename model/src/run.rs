@@ -20,10 +20,13 @@ pub enum RunKind {
     Sprt,
     /// `arena suite`: test positions under fixed limits.
     Suite,
+    /// `arena tune`: SPSA, one pair of games per iteration.
+    Tune,
 }
 
 /// Every kind, in the order of [`RunKind::as_str`].
-pub const RUN_KINDS: [RunKind; 5] = [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite];
+pub const RUN_KINDS: [RunKind; 6] =
+    [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite, RunKind::Tune];
 
 impl RunKind {
     /// Stable name, as stored.
@@ -34,6 +37,7 @@ impl RunKind {
             RunKind::Tournament => "tournament",
             RunKind::Sprt => "sprt",
             RunKind::Suite => "suite",
+            RunKind::Tune => "tune",
         }
     }
 

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::run::{RunInfo, RunKind};
 use crate::sprt::Test;
+use crate::tune::Spsa;
 
 /// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
 pub const BUNDLED_SUBCOMMAND: &str = "engine-uci";
@@ -116,7 +117,7 @@ pub struct Adjudication {
 }
 
 /// Everything needed to play (and resume) a run of games: `elo`, `match`,
-/// `tournament` or `sprt`.
+/// `tournament`, `sprt` or `tune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchSpec {
     /// Which of the game-playing kinds.
@@ -145,6 +146,9 @@ pub struct MatchSpec {
     pub adjudication: Adjudication,
     /// SPRT, for `sprt` runs.
     pub sprt: Option<Test>,
+    /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<Spsa>,
 }
 
 impl MatchSpec {
@@ -214,7 +218,7 @@ impl SuiteSpec {
 /// A stored spec, read once, by kind of run.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Spec {
-    /// Games in pairs: `elo`, `match`, `tournament`, `sprt`.
+    /// Games in pairs: `elo`, `match`, `tournament`, `sprt`, `tune`.
     Games(MatchSpec),
     /// Test positions: `suite`.
     Suite(SuiteSpec),

@@ -6,13 +6,17 @@
 //! `crash-mid-game` (exits at its N-th `go`), `hang` (never answers `go`),
 //! `illegal` (answers an illegal move), `none` (`bestmove (none)`),
 //! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
-//! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`).
+//! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
+//! `tunable` (for `arena tune`'s convergence test: an option `Skill`, 0 to
+//! 1000, whose hidden best value is N; the further `Skill` is from N, the
+//! more of its moves are random instead of a one-ply material grab).
 
 use std::io::{BufRead, Write, stdin, stdout};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Position};
+use shakmaty::zobrist::Zobrist64;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position, Role};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -24,6 +28,7 @@ fn main() {
     let mut out = stdout().lock();
     let mut position = Chess::default();
     let mut goes = 0;
+    let mut skill: i64 = 0;
     let mut line = Vec::new();
     let mut input = stdin().lock();
     loop {
@@ -38,12 +43,20 @@ fn main() {
                 let _ = writeln!(out, "id name fake-{mode}\nid author arena tests");
                 let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
                 let _ = writeln!(out, "option name Clear Hash type button");
+                if mode == "tunable" {
+                    let _ = writeln!(out, "option name Skill type spin default 0 min 0 max 1000");
+                }
                 if mode != "no-uciok" {
                     let _ = writeln!(out, "uciok");
                 }
             }
             Some("isready") => {
                 let _ = writeln!(out, "readyok");
+            }
+            Some("setoption") if mode == "tunable" => {
+                if let [_, "name", "Skill", "value", value] = tokens.as_slice() {
+                    skill = value.parse().unwrap_or(0);
+                }
             }
             Some("position") => position = parse_position(&tokens).unwrap_or_default(),
             Some("go") => {
@@ -71,6 +84,12 @@ fn main() {
                             let _ = std::io::stderr().write_all(&chunk);
                         }
                     }
+                    "tunable" => {
+                        let (best, score) = tunable(&position, skill, n as i64);
+                        let _ = writeln!(out, "info depth 1 score cp {score} nodes 1 pv {best}\nbestmove {best}");
+                        let _ = out.flush();
+                        continue;
+                    }
                     _ => {}
                 }
                 let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&position));
@@ -82,6 +101,65 @@ fn main() {
         }
         let _ = out.flush();
     }
+}
+
+fn value(role: Role) -> i64 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight | Role::Bishop => 300,
+        Role::Rook => 500,
+        Role::Queen => 900,
+        Role::King => 0,
+    }
+}
+
+/// Material of the side to move minus the other's, centipawns.
+fn material(position: &Chess) -> i64 {
+    let board = position.board();
+    let us = position.turn();
+    board
+        .occupied()
+        .into_iter()
+        .filter_map(|sq| board.piece_at(sq))
+        .map(|p| if p.color == us { value(p.role) } else { -value(p.role) })
+        .sum()
+}
+
+/// How good a move is at one ply: mate first, then the material it wins
+/// minus what it leaves hanging on its target square.
+fn grab(position: &Chess, m: &Move) -> i64 {
+    let mut after = position.clone();
+    after.play_unchecked(m.clone());
+    if after.is_checkmate() {
+        return 100_000;
+    }
+    let won = m.capture().map_or(0, value);
+    let hangs = after.legal_moves().iter().any(|reply| reply.to() == m.to() && reply.is_capture());
+    won - if hangs { value(m.role()) } else { 0 }
+}
+
+/// `tunable`: with probability 1 − √(|skill − best| / 1000) the best one-ply
+/// grab, else a random move; the draw is decided by a hash of the position
+/// and the skill, so the same values replay the same games. The score is the
+/// material after the move, from the mover's side.
+fn tunable(position: &Chess, skill: i64, best: i64) -> (String, i64) {
+    let moves = position.legal_moves();
+    let Some(first) = moves.first() else { return ("0000".to_string(), 0) };
+    let hash = position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+    let mut z = hash.0 ^ (skill as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z ^= z >> 29;
+    let distance = (skill - best).abs().min(1000) as f64 / 1000.0;
+    let good = (1000.0 * (1.0 - distance.sqrt())) as u64;
+    let chosen = if (z % 1000) < good {
+        moves.iter().max_by_key(|m| grab(position, m)).unwrap_or(first).clone()
+    } else {
+        moves[(z >> 20) as usize % moves.len()].clone()
+    };
+    let mut after = position.clone();
+    after.play_unchecked(chosen.clone());
+    let score = -material(&after);
+    (UciMove::from_move(chosen, CastlingMode::Standard).to_string(), score)
 }
 
 /// A legal move that depends on the position (so games vary), or `0000`.

@@ -203,6 +203,10 @@ pub(super) async fn report_of(
                 machine: info.machine.clone(),
             };
             let pairings = spec.pairing_names();
+            let iterations = match &spec.tune {
+                Some(_) => db.tune_iterations(run).await?,
+                None => Vec::new(),
+            };
             let report = Report::build(Inputs {
                 header,
                 pairings,
@@ -211,6 +215,7 @@ pub(super) async fn report_of(
                 games: &games,
                 move_totals: &move_totals,
                 anchor,
+                tune: spec.tune.as_ref().map(|spsa| (spsa, iterations.as_slice())),
             });
             Ok(RunReport::Games(report, terminations))
         }

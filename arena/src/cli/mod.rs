@@ -4,12 +4,14 @@
 
 mod common;
 mod engines;
+mod games;
 mod inspect;
 mod play;
 mod report;
 mod resume;
 mod stats;
 mod suite;
+mod tune;
 mod worker;
 
 use clap::{Args, Parser, Subcommand};
@@ -89,6 +91,8 @@ pub enum Command {
     Tournament(play::TournamentArgs),
     /// Sequential probability ratio test: play pairs until H0 or H1 is accepted.
     Sprt(play::SprtArgs),
+    /// SPSA tuning of an engine's UCI options by self-play (θ+ against θ−, a pair per iteration).
+    Tune(tune::TuneArgs),
     /// Test-suite experiment: tree size and solved positions per engine and depth/node budget.
     Suite(suite::SuiteArgs),
     /// Play pairs of the runs in a shared database (PostgreSQL, for many machines).
@@ -207,6 +211,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Match(args) => play::match_(args).await,
         Command::Tournament(args) => play::tournament(args).await,
         Command::Sprt(args) => play::sprt(args).await,
+        Command::Tune(args) => tune::tune(args).await,
         Command::Suite(args) => suite::suite(args).await,
         Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => resume::resume(args).await,

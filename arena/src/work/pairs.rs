@@ -3,11 +3,15 @@
 //! Each finished game is stored in one transaction, the second together with
 //! the pairing's counts and the SPRT step, so the run ends in the database —
 //! all pairs done, or the SPRT decided — whoever plays its last pair.
+//!
+//! A tuning run's pair is one SPSA iteration: θ+ (engine A) and θ− (engine
+//! B) get the iteration's values from the stored θ as the pair starts, and
+//! finishing the pair moves θ in the same transaction (see `model::tune`).
 
 use std::sync::Mutex;
 use std::time::Duration;
 
-use db::{ClaimedPair, Db, DbError, SprtStep};
+use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
 use model::{MatchSpec, PairingCounts, RunStatus, Tally};
 use openings::Opening;
 use reports::stats::sprt::llr;
@@ -126,17 +130,35 @@ impl Work for PairWork {
         let (ia, ib) = (self.engine(&plan.engine_a)?, self.engine(&plan.engine_b)?);
         let db = seat.db().clone();
         let engines = [(&self.spec.engines[ia], &self.tcs[ia]), (&self.spec.engines[ib], &self.tcs[ib])];
+        let tuning = match &self.spec.tune {
+            Some(spsa) => {
+                let theta = db.tune_theta(self.run).await?.unwrap_or_else(|| spsa.start());
+                let k = u64::try_from(plan.index).unwrap_or(0) + 1;
+                Some((spsa, spsa.perturb(&theta, k)))
+            }
+            None => None,
+        };
         let [a, b] = seat.players(self.run, engines)?;
+        if let Some((spsa, p)) = &tuning {
+            a.vary_options(spsa.options(&p.plus));
+            b.vary_options(spsa.options(&p.minus));
+        }
         let rules = self.spec.adjudication;
         let record = game::play(a, b, &opening, rules).await?;
         if !db.save_first_game(pair, &record).await? {
             return Ok(Played::LeaseLost);
         }
         let record = game::play(b, a, &opening, rules).await?;
-        let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts)).await? else {
+        let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
+        let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await? else {
             return Ok(Played::LeaseLost);
         };
-        let status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
+        let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
+        if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
+            let values: Vec<String> =
+                spsa.params.iter().zip(theta).map(|(p, v)| format!("{}={v:.1}", p.name)).collect();
+            status = format!("{}  θ {}", status, values.join(" "));
+        }
         Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
     }
 

@@ -36,3 +36,32 @@ pub fn arena_ok(dir: &Path, args: &[&str]) -> Output {
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Checks a tuning run's stored iterations against its games: one per
+/// finished pair, iteration k on pair k − 1, each score the pair's wins −
+/// losses of θ+, and each θ exactly the SPSA step from the one before
+/// (from the start for the first). Returns the final θ.
+pub async fn assert_tune_chain(db: &db::Db, run: i64) -> Vec<f64> {
+    let info = db.run(run).await.unwrap();
+    let Ok(model::Spec::Games(spec)) = model::Spec::of(&info) else { panic!("run {run} is not a run of games") };
+    let spsa = spec.tune.expect("a tuning run");
+    let iterations = db.tune_iterations(run).await.unwrap();
+    let outcomes = db.pair_outcomes(run).await.unwrap();
+    assert_eq!(iterations.len() as i64, info.pairs_done, "one iteration per finished pair");
+    let mut theta = spsa.start();
+    for iteration in &iterations {
+        let p = &iteration.perturbation;
+        let pair = outcomes.iter().find(|o| o.index + 1 == p.k as i64).expect("the iteration's pair is finished");
+        let tally = model::Tally::of_pair(pair.results[0], pair.results[1]);
+        assert_eq!(iteration.score, tally.wins as i64 - tally.losses as i64, "iteration {}", p.k);
+        assert_eq!(p.flips, spsa.flips(p.k), "iteration {}: the signs are the seed's", p.k);
+        let expected = spsa.step(&theta, p, iteration.score);
+        assert_eq!(iteration.theta, expected, "iteration {}: θ is the SPSA step from the θ before", p.k);
+        theta = expected;
+    }
+    let mut ks: Vec<u64> = iterations.iter().map(|i| i.perturbation.k).collect();
+    ks.sort_unstable();
+    ks.dedup();
+    assert_eq!(ks.len(), iterations.len(), "no iteration counted twice");
+    theta
+}

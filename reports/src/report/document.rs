@@ -92,6 +92,9 @@ impl Layout for Brief<'_> {
     fn layout(&self) -> Document {
         let report = self.report;
         let mut blocks = header_blocks(report);
+        if let Some(tune) = &report.tune {
+            blocks.extend(tune.table_blocks());
+        }
         for pairing in &report.pairings {
             blocks.extend(statistics_blocks(pairing));
         }
@@ -139,6 +142,9 @@ fn statistics_blocks(pairing: &super::PairingReport) -> [Block; 2] {
 /// The blocks of a report.
 fn blocks(report: &Report) -> Vec<Block> {
     let mut out = header_blocks(report);
+    if let Some(tune) = &report.tune {
+        out.extend(tune.blocks());
+    }
     for pairing in &report.pairings {
         let (a, b) = (&pairing.a, &pairing.b);
         out.extend(statistics_blocks(pairing));

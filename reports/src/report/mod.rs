@@ -24,16 +24,22 @@
 //! - `tournament`: `null`, or `engines`, `crosstable` (`[i][j]`: `null` or
 //!   `{points, games}` of engine i against j), `anchor`, `ratings[]` (`name`,
 //!   `elo`, `elo_ci95`, `games`, `points`)
+//! - `tune` (tuning runs only; absent otherwise): `iterations_planned`,
+//!   `iterations_played`, `alpha`, `gamma`, `big_a`, `params[]` (`name`,
+//!   `min`, `max`, `start`, `value` (θ now), `option_value` (what the engine
+//!   is given), `integer`, `c_end`, `r_end`), `trajectory[]` (`iterations`,
+//!   `theta[]` in the order of `params`; from 0 iterations, at most 201 points)
 
 mod document;
 mod html;
 mod suite;
 mod svg;
 mod text;
+mod tune;
 
 use std::collections::BTreeMap;
 
-use model::{EngineMoveTotals, GameSummary, PairOutcome, RunKind, RunStatus};
+use model::{EngineMoveTotals, GameSummary, PairOutcome, RunKind, RunStatus, Spsa, TuneIteration};
 use model::{GameResult, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
 
@@ -46,6 +52,7 @@ pub use document::{Brief, Document, Layout};
 pub use html::render_html;
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
+pub use tune::{ThetaPoint, TuneSection, TunedParam};
 
 /// Version of the JSON schema.
 pub const REPORT_VERSION: u32 = 1;
@@ -113,6 +120,8 @@ pub struct Inputs<'a> {
     pub move_totals: &'a [EngineMoveTotals],
     /// Anchor of tournament ratings (the first engine when `None` or unknown).
     pub anchor: Option<String>,
+    /// A tuning run's SPSA settings and stored iterations.
+    pub tune: Option<(&'a Spsa, &'a [TuneIteration])>,
 }
 
 /// A's results with one colour.
@@ -277,6 +286,9 @@ pub struct Report {
     pub lengths: Vec<LengthBin>,
     /// For more than two engines.
     pub tournament: Option<Tournament>,
+    /// For tuning runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TuneSection>,
 }
 
 impl Report {
@@ -298,6 +310,7 @@ impl Report {
             engines,
             lengths: lengths(inputs.games),
             tournament,
+            tune: inputs.tune.map(|(spsa, iterations)| TuneSection::build(spsa, iterations)),
         }
     }
 

@@ -1,0 +1,107 @@
+//! `arena tune`: SPSA tuning of an engine's UCI options by self-play. The
+//! run is a run of games like the others (stored, resumable, played by
+//! local seats and `arena worker`s alike); each pair is one iteration
+//! between θ+ and θ−.
+
+use clap::Args;
+use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
+use model::{RunKind, Spsa};
+
+use super::common::arena_exe;
+use super::games::{PlayArgs, build_spec, open_book, start};
+use super::{CliError, CliResult};
+use crate::engines::Registry;
+use crate::process::Timeouts;
+use crate::tune::{ParamFlag, declared_options, resolve};
+
+/// `arena tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// The engine whose options are tuned (a preset or an engines.toml name).
+    #[arg(long)]
+    engine: String,
+    /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
+    #[arg(long = "param", required = true)]
+    params: Vec<String>,
+    /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
+    #[arg(long, default_value_t = 2000)]
+    games: usize,
+    /// Exponent α of the step size a_k = a / (A + k)^α.
+    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    alpha: f64,
+    /// Exponent γ of the perturbation c_k = c / k^γ.
+    #[arg(long, default_value_t = DEFAULT_GAMMA)]
+    gamma: f64,
+    /// Stability constant A of a_k (default: 10 % of the iterations).
+    #[arg(long = "big-a")]
+    big_a: Option<f64>,
+    /// Seed of the perturbation signs.
+    #[arg(long, default_value_t = 1)]
+    spsa_seed: u64,
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// `arena tune`.
+pub(super) async fn tune(args: TuneArgs) -> CliResult {
+    if args.games < 2 {
+        return Err(CliError("--games must be at least 2 (one pair per iteration)".into()));
+    }
+    for (value, flag) in [(args.alpha, "--alpha"), (args.gamma, "--gamma")] {
+        if !(value.is_finite() && value > 0.0 && value <= 1.0) {
+            return Err(CliError(format!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)")));
+        }
+    }
+    if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
+        return Err(CliError("--big-a must be 0 or more".into()));
+    }
+    let flags = args
+        .params
+        .iter()
+        .map(|text| text.parse::<ParamFlag>())
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(CliError)?;
+    for (i, flag) in flags.iter().enumerate() {
+        if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
+            return Err(CliError(format!("--param {} is given twice", flag.name)));
+        }
+    }
+    let base = Registry::load(args.play.engines_file.as_deref())?.get(&args.engine)?;
+    let declared = declared_options(&base, &arena_exe()?, Timeouts::default()).await?;
+    let params = flags
+        .iter()
+        .map(|flag| resolve(flag, &base, &declared))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(CliError)?;
+    let iterations = args.games.div_ceil(2);
+    let spsa = Spsa {
+        params,
+        iterations: iterations as u64,
+        alpha: args.alpha,
+        gamma: args.gamma,
+        big_a: args.big_a.unwrap_or(iterations as f64 / 10.0),
+        seed: args.spsa_seed,
+    };
+    let (plus, minus) = (format!("{}+", base.name), format!("{}-", base.name));
+    let book = open_book(&args.play)?;
+    let mut spec = build_spec(&args.play, RunKind::Tune, &[&base.name], vec![(0, 1)], iterations, 1, None)?;
+    spec.engines = vec![base.clone(), base];
+    spec.engines[0].name = plus;
+    spec.engines[1].name = minus;
+    if !args.play.quiet {
+        for p in &spsa.params {
+            eprintln!(
+                "tuning {} from {} in {}..{}{} (c_end {}, r_end {})",
+                p.name,
+                p.start,
+                p.min,
+                p.max,
+                if p.integer { ", integer" } else { "" },
+                p.c_end,
+                p.r_end
+            );
+        }
+    }
+    spec.tune = Some(spsa);
+    start(&args.play, spec, &book).await
+}

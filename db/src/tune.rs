@@ -1,0 +1,122 @@
+//! SPSA tuning runs (`arena tune`): the iterations and the current θ. An
+//! iteration is written by [`Db::finish_pair`] in the transaction that
+//! finishes its pair, so θ moves exactly once per counted pair, whoever
+//! plays it, and a pair replayed after a crash moves it once.
+
+use sqlx::any::AnyRow;
+use sqlx::{Any, Row, Transaction};
+
+use model::{Perturbation, Spsa, TuneIteration};
+
+use crate::{Db, DbError};
+
+/// What finishing a tuning pair does: the SPSA step from the iteration played.
+#[derive(Clone, Copy, Debug)]
+pub struct TuneStep<'a> {
+    /// The run's SPSA settings.
+    pub spsa: &'a Spsa,
+    /// What the pair played.
+    pub perturbation: &'a Perturbation,
+}
+
+fn vector<T: serde::de::DeserializeOwned>(row: &AnyRow, i: usize) -> Result<Vec<T>, DbError> {
+    serde_json::from_str(&row.get::<String, _>(i)).map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
+}
+
+fn json<T: serde::Serialize>(value: &[T]) -> String {
+    serde_json::to_string(value).unwrap_or_else(|_| "[]".to_string())
+}
+
+impl Db {
+    /// The current θ of tuning run `run`: the newest iteration's, `None` before the first.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn tune_theta(&self, run: i64) -> Result<Option<Vec<f64>>, DbError> {
+        let rows = self
+            .rows_of_run("SELECT theta FROM tune_iterations WHERE run_id = ? ORDER BY id DESC LIMIT 1", run)
+            .await?;
+        rows.first().map(|row| vector(row, 0)).transpose()
+    }
+
+    /// Every finished iteration of tuning run `run`, in finishing order.
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or a row this version cannot read.
+    pub async fn tune_iterations(&self, run: i64) -> Result<Vec<TuneIteration>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT k, flips, plus, minus, score, theta FROM tune_iterations WHERE run_id = ? ORDER BY id",
+                run,
+            )
+            .await?;
+        rows.iter()
+            .enumerate()
+            .map(|(i, row)| {
+                Ok(TuneIteration {
+                    perturbation: Perturbation {
+                        k: u64::try_from(row.get::<i64, _>(0)).unwrap_or(0),
+                        flips: vector(row, 1)?,
+                        plus: vector(row, 2)?,
+                        minus: vector(row, 3)?,
+                    },
+                    score: row.get(4),
+                    theta: vector(row, 5)?,
+                    seq: i as i64 + 1,
+                })
+            })
+            .collect()
+    }
+
+    /// Applies `step` to the stored θ for a pair that scored `score` and
+    /// stores the iteration, inside the pair's finishing transaction (which
+    /// holds the run's row lock, so concurrent pairs update θ one at a time).
+    /// Returns θ after it.
+    pub(crate) async fn record_iteration(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        pair: i64,
+        step: TuneStep<'_>,
+        score: i64,
+    ) -> Result<Vec<f64>, DbError> {
+        let row = sqlx::query(
+            self.backend.sql("SELECT theta FROM tune_iterations WHERE run_id = ? ORDER BY id DESC LIMIT 1"),
+        )
+        .bind(run)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let theta = match row {
+            Some(row) => vector(&row, 0)?,
+            None => step.spsa.start(),
+        };
+        if theta.len() != step.spsa.params.len() {
+            return Err(DbError::Sql(format!(
+                "run {run} stores θ of {} values for {} parameters",
+                theta.len(),
+                step.spsa.params.len()
+            )));
+        }
+        let after = step.spsa.step(&theta, step.perturbation, score);
+        let p = step.perturbation;
+        sqlx::query(self.backend.sql(
+            "INSERT INTO tune_iterations (run_id, pair_id, k, flips, plus, minus, score, theta, finished_ms) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, {now_ms})",
+        ))
+        .bind(run)
+        .bind(pair)
+        .bind(i64::try_from(p.k).unwrap_or(i64::MAX))
+        .bind(json(&p.flips))
+        .bind(json(&p.plus))
+        .bind(json(&p.minus))
+        .bind(score)
+        .bind(json(&after))
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(after)
+    }
+}
