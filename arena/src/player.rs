@@ -75,11 +75,11 @@ impl Player {
     /// [`EngineError`] when the engine cannot be started or made ready.
     pub async fn ready_for_game(&mut self) -> Result<&mut EngineProcess, EngineError> {
         if let Some(mut process) = self.process.take() {
-            if std::mem::take(&mut self.varied) {
-                if let Err(e) = process.set_options(&self.varying, self.timeouts.ready).await {
-                    process.kill().await;
-                    return Err(e);
-                }
+            if std::mem::take(&mut self.varied)
+                && let Err(e) = process.set_options(&self.varying, self.timeouts.ready).await
+            {
+                process.kill().await;
+                return Err(e);
             }
             match process.new_game(self.timeouts.ready).await {
                 Ok(()) => return Ok(self.process.insert(process)),

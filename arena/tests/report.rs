@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{ARENA, arena_ok, stdout, temp_dir};
+use common::{ARENA, arena_ok, stdout, temp_dir, validate_against_schema};
 
 use std::path::Path;
 use std::process::Command;
@@ -14,14 +14,6 @@ use std::process::Command;
 use serde_json::Value;
 
 const CHROMIUM: &str = "/usr/bin/chromium";
-
-fn validate_against_schema(report: &Value) {
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/report.schema.json");
-    let schema: Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema is valid JSON Schema");
-    let errors: Vec<String> = validator.iter_errors(report).map(|e| format!("{}: {e}", e.instance_path())).collect();
-    assert!(errors.is_empty(), "report JSON does not match its schema:\n{}", errors.join("\n"));
-}
 
 /// Chromium's console messages and rendered DOM for a local page, or `None`
 /// when Chromium is not installed outside CI (CI installs it and must run this).

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ARENA, FAKE, arena, arena_ok, assert_tune_chain, stdout, temp_dir};
+use common::{ARENA, FAKE, arena, arena_ok, assert_tune_chain, stdout, temp_dir, validate_against_schema};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -52,6 +52,7 @@ async fn spsa_finds_the_hidden_optimum_from_below_and_from_above() {
     for (run, start) in [("1", "Skill,start=200,r=0.05"), ("2", "Skill,start=950,r=0.05")] {
         arena_ok(&dir, &tune_args(start, "2000"));
         let report = report_json(&dir, run);
+        validate_against_schema(&report);
         let tune = &report["tune"];
         assert_eq!(tune["iterations_played"], 1000);
         let value = tune["params"][0]["value"].as_f64().unwrap();

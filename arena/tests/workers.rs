@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{ARENA, arena, temp_dir};
+use common::{ARENA, arena, assert_tune_chain, temp_dir};
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -165,6 +165,24 @@ async fn three_workers_one_killed_mid_pair_finish_exactly_the_planned_pairs() {
         let replayed = count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 1 AND claims >= 2").await;
         assert!(replayed >= 1, "{target}: the killed worker's pair was handed out again");
         assert!(logs.iter().all(|log| log.contains("worker done") && !log.contains("database error")), "{logs:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tuning_run_on_three_workers_one_killed_moves_theta_once_per_pair() {
+    let dir = temp_dir("workers-tune");
+    for target in targets("tune", &dir).await {
+        let create =
+            ["tune", "--engine", "fhr", "--param", "FHRMargin=0..400,r=0.02", "--games", "24", "--tc", "nodes=3000"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
+
+        assert_consistent(&target, 1).await;
+        let db = Db::open(&target).await.unwrap();
+        let info = db.run(1).await.unwrap();
+        assert_eq!((info.pairs_done, info.games), (12, 24), "{target}: {logs:?}");
+        let theta = assert_tune_chain(&db, 1).await;
+        assert!((0.0..=400.0).contains(&theta[0]), "{target}: θ within its bounds");
+        db.close().await;
     }
 }
 

@@ -148,7 +148,7 @@ pub struct MatchSpec {
     pub sprt: Option<Test>,
     /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tune: Option<Spsa>,
+    pub tune: Option<Box<Spsa>>,
 }
 
 impl MatchSpec {

@@ -129,7 +129,7 @@ fn material(position: &Chess) -> i64 {
 /// minus what it leaves hanging on its target square.
 fn grab(position: &Chess, m: &Move) -> i64 {
     let mut after = position.clone();
-    after.play_unchecked(m.clone());
+    after.play_unchecked(*m);
     if after.is_checkmate() {
         return 100_000;
     }
@@ -152,12 +152,12 @@ fn tunable(position: &Chess, skill: i64, best: i64) -> (String, i64) {
     let distance = (skill - best).abs().min(1000) as f64 / 1000.0;
     let good = (1000.0 * (1.0 - distance.sqrt())) as u64;
     let chosen = if (z % 1000) < good {
-        moves.iter().max_by_key(|m| grab(position, m)).unwrap_or(first).clone()
+        *moves.iter().max_by_key(|m| grab(position, m)).unwrap_or(first)
     } else {
-        moves[(z >> 20) as usize % moves.len()].clone()
+        moves[(z >> 20) as usize % moves.len()]
     };
     let mut after = position.clone();
-    after.play_unchecked(chosen.clone());
+    after.play_unchecked(chosen);
     let score = -material(&after);
     (UciMove::from_move(chosen, CastlingMode::Standard).to_string(), score)
 }

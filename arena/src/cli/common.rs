@@ -215,7 +215,7 @@ pub(super) async fn report_of(
                 games: &games,
                 move_totals: &move_totals,
                 anchor,
-                tune: spec.tune.as_ref().map(|spsa| (spsa, iterations.as_slice())),
+                tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
             });
             Ok(RunReport::Games(report, terminations))
         }

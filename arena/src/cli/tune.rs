@@ -102,6 +102,6 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
             );
         }
     }
-    spec.tune = Some(spsa);
+    spec.tune = Some(Box::new(spsa));
     start(&args.play, spec, &book).await
 }

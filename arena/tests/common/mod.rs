@@ -65,3 +65,12 @@ pub async fn assert_tune_chain(db: &db::Db, run: i64) -> Vec<f64> {
     assert_eq!(ks.len(), iterations.len(), "no iteration counted twice");
     theta
 }
+
+/// Checks a report's JSON against `docs/report.schema.json`.
+pub fn validate_against_schema(report: &serde_json::Value) {
+    let schema_path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/report.schema.json");
+    let schema: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(schema_path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema is valid JSON Schema");
+    let errors: Vec<String> = validator.iter_errors(report).map(|e| format!("{}: {e}", e.instance_path())).collect();
+    assert!(errors.is_empty(), "report JSON does not match its schema:\n{}", errors.join("\n"));
+}

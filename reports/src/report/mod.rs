@@ -288,7 +288,7 @@ pub struct Report {
     pub tournament: Option<Tournament>,
     /// For tuning runs.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub tune: Option<TuneSection>,
+    pub tune: Option<Box<TuneSection>>,
 }
 
 impl Report {
@@ -310,7 +310,7 @@ impl Report {
             engines,
             lengths: lengths(inputs.games),
             tournament,
-            tune: inputs.tune.map(|(spsa, iterations)| TuneSection::build(spsa, iterations)),
+            tune: inputs.tune.map(|(spsa, iterations)| Box::new(TuneSection::build(spsa, iterations))),
         }
     }
 
