@@ -10,6 +10,8 @@ pub mod limits;
 pub mod plan;
 pub mod player;
 pub mod process;
+pub mod reporting;
+pub mod serve;
 pub mod suite;
 pub mod tune;
 pub mod uci;

@@ -16,6 +16,7 @@ mod runs;
 mod suite;
 mod target;
 mod tune;
+mod workers;
 
 pub use connect::{Db, TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use runs::host_name;

@@ -113,17 +113,18 @@ impl Db {
     }
 
     /// The ids, kinds and specs of the runs that workers may serve (status
-    /// `running`), oldest first.
+    /// `running`), highest priority first, then oldest first.
     ///
     /// # Errors
     ///
     /// A database failure.
     pub async fn open_runs(&self) -> Result<Vec<(i64, RunKind, String)>, DbError> {
-        let rows =
-            sqlx::query(self.backend.sql("SELECT id, kind, spec FROM runs WHERE status = 'running' ORDER BY id"))
-                .fetch_all(&self.pool)
-                .await
-                .map_err(|e| self.error(e))?;
+        let rows = sqlx::query(
+            self.backend.sql("SELECT id, kind, spec FROM runs WHERE status = 'running' ORDER BY priority DESC, id"),
+        )
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
         rows.iter().map(|r| Ok((r.get(0), stored_kind(r.get(0), &r.get::<String, _>(1))?, r.get(2)))).collect()
     }
 
@@ -147,6 +148,27 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?;
         tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Sets a run's priority: workers take units of higher-priority runs first.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::NoSuchRun`] or a database failure.
+    pub async fn set_priority(&self, run: i64, priority: i64) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        let changed = sqlx::query(self.backend.sql("UPDATE runs SET priority = ? WHERE id = ?"))
+            .bind(priority)
+            .bind(run)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?
+            .rows_affected();
+        tx.commit().await.map_err(|e| self.error(e))?;
+        if changed == 0 {
+            return Err(DbError::NoSuchRun(run));
+        }
+        Ok(())
     }
 
     /// Makes a run resumable after a crash: games of unfinished pairs are
@@ -187,7 +209,7 @@ impl Db {
 const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \
      (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status != 'skipped'), \
      (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'done'), \
-     (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id) FROM runs r";
+     (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id), r.priority FROM runs r";
 
 fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     let id: i64 = r.get(0);
@@ -213,6 +235,7 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
         pairs_planned: r.get(8),
         pairs_done: r.get(9),
         games: r.get(10),
+        priority: r.get(11),
     })
 }
 

@@ -13,7 +13,7 @@ pub mod tune;
 pub use record::{GameRecord, GameResult, MoveRecord, TERMINATIONS, Termination, now_ms};
 pub use run::{
     EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, RunInfo, RunKind, RunStatus, SuiteChunkPlan,
-    SuiteResult,
+    SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
     Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,

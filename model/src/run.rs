@@ -116,6 +116,45 @@ pub struct RunInfo {
     pub pairs_done: i64,
     /// Games stored.
     pub games: i64,
+    /// Workers and slots take units of higher-priority runs first.
+    pub priority: i64,
+}
+
+/// An arena process that plays work (a local run or an `arena worker`), as
+/// the work loop records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct WorkerInfo {
+    /// `host:pid`.
+    pub name: String,
+    /// When it started, Unix ms.
+    pub started_ms: i64,
+    /// Its last claim, heartbeat or store, Unix ms.
+    pub last_seen_ms: i64,
+    /// The run of its latest unit.
+    pub run: Option<i64>,
+    /// Its latest unit, e.g. `run 3 pair 12`.
+    pub doing: String,
+    /// Units stored (pairs, suite chunks).
+    pub units: i64,
+    /// Games or answers stored.
+    pub progress: i64,
+    /// Units that failed and went back to the queue.
+    pub faults: i64,
+}
+
+/// What a process did since it last said so, for [`WorkerInfo`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkerBeat {
+    /// The run of the unit, if any.
+    pub run: Option<i64>,
+    /// The unit, or empty when idle.
+    pub doing: String,
+    /// Units stored since.
+    pub units: i64,
+    /// Games or answers stored since.
+    pub progress: i64,
+    /// Units failed since.
+    pub faults: i64,
 }
 
 /// One planned pair: an opening played twice with colours swapped.

@@ -1,25 +1,19 @@
 //! What the commands share: opening the database, where engines and logs
-//! are, a stored run's report (the one path from the database to
-//! `arena report`, `arena show` and the summary after a run), the PGN
-//! export, and what is printed when a run ends here.
+//! are, the PGN export, and what is printed when a run ends here (the
+//! short report, from [`crate::reporting`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use clap::ValueEnum;
 use db::{Db, DbError, Target};
 use model::{Spec, SuiteSpec};
 use reports::pgn::{Context, write_game};
-use reports::report::{
-    Brief, EngineHeader, Header, Inputs, Layout, Report, SuiteHeader, SuiteInputs, SuiteReport, render_html,
-    render_markdown, render_text, utc_timestamp,
-};
 
 use super::CliError;
 use super::{out, outln};
 use crate::clock::TimeControl;
-use crate::engines::EngineSpec;
 use crate::process::Timeouts;
+use crate::reporting::{Detail, report_of};
 use crate::suite::epd::TestPosition;
 use crate::suite::load_suite;
 use crate::work::local::RunEnd;
@@ -95,146 +89,6 @@ pub(super) fn suite_positions(spec: &SuiteSpec) -> Result<Vec<TestPosition>, Cli
     let mut positions = suite.positions;
     positions.truncate(spec.count.unwrap_or(usize::MAX));
     Ok(positions)
-}
-
-/// Report formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Plain text for a terminal.
-    Text,
-    /// GitHub-flavoured markdown.
-    Markdown,
-    /// One self-contained HTML page with plots.
-    Html,
-    /// JSON (documented schema, version field).
-    Json,
-}
-
-/// A stored run's report, by kind of run.
-pub(super) enum RunReport {
-    /// Pairs of games; for the short view, built without the per-game
-    /// tables and with the stored terminations instead.
-    Games(Report, Vec<(String, i64)>),
-    /// Test positions.
-    Suite(SuiteReport),
-}
-
-/// How much of a report to build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Detail {
-    /// Everything (`arena report`).
-    Full,
-    /// The short view (`arena show`, after a run): no pass over the games.
-    Brief,
-}
-
-impl RunReport {
-    /// The report in `format`.
-    pub(super) fn render(&self, format: Format) -> String {
-        fn draw(report: &impl Layout, json: impl FnOnce() -> String, format: Format) -> String {
-            match format {
-                Format::Text => render_text(report),
-                Format::Markdown => render_markdown(report),
-                Format::Html => render_html(report),
-                Format::Json => json() + "\n",
-            }
-        }
-        match self {
-            RunReport::Games(report, _) => draw(report, || report.to_json(), format),
-            RunReport::Suite(report) => draw(report, || report.to_json(), format),
-        }
-    }
-
-    /// The short view (`arena show`, after a run): a match's header,
-    /// statistics, terminations and ratings; a suite's tables.
-    pub(super) fn brief(&self) -> String {
-        match self {
-            RunReport::Games(report, terminations) => render_text(&Brief { report, terminations }),
-            RunReport::Suite(report) => render_text(report),
-        }
-    }
-}
-
-/// An engine as reports show it.
-fn engine_header(engine: &EngineSpec) -> EngineHeader {
-    EngineHeader {
-        name: engine.name.clone(),
-        kind: engine.describe(),
-        options: engine.options.clone(),
-        time_control: engine.tc.clone(),
-    }
-}
-
-/// The report of stored run `run`; `anchor` is the engine rated 0 in a
-/// tournament, or the 100 % reference of a suite (default: the first).
-pub(super) async fn report_of(
-    db: &Db,
-    run: i64,
-    anchor: Option<String>,
-    detail: Detail,
-) -> Result<RunReport, CliError> {
-    let info = db.run(run).await?;
-    let spec = Spec::of(&info)?;
-    if let Some(name) = &anchor
-        && !spec.engines().iter().any(|e| &e.name == name)
-    {
-        let names: Vec<&str> = spec.engines().iter().map(|e| e.name.as_str()).collect();
-        return Err(CliError(format!("no engine '{name}' in run {run} (choose from: {})", names.join(", "))));
-    }
-    let engines = spec.engines().iter().map(engine_header).collect();
-    match spec {
-        Spec::Games(spec) => {
-            let pairs = db.pair_outcomes(run).await?;
-            let (games, move_totals, terminations) = match detail {
-                Detail::Full => (db.game_summaries(run).await?, db.move_totals(run).await?, Vec::new()),
-                Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run).await?),
-            };
-            let header = Header {
-                run,
-                kind: info.kind,
-                status: info.status,
-                engines,
-                time_control: spec.tc.clone(),
-                openings: spec.openings.clone(),
-                games_planned: u64::try_from(2 * info.pairs_planned).unwrap_or(0),
-                games_played: u64::try_from(info.games).unwrap_or(0),
-                created: utc_timestamp(info.created_ms),
-                finished: info.finished_ms.map(utc_timestamp),
-                machine: info.machine.clone(),
-            };
-            let pairings = spec.pairing_names();
-            let iterations = match &spec.tune {
-                Some(_) => db.tune_iterations(run).await?,
-                None => Vec::new(),
-            };
-            let report = Report::build(Inputs {
-                header,
-                pairings,
-                sprt: spec.sprt.map(|test| (test, info.verdict)),
-                pairs: &pairs,
-                games: &games,
-                move_totals: &move_totals,
-                anchor,
-                tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
-            });
-            Ok(RunReport::Games(report, terminations))
-        }
-        Spec::Suite(spec) => {
-            let results = db.suite_results(run).await?;
-            let header = SuiteHeader {
-                run,
-                status: info.status,
-                suite: spec.suite.clone(),
-                positions: spec.positions,
-                engines,
-                limits: spec.limits.iter().map(|l| l.label()).collect(),
-                created: utc_timestamp(info.created_ms),
-                finished: info.finished_ms.map(utc_timestamp),
-                machine: info.machine.clone(),
-            };
-            Ok(RunReport::Suite(SuiteReport::build(SuiteInputs { header, results: &results, reference: anchor })))
-        }
-    }
 }
 
 /// Writes a run's games as PGN to `out`; returns how many.

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use clap::Args;
 use model::Spec;
 
-use super::common::{Detail, open_existing, report_of, stream_pgn, write_pgn};
+use super::common::{open_existing, stream_pgn, write_pgn};
 use super::{CliResult, DbArg, out, outln};
+use crate::reporting::{Detail, report_of};
 
 /// A run in a database.
 #[derive(Args, Debug)]

@@ -9,6 +9,7 @@ mod inspect;
 mod play;
 mod report;
 mod resume;
+mod serve;
 mod stats;
 mod suite;
 mod tune;
@@ -99,6 +100,8 @@ pub enum Command {
     Worker(worker::WorkerArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(resume::ResumeArgs),
+    /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
+    Serve(serve::ServeArgs),
     /// List the runs in the database.
     Runs(DbArg),
     /// Results of one run.
@@ -215,6 +218,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Suite(args) => suite::suite(args).await,
         Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => resume::resume(args).await,
+        Command::Serve(args) => serve::serve(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,
         Command::Report(args) => report::report(args).await,

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use super::common::{Detail, Format, open_existing, report_of};
+use super::common::open_existing;
 use super::{CliError, CliResult, DbArg, out};
+use crate::reporting::{Detail, Format, report_of};
 
 /// `arena report`.
 #[derive(Args, Debug)]

@@ -132,6 +132,10 @@ impl Work for ChunkWork {
         let (first, last) = (chunk.plan.first_position, chunk.plan.first_position + chunk.plan.positions - 1);
         format!("run {} {} positions {first}-{last}", self.run, chunk.plan.engine)
     }
+
+    fn run_of(&self, _unit: &Self::Unit) -> i64 {
+        self.run
+    }
 }
 
 impl ChunkWork {

@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{Db, DbError};
-use model::Spec;
+use model::{Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use crate::clock::TimeControl;
@@ -126,6 +126,9 @@ pub trait Work: Send + Sync + 'static {
     /// The unit in messages: `run 3 pair 12`.
     fn describe(&self, unit: &Self::Unit) -> String;
 
+    /// The run the unit belongs to.
+    fn run_of(&self, unit: &Self::Unit) -> i64;
+
     /// A unit failed with `error` (after it was given back).
     fn failed(&self, _unit: &Self::Unit, _error: &RunError) {}
 }
@@ -218,7 +221,12 @@ pub struct Shared {
     on_error: OnError,
     failure: Mutex<Option<RunError>>,
     counts: Mutex<Counts>,
+    /// When this process last told the database it is alive (`workers`).
+    last_beat: Mutex<Option<std::time::Instant>>,
 }
+
+/// Beats without news are written at most this often.
+const BEAT_EVERY: Duration = Duration::from_secs(5);
 
 /// What the seats did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -238,7 +246,23 @@ impl Shared {
             on_error,
             failure: Mutex::new(None),
             counts: Mutex::new(Counts::default()),
+            last_beat: Mutex::new(None),
         })
+    }
+
+    /// Tells the database this process is alive and what it did (the
+    /// dashboard's workers page). A beat without counts is written at most
+    /// every [`BEAT_EVERY`]; a failed write is only bookkeeping lost.
+    async fn beat(&self, db: &Db, beat: WorkerBeat) {
+        let news = beat.units != 0 || beat.faults != 0;
+        {
+            let mut last = lock(&self.last_beat);
+            if !news && last.is_some_and(|at| at.elapsed() < BEAT_EVERY) {
+                return;
+            }
+            *last = Some(std::time::Instant::now());
+        }
+        let _ = db.worker_beat(&worker_name(), &beat).await;
     }
 
     /// Says `message` above the progress line.
@@ -317,6 +341,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             Ok(Next::Play(unit)) => unit,
             Ok(Next::Done) => break,
             Ok(Next::Wait) => {
+                shared.beat(seat.db(), WorkerBeat::default()).await;
                 pause(&stop, idle.min(IDLE_POLL)).await;
                 continue;
             }
@@ -329,9 +354,14 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
         };
         let (db, lease) = (seat.db().clone(), seat.lease);
+        let what = work.describe(&unit);
+        let run = work.run_of(&unit);
+        let doing = || WorkerBeat { run: Some(run), doing: what.clone(), ..WorkerBeat::default() };
+        shared.beat(&db, doing()).await;
         let heartbeat = async {
             loop {
                 tokio::time::sleep(lease / 3).await;
+                shared.beat(&db, doing()).await;
                 // A failed renewal (database unreachable) is retried: storing checks the lease anyway.
                 if let Ok(false) = work.renew(&db, lease, &unit).await {
                     return;
@@ -339,7 +369,6 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
         };
         let mut abandon = stop.clone();
-        let what = work.describe(&unit);
         let outcome = tokio::select! {
             played = work.play(&mut seat, &unit, &stop) => Some(played),
             () = heartbeat => Some(Ok(Played::LeaseLost)),
@@ -347,6 +376,8 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
         };
         match outcome {
             Some(Ok(Played::Stored(stored))) => {
+                let added = i64::try_from(stored.added).unwrap_or(0);
+                shared.beat(&db, WorkerBeat { units: 1, progress: added, ..doing() }).await;
                 lock(&shared.counts).stored += 1;
                 lock(&shared.progress).stored(&what, &stored);
                 continue;
@@ -364,6 +395,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
             Some(Err(error)) => {
                 let _ = work.release(&db, &unit).await;
+                shared.beat(&db, WorkerBeat { faults: 1, ..doing() }).await;
                 work.failed(&unit, &error);
                 if shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue")) {
                     seat.shutdown().await;

@@ -178,4 +178,8 @@ impl Work for PairWork {
     fn describe(&self, pair: &ClaimedPair) -> String {
         format!("run {} pair {}", self.run, pair.plan.index)
     }
+
+    fn run_of(&self, _unit: &Self::Unit) -> i64 {
+        self.run
+    }
 }

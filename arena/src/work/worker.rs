@@ -333,15 +333,19 @@ impl Work for Catalogue {
         }
     }
 
+    fn run_of(&self, claim: &Claim) -> i64 {
+        match claim {
+            Claim::Pair(work, _) => work.run,
+            Claim::Chunk(work, _) => work.run,
+        }
+    }
+
     /// An engine or spec failure: this worker stops serving the run.
     fn failed(&self, claim: &Claim, error: &RunError) {
         if matches!(error, RunError::Db(_)) {
             return;
         }
-        let run = match claim {
-            Claim::Pair(work, _) => work.run,
-            Claim::Chunk(work, _) => work.run,
-        };
+        let run = self.run_of(claim);
         self.shared.note(&format!("not serving run {run} any more: {error}"));
         lock(&self.jobs).known.insert(run, Job::Refused(error.to_string()));
     }

@@ -4,7 +4,8 @@
 
 use super::document::{Align, Block, Layout};
 
-const STYLE: &str = "\
+/// The page style: inline, so a page needs nothing from the network.
+pub const HTML_STYLE: &str = "\
 :root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--band:#0b5cad26}\
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);margin:0 auto;\
 max-width:60rem;padding:1rem}\
@@ -19,12 +20,25 @@ svg.plot{width:100%;height:auto;max-width:640px;display:block}\
 .line{fill:none;stroke:var(--accent);stroke-width:1.8}.band{fill:var(--band);stroke:none}.bar{fill:var(--accent)}\
 @media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}";
 
-fn escape(text: &str) -> String {
+/// `text` with HTML's special characters escaped.
+pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The report as an HTML document.
 pub fn render_html(report: &impl Layout) -> String {
+    let (title, body) = render_html_body(report);
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
+         <title>{}</title><style>{HTML_STYLE}</style></head>\n<body>\n{body}</body></html>\n",
+        escape(&title)
+    )
+}
+
+/// The report's title and the HTML of its blocks, for a page of one's own
+/// (the dashboard) that uses [`HTML_STYLE`].
+pub fn render_html_body(report: &impl Layout) -> (String, String) {
     let document = report.layout();
     let title = document.title;
     let mut body = String::new();
@@ -60,10 +74,5 @@ pub fn render_html(report: &impl Layout) -> String {
             }
         }
     }
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>{}</title><style>{STYLE}</style></head>\n<body>\n{body}</body></html>\n",
-        escape(&title)
-    )
+    (title, body)
 }

@@ -49,7 +49,7 @@ use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
 
 pub use document::{Brief, Document, Layout};
-pub use html::render_html;
+pub use html::{HTML_STYLE, escape as html_escape, render_html, render_html_body};
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
 pub use tune::{ThetaPoint, TuneSection, TunedParam};

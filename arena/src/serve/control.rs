@@ -1,0 +1,209 @@
+//! Run control: stop, resume, priority. Each write needs the server's token
+//! (form field `token` or `Authorization: Bearer …`): none given → 401, a
+//! wrong one or a read-only server → 403, and nothing changes. Every write,
+//! done or refused, is logged with its time and the client's address.
+//!
+//! Stopping marks the run stopped: the seats playing it lose their leases at
+//! the next heartbeat or store and drop the pairs in flight, as a second
+//! Ctrl-C does; local runs end ("stopped; continue it with arena resume").
+//! Resuming marks it running again: `arena worker`s pick it up; a local
+//! process that ended does not come back (`arena resume N` plays it here).
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Form;
+use axum::extract::rejection::FormRejection;
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Redirect, Response};
+use db::DbError;
+use model::RunStatus;
+
+use super::App;
+use super::pages::{error_page, run_id};
+
+/// Whether `given` equals `expected`, in time that depends on the length
+/// only, not on where they differ.
+fn same(given: &str, expected: &str) -> bool {
+    let (a, b) = (given.as_bytes(), expected.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// A write as it arrived.
+struct Write<'a> {
+    app: &'a App,
+    from: SocketAddr,
+    what: String,
+}
+
+impl Write<'_> {
+    fn log(&self, outcome: &str) {
+        let now = reports::report::utc_timestamp(model::now_ms());
+        eprintln!("{now} UTC {} {}: {outcome}", self.from, self.what);
+    }
+
+    fn refuse(&self, status: StatusCode, message: &str) -> Response {
+        self.log(&format!("{} {message}", status.as_u16()));
+        error_page(status, message)
+    }
+
+    /// The form, or the answer that refuses the write.
+    fn authorize(
+        &self,
+        headers: &HeaderMap,
+        form: Result<Form<HashMap<String, String>>, FormRejection>,
+    ) -> Result<HashMap<String, String>, (StatusCode, String)> {
+        // A body that is no form (or none) may still carry the token in the header.
+        let (form, bad_form) = match form {
+            Ok(Form(form)) => (form, None),
+            Err(e) => (HashMap::new(), Some(e.body_text())),
+        };
+        let Some(expected) = &self.app.token else {
+            return Err((StatusCode::FORBIDDEN, "this server is read-only (started without --token)".into()));
+        };
+        let bearer = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::to_string);
+        let Some(given) = bearer.or_else(|| form.get("token").cloned()).filter(|t| !t.is_empty()) else {
+            return Err((
+                StatusCode::UNAUTHORIZED,
+                "this needs the token (form field token or Authorization: Bearer)".into(),
+            ));
+        };
+        if !same(&given, expected) {
+            return Err((StatusCode::FORBIDDEN, "wrong token".into()));
+        }
+        // Stop and resume need no fields; priority does.
+        if let Some(problem) = bad_form.filter(|_| self.what.ends_with("/priority")) {
+            return Err((StatusCode::BAD_REQUEST, format!("bad form: {problem}")));
+        }
+        Ok(form)
+    }
+
+    fn failed(&self, e: &DbError) -> Response {
+        match e {
+            DbError::NoSuchRun(run) => self.refuse(StatusCode::NOT_FOUND, &format!("no run {run} in this database")),
+            e => self.refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+        }
+    }
+
+    fn done(&self, run: i64, message: &str) -> Response {
+        self.log(&format!("done: {message}"));
+        Redirect::to(&format!("/runs/{run}")).into_response()
+    }
+}
+
+/// What the three writes share: the run, the token, then `act`.
+async fn write<F, Fut>(
+    app: &App,
+    from: SocketAddr,
+    id: &str,
+    action: &str,
+    headers: &HeaderMap,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+    act: F,
+) -> Response
+where
+    F: FnOnce(i64, HashMap<String, String>) -> Fut,
+    Fut: Future<Output = Result<Result<String, (StatusCode, String)>, DbError>>,
+{
+    let write = Write { app, from, what: format!("POST /runs/{id}/{action}") };
+    let form = match write.authorize(headers, form) {
+        Ok(form) => form,
+        Err((status, message)) => return write.refuse(status, &message),
+    };
+    let Some(run) = run_id(id) else {
+        return write.refuse(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
+    };
+    match act(run, form).await {
+        Ok(Ok(message)) => write.done(run, &message),
+        Ok(Err((status, message))) => write.refuse(status, &message),
+        Err(e) => write.failed(&e),
+    }
+}
+
+/// `POST /runs/{id}/stop`.
+pub(super) async fn stop(
+    State(app): State<Arc<App>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+) -> Response {
+    let db = &app.db;
+    write(&app, from, &id, "stop", &headers, form, |run, _| async move {
+        let info = db.run(run).await?;
+        if info.status != RunStatus::Running {
+            return Ok(Err((StatusCode::CONFLICT, format!("run {run} is {}, not running", info.status))));
+        }
+        db.set_status(run, RunStatus::Stopped, None).await?;
+        Ok(Ok(format!("run {run} stopped")))
+    })
+    .await
+}
+
+/// `POST /runs/{id}/resume`.
+pub(super) async fn resume(
+    State(app): State<Arc<App>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+) -> Response {
+    let db = &app.db;
+    write(&app, from, &id, "resume", &headers, form, |run, _| async move {
+        let info = db.run(run).await?;
+        if info.status != RunStatus::Stopped {
+            return Ok(Err((StatusCode::CONFLICT, format!("run {run} is {}, not stopped", info.status))));
+        }
+        db.set_status(run, RunStatus::Running, None).await?;
+        Ok(Ok(format!("run {run} running again (workers take it; arena resume {run} plays it here)")))
+    })
+    .await
+}
+
+/// `POST /runs/{id}/priority` with `priority=N`.
+pub(super) async fn priority(
+    State(app): State<Arc<App>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    form: Result<Form<HashMap<String, String>>, FormRejection>,
+) -> Response {
+    let db = &app.db;
+    write(&app, from, &id, "priority", &headers, form, |run, form| async move {
+        let text = form.get("priority").map(|p| p.trim().to_string()).unwrap_or_default();
+        let Ok(priority) = text.parse::<i64>() else {
+            return Ok(Err((
+                StatusCode::BAD_REQUEST,
+                format!("priority must be a whole number (higher runs first), got '{text}'"),
+            )));
+        };
+        if priority.abs() > 1_000_000 {
+            return Ok(Err((StatusCode::BAD_REQUEST, "priority must be within ±1000000".to_string())));
+        }
+        db.set_priority(run, priority).await?;
+        Ok(Ok(format!("run {run} priority {priority}")))
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same;
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same("s3cret", "s3cret"));
+        assert!(!same("s3cre", "s3cret"));
+        assert!(!same("s3creT", "s3cret"));
+        assert!(!same("", "s3cret"));
+    }
+}

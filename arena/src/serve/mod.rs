@@ -1,0 +1,101 @@
+//! `arena serve`: a live dashboard over the runs' own database, with run
+//! control. Server-rendered HTML (the report's own blocks, drawn by
+//! `reports`), a small inline script that refreshes a page's live part
+//! without reloading it, and the same data as JSON under `/api/`. Built on
+//! axum (tokio's own HTTP framework, already on tokio like the rest of
+//! arena).
+//!
+//! | route | what |
+//! |---|---|
+//! | `GET /` | the runs: kind, engines, time control, games, W-D-L, Elo ± CI, LLR against its bounds, status, ETA, seats on it, priority |
+//! | `GET /runs/{id}` | a run's full report, live; its controls |
+//! | `GET /workers` | the processes that play (workers and local runs): last seen, run, units, games per minute, faults |
+//! | `GET /live/…` | the live part of each page (what the script fetches) |
+//! | `GET /api/runs`, `/api/runs/{id}`, `/api/workers` | the same as JSON (`/api/runs/{id}` is `arena report --format json`) |
+//! | `POST /runs/{id}/stop`, `/resume`, `/priority` | run control; needs the token |
+//!
+//! Writes need the token given with `--token` or `ARENA_TOKEN` (form field
+//! `token` or `Authorization: Bearer …`), compared in constant time; without
+//! a token the server is read-only. Every write is logged with its time and
+//! the client's address.
+
+mod control;
+mod pages;
+mod rows;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::{get, post};
+use db::Db;
+
+/// What the server is started with.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// Where to listen.
+    pub listen: SocketAddr,
+    /// The write token; `None`: read-only.
+    pub token: Option<String>,
+    /// How often pages refresh their live part.
+    pub refresh: Duration,
+}
+
+/// What every handler shares.
+pub(crate) struct App {
+    db: Db,
+    token: Option<String>,
+    refresh: Duration,
+}
+
+/// The router over `db` (for tests and `arena serve`).
+pub fn router(db: Db, config: &ServeConfig) -> Router {
+    let app = Arc::new(App { db, token: config.token.clone(), refresh: config.refresh });
+    Router::new()
+        .route("/", get(pages::runs_page))
+        .route("/live/runs", get(pages::runs_live))
+        .route("/runs/{id}", get(pages::run_page))
+        .route("/live/runs/{id}", get(pages::run_live))
+        .route("/workers", get(pages::workers_page))
+        .route("/live/workers", get(pages::workers_live))
+        .route("/api/runs", get(pages::api_runs))
+        .route("/api/runs/{id}", get(pages::api_run))
+        .route("/api/workers", get(pages::api_workers))
+        .route("/runs/{id}/stop", post(control::stop))
+        .route("/runs/{id}/resume", post(control::resume))
+        .route("/runs/{id}/priority", post(control::priority))
+        .fallback(pages::not_found)
+        .with_state(app)
+}
+
+/// Serves until Ctrl-C or SIGTERM.
+///
+/// # Errors
+///
+/// One line when the address cannot be bound.
+pub async fn serve(db: Db, config: ServeConfig) -> Result<(), String> {
+    let listener = tokio::net::TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e} (choose another with --listen)", config.listen))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    if !address.ip().is_loopback() && config.token.is_none() {
+        eprintln!(
+            "warning: listening on {address} without a token: anyone who can reach it reads every run \
+             (writes stay refused); give --token or ARENA_TOKEN"
+        );
+    }
+    let mode = if config.token.is_some() { "control with the token" } else { "read-only (no --token)" };
+    eprintln!("serving {} on http://{address}/ ({mode}); Ctrl-C stops", db.describe());
+    let app = router(db, &config).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async {
+            let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                () = async { match term.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
+            }
+        })
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))
+}

@@ -1,0 +1,275 @@
+//! The dashboard's pages and their JSON: every page is a shell (navigation,
+//! controls) around a live part that the inline script fetches again every
+//! few seconds from `/live/…` and swaps in, so plots and tables move as
+//! games arrive without a reload.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::{StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use db::DbError;
+use reports::report::{HTML_STYLE, html_escape as escape};
+
+use super::App;
+use super::rows::{RunRow, duration, run_row};
+use crate::reporting::{Detail, ReportError, report_of};
+
+/// Extra style of the dashboard's own parts.
+const STYLE: &str = "nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\
+padding-bottom:.4rem;margin-bottom:.6rem}nav a{font-weight:600}a{color:var(--accent)}\
+.muted{color:var(--muted)}form{display:inline-flex;gap:.3rem;margin:.2rem .6rem .2rem 0;flex-wrap:wrap}\
+input{font:inherit;padding:.15rem .3rem;max-width:9rem}button{font:inherit;padding:.15rem .6rem}\
+.controls{border:1px solid var(--line);padding:.4rem .6rem;margin:.6rem 0}\
+.running{color:#1a7f37;font-weight:600}.stopped{color:#9a6700}.finished{color:var(--muted)}";
+
+/// Refreshes `#live` from its `data-src` every `data-every` ms, swapping it
+/// in only when it changed; a failed fetch is tried again at the next tick.
+const SCRIPT: &str = "(()=>{const live=document.getElementById('live');if(!live)return;let last=null;\
+const every=Number(live.dataset.every)||5000;\
+async function tick(){try{const r=await fetch(live.dataset.src,{cache:'no-store'});\
+if(r.ok){const t=await r.text();if(t!==last){last=t;live.innerHTML=t;}}}catch(e){}setTimeout(tick,every);}\
+setTimeout(tick,every);})();";
+
+/// A whole page: navigation, `before` (controls), the live part and the script.
+fn page(app: &App, title: &str, live_src: &str, live: &str, before: &str) -> Html<String> {
+    Html(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">\
+         <title>{}</title><style>{HTML_STYLE}{STYLE}</style></head>\n<body>\n\
+         <nav><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a><span class=\"muted\">arena {}</span></nav>\n\
+         {before}<div id=\"live\" data-src=\"{live_src}\" data-every=\"{}\">{live}</div>\n\
+         <script>{SCRIPT}</script></body></html>\n",
+        escape(title),
+        app.db.describe().split(" (").next().map(escape).unwrap_or_default(),
+        app.refresh.as_millis()
+    ))
+}
+
+/// An error page with `status` and one line.
+pub(super) fn error_page(status: StatusCode, message: &str) -> Response {
+    let body = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\"><title>{status}</title>\
+         <style>{HTML_STYLE}{STYLE}</style></head><body><nav><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a></nav>\
+         <h1>{status}</h1><p>{}</p></body></html>\n",
+        escape(message)
+    );
+    (status, Html(body)).into_response()
+}
+
+/// A JSON error with `status`.
+fn json_error(status: StatusCode, message: &str) -> Response {
+    (status, Json(serde_json::json!({ "error": message }))).into_response()
+}
+
+/// A path's run id, or the 404 answer.
+pub(super) fn run_id(text: &str) -> Option<i64> {
+    text.parse::<i64>().ok().filter(|id| *id > 0)
+}
+
+fn db_failure(e: &DbError) -> (StatusCode, String) {
+    match e {
+        DbError::NoSuchRun(run) => (StatusCode::NOT_FOUND, format!("no run {run} in this database")),
+        e => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+fn report_failure(e: &ReportError) -> (StatusCode, String) {
+    match e {
+        ReportError::Db(e) => db_failure(e),
+        e => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+    }
+}
+
+async fn rows(app: &App) -> Result<Vec<RunRow>, DbError> {
+    let mut rows = Vec::new();
+    for run in app.db.runs().await? {
+        rows.push(run_row(&app.db, &run).await?);
+    }
+    Ok(rows)
+}
+
+fn runs_table(rows: &[RunRow]) -> String {
+    if rows.is_empty() {
+        return "<h1>Runs</h1><p class=\"muted\">No runs in this database yet.</p>".to_string();
+    }
+    let mut out = String::from(
+        "<h1>Runs</h1><div class=\"scroll\"><table><thead><tr><th>Run</th><th>Kind</th><th>Engines</th>\
+         <th>Time control</th><th class=\"r\">Games</th><th class=\"r\">W-D-L</th><th class=\"r\">Elo</th>\
+         <th class=\"r\">LLR (bounds)</th><th>Status</th><th class=\"r\">ETA</th><th>Seats</th>\
+         <th class=\"r\">Priority</th></tr></thead><tbody>\n",
+    );
+    for r in rows {
+        let status = match &r.verdict {
+            Some(verdict) => format!("{} ({verdict})", r.status),
+            None => r.status.clone(),
+        };
+        out += &format!(
+            "<tr><td><a href=\"/runs/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td class=\"r\">{}/{}</td>\
+             <td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"{}\">{}</td>\
+             <td class=\"r\">{}</td><td>{}</td><td class=\"r\">{}</td></tr>\n",
+            escape(&r.kind),
+            escape(&r.engines.join(" vs ")),
+            escape(&r.time_control),
+            r.done,
+            r.planned,
+            r.wdl.map_or("-".into(), |[w, d, l]| format!("{w}-{d}-{l}")),
+            r.elo.map_or("-".into(), |(elo, half)| format!("{elo:+.1} ± {half:.1}")),
+            r.llr.map_or("-".into(), |(llr, lo, hi)| format!("{llr:.2} ({lo:.2}, {hi:.2})")),
+            escape(&r.status),
+            escape(&status),
+            r.eta_s.map_or("-".into(), duration),
+            r.seats.len(),
+            r.priority,
+            id = r.id,
+        );
+    }
+    out + "</tbody></table></div>"
+}
+
+/// `GET /`.
+pub(super) async fn runs_page(State(app): State<Arc<App>>) -> Response {
+    match rows(&app).await {
+        Ok(rows) => page(&app, "arena runs", "/live/runs", &runs_table(&rows), "").into_response(),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// `GET /live/runs`.
+pub(super) async fn runs_live(State(app): State<Arc<App>>) -> Response {
+    match rows(&app).await {
+        Ok(rows) => Html(runs_table(&rows)).into_response(),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// `GET /api/runs`.
+pub(super) async fn api_runs(State(app): State<Arc<App>>) -> Response {
+    match rows(&app).await {
+        Ok(rows) => Json(rows).into_response(),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// The run's report blocks.
+async fn run_body(app: &App, id: &str) -> Result<(String, String), (StatusCode, String)> {
+    let Some(run) = run_id(id) else {
+        return Err((StatusCode::NOT_FOUND, format!("no run '{id}': runs are numbered 1, 2, …")));
+    };
+    let report = report_of(&app.db, run, None, Detail::Full).await.map_err(|e| report_failure(&e))?;
+    Ok(report.html_body())
+}
+
+fn controls(app: &App, run: i64) -> String {
+    if app.token.is_none() {
+        return "<p class=\"muted\">Read-only: start <code>arena serve</code> with <code>--token</code> to stop, \
+                resume and prioritise runs here.</p>"
+            .to_string();
+    }
+    let token =
+        "<input type=\"password\" name=\"token\" placeholder=\"token\" autocomplete=\"current-password\" required>";
+    format!(
+        "<div class=\"controls\"><form method=\"post\" action=\"/runs/{run}/stop\">{token}<button>Stop</button></form>\
+         <form method=\"post\" action=\"/runs/{run}/resume\">{token}<button>Resume</button></form>\
+         <form method=\"post\" action=\"/runs/{run}/priority\">{token}\
+         <input type=\"number\" name=\"priority\" placeholder=\"priority\" required><button>Set priority</button></form></div>"
+    )
+}
+
+/// `GET /runs/{id}`.
+pub(super) async fn run_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match run_body(&app, &id).await {
+        Ok((title, body)) => {
+            let run = run_id(&id).unwrap_or_default();
+            page(&app, &title, &format!("/live/runs/{run}"), &body, &controls(&app, run)).into_response()
+        }
+        Err((status, message)) => error_page(status, &message),
+    }
+}
+
+/// `GET /live/runs/{id}`.
+pub(super) async fn run_live(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match run_body(&app, &id).await {
+        Ok((_, body)) => Html(body).into_response(),
+        Err((status, message)) => error_page(status, &message),
+    }
+}
+
+/// `GET /api/runs/{id}`: the report JSON.
+pub(super) async fn api_run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let Some(run) = run_id(&id) else {
+        return json_error(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
+    };
+    match report_of(&app.db, run, None, Detail::Full).await {
+        Ok(report) => ([(header::CONTENT_TYPE, "application/json")], report.json()).into_response(),
+        Err(e) => {
+            let (status, message) = report_failure(&e);
+            json_error(status, &message)
+        }
+    }
+}
+
+fn workers_table(workers: &[model::WorkerInfo]) -> String {
+    if workers.is_empty() {
+        return "<h1>Workers</h1><p class=\"muted\">No process has played work in this database yet.</p>".into();
+    }
+    let now = model::now_ms();
+    let mut out = String::from(
+        "<h1>Workers</h1><p class=\"muted\">Every arena process that plays units: <code>arena worker</code>s and \
+         local runs. Seen: its last claim, heartbeat or store.</p><div class=\"scroll\"><table><thead><tr>\
+         <th>Worker</th><th class=\"r\">Seen</th><th>Run</th><th>Latest unit</th><th class=\"r\">Units</th>\
+         <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th></tr></thead><tbody>\n",
+    );
+    for w in workers {
+        let ago = (now - w.last_seen_ms).max(0) as f64 / 1000.0;
+        let minutes = (w.last_seen_ms - w.started_ms).max(1) as f64 / 60_000.0;
+        let seen =
+            if ago > 120.0 { format!("{} ago (gone?)", duration(ago)) } else { format!("{} ago", duration(ago)) };
+        out += &format!(
+            "<tr><td>{}</td><td class=\"r\">{seen}</td><td>{}</td><td>{}</td><td class=\"r\">{}</td>\
+             <td class=\"r\">{}</td><td class=\"r\">{:.1}</td><td class=\"r\">{}</td></tr>\n",
+            escape(&w.name),
+            w.run.map_or("-".into(), |run| format!("<a href=\"/runs/{run}\">{run}</a>")),
+            escape(&w.doing),
+            w.units,
+            w.progress,
+            w.progress as f64 / minutes,
+            w.faults,
+        );
+    }
+    out + "</tbody></table></div>"
+}
+
+/// `GET /workers`.
+pub(super) async fn workers_page(State(app): State<Arc<App>>) -> Response {
+    match app.db.workers().await {
+        Ok(workers) => page(&app, "arena workers", "/live/workers", &workers_table(&workers), "").into_response(),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// `GET /live/workers`.
+pub(super) async fn workers_live(State(app): State<Arc<App>>) -> Response {
+    match app.db.workers().await {
+        Ok(workers) => Html(workers_table(&workers)).into_response(),
+        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// `GET /api/workers`.
+pub(super) async fn api_workers(State(app): State<Arc<App>>) -> Response {
+    match app.db.workers().await {
+        Ok(workers) => Json(workers).into_response(),
+        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
+    }
+}
+
+/// Any other path.
+pub(super) async fn not_found(uri: axum::http::Uri) -> Response {
+    if uri.path().starts_with("/api/") {
+        return json_error(StatusCode::NOT_FOUND, &format!("no such API: {}", uri.path()));
+    }
+    error_page(StatusCode::NOT_FOUND, &format!("nothing at {}: see the runs at /", uri.path()))
+}

@@ -1,0 +1,141 @@
+//! What the runs list shows of each run, read from the database: the same
+//! counts, Elo and LLR that `arena show` prints (the `reports` statistics
+//! over the stored tallies), the pace of its latest games and the seats
+//! holding its units now.
+
+use db::{Db, DbError};
+use model::{RunInfo, RunStatus, Spec};
+use reports::stats::sprt::llr;
+use reports::stats::{Counts, summarize};
+use serde::Serialize;
+
+/// One run in the list (`GET /api/runs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunRow {
+    /// Run id.
+    pub id: i64,
+    /// `elo`, `match`, `tournament`, `sprt`, `suite` or `tune`.
+    pub kind: String,
+    /// `running`, `stopped` or `finished`.
+    pub status: String,
+    /// SPRT verdict, if any.
+    pub verdict: Option<String>,
+    /// Engine names.
+    pub engines: Vec<String>,
+    /// Time control (a suite: its limits).
+    pub time_control: String,
+    /// Games stored (a suite: answers).
+    pub done: i64,
+    /// Games planned (a suite: answers).
+    pub planned: i64,
+    /// The first pairing's wins, draws and losses of A.
+    pub wdl: Option<[u64; 3]>,
+    /// Its Elo (pentanomial) and the half-width of the 95 % interval.
+    pub elo: Option<(f64, f64)>,
+    /// The SPRT's LLR with its lower and upper bound.
+    pub llr: Option<(f64, f64, f64)>,
+    /// Seconds to the end at the pace of the latest games (running runs).
+    pub eta_s: Option<f64>,
+    /// Seats holding a unit of it now (`host:pid/seat`).
+    pub seats: Vec<String>,
+    /// Workers take higher priorities first.
+    pub priority: i64,
+    /// Created, Unix ms.
+    pub created_ms: i64,
+}
+
+/// A running run's seconds to go from the finishing times of its latest
+/// games (newest first); `None` without a recent pace.
+fn eta(times: &[i64], left: i64) -> Option<f64> {
+    let (newest, oldest) = (*times.first()?, *times.last()?);
+    let stale = model::now_ms() - newest > 10 * 60_000;
+    if times.len() < 2 || newest <= oldest || stale {
+        return None;
+    }
+    let per_ms = (times.len() - 1) as f64 / (newest - oldest) as f64;
+    Some(left.max(0) as f64 / per_ms / 1000.0)
+}
+
+/// The row of `run`.
+///
+/// # Errors
+///
+/// A database failure.
+pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
+    let spec = Spec::of(run).ok();
+    let mut row = RunRow {
+        id: run.id,
+        kind: run.kind.as_str().to_string(),
+        status: run.status.as_str().to_string(),
+        verdict: run.verdict.map(|v| v.as_str().to_string()),
+        engines: spec.as_ref().map(|s| s.engines().iter().map(|e| e.name.clone()).collect()).unwrap_or_default(),
+        time_control: String::new(),
+        done: run.games,
+        planned: 2 * run.pairs_planned,
+        wdl: None,
+        elo: None,
+        llr: None,
+        eta_s: None,
+        seats: db.seats_on(run.id).await?,
+        priority: run.priority,
+        created_ms: run.created_ms,
+    };
+    match &spec {
+        Some(Spec::Games(games)) => {
+            row.time_control = games.tc.clone();
+            let counts = db.pairing_counts(run.id).await?;
+            let names = games.pairing_names();
+            if let Some((a, b)) = names.first()
+                && let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b)
+            {
+                let tally = first.tally;
+                row.wdl = Some([tally.wins, tally.draws, tally.losses]);
+                let counts = Counts::pairs(&tally);
+                row.elo = summarize(&counts).map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
+                if let Some(test) = games.sprt {
+                    let bounds = test.bounds();
+                    row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
+                }
+            }
+        }
+        Some(Spec::Suite(suite)) => {
+            row.time_control = suite.limits.iter().map(model::SuiteLimit::label).collect::<Vec<_>>().join(", ");
+            row.done = db.suite_results(run.id).await?.len() as i64;
+            row.planned = suite.answers_planned() as i64;
+        }
+        None => {}
+    }
+    if run.status == RunStatus::Running && !matches!(spec, Some(Spec::Suite(_))) {
+        row.eta_s = eta(&db.recent_game_times(run.id).await?, row.planned - row.done);
+    }
+    Ok(row)
+}
+
+/// `seconds` as `1h02m`, `3m10s` or `42s`.
+pub fn duration(seconds: f64) -> String {
+    let s = seconds.max(0.0).round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn eta_from_the_pace_of_recent_games() {
+        let now = model::now_ms();
+        // 11 games over 10 s: one per second; 30 left → 30 s.
+        let times: Vec<i64> = (0..11).map(|i| now - i * 1000).collect();
+        assert!((eta(&times, 30).unwrap() - 30.0).abs() < 1e-9);
+        assert_eq!(eta(&times[..1], 30), None);
+        let old: Vec<i64> = times.iter().map(|t| t - 3_600_000).collect();
+        assert_eq!(eta(&old, 30), None, "a stale pace gives no ETA");
+        assert_eq!(duration(42.4), "42s");
+        assert_eq!(duration(190.0), "3m10s");
+        assert_eq!(duration(3720.0), "1h02m");
+    }
+}

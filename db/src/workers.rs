@@ -1,0 +1,106 @@
+//! The processes that play work, as the work loop records them (for the
+//! dashboard's workers page), and what the runs list needs to know of a
+//! run's pace.
+
+use sqlx::Row;
+
+use model::{WorkerBeat, WorkerInfo};
+
+use crate::{Db, DbError};
+
+/// Games whose finishing times give a run's pace.
+const PACE_GAMES: i64 = 50;
+
+impl Db {
+    /// Records that process `name` is alive and what it did since it last
+    /// said so (counts are added).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn worker_beat(&self, name: &str, beat: &WorkerBeat) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        sqlx::query(self.backend.sql(
+            "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults) \
+             VALUES (?, {now_ms}, {now_ms}, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET \
+             last_seen_ms = excluded.last_seen_ms, run_id = COALESCE(excluded.run_id, workers.run_id), \
+             doing = excluded.doing, units = workers.units + excluded.units, \
+             progress = workers.progress + excluded.progress, faults = workers.faults + excluded.faults",
+        ))
+        .bind(name)
+        .bind(beat.run)
+        .bind(&beat.doing)
+        .bind(beat.units)
+        .bind(beat.progress)
+        .bind(beat.faults)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Every process recorded, most recently seen first.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn workers(&self) -> Result<Vec<WorkerInfo>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT name, started_ms, last_seen_ms, run_id, doing, units, progress, faults FROM workers \
+             ORDER BY last_seen_ms DESC, name",
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| WorkerInfo {
+                name: r.get(0),
+                started_ms: r.get(1),
+                last_seen_ms: r.get(2),
+                run: r.get(3),
+                doing: r.get(4),
+                units: r.get(5),
+                progress: r.get(6),
+                faults: r.get(7),
+            })
+            .collect())
+    }
+
+    /// The finishing times (Unix ms) of a run's latest games, newest first
+    /// (at most 50): its pace.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn recent_game_times(&self, run: i64) -> Result<Vec<i64>, DbError> {
+        let rows =
+            sqlx::query(self.backend.sql("SELECT finished_ms FROM games WHERE run_id = ? ORDER BY id DESC LIMIT ?"))
+                .bind(run)
+                .bind(PACE_GAMES)
+                .fetch_all(&self.pool)
+                .await
+                .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// The seats holding a live lease on a unit of run `run` (`host:pid/seat`).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn seats_on(&self, run: i64) -> Result<Vec<String>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT worker FROM pairs WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms} \
+             UNION SELECT worker FROM suite_chunks WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms}",
+        ))
+        .bind(run)
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let mut seats: Vec<String> = rows.iter().filter_map(|r| r.get::<Option<String>, _>(0)).collect();
+        seats.sort();
+        Ok(seats)
+    }
+}
