@@ -23,6 +23,7 @@ mod control;
 mod pages;
 mod rows;
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,6 +31,9 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::{get, post};
 use db::Db;
+use model::RunStatus;
+
+use crate::reporting::RunReport;
 
 /// What the server is started with.
 #[derive(Clone, Debug)]
@@ -42,16 +46,29 @@ pub struct ServeConfig {
     pub refresh: Duration,
 }
 
+/// A run's report as last built, with its HTML.
+pub(crate) struct CachedReport {
+    report: RunReport,
+    html: (String, String),
+}
+
 /// What every handler shares.
 pub(crate) struct App {
     db: Db,
     token: Option<String>,
     refresh: Duration,
+    /// Per run: (status, games, finished pairs) when built, and the report.
+    reports: tokio::sync::Mutex<HashMap<i64, ((RunStatus, i64, i64), Arc<CachedReport>)>>,
 }
 
 /// The router over `db` (for tests and `arena serve`).
 pub fn router(db: Db, config: &ServeConfig) -> Router {
-    let app = Arc::new(App { db, token: config.token.clone(), refresh: config.refresh });
+    let app = Arc::new(App {
+        db,
+        token: config.token.clone(),
+        refresh: config.refresh,
+        reports: tokio::sync::Mutex::new(HashMap::new()),
+    });
     Router::new()
         .route("/", get(pages::runs_page))
         .route("/live/runs", get(pages::runs_live))

@@ -12,12 +12,12 @@ use axum::response::{Html, IntoResponse, Response};
 use db::DbError;
 use reports::report::{HTML_STYLE, html_escape as escape};
 
-use super::App;
 use super::rows::{RunRow, duration, run_row};
+use super::{App, CachedReport};
 use crate::reporting::{Detail, ReportError, report_of};
 
 /// Extra style of the dashboard's own parts.
-const STYLE: &str = "nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\
+const STYLE: &str = "body{max-width:90rem}nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\
 padding-bottom:.4rem;margin-bottom:.6rem}nav a{font-weight:600}a{color:var(--accent)}\
 .muted{color:var(--muted)}form{display:inline-flex;gap:.3rem;margin:.2rem .6rem .2rem 0;flex-wrap:wrap}\
 input{font:inherit;padding:.15rem .3rem;max-width:9rem}button{font:inherit;padding:.15rem .6rem}\
@@ -153,13 +153,33 @@ pub(super) async fn api_runs(State(app): State<Arc<App>>) -> Response {
     }
 }
 
+/// The report of `run`, built again only when the run changed (its status,
+/// stored games or finished pairs) since the last build; one build at a
+/// time, so a burst of requests after a new game builds it once. Suite runs,
+/// whose answers these counts do not show, are built every time.
+async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportError> {
+    let mut cache = app.reports.lock().await;
+    let info = app.db.run(run).await?;
+    let key = (info.status, info.games, info.pairs_done);
+    if info.kind.plays_games()
+        && let Some((cached_key, report)) = cache.get(&run)
+        && *cached_key == key
+    {
+        return Ok(report.clone());
+    }
+    let report = report_of(&app.db, run, None, Detail::Full).await?;
+    let cached = Arc::new(CachedReport { html: report.html_body(), report });
+    cache.insert(run, (key, cached.clone()));
+    Ok(cached)
+}
+
 /// The run's report blocks.
 async fn run_body(app: &App, id: &str) -> Result<(String, String), (StatusCode, String)> {
     let Some(run) = run_id(id) else {
         return Err((StatusCode::NOT_FOUND, format!("no run '{id}': runs are numbered 1, 2, …")));
     };
-    let report = report_of(&app.db, run, None, Detail::Full).await.map_err(|e| report_failure(&e))?;
-    Ok(report.html_body())
+    let report = cached_report(app, run).await.map_err(|e| report_failure(&e))?;
+    Ok(report.html.clone())
 }
 
 fn controls(app: &App, run: i64) -> String {
@@ -202,8 +222,8 @@ pub(super) async fn api_run(State(app): State<Arc<App>>, Path(id): Path<String>)
     let Some(run) = run_id(&id) else {
         return json_error(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
     };
-    match report_of(&app.db, run, None, Detail::Full).await {
-        Ok(report) => ([(header::CONTENT_TYPE, "application/json")], report.json()).into_response(),
+    match cached_report(&app, run).await {
+        Ok(report) => ([(header::CONTENT_TYPE, "application/json")], report.report.json()).into_response(),
         Err(e) => {
             let (status, message) = report_failure(&e);
             json_error(status, &message)
