@@ -81,9 +81,9 @@ fn run_status(address: SocketAddr) -> String {
 
 /// Starts a match that plays for a while (two seats at 2,000 nodes) and
 /// waits (polling, at most 60 s) until it has stored `until` games.
-fn start_match(dir: &Path, games: &str, until: i64) -> Child {
+fn start_match(dir: &Path, db: &str, games: &str, until: i64) -> Child {
     let mut child = Command::new(ARENA)
-        .args(["match", "--a", "fhr", "--b", "plain", "--games", games, "--tc", "nodes=2000"])
+        .args(["match", "--a", "fhr", "--b", "plain", "--games", games, "--tc", "nodes=2000", "--db", db])
         .args(["--openings", "noob_2moves", "--seed", "5", "--quiet"])
         .current_dir(dir)
         .stdout(Stdio::null())
@@ -92,7 +92,7 @@ fn start_match(dir: &Path, games: &str, until: i64) -> Child {
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline {
-        if dir.join("arena.db").exists() && stored_games(dir) >= until {
+        if stored_games(dir, db) >= until {
             return child;
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -102,8 +102,11 @@ fn start_match(dir: &Path, games: &str, until: i64) -> Child {
     panic!("the match did not store {until} games within 60 s");
 }
 
-fn stored_games(dir: &Path) -> i64 {
-    let out = arena(dir, &["runs"]);
+fn stored_games(dir: &Path, db: &str) -> i64 {
+    if !db.starts_with("postgres://") && !dir.join(db).exists() {
+        return 0;
+    }
+    let out = arena(dir, &["runs", "--db", db]);
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     text.lines()
         .filter_map(|l| l.split_whitespace().find(|w| w.contains('/')))
@@ -223,7 +226,7 @@ fn the_run_page_moves_as_games_arrive_in_a_real_browser() {
         return;
     }
     let dir = temp_dir("serve-browser");
-    let mut playing = start_match(&dir, "2000", 6);
+    let mut playing = start_match(&dir, "arena.db", "2000", 6);
     let (mut server, address) = start_serve(&dir, &["--refresh", "1"]);
     let mut browser = Browser::open(&dir.join("chromium-profile"));
     browser.call(
@@ -267,13 +270,34 @@ fn the_run_page_moves_as_games_arrive_in_a_real_browser() {
     assert!(browser.console.is_empty(), "console messages: {:?}", browser.console);
 }
 
+/// The databases to test against: a SQLite file, and a scratch PostgreSQL
+/// database when a server is there (CI must have one).
+fn databases(test: &str) -> Vec<String> {
+    let mut databases = vec!["arena.db".to_string()];
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    match runtime.block_on(db::scratch_postgres(&server.parse().unwrap(), &format!("arena_serve_{test}"))) {
+        Ok(db::Target::Postgres(url)) => databases.push(url),
+        Ok(db::Target::Sqlite(_)) => unreachable!("a PostgreSQL scratch database"),
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => eprintln!("skipping PostgreSQL for {test}: {e}"),
+    }
+    databases
+}
+
 #[test]
 fn run_control_needs_the_token_and_stops_and_resumes_the_run() {
-    let dir = temp_dir("serve-control");
-    let mut playing = start_match(&dir, "120", 4);
+    for db in databases("control") {
+        control_on(&db);
+    }
+}
+
+fn control_on(db: &str) {
+    let dir = temp_dir(if db.starts_with("postgres") { "serve-control-pg" } else { "serve-control" });
+    let mut playing = start_match(&dir, db, "120", 4);
 
     // Read-only without a token: writes are refused and change nothing.
-    let (mut readonly, address) = start_serve(&dir, &[]);
+    let (mut readonly, address) = start_serve(&dir, &["--db", db]);
     let (status, page) = form(address, "/runs/1/stop", "token=anything");
     assert_eq!(status, 403, "{page}");
     assert!(page.contains("read-only"), "{page}");
@@ -281,7 +305,7 @@ fn run_control_needs_the_token_and_stops_and_resumes_the_run() {
     let _ = readonly.kill();
     let _ = readonly.wait();
 
-    let (mut server, address) = start_serve(&dir, &["--token", "s3cret-token"]);
+    let (mut server, address) = start_serve(&dir, &["--db", db, "--token", "s3cret-token"]);
     for (body, expected) in [("", 401), ("token=", 401), ("token=wrong", 403), ("token=s3cret-tokeN", 403)] {
         let (status, page) = form(address, "/runs/1/stop", body);
         assert_eq!(status, expected, "{body}: {page}");
@@ -319,7 +343,7 @@ fn run_control_needs_the_token_and_stops_and_resumes_the_run() {
     // Resume: running again; `arena resume` (or a worker) plays it to the end.
     assert_eq!(form(address, "/runs/1/resume", "token=s3cret-token").0, 303);
     assert_eq!(run_status(address), "running");
-    arena_ok(&dir, &["resume", "1", "--quiet"]);
+    arena_ok(&dir, &["resume", "1", "--quiet", "--db", db]);
     let (_, runs) = http(address, "GET", "/api/runs", &[], "");
     let run = &serde_json::from_str::<Value>(&runs).unwrap()[0];
     assert_eq!((run["status"].as_str(), run["done"].as_i64()), (Some("finished"), Some(120)), "{run}");

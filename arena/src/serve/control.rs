@@ -57,6 +57,7 @@ impl Write<'_> {
         &self,
         headers: &HeaderMap,
         form: Result<Form<HashMap<String, String>>, FormRejection>,
+        needs_fields: bool,
     ) -> Result<HashMap<String, String>, (StatusCode, String)> {
         // A body that is no form (or none) may still carry the token in the header.
         let (form, bad_form) = match form {
@@ -81,7 +82,7 @@ impl Write<'_> {
             return Err((StatusCode::FORBIDDEN, "wrong token".into()));
         }
         // Stop and resume need no fields; priority does.
-        if let Some(problem) = bad_form.filter(|_| self.what.ends_with("/priority")) {
+        if let Some(problem) = bad_form.filter(|_| needs_fields) {
             return Err((StatusCode::BAD_REQUEST, format!("bad form: {problem}")));
         }
         Ok(form)
@@ -100,99 +101,89 @@ impl Write<'_> {
     }
 }
 
-/// What the three writes share: the run, the token, then `act`.
-async fn write<F, Fut>(
-    app: &App,
-    from: SocketAddr,
-    id: &str,
-    action: &str,
-    headers: &HeaderMap,
+/// What a write asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Action {
+    Stop,
+    Resume,
+    Priority,
+}
+
+impl Action {
+    fn parse(text: &str) -> Option<Action> {
+        match text {
+            "stop" => Some(Action::Stop),
+            "resume" => Some(Action::Resume),
+            "priority" => Some(Action::Priority),
+            _ => None,
+        }
+    }
+}
+
+/// `POST /runs/{id}/{stop|resume|priority}`: the token, the run, then the action.
+pub(super) async fn control(
+    State(app): State<Arc<App>>,
+    ConnectInfo(from): ConnectInfo<SocketAddr>,
+    Path((id, action)): Path<(String, String)>,
+    headers: HeaderMap,
     form: Result<Form<HashMap<String, String>>, FormRejection>,
-    act: F,
-) -> Response
-where
-    F: FnOnce(i64, HashMap<String, String>) -> Fut,
-    Fut: Future<Output = Result<Result<String, (StatusCode, String)>, DbError>>,
-{
-    let write = Write { app, from, what: format!("POST /runs/{id}/{action}") };
-    let form = match write.authorize(headers, form) {
+) -> Response {
+    let write = Write { app: &app, from, what: format!("POST /runs/{id}/{action}") };
+    let Some(action) = Action::parse(&action) else {
+        return write.refuse(StatusCode::NOT_FOUND, "no such control: stop, resume or priority");
+    };
+    let form = match write.authorize(&headers, form, action == Action::Priority) {
         Ok(form) => form,
         Err((status, message)) => return write.refuse(status, &message),
     };
-    let Some(run) = run_id(id) else {
+    let Some(run) = run_id(&id) else {
         return write.refuse(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
     };
-    match act(run, form).await {
+    match act(&app.db, run, action, &form).await {
         Ok(Ok(message)) => write.done(run, &message),
         Ok(Err((status, message))) => write.refuse(status, &message),
         Err(e) => write.failed(&e),
     }
 }
 
-/// `POST /runs/{id}/stop`.
-pub(super) async fn stop(
-    State(app): State<Arc<App>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    form: Result<Form<HashMap<String, String>>, FormRejection>,
-) -> Response {
-    let db = &app.db;
-    write(&app, from, &id, "stop", &headers, form, |run, _| async move {
-        let info = db.run(run).await?;
-        if info.status != RunStatus::Running {
-            return Ok(Err((StatusCode::CONFLICT, format!("run {run} is {}, not running", info.status))));
+/// Carries out `action` on `run`: the message of what was done, or why not.
+async fn act(
+    db: &db::Db,
+    run: i64,
+    action: Action,
+    form: &HashMap<String, String>,
+) -> Result<Result<String, (StatusCode, String)>, DbError> {
+    let status = db.run(run).await?.status;
+    Ok(match action {
+        Action::Stop if status != RunStatus::Running => {
+            Err((StatusCode::CONFLICT, format!("run {run} is {status}, not running")))
         }
-        db.set_status(run, RunStatus::Stopped, None).await?;
-        Ok(Ok(format!("run {run} stopped")))
-    })
-    .await
-}
-
-/// `POST /runs/{id}/resume`.
-pub(super) async fn resume(
-    State(app): State<Arc<App>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    form: Result<Form<HashMap<String, String>>, FormRejection>,
-) -> Response {
-    let db = &app.db;
-    write(&app, from, &id, "resume", &headers, form, |run, _| async move {
-        let info = db.run(run).await?;
-        if info.status != RunStatus::Stopped {
-            return Ok(Err((StatusCode::CONFLICT, format!("run {run} is {}, not stopped", info.status))));
+        Action::Stop => {
+            db.set_status(run, RunStatus::Stopped, None).await?;
+            Ok(format!("run {run} stopped"))
         }
-        db.set_status(run, RunStatus::Running, None).await?;
-        Ok(Ok(format!("run {run} running again (workers take it; arena resume {run} plays it here)")))
-    })
-    .await
-}
-
-/// `POST /runs/{id}/priority` with `priority=N`.
-pub(super) async fn priority(
-    State(app): State<Arc<App>>,
-    ConnectInfo(from): ConnectInfo<SocketAddr>,
-    Path(id): Path<String>,
-    headers: HeaderMap,
-    form: Result<Form<HashMap<String, String>>, FormRejection>,
-) -> Response {
-    let db = &app.db;
-    write(&app, from, &id, "priority", &headers, form, |run, form| async move {
-        let text = form.get("priority").map(|p| p.trim().to_string()).unwrap_or_default();
-        let Ok(priority) = text.parse::<i64>() else {
-            return Ok(Err((
-                StatusCode::BAD_REQUEST,
-                format!("priority must be a whole number (higher runs first), got '{text}'"),
-            )));
-        };
-        if priority.abs() > 1_000_000 {
-            return Ok(Err((StatusCode::BAD_REQUEST, "priority must be within ±1000000".to_string())));
+        Action::Resume if status != RunStatus::Stopped => {
+            Err((StatusCode::CONFLICT, format!("run {run} is {status}, not stopped")))
         }
-        db.set_priority(run, priority).await?;
-        Ok(Ok(format!("run {run} priority {priority}")))
+        Action::Resume => {
+            db.set_status(run, RunStatus::Running, None).await?;
+            Ok(format!("run {run} running again (workers take it; arena resume {run} plays it here)"))
+        }
+        Action::Priority => {
+            let text = form.get("priority").map(|p| p.trim().to_string()).unwrap_or_default();
+            match text.parse::<i64>() {
+                Ok(priority) if priority.abs() <= 1_000_000 => {
+                    db.set_priority(run, priority).await?;
+                    Ok(format!("run {run} priority {priority}"))
+                }
+                Ok(_) => Err((StatusCode::BAD_REQUEST, "priority must be within ±1000000".to_string())),
+                Err(_) => Err((
+                    StatusCode::BAD_REQUEST,
+                    format!("priority must be a whole number (higher runs first), got '{text}'"),
+                )),
+            }
+        }
     })
-    .await
 }
 
 #[cfg(test)]

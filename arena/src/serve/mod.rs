@@ -52,13 +52,16 @@ pub(crate) struct CachedReport {
     html: (String, String),
 }
 
+/// What a run's report was built from: its status, games and finished pairs.
+type ReportKey = (RunStatus, i64, i64);
+
 /// What every handler shares.
 pub(crate) struct App {
     db: Db,
     token: Option<String>,
     refresh: Duration,
     /// Per run: (status, games, finished pairs) when built, and the report.
-    reports: tokio::sync::Mutex<HashMap<i64, ((RunStatus, i64, i64), Arc<CachedReport>)>>,
+    reports: tokio::sync::Mutex<HashMap<i64, (ReportKey, Arc<CachedReport>)>>,
 }
 
 /// The router over `db` (for tests and `arena serve`).
@@ -79,9 +82,7 @@ pub fn router(db: Db, config: &ServeConfig) -> Router {
         .route("/api/runs", get(pages::api_runs))
         .route("/api/runs/{id}", get(pages::api_run))
         .route("/api/workers", get(pages::api_workers))
-        .route("/runs/{id}/stop", post(control::stop))
-        .route("/runs/{id}/resume", post(control::resume))
-        .route("/runs/{id}/priority", post(control::priority))
+        .route("/runs/{id}/{action}", post(control::control))
         .fallback(pages::not_found)
         .with_state(app)
 }

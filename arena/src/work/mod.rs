@@ -223,9 +223,11 @@ pub struct Shared {
     counts: Mutex<Counts>,
     /// When this process last told the database it is alive (`workers`).
     last_beat: Mutex<Option<std::time::Instant>>,
+    /// What it did since.
+    pending: Mutex<WorkerBeat>,
 }
 
-/// Beats without news are written at most this often.
+/// Beats are written at most this often.
 const BEAT_EVERY: Duration = Duration::from_secs(5);
 
 /// What the seats did.
@@ -247,22 +249,38 @@ impl Shared {
             failure: Mutex::new(None),
             counts: Mutex::new(Counts::default()),
             last_beat: Mutex::new(None),
+            pending: Mutex::new(WorkerBeat::default()),
         })
     }
 
     /// Tells the database this process is alive and what it did (the
-    /// dashboard's workers page). A beat without counts is written at most
-    /// every [`BEAT_EVERY`]; a failed write is only bookkeeping lost.
-    async fn beat(&self, db: &Db, beat: WorkerBeat) {
-        let news = beat.units != 0 || beat.faults != 0;
-        {
+    /// dashboard's workers page): counts add up here and are written at most
+    /// every [`BEAT_EVERY`] (or at once with `now`), so a fast match does not
+    /// pay a write per pair; a failed write is only bookkeeping lost.
+    async fn beat(&self, db: &Db, beat: WorkerBeat, now: bool) {
+        let due = {
+            let mut pending = lock(&self.pending);
+            pending.units += beat.units;
+            pending.progress += beat.progress;
+            pending.faults += beat.faults;
+            if beat.run.is_some() {
+                pending.run = beat.run;
+                pending.doing = beat.doing;
+            }
             let mut last = lock(&self.last_beat);
-            if !news && last.is_some_and(|at| at.elapsed() < BEAT_EVERY) {
+            if !now && last.is_some_and(|at| at.elapsed() < BEAT_EVERY) {
                 return;
             }
             *last = Some(std::time::Instant::now());
+            std::mem::take(&mut *pending)
+        };
+        if db.worker_beat(&worker_name(), &due).await.is_err() {
+            // Try the counts again with the next beat.
+            let mut pending = lock(&self.pending);
+            pending.units += due.units;
+            pending.progress += due.progress;
+            pending.faults += due.faults;
         }
-        let _ = db.worker_beat(&worker_name(), &beat).await;
     }
 
     /// Says `message` above the progress line.
@@ -341,7 +359,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             Ok(Next::Play(unit)) => unit,
             Ok(Next::Done) => break,
             Ok(Next::Wait) => {
-                shared.beat(seat.db(), WorkerBeat::default()).await;
+                shared.beat(seat.db(), WorkerBeat::default(), false).await;
                 pause(&stop, idle.min(IDLE_POLL)).await;
                 continue;
             }
@@ -357,11 +375,11 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
         let what = work.describe(&unit);
         let run = work.run_of(&unit);
         let doing = || WorkerBeat { run: Some(run), doing: what.clone(), ..WorkerBeat::default() };
-        shared.beat(&db, doing()).await;
+        shared.beat(&db, doing(), false).await;
         let heartbeat = async {
             loop {
                 tokio::time::sleep(lease / 3).await;
-                shared.beat(&db, doing()).await;
+                shared.beat(&db, doing(), false).await;
                 // A failed renewal (database unreachable) is retried: storing checks the lease anyway.
                 if let Ok(false) = work.renew(&db, lease, &unit).await {
                     return;
@@ -377,12 +395,15 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
         match outcome {
             Some(Ok(Played::Stored(stored))) => {
                 let added = i64::try_from(stored.added).unwrap_or(0);
-                shared.beat(&db, WorkerBeat { units: 1, progress: added, ..doing() }).await;
+                shared.beat(&db, WorkerBeat { units: 1, progress: added, ..doing() }, false).await;
                 lock(&shared.counts).stored += 1;
                 lock(&shared.progress).stored(&what, &stored);
                 continue;
             }
             Some(Ok(Played::LeaseLost)) => {
+                // Back to the queue if it is still ours (its run was stopped, say
+                // from the dashboard); a no-op when another seat holds it now.
+                let _ = work.release(&db, &unit).await;
                 lock(&shared.counts).lost += 1;
                 shared.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
             }
@@ -395,7 +416,11 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
             Some(Err(error)) => {
                 let _ = work.release(&db, &unit).await;
-                shared.beat(&db, WorkerBeat { faults: 1, ..doing() }).await;
+                if !matches!(error, RunError::Db(_)) {
+                    // Storage failing is not the unit's fault (and a full disk
+                    // must keep its last room for the run's stopped status).
+                    shared.beat(&db, WorkerBeat { faults: 1, ..doing() }, false).await;
+                }
                 work.failed(&unit, &error);
                 if shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue")) {
                     seat.shutdown().await;
@@ -425,6 +450,7 @@ pub async fn seats<W: Work>(
         seats.spawn(serve(work.clone(), seat, shared.clone(), idle));
     }
     while seats.join_next().await.is_some() {}
+    shared.beat(&runtime.db, WorkerBeat::default(), true).await;
 }
 
 /// This process's name in the database: `host:pid`.
