@@ -4,8 +4,9 @@
 //! done or refused, is logged with its time and the client's address.
 //!
 //! Stopping marks the run stopped: the seats playing it lose their leases at
-//! the next heartbeat or store and drop the pairs in flight, as a second
-//! Ctrl-C does; local runs end ("stopped; continue it with arena resume").
+//! the next heartbeat or store and give the pairs in flight back to the
+//! queue (replayed whole later), as a second Ctrl-C does; local runs end
+//! ("stopped; continue it with arena resume").
 //! Resuming marks it running again: `arena worker`s pick it up; a local
 //! process that ended does not come back (`arena resume N` plays it here).
 
