@@ -56,7 +56,7 @@ fn main() {
             let mut solved = 0;
             for (pos, bm) in &positions {
                 searcher.clear();
-                let game = Game { board: Board::new(pos.clone()), history: Vec::new() };
+                let game = Game { board: Board::new(pos.clone()), ..Game::default() };
                 let result = searcher.search(&game, &limits, &mut |_| {});
                 total.accumulate(&result.counters);
                 solved += usize::from(result.best_move.is_some_and(|m| bm.contains(&m)));

@@ -47,7 +47,7 @@ pub fn run(config: &PruningConfig, depth: i32) -> BenchResult {
             .ok()
             .and_then(|f| f.into_position(CastlingMode::Standard).ok())
             .unwrap_or_else(|| panic!("bench position is invalid: {fen}"));
-        let game = Game { board: Board::new(position), history: Vec::new() };
+        let game = Game { board: Board::new(position), ..Game::default() };
         searcher.clear();
         let result = searcher.search(&game, &Limits { depth: Some(depth), ..Limits::default() }, &mut |_| {});
         counters.accumulate(&result.counters);

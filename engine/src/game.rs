@@ -10,13 +10,16 @@ use shakmaty::{CastlingMode, Chess, Position};
 use crate::board::Board;
 
 /// The position to search from, with its repetition history.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Game {
     /// The current position.
     pub board: Board,
     /// Keys of earlier positions since the last capture or pawn move,
     /// oldest first (the current position is not included).
     pub history: Vec<u64>,
+    /// Standard chess, or Chess960 (`UCI_Chess960`): how castling is read
+    /// from a FEN and written in UCI.
+    pub mode: CastlingMode,
 }
 
 /// Why a `position` could not be set up.
@@ -39,23 +42,42 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+impl Default for Game {
+    fn default() -> Self {
+        Game { board: Board::default(), history: Vec::new(), mode: CastlingMode::Standard }
+    }
+}
+
 impl Game {
-    /// The game after `moves` (UCI notation) from `fen` (start position when `None`).
+    /// The game after `moves` (UCI notation) from `fen` (start position when
+    /// `None`), in standard chess.
     ///
     /// # Errors
     ///
     /// [`PositionError::Fen`] for a bad FEN, [`PositionError::Move`] for the
     /// first move that does not parse or is illegal.
     pub fn from_uci(fen: Option<&str>, moves: &[&str]) -> Result<Self, PositionError> {
+        Game::from_uci_in(CastlingMode::Standard, fen, moves)
+    }
+
+    /// [`Game::from_uci`] in standard chess or Chess960: in Chess960 the FEN's
+    /// castling rights may be Shredder-FEN (rook files, `HAha`) or X-FEN
+    /// (`KQkq` for the outermost rooks, files for inner ones), and castling
+    /// moves are king takes rook (`e1h1`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::from_uci`].
+    pub fn from_uci_in(mode: CastlingMode, fen: Option<&str>, moves: &[&str]) -> Result<Self, PositionError> {
         let start: Chess = match fen {
             None => Chess::default(),
             Some(text) => text
                 .parse::<Fen>()
                 .ok()
-                .and_then(|f| f.into_position(CastlingMode::Standard).ok())
+                .and_then(|f| f.into_position(mode).ok())
                 .ok_or_else(|| PositionError::Fen(text.to_string()))?,
         };
-        let mut game = Game { board: Board::new(start), history: Vec::new() };
+        let mut game = Game { board: Board::new(start), history: Vec::new(), mode };
         for (i, text) in moves.iter().enumerate() {
             let m = text
                 .parse::<UciMove>()
@@ -91,5 +113,29 @@ mod tests {
     fn bad_input_is_named() {
         assert_eq!(Game::from_uci(None, &["e2e4", "e2e4"]).unwrap_err(), PositionError::Move(1, "e2e4".into()));
         assert!(matches!(Game::from_uci(Some("not a fen"), &[]), Err(PositionError::Fen(_))));
+    }
+
+    #[test]
+    fn chess960_reads_shredder_and_x_fen_and_castles_king_takes_rook() {
+        use crate::moves::uci;
+        use shakmaty::{Position, Square};
+        // The same position with Shredder-FEN (rook files) and X-FEN (KQkq) rights.
+        let shredder = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let x_fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9";
+        let a = Game::from_uci_in(CastlingMode::Chess960, Some(shredder), &[]).unwrap();
+        let b = Game::from_uci_in(CastlingMode::Chess960, Some(x_fen), &[]).unwrap();
+        assert_eq!(a.board.key(), b.board.key());
+        // Rooks off the a/h files cannot be read as standard chess.
+        assert!(Game::from_uci(Some(shredder), &[]).is_err());
+        // King takes rook: O-O puts the king on g1 and the rook on f1.
+        let fen = "rnbqk2r/pppppppp/8/8/8/8/PPPPPPPP/RNBQK2R w HAha - 0 1";
+        let game = Game::from_uci_in(CastlingMode::Chess960, Some(fen), &["e1h1"]).unwrap();
+        let board = game.board.position().board();
+        assert_eq!(board.king_of(shakmaty::Color::White), Some(Square::G1));
+        assert_eq!(board.role_at(Square::F1), Some(shakmaty::Role::Rook));
+        let start = Game::from_uci_in(CastlingMode::Chess960, Some(fen), &[]).unwrap();
+        let castle = start.board.position().legal_moves().into_iter().find(|m| m.is_castle()).unwrap();
+        assert_eq!(uci(castle, CastlingMode::Chess960), "e1h1");
+        assert_eq!(uci(castle, CastlingMode::Standard), "e1g1");
     }
 }

@@ -19,9 +19,10 @@ pub fn unpack(packed: u16, moves: &MoveList) -> Option<Move> {
     moves.iter().copied().find(|m| pack(*m) == packed)
 }
 
-/// The move in UCI notation (`e1g1` for castling), as GUIs expect.
-pub fn uci(m: Move) -> String {
-    UciMove::from_move(m, CastlingMode::Standard).to_string()
+/// The move in UCI notation, as GUIs expect: castling as `e1g1` in
+/// standard chess, as king takes rook (`e1h1`) in Chess960 (`mode`).
+pub fn uci(m: Move, mode: CastlingMode) -> String {
+    UciMove::from_move(m, mode).to_string()
 }
 
 #[cfg(test)]

@@ -11,6 +11,8 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
+use shakmaty::CastlingMode;
+
 use crate::game::Game;
 use crate::moves::uci;
 use crate::score::mate_in_moves;
@@ -57,6 +59,8 @@ struct Engine {
     config: PruningConfig,
     settings: Settings,
     slot: Option<Slot>,
+    /// `UCI_Chess960`: how castling is read and written.
+    mode: CastlingMode,
 }
 
 /// Runs the UCI loop until `quit` or end of input. `preset` is the initial
@@ -79,6 +83,7 @@ pub fn run(
         slot: Some(Slot::Idle(Box::new(Searcher::new(DEFAULT_HASH_MB, config.clone())))),
         config,
         settings: Settings::default(),
+        mode: CastlingMode::Standard,
     };
     let mut input = input;
     let mut buffer = Vec::new();
@@ -108,7 +113,7 @@ impl Engine {
             "isready" => self.out.say("readyok"),
             "ucinewgame" => {
                 self.idle_searcher().clear();
-                self.game = Game::default();
+                self.game = Game { mode: self.mode, ..Game::default() };
             }
             "position" => self.position(&rest),
             "go" => self.go(&rest),
@@ -133,6 +138,7 @@ impl Engine {
             Settings::default().move_overhead_ms
         ));
         self.out.say("option name NodesTime type spin default 0 min 0 max 1000000");
+        self.out.say("option name UCI_Chess960 type check default false");
         self.out.say(&format!("option name Pruning type string default {}", self.preset));
         for spec in PruningConfig::OPTIONS {
             let value = (spec.get)(&self.config);
@@ -183,7 +189,7 @@ impl Engine {
                 return;
             }
         };
-        match Game::from_uci(fen.as_deref(), moves) {
+        match Game::from_uci_in(self.mode, fen.as_deref(), moves) {
             Ok(game) => self.game = game,
             Err(e) => self.out.say(&format!("info string {}; position unchanged", truncate(&e.to_string()))),
         }
@@ -264,6 +270,13 @@ impl Engine {
                 }
             },
             "clear hash" => self.idle_searcher().clear(),
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.mode = CastlingMode::Chess960,
+                "false" => self.mode = CastlingMode::Standard,
+                _ => {
+                    self.out.say(&format!("info string UCI_Chess960 must be true or false, got '{}'", truncate(&value)))
+                }
+            },
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.settings.move_overhead_ms = ms,
                 _ => self.out.say(&format!("info string Move Overhead must be 0..5000 ms, got '{}'", truncate(&value))),
@@ -331,23 +344,24 @@ fn run_search(
     released: &Receiver<()>,
     out: &Output,
 ) {
-    let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report)));
+    let mode = game.mode;
+    let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report, mode)));
     if infinite {
         // UCI: after `go infinite` the bestmove waits for `stop`.
         let _ = released.recv();
     }
     out.say(&format!("info string counters {}", result.counters));
-    let best = result.best_move.map_or_else(|| "0000".to_string(), uci);
+    let best = result.best_move.map_or_else(|| "0000".to_string(), |m| uci(m, mode));
     out.say(&format!("bestmove {best}"));
 }
 
-/// Formats a completed iteration as a UCI `info` line.
-pub fn info_line(r: &Report) -> String {
+/// Formats a completed iteration as a UCI `info` line (moves written for `mode`).
+pub fn info_line(r: &Report, mode: CastlingMode) -> String {
     let score = match mate_in_moves(r.score) {
         Some(moves) => format!("mate {moves}"),
         None => format!("cp {}", r.score),
     };
-    let pv: Vec<String> = r.pv.iter().map(|m| uci(*m)).collect();
+    let pv: Vec<String> = r.pv.iter().map(|m| uci(*m, mode)).collect();
     format!(
         "info depth {} seldepth {} score {score} nodes {} nps {} time {} hashfull {} pv {}",
         r.depth,

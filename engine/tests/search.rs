@@ -13,7 +13,7 @@ use shakmaty::{CastlingMode, Chess};
 
 fn game(fen: &str) -> Game {
     let position: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
-    Game { board: Board::new(position), history: Vec::new() }
+    Game { board: Board::new(position), ..Game::default() }
 }
 
 fn search(searcher: &mut Searcher, game: &Game, limits: Limits) -> SearchResult {
@@ -119,7 +119,10 @@ fn standard_null_move_misses_a_zugzwang_that_verified_null_move_finds() {
     for d in [8, 10] {
         let best = |preset: &str| {
             let mut searcher = Searcher::new(16, PruningConfig::preset(preset).unwrap());
-            search(&mut searcher, &position, depth(d)).best_move.map(uci).unwrap()
+            search(&mut searcher, &position, depth(d))
+                .best_move
+                .map(|m| uci(m, shakmaty::CastlingMode::Standard))
+                .unwrap()
         };
         assert_eq!(best("vnm"), "f4d5", "vnm at depth {d}");
         assert_ne!(best("nmp2"), "f4d5", "nmp2 at depth {d}");
