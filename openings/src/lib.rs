@@ -5,6 +5,7 @@
 //! match takes a [`Selection`] of it (order, start index, ply limit).
 
 mod builtin;
+pub mod chess960;
 mod parse;
 mod pgn;
 
