@@ -185,15 +185,13 @@ impl EngineProcess {
         timeouts: Timeouts,
     ) -> Result<(), EngineError> {
         self.handshake(timeouts.handshake).await?;
-        for (name, value) in spec.options.iter().chain(extra) {
-            let line = self.option_command(name, value)?;
-            self.send(&line, "setoption").await?;
-        }
-        self.ready(timeouts.ready).await
+        let options: Vec<(String, String)> = spec.options.iter().chain(extra).cloned().collect();
+        self.set_options(&options, timeouts.ready).await
     }
 
-    /// Sets `options` between games (a tuning run's values for the next
-    /// pair), then waits for `readyok`.
+    /// Sets `options` (checked against the declarations), then waits for
+    /// `readyok`: at start, and between games (a tuning run's values for the
+    /// next pair).
     ///
     /// # Errors
     ///

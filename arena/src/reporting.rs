@@ -5,7 +5,7 @@
 
 use clap::ValueEnum;
 use db::{Db, DbError};
-use model::{Spec, SpecError};
+use model::{RunInfo, Spec, SpecError};
 use reports::report::{
     Brief, EngineHeader, Header, Inputs, Layout, Report, SuiteHeader, SuiteInputs, SuiteReport, render_html,
     render_html_body, render_markdown, render_text, utc_timestamp,
@@ -179,4 +179,17 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
             Ok(RunReport::Suite(SuiteReport::build(SuiteInputs { header, results: &results, reference: anchor })))
         }
     }
+}
+
+/// A run's progress as lists show it (`arena runs`, the dashboard): games
+/// stored and planned, or for a suite run answers stored and planned.
+///
+/// # Errors
+///
+/// A database failure.
+pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Result<(i64, i64), DbError> {
+    Ok(match spec {
+        Some(Spec::Suite(suite)) => (db.suite_answer_count(run.id).await?, suite.answers_planned() as i64),
+        _ => (run.games, 2 * run.pairs_planned),
+    })
 }

@@ -90,4 +90,14 @@ impl Db {
             })
             .collect())
     }
+
+    /// How many answers a suite run has stored (one count, not the rows).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn suite_answer_count(&self, run: i64) -> Result<i64, DbError> {
+        let rows = self.rows_of_run("SELECT COUNT(*) FROM suite_results WHERE run_id = ?", run).await?;
+        Ok(rows.first().map_or(0, |r| r.get(0)))
+    }
 }

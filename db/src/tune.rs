@@ -10,6 +10,9 @@ use model::{Perturbation, Spsa, TuneIteration};
 
 use crate::{Db, DbError};
 
+/// θ now: the newest iteration's.
+const LATEST_THETA: &str = "SELECT theta FROM tune_iterations WHERE run_id = ? ORDER BY id DESC LIMIT 1";
+
 /// What finishing a tuning pair does: the SPSA step from the iteration played.
 #[derive(Clone, Copy, Debug)]
 pub struct TuneStep<'a> {
@@ -34,9 +37,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn tune_theta(&self, run: i64) -> Result<Option<Vec<f64>>, DbError> {
-        let rows = self
-            .rows_of_run("SELECT theta FROM tune_iterations WHERE run_id = ? ORDER BY id DESC LIMIT 1", run)
-            .await?;
+        let rows = self.rows_of_run(LATEST_THETA, run).await?;
         rows.first().map(|row| vector(row, 0)).transpose()
     }
 
@@ -82,13 +83,11 @@ impl Db {
         step: TuneStep<'_>,
         score: i64,
     ) -> Result<Vec<f64>, DbError> {
-        let row = sqlx::query(
-            self.backend.sql("SELECT theta FROM tune_iterations WHERE run_id = ? ORDER BY id DESC LIMIT 1"),
-        )
-        .bind(run)
-        .fetch_optional(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        let row = sqlx::query(self.backend.sql(LATEST_THETA))
+            .bind(run)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
         let theta = match row {
             Some(row) => vector(&row, 0)?,
             None => step.spsa.start(),

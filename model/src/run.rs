@@ -157,6 +157,19 @@ pub struct WorkerBeat {
     pub faults: i64,
 }
 
+impl WorkerBeat {
+    /// Adds `other`'s counts; its unit, if it names one, becomes the latest.
+    pub fn add(&mut self, other: WorkerBeat) {
+        self.units += other.units;
+        self.progress += other.progress;
+        self.faults += other.faults;
+        if other.run.is_some() {
+            self.run = other.run;
+            self.doing = other.doing;
+        }
+    }
+}
+
 /// One planned pair: an opening played twice with colours swapped.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairPlan {

@@ -12,7 +12,7 @@ use openings::Book;
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
 use super::{CliError, CliResult, DbArg};
 use crate::clock::TimeControl;
-use crate::engines::Registry;
+use crate::engines::{EngineSpec, Registry};
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
 use crate::plan::{plan, repetition_warning};
 
@@ -69,16 +69,8 @@ pub(super) fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
     Ok(Book::open(&play.openings)?)
 }
 
-/// Resolves names and checks every flag; nothing is started yet.
-pub(super) fn build_spec(
-    play: &PlayArgs,
-    kind: RunKind,
-    names: &[&str],
-    pairings: Vec<(usize, usize)>,
-    openings_per_round: usize,
-    rounds: usize,
-    sprt: Option<Test>,
-) -> Result<MatchSpec, CliError> {
+/// The engines of `names` (presets, `engines.toml`), each named once.
+pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> Result<Vec<EngineSpec>, CliError> {
     let registry = Registry::load(play.engines_file.as_deref())?;
     let mut engines = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
@@ -89,6 +81,19 @@ pub(super) fn build_spec(
         }
         engines.push(registry.get(name)?);
     }
+    Ok(engines)
+}
+
+/// Checks every flag of a run of `engines`; nothing is started yet.
+pub(super) fn build_spec(
+    play: &PlayArgs,
+    kind: RunKind,
+    engines: Vec<EngineSpec>,
+    pairings: Vec<(usize, usize)>,
+    openings_per_round: usize,
+    rounds: usize,
+    sprt: Option<Test>,
+) -> Result<MatchSpec, CliError> {
     play.tc.parse::<TimeControl>()?;
     if rounds == 0 {
         return Err(CliError("--rounds must be at least 1".into()));

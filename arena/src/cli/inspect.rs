@@ -7,7 +7,7 @@ use model::Spec;
 
 use super::common::{open_existing, stream_pgn, write_pgn};
 use super::{CliResult, DbArg, out, outln};
-use crate::reporting::{Detail, report_of};
+use crate::reporting::{Detail, done_and_planned, report_of};
 
 /// A run in a database.
 #[derive(Args, Debug)]
@@ -37,14 +37,9 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
     outln!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games/answers", "verdict");
     for run in runs {
         // Suite runs store answers, not games: the column counts answers there.
-        let (engines, done, planned) = match Spec::of(&run) {
-            Ok(Spec::Suite(spec)) => {
-                let answers = db.suite_results(run.id).await?.len();
-                (names(spec.engines.iter()), answers as i64, spec.answers_planned() as i64)
-            }
-            Ok(Spec::Games(spec)) => (names(spec.engines.iter()), run.games, 2 * run.pairs_planned),
-            Err(_) => (String::new(), run.games, 2 * run.pairs_planned),
-        };
+        let spec = Spec::of(&run).ok();
+        let engines = spec.as_ref().map(|s| names(s.engines().iter())).unwrap_or_default();
+        let (done, planned) = done_and_planned(&db, &run, spec.as_ref()).await?;
         outln!(
             "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
             run.id,

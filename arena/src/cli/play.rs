@@ -5,7 +5,7 @@
 use clap::Args;
 use model::RunKind;
 
-use super::games::{PlayArgs, build_spec, open_book, start};
+use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliError, CliResult, SprtParams};
 
 /// `arena elo`.
@@ -78,7 +78,15 @@ pub struct SprtArgs {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(&args.play, RunKind::Elo, &[&args.a, &args.b], vec![(0, 1)], per_round, args.rounds, None)?;
+    let spec = build_spec(
+        &args.play,
+        RunKind::Elo,
+        resolve_engines(&args.play, &[&args.a, &args.b])?,
+        vec![(0, 1)],
+        per_round,
+        args.rounds,
+        None,
+    )?;
     start(&args.play, spec, &book).await
 }
 
@@ -89,7 +97,15 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
-    let spec = build_spec(&args.play, RunKind::Match, &[&args.a, &args.b], vec![(0, 1)], pairs, 1, None)?;
+    let spec = build_spec(
+        &args.play,
+        RunKind::Match,
+        resolve_engines(&args.play, &[&args.a, &args.b])?,
+        vec![(0, 1)],
+        pairs,
+        1,
+        None,
+    )?;
     start(&args.play, spec, &book).await
 }
 
@@ -111,7 +127,15 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     };
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(&args.play, RunKind::Tournament, &names, pairings, per_round, args.rounds, None)?;
+    let spec = build_spec(
+        &args.play,
+        RunKind::Tournament,
+        resolve_engines(&args.play, &names)?,
+        pairings,
+        per_round,
+        args.rounds,
+        None,
+    )?;
     start(&args.play, spec, &book).await
 }
 
@@ -123,6 +147,14 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
-    let spec = build_spec(&args.play, RunKind::Sprt, &[&args.a, &args.b], vec![(0, 1)], pairs, 1, Some(test))?;
+    let spec = build_spec(
+        &args.play,
+        RunKind::Sprt,
+        resolve_engines(&args.play, &[&args.a, &args.b])?,
+        vec![(0, 1)],
+        pairs,
+        1,
+        Some(test),
+    )?;
     start(&args.play, spec, &book).await
 }

@@ -8,9 +8,9 @@ use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
 use model::{RunKind, Spsa};
 
 use super::common::arena_exe;
-use super::games::{PlayArgs, build_spec, open_book, start};
+use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliError, CliResult};
-use crate::engines::Registry;
+use crate::engines::EngineSpec;
 use crate::process::Timeouts;
 use crate::tune::{ParamFlag, declared_options, resolve};
 
@@ -66,7 +66,7 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
             return Err(CliError(format!("--param {} is given twice", flag.name)));
         }
     }
-    let base = Registry::load(args.play.engines_file.as_deref())?.get(&args.engine)?;
+    let base = resolve_engines(&args.play, &[&args.engine])?.remove(0);
     let declared = declared_options(&base, &arena_exe()?, Timeouts::default()).await?;
     let params = flags
         .iter()
@@ -84,10 +84,8 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     };
     let (plus, minus) = (format!("{}+", base.name), format!("{}-", base.name));
     let book = open_book(&args.play)?;
-    let mut spec = build_spec(&args.play, RunKind::Tune, &[&base.name], vec![(0, 1)], iterations, 1, None)?;
-    spec.engines = vec![base.clone(), base];
-    spec.engines[0].name = plus;
-    spec.engines[1].name = minus;
+    let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
+    let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
     if !args.play.quiet {
         for p in &spsa.params {
             eprintln!(

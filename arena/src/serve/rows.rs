@@ -9,6 +9,8 @@ use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
 use serde::Serialize;
 
+use crate::reporting::done_and_planned;
+
 /// One run in the list (`GET /api/runs`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RunRow {
@@ -63,6 +65,7 @@ fn eta(times: &[i64], left: i64) -> Option<f64> {
 /// A database failure.
 pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
     let spec = Spec::of(run).ok();
+    let (done, planned) = done_and_planned(db, run, spec.as_ref()).await?;
     let mut row = RunRow {
         id: run.id,
         kind: run.kind.as_str().to_string(),
@@ -70,8 +73,8 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         verdict: run.verdict.map(|v| v.as_str().to_string()),
         engines: spec.as_ref().map(|s| s.engines().iter().map(|e| e.name.clone()).collect()).unwrap_or_default(),
         time_control: String::new(),
-        done: run.games,
-        planned: 2 * run.pairs_planned,
+        done,
+        planned,
         wdl: None,
         elo: None,
         llr: None,
@@ -100,8 +103,6 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         }
         Some(Spec::Suite(suite)) => {
             row.time_control = suite.limits.iter().map(model::SuiteLimit::label).collect::<Vec<_>>().join(", ");
-            row.done = db.suite_results(run.id).await?.len() as i64;
-            row.planned = suite.answers_planned() as i64;
         }
         None => {}
     }

@@ -221,10 +221,9 @@ pub struct Shared {
     on_error: OnError,
     failure: Mutex<Option<RunError>>,
     counts: Mutex<Counts>,
-    /// When this process last told the database it is alive (`workers`).
-    last_beat: Mutex<Option<std::time::Instant>>,
-    /// What it did since.
-    pending: Mutex<WorkerBeat>,
+    /// When this process last told the database it is alive (`workers`),
+    /// and what it did since.
+    beats: Mutex<(Option<std::time::Instant>, WorkerBeat)>,
 }
 
 /// Beats are written at most this often.
@@ -248,8 +247,7 @@ impl Shared {
             on_error,
             failure: Mutex::new(None),
             counts: Mutex::new(Counts::default()),
-            last_beat: Mutex::new(None),
-            pending: Mutex::new(WorkerBeat::default()),
+            beats: Mutex::new((None, WorkerBeat::default())),
         })
     }
 
@@ -259,27 +257,18 @@ impl Shared {
     /// pay a write per pair; a failed write is only bookkeeping lost.
     async fn beat(&self, db: &Db, beat: WorkerBeat, now: bool) {
         let due = {
-            let mut pending = lock(&self.pending);
-            pending.units += beat.units;
-            pending.progress += beat.progress;
-            pending.faults += beat.faults;
-            if beat.run.is_some() {
-                pending.run = beat.run;
-                pending.doing = beat.doing;
-            }
-            let mut last = lock(&self.last_beat);
+            let mut beats = lock(&self.beats);
+            let (last, pending) = &mut *beats;
+            pending.add(beat);
             if !now && last.is_some_and(|at| at.elapsed() < BEAT_EVERY) {
                 return;
             }
             *last = Some(std::time::Instant::now());
-            std::mem::take(&mut *pending)
+            std::mem::take(pending)
         };
         if db.worker_beat(&worker_name(), &due).await.is_err() {
             // Try the counts again with the next beat.
-            let mut pending = lock(&self.pending);
-            pending.units += due.units;
-            pending.progress += due.progress;
-            pending.faults += due.faults;
+            lock(&self.beats).1.add(WorkerBeat { run: None, doing: String::new(), ..due });
         }
     }
 
