@@ -78,15 +78,8 @@ pub struct SprtArgs {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(
-        &args.play,
-        RunKind::Elo,
-        resolve_engines(&args.play, &[&args.a, &args.b])?,
-        vec![(0, 1)],
-        per_round,
-        args.rounds,
-        None,
-    )?;
+    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -97,15 +90,8 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
-    let spec = build_spec(
-        &args.play,
-        RunKind::Match,
-        resolve_engines(&args.play, &[&args.a, &args.b])?,
-        vec![(0, 1)],
-        pairs,
-        1,
-        None,
-    )?;
+    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let spec = build_spec(&args.play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -127,15 +113,8 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     };
     let book = open_book(&args.play)?;
     let per_round = book.openings.len();
-    let spec = build_spec(
-        &args.play,
-        RunKind::Tournament,
-        resolve_engines(&args.play, &names)?,
-        pairings,
-        per_round,
-        args.rounds,
-        None,
-    )?;
+    let engines = resolve_engines(&args.play, &names)?;
+    let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -147,14 +126,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
-    let spec = build_spec(
-        &args.play,
-        RunKind::Sprt,
-        resolve_engines(&args.play, &[&args.a, &args.b])?,
-        vec![(0, 1)],
-        pairs,
-        1,
-        Some(test),
-    )?;
+    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let spec = build_spec(&args.play, RunKind::Sprt, engines, vec![(0, 1)], pairs, 1, Some(test))?;
     start(&args.play, spec, &book).await
 }
