@@ -65,7 +65,7 @@ fn main() {
         let plies: usize = runtime.block_on(async {
             let mut tasks = tokio::task::JoinSet::new();
             for w in 0..concurrency {
-                tasks.spawn(worker(games / concurrency, book.openings[w].clone()));
+                tasks.spawn(worker(games / concurrency, book.get(w)));
             }
             let mut total = 0;
             while let Some(result) = tasks.join_next().await {

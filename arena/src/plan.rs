@@ -2,7 +2,7 @@
 //! plan of pairs (for each opening of each round, each pairing; each pair an
 //! opening played twice with colours swapped).
 
-use model::{MatchSpec, PairPlan};
+use model::{MatchSpec, PairPlan, Variant};
 use openings::{Book, Selection};
 
 use crate::clock::{BadTimeControl, TimeControl};
@@ -39,6 +39,28 @@ pub fn plan(spec: &MatchSpec, book: &Book) -> Vec<PairPlan> {
     plan
 }
 
+/// The UCI option that switches an engine to Chess960 castling.
+pub const CHESS960_OPTION: &str = "UCI_Chess960";
+
+/// Makes `spec` a Chess960 run when any planned opening needs Chess960
+/// castling (each position decided by its castling rights): every game of
+/// the run is then played with Chess960 castling, and every engine gets
+/// `UCI_Chess960 true` among its options (replacing a value it had), so a
+/// worker on another machine sets it too, and an engine that does not declare
+/// it is refused before the run starts.
+pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
+    let mut checked = std::collections::HashSet::new();
+    let chess960 = plan.iter().any(|pair| checked.insert(&pair.fen) && openings::is_chess960(&pair.fen));
+    if !chess960 {
+        return;
+    }
+    spec.variant = Variant::Chess960;
+    for engine in &mut spec.engines {
+        engine.options.retain(|(name, _)| !name.eq_ignore_ascii_case(CHESS960_OPTION));
+        engine.options.push((CHESS960_OPTION.to_string(), "true".to_string()));
+    }
+}
+
 /// A warning when a deterministic limit would replay an opening (and so the
 /// same games) more than once per pairing.
 pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
@@ -47,12 +69,12 @@ pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
     }
     let deterministic = (0..spec.engines.len()).any(|i| time_control(spec, i).is_ok_and(|tc| tc.is_deterministic()));
     let planned = spec.openings_per_round * spec.rounds;
-    (deterministic && planned > book.openings.len()).then(|| {
+    (deterministic && planned > book.len()).then(|| {
         format!(
             "warning: {planned} openings per pairing from a book of {} under a deterministic limit ({}): \
              replayed openings replay the same games, so those games are not independent; \
              use a larger book (--openings noob_2moves) or a wall-clock time control",
-            book.openings.len(),
+            book.len(),
             spec.tc
         )
     })

@@ -295,6 +295,11 @@ impl EngineProcess {
     fn option_command(&self, name: &str, value: &str) -> Result<String, EngineError> {
         let problem = |problem: String| EngineError::Option { name: self.name.clone(), problem };
         let Some(decl) = self.declared(name) else {
+            if name.eq_ignore_ascii_case(crate::plan::CHESS960_OPTION) {
+                return Err(problem(format!(
+                    "does not support Chess960 (it declares no option {name}), so it cannot play Fischer random openings: choose engines that do, or a standard opening book"
+                )));
+            }
             let known: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
             return Err(problem(format!("has no option '{name}' (it declares: {})", known.join(", "))));
         };

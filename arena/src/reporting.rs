@@ -139,7 +139,10 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 status: info.status,
                 engines,
                 time_control: spec.tc.clone(),
-                openings: spec.openings.clone(),
+                openings: match spec.variant {
+                    model::Variant::Standard => spec.openings.clone(),
+                    variant => format!("{} ({})", spec.openings, variant.pgn()),
+                },
                 games_planned: u64::try_from(2 * info.pairs_planned).unwrap_or(0),
                 games_played: u64::try_from(info.games).unwrap_or(0),
                 created: utc_timestamp(info.created_ms),

@@ -26,7 +26,7 @@ fn instant(name: &str) -> Player {
 fn an_engine_the_machine_cannot_start_is_a_machine_fault_not_a_lost_game() {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     runtime.block_on(async {
-        let opening = openings::builtin("forty").unwrap().openings[0].clone();
+        let opening = openings::builtin("forty").unwrap().get(0);
         let (mut white, mut black) = (instant("white"), instant("black"));
         let (soft, hard) = rlimit::getrlimit(Resource::NOFILE).unwrap();
         let open = std::fs::read_dir("/proc/self/fd").unwrap().count() as u64;

@@ -58,7 +58,7 @@ fn short_game() -> Adjudication {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
-    let opening = openings::builtin("feldmann25").unwrap().openings[0].clone();
+    let opening = openings::builtin("feldmann25").unwrap().get(0);
     let dir = std::env::temp_dir().join(format!("arena-fake-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let table: &[(&str, u32, &str, Termination)] = &[

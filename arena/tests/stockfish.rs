@@ -42,7 +42,7 @@ async fn bundled_engine_plays_stockfish_in_both_colours() {
     let mut sf = player(stockfish, "nodes=3000");
     let mut ours = player(EngineSpec::bundled("fhr"), "nodes=3000");
     let rules = Adjudication { max_moves: Some(60), max_moves_score: 300, ..Adjudication::default() };
-    for opening in &openings::builtin("forty").unwrap().openings[..2] {
+    for opening in &openings::builtin("forty").unwrap().iter().take(2).collect::<Vec<_>>() {
         for ours_white in [true, false] {
             let record = if ours_white {
                 arena::game::play(&mut ours, &mut sf, opening, rules).await.unwrap()

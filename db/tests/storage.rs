@@ -11,7 +11,7 @@ use std::time::Duration;
 use db::{ClaimedPair, Db, SprtStep, Target};
 use model::{
     Adjudication, EngineSpec, GameRecord, GameResult, MatchSpec, MoveRecord, PairPlan, PairingCounts, RunKind,
-    RunStatus, Spec, SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Verdict,
+    RunStatus, Spec, SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Variant, Verdict,
 };
 
 const LONG: Duration = Duration::from_secs(600);
@@ -97,6 +97,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         adjudication: Adjudication::default(),
         sprt: None,
         tune: None,
+        variant: Variant::Standard,
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
 }

@@ -116,6 +116,34 @@ pub struct Adjudication {
     pub max_moves_score: i64,
 }
 
+/// The rules a run's games are played under.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Standard chess.
+    #[default]
+    Standard,
+    /// Chess960 castling (king takes rook in UCI, `UCI_Chess960` set on the
+    /// engines): a run whose openings include a Fischer random position. A
+    /// standard position is the same game under these rules.
+    Chess960,
+}
+
+impl Variant {
+    /// Whether it is standard chess.
+    pub fn is_standard(&self) -> bool {
+        *self == Variant::Standard
+    }
+
+    /// The PGN `Variant` tag's value.
+    pub fn pgn(self) -> &'static str {
+        match self {
+            Variant::Standard => "Standard",
+            Variant::Chess960 => "Chess960",
+        }
+    }
+}
+
 /// Everything needed to play (and resume) a run of games: `elo`, `match`,
 /// `tournament`, `sprt` or `tune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -149,6 +177,9 @@ pub struct MatchSpec {
     /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<Box<Spsa>>,
+    /// Standard, or Chess960 when any planned opening needs it.
+    #[serde(default, skip_serializing_if = "Variant::is_standard")]
+    pub variant: Variant,
 }
 
 impl MatchSpec {

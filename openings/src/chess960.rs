@@ -12,6 +12,8 @@
 //! FENs carry Shredder-FEN castling rights (the rooks' files), which no
 //! array makes ambiguous.
 
+use crate::{Book, Opening};
+
 /// Positions of the two knights among five free squares, by `n / 96`.
 const KNIGHTS: [(usize, usize); 10] = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)];
 
@@ -63,6 +65,35 @@ pub fn fen(index: u16) -> Option<String> {
     double_fen(index, index)
 }
 
+/// How many double Fischer random start positions there are (960 × 960).
+pub const DFRC_POSITIONS: usize = 960 * 960;
+
+/// The arrays (White's, Black's) of the `index`-th position of the `dfrc`
+/// book. Every pair appears once in 0 to 921,599; consecutive indices change
+/// both arrays (White's by one, Black's by 389, which is prime to 960), so
+/// any stretch of the book is varied even unshuffled. Index 0 is (0, 0).
+pub fn dfrc_pair(index: usize) -> (u16, u16) {
+    let (lap, white) = (index / 960 % 960, index % 960);
+    let black = (lap + 389 * white) % 960;
+    (white as u16, black as u16)
+}
+
+fn opening(name: String, fen: &str) -> Opening {
+    Opening::from_san(name, fen, &[]).expect("every Chess960 array is a legal position")
+}
+
+/// Opening `index` of the `dfrc` book (see [`dfrc_pair`]).
+pub(crate) fn dfrc_opening(index: usize) -> Opening {
+    let (white, black) = dfrc_pair(index);
+    opening(format!("DFRC {white}/{black}"), &double_fen(white, black).expect("indices below 960"))
+}
+
+/// The `frc` book: the 960 Chess960 start positions by standard index.
+pub(crate) fn frc_book() -> Book {
+    let openings = (0..960).map(|i| opening(format!("Chess960 {i}"), &fen(i).expect("index below 960"))).collect();
+    Book::new("frc", openings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +131,10 @@ mod tests {
                 fen(index).unwrap().parse::<Fen>().unwrap().into_position(CastlingMode::Chess960).unwrap();
             assert_eq!(position.castles().castling_rights().count(), 4, "{index}: four castling rights");
         }
+        let pairs: std::collections::HashSet<(u16, u16)> = (0..DFRC_POSITIONS).map(dfrc_pair).collect();
+        assert_eq!(pairs.len(), DFRC_POSITIONS, "every pair once");
+        assert_eq!(dfrc_pair(0), (0, 0));
+        assert_ne!(dfrc_pair(1).1, dfrc_pair(0).1, "neighbours differ in both arrays");
         let double = double_fen(0, 959).unwrap();
         assert_eq!(double, "rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFca - 0 1");
         assert!(double.parse::<Fen>().unwrap().into_position::<Chess>(CastlingMode::Chess960).is_ok());

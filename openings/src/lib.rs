@@ -24,6 +24,10 @@ pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq 
 /// One opening: a start position and the moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
+    /// How castling is written to engines: [`CastlingMode::Chess960`]
+    /// (king takes rook, `UCI_Chess960`) when the start position's castling
+    /// rights only make sense in Chess960, else standard.
+    pub mode: CastlingMode,
     /// A human name (`C60 Ruy Lopez, Morphy Defence`, an EPD `id`, or `book#line`).
     pub name: String,
     /// The position the game starts from (before `moves`).
@@ -42,6 +46,7 @@ impl Opening {
     /// A message naming the bad FEN or the first illegal or unreadable move.
     pub fn from_san(name: String, fen: &str, san_moves: &[&str]) -> Result<Opening, String> {
         let mut position = position_of(fen)?;
+        let mode = position.castles().mode();
         let mut moves = Vec::with_capacity(san_moves.len());
         let mut san = Vec::with_capacity(san_moves.len());
         for (ply, token) in san_moves.iter().enumerate() {
@@ -51,10 +56,10 @@ impl Opening {
                 .to_move(&position)
                 .map_err(|_| format!("'{token}' (ply {}) is not legal in {}", ply + 1, fen_of(&position)))?;
             san.push(SanPlus::from_move(position.clone(), mv).to_string());
-            moves.push(UciMove::from_move(mv, CastlingMode::Standard).to_string());
+            moves.push(UciMove::from_move(mv, mode).to_string());
             position.play_unchecked(mv);
         }
-        Ok(Opening { name, fen: normalize_fen(fen)?, moves, san })
+        Ok(Opening { mode, name, fen: normalize_fen(fen)?, moves, san })
     }
 
     /// The position after the opening moves.
@@ -78,14 +83,23 @@ impl Opening {
     }
 }
 
-/// Parses a FEN into a legal position.
+/// Parses a FEN into a legal position, in the castling mode its castling
+/// rights need: Chess960 when a right names a rook (Shredder-FEN or X-FEN)
+/// or a king and rook that are not on their standard squares, else standard.
 ///
 /// # Errors
 ///
 /// A message when the FEN cannot be read or describes an illegal position.
 pub fn position_of(fen: &str) -> Result<Chess, String> {
     let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN '{fen}': {e}"))?;
-    parsed.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position '{fen}': {e}"))
+    let mode = CastlingMode::detect(parsed.as_setup());
+    parsed.into_position(mode).map_err(|e| format!("illegal position '{fen}': {e}"))
+}
+
+/// Whether the position of `fen` needs Chess960 castling (see [`position_of`]);
+/// `false` for an unreadable FEN.
+pub fn is_chess960(fen: &str) -> bool {
+    position_of(fen).is_ok_and(|p| p.castles().mode().is_chess960())
 }
 
 /// The FEN of a position.
@@ -97,13 +111,21 @@ fn normalize_fen(fen: &str) -> Result<String, String> {
     position_of(fen).map(|p| fen_of(&p))
 }
 
-/// A named list of openings.
+/// A named list of openings: read from a file or built in, or generated
+/// on demand (double Fischer random's 921,600 start positions).
 #[derive(Clone, Debug)]
 pub struct Book {
     /// The built-in name or the file path.
     pub name: String,
+    content: Content,
+}
+
+#[derive(Clone, Debug)]
+enum Content {
     /// The openings in file order.
-    pub openings: Vec<Opening>,
+    Listed(Vec<Opening>),
+    /// Every double Fischer random position, in [`chess960::dfrc_pair`] order.
+    Dfrc,
 }
 
 /// Why a book could not be loaded.
@@ -136,6 +158,50 @@ pub enum Error {
 }
 
 impl Book {
+    /// A book of `openings` (in this order) named `name`.
+    pub(crate) fn new(name: &str, openings: Vec<Opening>) -> Book {
+        Book { name: name.to_string(), content: Content::Listed(openings) }
+    }
+
+    /// Every double Fischer random start position.
+    pub(crate) fn dfrc() -> Book {
+        Book { name: "dfrc".into(), content: Content::Dfrc }
+    }
+
+    /// How many openings it holds.
+    pub fn len(&self) -> usize {
+        match &self.content {
+            Content::Listed(openings) => openings.len(),
+            Content::Dfrc => chess960::DFRC_POSITIONS,
+        }
+    }
+
+    /// Whether it holds no opening (never, for a loaded book).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Opening `index` (wrapping around).
+    pub fn get(&self, index: usize) -> Opening {
+        match &self.content {
+            Content::Listed(openings) => openings[index % openings.len()].clone(),
+            Content::Dfrc => chess960::dfrc_opening(index % chess960::DFRC_POSITIONS),
+        }
+    }
+
+    /// The openings in order.
+    pub fn iter(&self) -> impl Iterator<Item = Opening> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+
+    /// Whether any opening needs Chess960 castling.
+    pub fn has_chess960(&self) -> bool {
+        match &self.content {
+            Content::Listed(openings) => openings.iter().any(|o| o.mode.is_chess960()),
+            Content::Dfrc => true,
+        }
+    }
+
     /// A built-in set by name, else a file.
     ///
     /// # Errors
@@ -174,21 +240,21 @@ impl Book {
         if openings.is_empty() {
             return Err(Error::Empty { path: name.to_string() });
         }
-        Ok(Book { name: name.to_string(), openings })
+        Ok(Book::new(name, openings))
     }
 
     /// Takes `count` openings according to `selection` (wrapping around the book).
     pub fn select(&self, selection: &Selection, count: usize) -> Vec<Opening> {
-        let mut order: Vec<usize> = (0..self.openings.len()).collect();
+        let mut order: Vec<usize> = (0..self.len()).collect();
         if let Some(seed) = selection.random_seed {
             fastrand::Rng::with_seed(seed).shuffle(&mut order);
         }
         (0..count)
             .map(|i| {
-                let opening = &self.openings[order[(selection.start + i) % order.len()]];
+                let opening = self.get(order[(selection.start + i) % order.len()]);
                 match selection.max_plies {
                     Some(plies) => opening.truncated(plies),
-                    None => opening.clone(),
+                    None => opening,
                 }
             })
             .collect()

@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use model::{GameRecord, GameResult, Termination};
+use model::{GameRecord, GameResult, Termination, Variant};
 
 /// Standard start position (no FEN tag needed).
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -21,6 +21,9 @@ pub struct Context<'a> {
     pub round: String,
     /// `TimeControl` (PGN syntax).
     pub time_control: &'a str,
+    /// The run's rules: Chess960 games get `[Variant "Chess960"]` and
+    /// always a `FEN` tag, as lichess and python-chess read them.
+    pub variant: Variant,
 }
 
 /// Appends one game in PGN to `out`.
@@ -38,7 +41,10 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     tag(out, "White", &game.white);
     tag(out, "Black", &game.black);
     tag(out, "Result", result);
-    if game.start_fen != START_FEN {
+    if !context.variant.is_standard() {
+        tag(out, "Variant", context.variant.pgn());
+    }
+    if game.start_fen != START_FEN || !context.variant.is_standard() {
         tag(out, "FEN", &game.start_fen);
         tag(out, "SetUp", "1");
     }
@@ -168,7 +174,11 @@ mod tests {
             finished_ms: 1_795_219_201_000,
         };
         let mut out = String::new();
-        write_game(&mut out, &game, &Context { event: "e", site: "s", round: "1.2".into(), time_control: "40/300" });
+        write_game(
+            &mut out,
+            &game,
+            &Context { event: "e", site: "s", round: "1.2".into(), time_control: "40/300", ..Context::default() },
+        );
         assert!(out.contains("[Black \"plain \\\"x\\\"\"]"), "{out}");
         assert!(out.contains("[PlyCount \"3\"]") && !out.contains("[FEN"), "{out}");
         assert!(out.contains("1. e4 e5 2. Nf3 {-0.35/9 1.234s} {White loses on time: 1020 ms used} 0-1"), "{out}");

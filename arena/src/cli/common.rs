@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use db::{Db, DbError, Target};
-use model::{Spec, SuiteSpec};
+use model::{Spec, SuiteSpec, Variant};
 use reports::pgn::{Context, write_game};
 
 use super::CliError;
@@ -94,9 +94,9 @@ pub(super) fn suite_positions(spec: &SuiteSpec) -> Result<Vec<TestPosition>, Cli
 /// Writes a run's games as PGN to `out`; returns how many.
 pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Result<u64, CliError> {
     let info = db.run(run).await?;
-    let tc = match Spec::of(&info) {
-        Ok(Spec::Games(spec)) => spec.tc.parse::<TimeControl>().ok().map(|tc| tc.pgn_tag()),
-        _ => None,
+    let (tc, variant) = match Spec::of(&info) {
+        Ok(Spec::Games(spec)) => (spec.tc.parse::<TimeControl>().ok().map(|tc| tc.pgn_tag()), spec.variant),
+        _ => (None, Variant::Standard),
     };
     let tc = tc.unwrap_or_else(|| "-".to_string());
     let event = format!("arena run {run} ({})", info.kind);
@@ -113,6 +113,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Resul
                 site: &info.machine,
                 round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
                 time_control: &tc,
+                variant,
             };
             write_game(&mut text, &game.record, &context);
             count += 1;

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use model::{MatchSpec, RunKind, Spec, Test};
+use model::{MatchSpec, RunKind, Spec, Test, Variant};
 use openings::Book;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
@@ -14,7 +14,7 @@ use super::{CliError, CliResult, DbArg};
 use crate::clock::TimeControl;
 use crate::engines::{EngineSpec, Registry};
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
-use crate::plan::{plan, repetition_warning};
+use crate::plan::{apply_variant, plan, repetition_warning};
 
 /// Options shared by every command that plays games.
 #[derive(Args, Debug, Clone)]
@@ -22,7 +22,7 @@ pub struct PlayArgs {
     /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S.
     #[arg(long, default_value = "2+0.02")]
     pub(super) tc: String,
-    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, or an EPD/FEN/PGN/SAN file.
+    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file.
     #[arg(long, default_value = "feldmann25")]
     pub(super) openings: String,
     /// Shuffle the openings with this seed (file order without it).
@@ -123,22 +123,25 @@ pub(super) fn build_spec(
         adjudication,
         sprt,
         tune: None,
+        variant: Variant::Standard,
     })
 }
 
-pub(super) async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
+pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {
     if let Some(warning) = repetition_warning(&spec, book) {
         eprintln!("{warning}");
     }
     let plan = plan(&spec, book);
+    apply_variant(&mut spec, &plan);
     let described = format!(
-        "{} {} at {}, {} games from {} ({} openings), concurrency {}",
+        "{}{} {} at {}, {} games from {} ({} openings), concurrency {}",
         spec.kind,
+        if spec.variant.is_standard() { "" } else { " (Chess960)" },
         spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
         spec.tc,
         2 * plan.len(),
         spec.openings,
-        book.openings.len(),
+        book.len(),
         spec.concurrency,
     );
     let spec = Spec::Games(spec);

@@ -5,6 +5,8 @@
 use clap::Args;
 use model::RunKind;
 
+use openings::Book;
+
 use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliError, CliResult, SprtParams};
 
@@ -20,6 +22,9 @@ pub struct EloArgs {
     /// Passes through the opening set (each opening twice per pass, colours swapped).
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    /// Games per pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
+    #[arg(long)]
+    games: Option<usize>,
     #[command(flatten)]
     play: PlayArgs,
 }
@@ -77,10 +82,27 @@ pub struct SprtArgs {
 /// `arena elo`.
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
-    let per_round = book.openings.len();
+    let per_round = match args.games {
+        Some(0) => return Err(CliError("--games must be at least 1".into())),
+        Some(games) => games.div_ceil(2),
+        None => whole_book(&book, &args.play)?,
+    };
     let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
     let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
+}
+
+/// Openings a pass through `book` plays, refused for a book too large to
+/// play whole (double Fischer random's 921,600 positions).
+fn whole_book(book: &Book, play: &PlayArgs) -> Result<usize, CliError> {
+    const LARGEST: usize = 100_000;
+    match book.len() {
+        n if n > LARGEST => Err(CliError(format!(
+            "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it (arena elo), or use arena match/sprt",
+            play.openings
+        ))),
+        n => Ok(n),
+    }
 }
 
 /// `arena match`.
@@ -112,7 +134,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
     };
     let book = open_book(&args.play)?;
-    let per_round = book.openings.len();
+    let per_round = whole_book(&book, &args.play)?;
     let engines = resolve_engines(&args.play, &names)?;
     let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await

@@ -15,7 +15,7 @@ use openings::Opening;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::{Chess, Color, EnPassantMode, Outcome, Position};
+use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 
 use crate::clock::{Clock, go_limits};
 use crate::player::Player;
@@ -117,7 +117,7 @@ pub async fn play(
             // check/mate suffix from the position after it, whose ending the
             // board computes anyway (no second legal-move generation).
             let san = San::from_move(&game.position, mv);
-            let uci = UciMove::from_move(mv, shakmaty::CastlingMode::Standard).to_string();
+            let uci = UciMove::from_move(mv, game.mode).to_string();
             game.play(mv);
             let suffix = match game.ending {
                 Some((_, Termination::Checkmate)) => "#",
@@ -187,6 +187,8 @@ fn fault(
 /// rule-based ending, computed once per ply.
 struct Board {
     position: Chess,
+    /// How castling is written to the engines (standard or Chess960).
+    mode: CastlingMode,
     position_command: String,
     has_moves: bool,
     seen: HashMap<u64, u8>,
@@ -195,11 +197,15 @@ struct Board {
 }
 
 impl Board {
+    /// The position after the opening's moves; the moves are sent to the
+    /// engines written in the opening's castling mode, whatever notation the
+    /// book used.
     fn new(opening: &Opening) -> Board {
         let mut board = Board {
             position: openings::position_of(&opening.fen).unwrap_or_default(),
-            position_command: command::position(&opening.fen, &opening.moves),
-            has_moves: !opening.moves.is_empty(),
+            mode: opening.mode,
+            position_command: command::position(&opening.fen, &[]),
+            has_moves: false,
             seen: HashMap::new(),
             repeated: false,
             ending: None,
@@ -207,10 +213,7 @@ impl Board {
         board.count();
         for uci in &opening.moves {
             match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&board.position).ok()) {
-                Some(mv) => {
-                    board.position.play_unchecked(mv);
-                    board.count();
-                }
+                Some(mv) => board.advance(mv),
                 None => break,
             }
         }
@@ -219,12 +222,16 @@ impl Board {
     }
 
     fn play(&mut self, mv: shakmaty::Move) {
-        let uci = UciMove::from_move(mv, shakmaty::CastlingMode::Standard);
+        self.advance(mv);
+        self.ending = self.compute_ending();
+    }
+
+    fn advance(&mut self, mv: shakmaty::Move) {
+        let uci = UciMove::from_move(mv, self.mode);
         command::append_move(&mut self.position_command, !self.has_moves, &uci);
         self.has_moves = true;
         self.position.play_unchecked(mv);
         self.count();
-        self.ending = self.compute_ending();
     }
 
     fn count(&mut self) {

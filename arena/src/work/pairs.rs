@@ -12,10 +12,11 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
-use model::{MatchSpec, PairingCounts, RunStatus, Tally};
+use model::{MatchSpec, PairingCounts, RunStatus, Tally, Variant};
 use openings::Opening;
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
+use shakmaty::CastlingMode;
 use tokio::sync::watch;
 
 use super::stop::lock;
@@ -122,6 +123,10 @@ impl Work for PairWork {
     ) -> Result<Played, RunError> {
         let plan = &pair.plan;
         let opening = Opening {
+            mode: match self.spec.variant {
+                Variant::Standard => CastlingMode::Standard,
+                Variant::Chess960 => CastlingMode::Chess960,
+            },
             name: plan.opening_name.clone(),
             fen: plan.fen.clone(),
             moves: plan.opening_moves.clone(),
