@@ -49,7 +49,7 @@ async fn worker(games: usize, opening: openings::Opening) -> usize {
     let rules = Adjudication { max_moves: Some(100), ..Adjudication::default() };
     let mut plies = 0;
     for _ in 0..games {
-        plies += arena::game::play(&mut white, &mut black, &opening, rules).await.expect("game").moves.len();
+        plies += arena::game::play(&mut white, &mut black, &opening, rules.into()).await.expect("game").moves.len();
     }
     white.shutdown().await;
     black.shutdown().await;

@@ -13,6 +13,7 @@ pub mod process;
 pub mod reporting;
 pub mod serve;
 pub mod suite;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;
 pub mod work;

@@ -32,13 +32,13 @@ fn an_engine_the_machine_cannot_start_is_a_machine_fault_not_a_lost_game() {
         let open = std::fs::read_dir("/proc/self/fd").unwrap().count() as u64;
         // Room for two more descriptors: an engine needs six (three pipes).
         rlimit::setrlimit(Resource::NOFILE, open + 2, hard).unwrap();
-        let starved = arena::game::play(&mut white, &mut black, &opening, Adjudication::default()).await;
+        let starved = arena::game::play(&mut white, &mut black, &opening, Adjudication::default().into()).await;
         rlimit::setrlimit(Resource::NOFILE, soft, hard).unwrap();
         let fault = starved.expect_err("no game may come of an engine that could not start");
         assert!(fault.to_string().contains("os error 24"), "{fault}");
 
         // With room again, the same players play the game.
-        let record = arena::game::play(&mut white, &mut black, &opening, Adjudication::default()).await.unwrap();
+        let record = arena::game::play(&mut white, &mut black, &opening, Adjudication::default().into()).await.unwrap();
         assert!(!record.termination.is_fault(), "{:?} {}", record.termination, record.detail);
         white.shutdown().await;
         black.shutdown().await;

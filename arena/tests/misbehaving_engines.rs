@@ -76,9 +76,9 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
             let mut bad = fake(mode, n, tc, None);
             let mut good = fake("instant", 0, tc, None);
             let record = if fake_is_white {
-                arena::game::play(&mut bad, &mut good, &opening, short_game()).await.unwrap()
+                arena::game::play(&mut bad, &mut good, &opening, short_game().into()).await.unwrap()
             } else {
-                arena::game::play(&mut good, &mut bad, &opening, short_game()).await.unwrap()
+                arena::game::play(&mut good, &mut bad, &opening, short_game().into()).await.unwrap()
             };
             let expected = if fake_is_white { GameResult::BlackWins } else { GameResult::WhiteWins };
             assert_eq!((record.termination, record.result), (termination, expected), "{mode} {tc}: {}", record.detail);
@@ -94,7 +94,7 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
     for (mode, n, log) in [("garbage", 0, None), ("stderr-spam", 3, Some(log.as_path())), ("slow-quit", 0, None)] {
         let mut odd = fake(mode, n, "10+0.1", log);
         let mut good = fake("instant", 0, "10+0.1", None);
-        let record = arena::game::play(&mut odd, &mut good, &opening, short_game()).await.unwrap();
+        let record = arena::game::play(&mut odd, &mut good, &opening, short_game().into()).await.unwrap();
         assert!(!record.termination.is_fault(), "{mode}: {:?} {}", record.termination, record.detail);
         assert!(record.moves.len() >= 20, "{mode}: {} moves", record.moves.len());
         odd.shutdown().await;
@@ -108,7 +108,7 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
     let mut crasher = fake("crash-mid-game", 2, "10+0.1", None);
     let mut good = fake("instant", 0, "10+0.1", None);
     for _ in 0..2 {
-        let record = arena::game::play(&mut crasher, &mut good, &opening, short_game()).await.unwrap();
+        let record = arena::game::play(&mut crasher, &mut good, &opening, short_game().into()).await.unwrap();
         assert_eq!(record.termination, Termination::Disconnect);
     }
     assert_eq!((crasher.restarts(), good.restarts()), (1, 0));

@@ -45,9 +45,9 @@ async fn bundled_engine_plays_stockfish_in_both_colours() {
     for opening in &openings::builtin("forty").unwrap().iter().take(2).collect::<Vec<_>>() {
         for ours_white in [true, false] {
             let record = if ours_white {
-                arena::game::play(&mut ours, &mut sf, opening, rules).await.unwrap()
+                arena::game::play(&mut ours, &mut sf, opening, rules.into()).await.unwrap()
             } else {
-                arena::game::play(&mut sf, &mut ours, opening, rules).await.unwrap()
+                arena::game::play(&mut sf, &mut ours, opening, rules.into()).await.unwrap()
             };
             assert!(!record.termination.is_fault(), "{:?}: {}", record.termination, record.detail);
             // Both engines moved (a weakened Stockfish picks moves at random,

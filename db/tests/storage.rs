@@ -97,6 +97,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         adjudication: Adjudication::default(),
         sprt: None,
         tune: None,
+        tablebase: None,
         variant: Variant::Standard,
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()

@@ -16,7 +16,8 @@ pub use run::{
     SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec, Variant,
+    Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,
+    TablebaseRule, TbResults, Variant,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

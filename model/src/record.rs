@@ -70,10 +70,12 @@ pub enum Termination {
     Disconnect,
     /// The loser gave no `bestmove` within the stall timeout (node or depth limits).
     Stalled,
+    /// The position was in the Syzygy tables (`--tb`).
+    Tablebase,
 }
 
 /// All terminations, for reports.
-pub const TERMINATIONS: [Termination; 12] = [
+pub const TERMINATIONS: [Termination; 13] = [
     Termination::Checkmate,
     Termination::Stalemate,
     Termination::Repetition,
@@ -86,6 +88,7 @@ pub const TERMINATIONS: [Termination; 12] = [
     Termination::IllegalMove,
     Termination::Disconnect,
     Termination::Stalled,
+    Termination::Tablebase,
 ];
 
 impl Termination {
@@ -104,6 +107,7 @@ impl Termination {
             Termination::IllegalMove => "illegal-move",
             Termination::Disconnect => "disconnect",
             Termination::Stalled => "stalled",
+            Termination::Tablebase => "tablebase",
         }
     }
 
@@ -120,7 +124,10 @@ impl Termination {
             | Termination::Repetition
             | Termination::FiftyMoves
             | Termination::InsufficientMaterial => "normal",
-            Termination::AdjudicatedDraw | Termination::AdjudicatedResign | Termination::MaxMoves => "adjudication",
+            Termination::AdjudicatedDraw
+            | Termination::AdjudicatedResign
+            | Termination::MaxMoves
+            | Termination::Tablebase => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "rules infraction",
             Termination::Disconnect => "abandoned",

@@ -116,6 +116,34 @@ pub struct Adjudication {
     pub max_moves_score: i64,
 }
 
+/// Which tablebase results end a game (`--tb-adjudicate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TbResults {
+    /// Wins only (a drawn position is played on).
+    Win,
+    /// Draws only.
+    Draw,
+    /// Wins and draws.
+    #[default]
+    Both,
+}
+
+/// Syzygy adjudication (`--tb`): a game ends as soon as its position is in
+/// the tables with a certain result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TablebaseRule {
+    /// Folders holding `.rtbw`/`.rtbz` files, absolute.
+    pub paths: Vec<String>,
+    /// Positions with at most this many pieces (kings included) are probed.
+    pub pieces: u32,
+    /// Which results end a game.
+    pub results: TbResults,
+    /// A cursed win or blessed loss counts as decisive (off: a draw, as the
+    /// 50-move rule makes it).
+    pub ignore_50: bool,
+}
+
 /// The rules a run's games are played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -177,6 +205,9 @@ pub struct MatchSpec {
     /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<Box<Spsa>>,
+    /// Syzygy adjudication, if asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tablebase: Option<TablebaseRule>,
     /// Standard, or Chess960 when any planned opening needs it.
     #[serde(default, skip_serializing_if = "Variant::is_standard")]
     pub variant: Variant,

@@ -122,6 +122,7 @@ fn ending_comment(game: &GameRecord) -> Option<String> {
         Termination::AdjudicatedDraw => "Draw by adjudication".into(),
         Termination::AdjudicatedResign => format!("{loser} resigns (adjudication)"),
         Termination::MaxMoves => "Adjudicated at the move limit".into(),
+        Termination::Tablebase => "Adjudicated by tablebase".into(),
         Termination::TimeForfeit if loser.is_empty() => "Draw: time forfeit against insufficient material".into(),
         Termination::TimeForfeit => format!("{loser} loses on time"),
         Termination::IllegalMove => format!("{loser} makes an illegal move"),

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use model::{MatchSpec, RunKind, Spec, Test, Variant};
+use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
@@ -57,12 +57,63 @@ pub struct PlayArgs {
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
     #[arg(long, default_value_t = 200)]
     maxmoves_score: i64,
+    /// Syzygy tablebase folders (DIR or DIR:DIR…): a game ends as soon as its position is in the tables.
+    #[arg(long, value_name = "DIR[:DIR…]")]
+    tb: Option<String>,
+    /// Probe positions with at most this many pieces (default: the largest in the folders).
+    #[arg(long, value_name = "N")]
+    tb_pieces: Option<u32>,
+    /// Which tablebase results end a game.
+    #[arg(long, value_enum, value_name = "WHICH")]
+    tb_adjudicate: Option<TbWhich>,
+    /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
+    #[arg(long)]
+    tb_ignore_50: bool,
     /// No progress line.
     #[arg(long)]
     pub(super) quiet: bool,
     /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
     #[arg(long)]
     no_local: bool,
+}
+
+/// `--tb-adjudicate`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(super) enum TbWhich {
+    /// Wins only.
+    Win,
+    /// Draws only.
+    Draw,
+    /// Wins and draws.
+    Both,
+}
+
+/// The tablebase rule of `--tb…`, its folders checked (absolute paths, so
+/// `arena resume` works from any folder).
+fn tablebase_rule(play: &PlayArgs) -> Result<Option<TablebaseRule>, CliError> {
+    let Some(tb) = &play.tb else {
+        if play.tb_pieces.is_some() || play.tb_adjudicate.is_some() || play.tb_ignore_50 {
+            return Err(CliError("--tb-pieces, --tb-adjudicate and --tb-ignore-50 need --tb DIR".into()));
+        }
+        return Ok(None);
+    };
+    let paths: Vec<String> = tb
+        .split(':')
+        .filter(|p| !p.is_empty())
+        .map(|p| std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
+        .collect();
+    let (_, largest) = crate::tablebase::scan(&paths).map_err(CliError)?;
+    let pieces = match play.tb_pieces {
+        Some(n) if n < 3 => return Err(CliError(format!("--tb-pieces {n}: tables start at 3 pieces"))),
+        Some(n) => n.min(largest),
+        None => largest,
+    };
+    let results = match play.tb_adjudicate.unwrap_or(TbWhich::Both) {
+        TbWhich::Win => TbResults::Win,
+        TbWhich::Draw => TbResults::Draw,
+        TbWhich::Both => TbResults::Both,
+    };
+    Ok(Some(TablebaseRule { paths, pieces, results, ignore_50: play.tb_ignore_50 }))
 }
 
 pub(super) fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
@@ -102,6 +153,7 @@ pub(super) fn build_spec(
     if play.maxmoves == Some(0) {
         return Err(CliError("--maxmoves must be at least 1 (the full move at which games end)".into()));
     }
+    let tablebase = tablebase_rule(play)?;
     let adjudication = Adjudication {
         draw: parse_draw(&play.draw).map_err(|e| CliError(format!("bad --draw: {e}")))?,
         resign: parse_resign(&play.resign).map_err(|e| CliError(format!("bad --resign: {e}")))?,
@@ -123,6 +175,7 @@ pub(super) fn build_spec(
         adjudication,
         sprt,
         tune: None,
+        tablebase,
         variant: Variant::Standard,
     })
 }

@@ -20,6 +20,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 use crate::clock::{Clock, go_limits};
 use crate::player::Player;
 use crate::process::ThinkFailure;
+use crate::tablebase::Tablebases;
 use crate::uci::command;
 use crate::uci::output::Score;
 use adjudication::{Adjudication, Adjudicator};
@@ -34,6 +35,22 @@ use adjudication::{Adjudication, Adjudicator};
 )]
 pub struct MachineFault(pub String);
 
+/// What ends a game besides the board and the engines: the adjudication
+/// rules and, with `--tb`, the Syzygy tables.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Rules<'a> {
+    /// Draw, resign and move-limit adjudication.
+    pub adjudication: Adjudication,
+    /// Tablebase adjudication.
+    pub tablebase: Option<&'a Tablebases>,
+}
+
+impl From<Adjudication> for Rules<'_> {
+    fn from(adjudication: Adjudication) -> Self {
+        Rules { adjudication, tablebase: None }
+    }
+}
+
 /// Plays one game from `opening`, `white` against `black`. Every way a game
 /// can end is charged here: to the board (mate, draws), to adjudication, to
 /// the engine at fault (time, illegal move, crash, stall) — or, when the
@@ -46,12 +63,12 @@ pub async fn play(
     white: &mut Player,
     black: &mut Player,
     opening: &Opening,
-    rules: Adjudication,
+    rules: Rules<'_>,
 ) -> Result<GameRecord, MachineFault> {
     let started_ms = now_ms();
     let mut game = Board::new(opening);
     let mut clocks = [Clock::new(&white.tc), Clock::new(&black.tc)];
-    let mut adjudicator = Adjudicator::new(rules);
+    let mut adjudicator = Adjudicator::new(rules.adjudication);
     let mut moves: Vec<MoveRecord> = Vec::new();
     let mut players = [white, black];
 
@@ -66,6 +83,9 @@ pub async fn play(
         loop {
             if let Some((result, termination)) = game.ending {
                 break 'game (result, termination, String::new());
+            }
+            if let Some((result, detail)) = rules.tablebase.and_then(|tb| tb.adjudicate(&game.position)) {
+                break 'game (result, Termination::Tablebase, detail);
             }
             let mover = game.position.turn();
             let side = usize::from(mover == Color::Black);

@@ -24,6 +24,7 @@ use super::{Played, RunError, Seat, Stop, Stored, Work};
 use crate::clock::TimeControl;
 use crate::game;
 use crate::plan::time_control;
+use crate::tablebase::Tablebases;
 
 /// A run of games as this process plays it: its spec with engines resolved
 /// on this machine, their time controls, and the pairings' counts so far.
@@ -37,6 +38,8 @@ pub struct PairWork {
     /// Each pairing's engines (A, B), in the spec's order.
     names: Vec<(String, String)>,
     tallies: Mutex<Vec<Tally>>,
+    /// The run's Syzygy tables, opened once for every seat.
+    tablebase: Option<Tablebases>,
 }
 
 impl PairWork {
@@ -45,7 +48,8 @@ impl PairWork {
     ///
     /// # Errors
     ///
-    /// [`RunError::Spec`] for a bad time control.
+    /// [`RunError::Spec`] for a bad time control, or tablebase folders this
+    /// machine does not have.
     pub fn new(run: i64, spec: MatchSpec, counts: &[PairingCounts]) -> Result<PairWork, RunError> {
         let tcs = (0..spec.engines.len())
             .map(|i| time_control(&spec, i).map_err(|e| RunError::Spec(e.to_string())))
@@ -57,7 +61,11 @@ impl PairWork {
                 counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(|c| c.tally).unwrap_or_default()
             })
             .collect();
-        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies) })
+        let tablebase = match &spec.tablebase {
+            Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
+            None => None,
+        };
+        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -148,7 +156,7 @@ impl Work for PairWork {
             a.vary_options(spsa.options(&p.plus));
             b.vary_options(spsa.options(&p.minus));
         }
-        let rules = self.spec.adjudication;
+        let rules = game::Rules { adjudication: self.spec.adjudication, tablebase: self.tablebase.as_ref() };
         let record = game::play(a, b, &opening, rules).await?;
         if !db.save_first_game(pair, &record).await? {
             return Ok(Played::LeaseLost);
