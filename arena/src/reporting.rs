@@ -150,6 +150,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 machine: info.machine.clone(),
             };
             let pairings = spec.pairing_names();
+            let pv_issues = db.pv_issue_counts(run).await?;
             let iterations = match &spec.tune {
                 Some(_) => db.tune_iterations(run).await?,
                 None => Vec::new(),
@@ -163,6 +164,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 move_totals: &move_totals,
                 anchor,
                 tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
+                pv_issues: &pv_issues,
             });
             Ok(RunReport::Games(report, terminations))
         }

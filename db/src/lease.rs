@@ -399,7 +399,36 @@ impl Db {
         .get(0);
         self.insert_moves(tx, game_id, &game.moves).await?;
         self.insert_move_totals(tx, game_id, game).await?;
+        self.insert_pv_issues(tx, pair.run, game_id, game).await?;
         Ok(game_id)
+    }
+
+    /// Stores the game's mate scores that their PV does not back (see `0008_pv_issues.sql`).
+    async fn insert_pv_issues(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        game_id: i64,
+        game: &GameRecord,
+    ) -> Result<(), DbError> {
+        for issue in &game.pv_issues {
+            let engine = game.mover(issue.ply);
+            sqlx::query(
+                self.backend.sql(
+                    "INSERT INTO pv_issues (run_id, game_id, ply, engine, kind, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                ),
+            )
+            .bind(run)
+            .bind(game_id)
+            .bind(i64::try_from(game.opening_moves.len() + issue.ply + 1).unwrap_or(i64::MAX))
+            .bind(engine)
+            .bind(issue.kind.as_str())
+            .bind(&issue.detail)
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        Ok(())
     }
 
     async fn insert_moves(

@@ -4,7 +4,10 @@
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use model::{EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, Termination};
+use model::{
+    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, PvIssueCount, PvIssueKind,
+    Termination,
+};
 
 use crate::{Db, DbError};
 
@@ -54,6 +57,38 @@ impl Db {
         )
         .await?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// Per engine and kind, how many of its mate scores their PV did not
+    /// back, with the first such move.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pv_issue_counts(&self, run: i64) -> Result<Vec<PvIssueCount>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT i.engine, i.kind, c.n, p.idx, g.game_in_pair, i.ply, i.detail \
+                 FROM (SELECT MIN(id) AS first, COUNT(*) AS n FROM pv_issues WHERE run_id = ? GROUP BY engine, kind) c \
+                 JOIN pv_issues i ON i.id = c.first JOIN games g ON g.id = i.game_id JOIN pairs p ON p.id = g.pair_id \
+                 ORDER BY i.engine, i.kind",
+                run,
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                Some(PvIssueCount {
+                    engine: r.get(0),
+                    kind: PvIssueKind::parse(&r.get::<String, _>(1))?,
+                    count: u64::try_from(r.get::<i64, _>(2)).unwrap_or(0),
+                    pair_index: r.get(3),
+                    game_in_pair: r.get(4),
+                    ply: r.get(5),
+                    detail: r.get(6),
+                })
+            })
+            .collect())
     }
 
     /// Every stored game of a run in brief, in the order stored.
@@ -189,6 +224,7 @@ fn game_row(r: &AnyRow) -> GameRow {
             moves: Vec::new(),
             started_ms: r.get(12),
             finished_ms: r.get(13),
+            pv_issues: Vec::new(),
         },
     }
 }

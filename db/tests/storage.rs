@@ -78,6 +78,7 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
             .collect(),
         started_ms: 1_700_000_000_000,
         finished_ms: 1_700_000_060_000,
+        pv_issues: Vec::new(),
     }
 }
 
@@ -98,6 +99,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         sprt: None,
         tune: None,
         tablebase: None,
+        check_mate_pvs: true,
         variant: Variant::Standard,
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()

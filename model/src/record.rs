@@ -171,6 +171,42 @@ pub struct MoveRecord {
     pub pv: String,
 }
 
+/// What is wrong with a PV that backs a mate score (`--check-mate-pvs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PvIssueKind {
+    /// The PV does not mate within the announced distance: it goes on past
+    /// it, reaches a draw, or mates the side that claimed the mate.
+    FalseMate,
+    /// A PV move is not legal where it is played.
+    IllegalPvMove,
+}
+
+impl PvIssueKind {
+    /// Stable name stored in the database.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PvIssueKind::FalseMate => "false-mate",
+            PvIssueKind::IllegalPvMove => "illegal-pv-move",
+        }
+    }
+
+    /// Parses [`PvIssueKind::as_str`].
+    pub fn parse(text: &str) -> Option<PvIssueKind> {
+        [PvIssueKind::FalseMate, PvIssueKind::IllegalPvMove].into_iter().find(|k| k.as_str() == text)
+    }
+}
+
+/// A mate score whose PV does not back it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PvIssue {
+    /// Index of the engine move in [`GameRecord::moves`].
+    pub ply: usize,
+    /// What is wrong.
+    pub kind: PvIssueKind,
+    /// The claim and the evidence (`mate 1 claimed, PV e2e4 does not mate`).
+    pub detail: String,
+}
+
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -198,6 +234,23 @@ pub struct GameRecord {
     pub started_ms: i64,
     /// End, Unix milliseconds.
     pub finished_ms: i64,
+    /// Mate scores whose PV does not back them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pv_issues: Vec<PvIssue>,
+}
+
+impl GameRecord {
+    /// Whether White made engine move `ply` (an index into `moves`).
+    pub fn is_white_move(&self, ply: usize) -> bool {
+        let white_starts = self.start_fen.split_whitespace().nth(1) != Some("b");
+        let white_first = white_starts == self.opening_moves.len().is_multiple_of(2);
+        white_first == ply.is_multiple_of(2)
+    }
+
+    /// The engine that made engine move `ply`.
+    pub fn mover(&self, ply: usize) -> &str {
+        if self.is_white_move(ply) { &self.white } else { &self.black }
+    }
 }
 
 /// The current time in Unix milliseconds (0 if the clock is before 1970).

@@ -257,6 +257,25 @@ pub struct GameSummary {
     pub plies: i64,
 }
 
+/// One engine's mate scores of one kind that their PV does not back, in a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvIssueCount {
+    /// The engine.
+    pub engine: String,
+    /// What was wrong.
+    pub kind: crate::PvIssueKind,
+    /// How many moves.
+    pub count: u64,
+    /// The first one: its pair's index in the plan,
+    pub pair_index: i64,
+    /// the game in the pair (0 or 1),
+    pub game_in_pair: i64,
+    /// the move's ply in the game (from 1, opening moves included),
+    pub ply: i64,
+    /// and what was wrong.
+    pub detail: String,
+}
+
 /// What one engine reported over all its moves of a run.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EngineMoveTotals {

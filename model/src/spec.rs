@@ -144,6 +144,15 @@ pub struct TablebaseRule {
     pub ignore_50: bool,
 }
 
+fn yes() -> bool {
+    true
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's signature
+fn is_true(value: &bool) -> bool {
+    *value
+}
+
 /// The rules a run's games are played under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -205,6 +214,11 @@ pub struct MatchSpec {
     /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<Box<Spsa>>,
+    /// Check that the PV behind each mate score backs it: on unless
+    /// `--no-check-mate-pvs` (also for runs stored before the check existed:
+    /// it only adds warnings, never changes a game).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub check_mate_pvs: bool,
     /// Syzygy adjudication, if asked for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tablebase: Option<TablebaseRule>,

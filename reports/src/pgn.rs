@@ -10,7 +10,21 @@ use model::{GameRecord, GameResult, Termination, Variant};
 /// Standard start position (no FEN tag needed).
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
-/// Tag values that come from the run, not the game.
+/// What the move comments hold (`--pgn-level`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Level {
+    /// Moves only: no comments.
+    Min,
+    /// `{score/depth time}` after each engine move, as cutechess writes it,
+    /// and the way the game ended.
+    #[default]
+    Normal,
+    /// Also the selective depth, nodes, nodes per second, the clock left
+    /// and the PV: `{+0.31/12 0.154s, sd=18, n=81234, nps=527000, tl=9.846s, pv=e2e4 e7e5}`.
+    Full,
+}
+
+/// Tag values that come from the run, not the game, and the comment level.
 #[derive(Clone, Debug, Default)]
 pub struct Context<'a> {
     /// `Event`.
@@ -24,6 +38,8 @@ pub struct Context<'a> {
     /// The run's rules: Chess960 games get `[Variant "Chess960"]` and
     /// always a `FEN` tag, as lichess and python-chess read them.
     pub variant: Variant,
+    /// What the move comments hold.
+    pub level: Level,
 }
 
 /// Appends one game in PGN to `out`.
@@ -84,11 +100,32 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
             (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
             (None, None) => "?".to_string(),
         };
+        if context.level == Level::Min {
+            continue;
+        }
         let depth = mv.depth.map_or(String::new(), |d| format!("/{d}"));
-        tokens.push(format!("{{{score}{depth} {:.3}s}}", mv.time_ms as f64 / 1000.0));
+        let mut comment = format!("{{{score}{depth} {:.3}s", mv.time_ms as f64 / 1000.0);
+        if context.level == Level::Full {
+            for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
+                if let Some(value) = value {
+                    let _ = write!(comment, ", {key}={value}");
+                }
+            }
+            if mv.clock_ms > 0 {
+                let _ = write!(comment, ", tl={:.3}s", mv.clock_ms as f64 / 1000.0);
+            }
+            let pv = mv.pv.split_whitespace().collect::<Vec<_>>().join(" ").replace(['{', '}'], "");
+            if !pv.is_empty() {
+                let _ = write!(comment, ", pv={pv}");
+            }
+        }
+        comment.push('}');
+        tokens.push(comment);
         need_number = true;
     }
-    if let Some(comment) = ending_comment(game) {
+    if context.level != Level::Min
+        && let Some(comment) = ending_comment(game)
+    {
         tokens.push(format!("{{{comment}}}"));
     }
     tokens.push(result.to_string());
@@ -173,6 +210,7 @@ mod tests {
             }],
             started_ms: 1_795_219_200_000,
             finished_ms: 1_795_219_201_000,
+            pv_issues: Vec::new(),
         };
         let mut out = String::new();
         write_game(
@@ -183,5 +221,23 @@ mod tests {
         assert!(out.contains("[Black \"plain \\\"x\\\"\"]"), "{out}");
         assert!(out.contains("[PlyCount \"3\"]") && !out.contains("[FEN"), "{out}");
         assert!(out.contains("1. e4 e5 2. Nf3 {-0.35/9 1.234s} {White loses on time: 1020 ms used} 0-1"), "{out}");
+
+        let mut full = game.clone();
+        full.moves[0] = MoveRecord {
+            seldepth: Some(14),
+            nodes: Some(81_234),
+            nps: Some(527_000),
+            clock_ms: 9_846,
+            pv: "g1f3 b8c6 f1b5".into(),
+            ..full.moves[0].clone()
+        };
+        let (mut min, mut detailed) = (String::new(), String::new());
+        write_game(&mut min, &full, &Context { level: Level::Min, ..Context::default() });
+        write_game(&mut detailed, &full, &Context { level: Level::Full, ..Context::default() });
+        assert!(min.contains("\n\n1. e4 e5 2. Nf3 0-1\n") && !min.contains('{'), "{min}");
+        assert!(
+            detailed.contains("2. Nf3\n{-0.35/9 1.234s, sd=14, n=81234, nps=527000, tl=9.846s, pv=g1f3 b8c6 f1b5}"),
+            "{detailed}"
+        );
     }
 }

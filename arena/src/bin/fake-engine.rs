@@ -9,7 +9,9 @@
 //! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
 //! `tunable` (for `arena tune`'s convergence test: an option `Skill`, 0 to
 //! 1000, whose hidden best value is N; the further `Skill` is from N, the
-//! more of its moves are random instead of a one-ply material grab).
+//! more of its moves are random instead of a one-ply material grab),
+//! `false-mate` (claims `mate 1` with its move as the PV at every move),
+//! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal).
 
 use std::io::{BufRead, Write, stdin, stdout};
 
@@ -83,6 +85,14 @@ fn main() {
                         for _ in 0..n {
                             let _ = std::io::stderr().write_all(&chunk);
                         }
+                    }
+                    "false-mate" | "illegal-pv" => {
+                        let best = choose(&position);
+                        let pv = if mode == "false-mate" { best.clone() } else { format!("{best} a1a1") };
+                        let mate = if mode == "false-mate" { 1 } else { 2 };
+                        let _ = writeln!(out, "info depth 3 score mate {mate} nodes 1 pv {pv}\nbestmove {best}");
+                        let _ = out.flush();
+                        continue;
                     }
                     "tunable" => {
                         let (best, score) = tunable(&position, skill, n as i64);

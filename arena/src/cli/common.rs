@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use db::{Db, DbError, Target};
 use model::{Spec, SuiteSpec, Variant};
-use reports::pgn::{Context, write_game};
+use reports::pgn::{Context, Level, write_game};
 
-use super::CliError;
+use super::{CliError, PgnLevel, PgnStyle, RecordArgs};
 use super::{out, outln};
 use crate::clock::TimeControl;
 use crate::process::Timeouts;
@@ -91,15 +91,21 @@ pub(super) fn suite_positions(spec: &SuiteSpec) -> Result<Vec<TestPosition>, Cli
     Ok(positions)
 }
 
-/// Writes a run's games as PGN to `out`; returns how many.
-pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Result<u64, CliError> {
+/// Writes a run's games as PGN to `out` in `style`; returns how many.
+pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> Result<u64, CliError> {
     let info = db.run(run).await?;
     let (tc, variant) = match Spec::of(&info) {
         Ok(Spec::Games(spec)) => (spec.tc.parse::<TimeControl>().ok().map(|tc| tc.pgn_tag()), spec.variant),
         _ => (None, Variant::Standard),
     };
     let tc = tc.unwrap_or_else(|| "-".to_string());
-    let event = format!("arena run {run} ({})", info.kind);
+    let event = style.event.clone().unwrap_or_else(|| format!("arena run {run} ({})", info.kind));
+    let site = style.site.as_deref().unwrap_or(&info.machine);
+    let level = match style.pgn_level {
+        PgnLevel::Min => Level::Min,
+        PgnLevel::Normal => Level::Normal,
+        PgnLevel::Full => Level::Full,
+    };
     let (mut after, mut count) = (0, 0);
     let mut text = String::with_capacity(1 << 20);
     loop {
@@ -110,10 +116,11 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Resul
         for game in &page {
             let context = Context {
                 event: &event,
-                site: &info.machine,
+                site,
                 round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
                 time_control: &tc,
                 variant,
+                level,
             };
             write_game(&mut text, &game.record, &context);
             count += 1;
@@ -124,12 +131,49 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write) -> Resul
 }
 
 /// Writes a run's games to `path`; returns how many.
-pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path) -> Result<u64, CliError> {
+pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> Result<u64, CliError> {
     let file = std::fs::File::create(path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     let mut out = std::io::BufWriter::new(file);
-    let games = stream_pgn(db, run, &mut out).await?;
+    let games = stream_pgn(db, run, &mut out, style).await?;
     out.flush().map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
     Ok(games)
+}
+
+/// Writes each game's final position to `path` as EPD (the position, its
+/// move counters, the game as `id` and its players and result as `c0`);
+/// returns how many.
+pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> Result<u64, CliError> {
+    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+    let (mut after, mut count) = (0, 0);
+    loop {
+        let page = db.games_page(run, after, 2000, true).await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        let mut text = String::new();
+        for game in &page {
+            let record = &game.record;
+            let fen = openings::fen_of(&crate::game::final_position(record));
+            let fields: Vec<&str> = fen.split_whitespace().collect();
+            let quote = |s: &str| s.replace(['"', ';'], "'");
+            text += &format!(
+                "{} hmvc {}; fmvn {}; id \"arena run {run} pair {} game {}\"; c0 \"{} - {} {} ({})\";\n",
+                fields[..4].join(" "),
+                fields.get(4).unwrap_or(&"0"),
+                fields.get(5).unwrap_or(&"1"),
+                game.pair_index + 1,
+                game.game_in_pair + 1,
+                quote(&record.white),
+                quote(&record.black),
+                record.result.pgn(),
+                record.termination.as_str()
+            );
+            count += 1;
+        }
+        out.write_all(text.as_bytes()).map_err(cannot)?;
+    }
+    out.flush().map_err(cannot)?;
+    Ok(count)
 }
 
 /// Plays stored run `run` here (after its engines passed the preflight),
@@ -142,7 +186,7 @@ pub(super) async fn play_run(
     run: i64,
     spec: Spec,
     positions: Option<Vec<TestPosition>>,
-    pgn: Option<&Path>,
+    record: &RecordArgs,
 ) -> Result<(), CliError> {
     let end = match spec {
         Spec::Games(spec) => crate::work::local::play_pairs(runtime, run, &spec).await,
@@ -168,9 +212,13 @@ pub(super) async fn play_run(
         e => CliError(format!("run {run}: {e}")),
     })?;
     out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
-    if let Some(path) = pgn {
-        let games = write_pgn(db, run, path).await?;
+    if let Some(path) = &record.pgn {
+        let games = write_pgn(db, run, path, &record.style).await?;
         eprintln!("wrote {games} games to {}", path.display());
+    }
+    if let Some(path) = &record.epdout {
+        let games = write_epd(db, run, path).await?;
+        eprintln!("wrote {games} final positions to {}", path.display());
     }
     db.close().await;
     if end == RunEnd::Stopped {

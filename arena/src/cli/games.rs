@@ -10,7 +10,7 @@ use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
-use super::{CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, RecordArgs};
 use crate::clock::TimeControl;
 use crate::engines::{EngineSpec, Registry};
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
@@ -42,9 +42,8 @@ pub struct PlayArgs {
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
     pub(super) engines_file: Option<PathBuf>,
-    /// Also write the games as PGN to this file.
-    #[arg(long)]
-    pgn: Option<PathBuf>,
+    #[command(flatten)]
+    record: RecordArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
     #[arg(long, default_value = "movenumber=40,movecount=8,score=10")]
     draw: String,
@@ -69,6 +68,9 @@ pub struct PlayArgs {
     /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
     #[arg(long)]
     tb_ignore_50: bool,
+    /// Do not check that the PV behind each mate score is legal and mates in time.
+    #[arg(long)]
+    no_check_mate_pvs: bool,
     /// No progress line.
     #[arg(long)]
     pub(super) quiet: bool,
@@ -175,6 +177,7 @@ pub(super) fn build_spec(
         adjudication,
         sprt,
         tune: None,
+        check_mate_pvs: !play.no_check_mate_pvs,
         tablebase,
         variant: Variant::Standard,
     })
@@ -198,6 +201,7 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         spec.concurrency,
     );
     let spec = Spec::Games(spec);
+    play.record.check()?;
     preflight(&spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
@@ -211,5 +215,5 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         waits_for_workers(run, target)?;
         return Ok(());
     }
-    play_run(&runtime, target, run, spec, None, play.pgn.as_deref()).await
+    play_run(&runtime, target, run, spec, None, &play.record).await
 }

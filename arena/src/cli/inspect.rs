@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 use model::Spec;
 
-use super::common::{open_existing, stream_pgn, write_pgn};
-use super::{CliResult, DbArg, out, outln};
+use super::common::{open_existing, stream_pgn, write_epd, write_pgn};
+use super::{CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Detail, done_and_planned, report_of};
 
 /// A run in a database.
@@ -28,6 +28,11 @@ pub struct PgnArgs {
     /// Output file (standard output without it).
     #[arg(short, long)]
     output: Option<PathBuf>,
+    /// Also write each game's final position to this EPD file.
+    #[arg(long, value_name = "FILE")]
+    epdout: Option<PathBuf>,
+    #[command(flatten)]
+    style: PgnStyle,
 }
 
 /// `arena runs`.
@@ -69,13 +74,17 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
     match &args.output {
         Some(path) => {
-            let games = write_pgn(&db, args.run, path).await?;
+            let games = write_pgn(&db, args.run, path, &args.style).await?;
             eprintln!("wrote {games} games to {}", path.display());
         }
         None => {
             let mut out = std::io::stdout().lock();
-            stream_pgn(&db, args.run, &mut out).await?;
+            stream_pgn(&db, args.run, &mut out, &args.style).await?;
         }
+    }
+    if let Some(path) = &args.epdout {
+        let games = write_epd(&db, args.run, path).await?;
+        eprintln!("wrote {games} final positions to {}", path.display());
     }
     Ok(())
 }

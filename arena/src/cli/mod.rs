@@ -136,6 +136,67 @@ pub struct DbArg {
     pub target: db::Target,
 }
 
+/// What the PGN of a run's games holds besides the moves: shared by every
+/// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct PgnStyle {
+    /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
+    #[arg(long, value_enum, default_value_t = PgnLevel::Normal)]
+    pub(crate) pgn_level: PgnLevel,
+    /// The PGN's Event tag (default: "arena run N (kind)").
+    #[arg(long)]
+    pub(crate) event: Option<String>,
+    /// The PGN's Site tag (default: the name of the machine that created the run).
+    #[arg(long)]
+    pub(crate) site: Option<String>,
+}
+
+/// `--pgn-level`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PgnLevel {
+    /// Moves only.
+    Min,
+    /// Score/depth and time after each engine move, and how the game ended.
+    #[default]
+    Normal,
+    /// Also seldepth, nodes, nps, clock left and PV.
+    Full,
+}
+
+/// Where a run's games are written when it ends here: `--pgn`, `--epdout`
+/// and the PGN's style.
+#[derive(Args, Debug, Clone, Default)]
+pub struct RecordArgs {
+    /// Also write the games as PGN to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) pgn: Option<std::path::PathBuf>,
+    /// Also write each game's final position to this EPD file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) epdout: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(crate) style: PgnStyle,
+}
+
+impl RecordArgs {
+    /// Creates the output files now, so that a path that cannot be written
+    /// is refused in one line before the run starts, not after it.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] naming the file and the reason.
+    pub(crate) fn check(&self) -> CliResult {
+        for path in self.pgn.iter().chain(&self.epdout) {
+            std::fs::File::create(path).map_err(|e| {
+                CliError(format!(
+                    "cannot write {}: {e} (give a file in a folder that exists and is writable)",
+                    path.display()
+                ))
+            })?;
+        }
+        Ok(())
+    }
+}
+
 /// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
 #[derive(Args, Debug, Clone)]
 pub struct SprtParams {

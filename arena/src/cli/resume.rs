@@ -1,13 +1,11 @@
 //! `arena resume RUN`: continue a stopped or crashed run of any kind where
 //! it stopped.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use model::{RunStatus, Spec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
-use super::{CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, RecordArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -19,9 +17,8 @@ pub struct ResumeArgs {
     /// Units played at once (default: as when the run started).
     #[arg(long)]
     concurrency: Option<usize>,
-    /// Also write the games as PGN to this file.
-    #[arg(long)]
-    pgn: Option<PathBuf>,
+    #[command(flatten)]
+    record: RecordArgs,
     /// No progress line.
     #[arg(long)]
     quiet: bool,
@@ -39,7 +36,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     let concurrency = args.concurrency.unwrap_or(spec.concurrency());
     check_concurrency(concurrency, "units played at once")?;
     spec.set_concurrency(concurrency);
+    args.record.check()?;
     preflight(&spec).await?;
     let runtime = runtime(&db, target, args.quiet)?;
-    play_run(&runtime, target, info.id, spec, None, args.pgn.as_deref()).await
+    play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

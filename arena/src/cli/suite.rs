@@ -7,7 +7,7 @@ use clap::Args;
 use model::{Spec, SuiteSpec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, suite_positions, waits_for_workers};
-use super::{CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, RecordArgs};
 use crate::engines::{EngineSpec, Registry};
 use crate::suite::{DEFAULT_STALL_S, parse_limits};
 use crate::work::chunks::plan_chunks;
@@ -104,5 +104,5 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         return Ok(());
     }
     let runtime = runtime(&db, target, args.quiet)?;
-    play_run(&runtime, target, run, spec, Some(positions), None).await
+    play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default()).await
 }

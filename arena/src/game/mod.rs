@@ -7,10 +7,11 @@
 //! never costs the other side.
 
 pub mod adjudication;
+pub mod pv;
 
 use std::collections::HashMap;
 
-use model::{GameRecord, GameResult, MoveRecord, Termination, now_ms};
+use model::{GameRecord, GameResult, MoveRecord, PvIssue, Termination, now_ms};
 use openings::Opening;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
@@ -37,17 +38,19 @@ pub struct MachineFault(pub String);
 
 /// What ends a game besides the board and the engines: the adjudication
 /// rules and, with `--tb`, the Syzygy tables.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Rules<'a> {
     /// Draw, resign and move-limit adjudication.
     pub adjudication: Adjudication,
     /// Tablebase adjudication.
     pub tablebase: Option<&'a Tablebases>,
+    /// Check that the PV behind each mate score backs it (see [`pv`]).
+    pub check_mate_pvs: bool,
 }
 
 impl From<Adjudication> for Rules<'_> {
     fn from(adjudication: Adjudication) -> Self {
-        Rules { adjudication, tablebase: None }
+        Rules { adjudication, tablebase: None, check_mate_pvs: true }
     }
 }
 
@@ -70,6 +73,7 @@ pub async fn play(
     let mut clocks = [Clock::new(&white.tc), Clock::new(&black.tc)];
     let mut adjudicator = Adjudicator::new(rules.adjudication);
     let mut moves: Vec<MoveRecord> = Vec::new();
+    let mut pv_issues: Vec<PvIssue> = Vec::new();
     let mut players = [white, black];
 
     let (result, termination, detail) = 'game: {
@@ -132,6 +136,11 @@ pub async fn play(
                 Some(Score::Mate(m)) => (None, Some(m)),
                 None => (None, None),
             };
+            if let (true, Some(mate)) = (rules.check_mate_pvs, score_mate)
+                && let Some((kind, detail)) = pv::check(&game.position, mate, &thought.info.pv)
+            {
+                pv_issues.push(PvIssue { ply: moves.len(), kind, detail });
+            }
             let full_move = game.position.fullmoves().get();
             // SAN without its suffix from the position before the move; the
             // check/mate suffix from the position after it, whose ending the
@@ -177,7 +186,22 @@ pub async fn play(
         moves,
         started_ms,
         finished_ms: now_ms(),
+        pv_issues,
     })
+}
+
+/// The position a stored game ended in: its start, the opening moves and
+/// the engines' moves (a move that does not replay ends the replay).
+pub fn final_position(record: &GameRecord) -> Chess {
+    let mut position = openings::position_of(&record.start_fen).unwrap_or_default();
+    let moves = record.opening_moves.iter().chain(record.moves.iter().map(|m| &m.uci));
+    for uci in moves {
+        match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
+            Some(mv) => position.play_unchecked(mv),
+            None => break,
+        }
+    }
+    position
 }
 
 fn side_color(side: usize) -> Color {

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
-use model::{MatchSpec, PairingCounts, RunStatus, Tally, Variant};
+use model::{GameRecord, MatchSpec, PairingCounts, RunStatus, Tally, Variant};
 use openings::Opening;
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
@@ -40,7 +40,12 @@ pub struct PairWork {
     tallies: Mutex<Vec<Tally>>,
     /// The run's Syzygy tables, opened once for every seat.
     tablebase: Option<Tablebases>,
+    /// Mate-PV warnings said so far, per engine.
+    pv_warned: Mutex<std::collections::HashMap<String, u32>>,
 }
+
+/// Mate-PV warnings said per engine before the rest are only counted.
+const PV_WARNINGS: u32 = 5;
 
 impl PairWork {
     /// Checks the time controls of a run's engines; `counts` are the stored
@@ -65,7 +70,7 @@ impl PairWork {
             Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
             None => None,
         };
-        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase })
+        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -77,6 +82,38 @@ impl PairWork {
         }
         let llr = llr(&test, &Counts::pairs(&counts.tally));
         Some(SprtStep { llr, verdict: test.decide(llr) })
+    }
+
+    /// One warning line per mate score whose PV does not back it, naming
+    /// the engine, run, pair, game and ply, up to [`PV_WARNINGS`] per engine;
+    /// then one line saying the rest are only counted (`arena report`).
+    fn warn_pv_issues(&self, pair: i64, game: u32, record: &GameRecord) {
+        for issue in &record.pv_issues {
+            let white = record.is_white_move(issue.ply);
+            let engine = record.mover(issue.ply);
+            let shown = {
+                let mut warned = lock(&self.pv_warned);
+                let count = warned.entry(engine.to_string()).or_insert(0);
+                *count += 1;
+                *count
+            };
+            if shown <= PV_WARNINGS {
+                eprintln!(
+                    "warning: {engine}: {} in run {} pair {} game {game} at ply {} ({}): {}",
+                    issue.kind.as_str().replace('-', " "),
+                    self.run,
+                    pair + 1,
+                    record.opening_moves.len() + issue.ply + 1,
+                    if white { "White" } else { "Black" },
+                    issue.detail
+                );
+            } else if shown == PV_WARNINGS + 1 {
+                eprintln!(
+                    "warning: {engine}: more mate scores that its PV does not back; they are counted in arena report {}",
+                    self.run
+                );
+            }
+        }
     }
 
     /// The run's state after a pair: the one pairing's record, Elo and LLR,
@@ -156,12 +193,18 @@ impl Work for PairWork {
             a.vary_options(spsa.options(&p.plus));
             b.vary_options(spsa.options(&p.minus));
         }
-        let rules = game::Rules { adjudication: self.spec.adjudication, tablebase: self.tablebase.as_ref() };
+        let rules = game::Rules {
+            adjudication: self.spec.adjudication,
+            tablebase: self.tablebase.as_ref(),
+            check_mate_pvs: self.spec.check_mate_pvs,
+        };
         let record = game::play(a, b, &opening, rules).await?;
+        self.warn_pv_issues(plan.index, 1, &record);
         if !db.save_first_game(pair, &record).await? {
             return Ok(Played::LeaseLost);
         }
         let record = game::play(b, a, &opening, rules).await?;
+        self.warn_pv_issues(plan.index, 2, &record);
         let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
         let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await? else {
             return Ok(Played::LeaseLost);

@@ -102,11 +102,36 @@ impl Layout for Brief<'_> {
             let text: Vec<String> = self.terminations.iter().map(|(name, n)| format!("{name} {n}")).collect();
             blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
         }
+        blocks.extend(mate_pv_blocks(report));
         if let Some(tournament) = &report.tournament {
             blocks.extend(ratings_blocks(tournament));
         }
         Document { title: format!("arena run {} ({})", report.header.run, report.header.kind), blocks }
     }
+}
+
+/// The mate scores whose PV did not back them (nothing when there were none).
+fn mate_pv_blocks(report: &Report) -> Vec<Block> {
+    if report.mate_pvs.is_empty() {
+        return Vec::new();
+    }
+    let rows = report
+        .mate_pvs
+        .iter()
+        .map(|row| vec![row.engine.clone(), row.problem.replace('-', " "), row.moves.to_string(), row.first.clone()])
+        .collect();
+    vec![
+        Block::Heading(2, "Mate PV checks".into()),
+        Block::Table(Table {
+            columns: columns(&[
+                ("Engine", Align::Left),
+                ("Problem", Align::Left),
+                ("Moves", Align::Right),
+                ("First", Align::Left),
+            ]),
+            rows,
+        }),
+    ]
 }
 
 /// The title and the facts of a run.
@@ -145,6 +170,7 @@ fn blocks(report: &Report) -> Vec<Block> {
     if let Some(tune) = &report.tune {
         out.extend(tune.blocks());
     }
+    out.extend(mate_pv_blocks(report));
     for pairing in &report.pairings {
         let (a, b) = (&pairing.a, &pairing.b);
         out.extend(statistics_blocks(pairing));

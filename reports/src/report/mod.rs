@@ -39,7 +39,7 @@ mod tune;
 
 use std::collections::BTreeMap;
 
-use model::{EngineMoveTotals, GameSummary, PairOutcome, RunKind, RunStatus, Spsa, TuneIteration};
+use model::{EngineMoveTotals, GameSummary, PairOutcome, PvIssueCount, RunKind, RunStatus, Spsa, TuneIteration};
 use model::{GameResult, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
 
@@ -122,6 +122,21 @@ pub struct Inputs<'a> {
     pub anchor: Option<String>,
     /// A tuning run's SPSA settings and stored iterations.
     pub tune: Option<(&'a Spsa, &'a [TuneIteration])>,
+    /// Mate scores whose PV did not back them, per engine and kind.
+    pub pv_issues: &'a [PvIssueCount],
+}
+
+/// One engine's mate scores of one kind that their PV did not back.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MatePvRow {
+    /// The engine.
+    pub engine: String,
+    /// `false-mate` or `illegal-pv-move`.
+    pub problem: &'static str,
+    /// How many of its moves.
+    pub moves: u64,
+    /// The first: `pair 3 game 2, ply 17: mate 1 claimed, but …`.
+    pub first: String,
 }
 
 /// A's results with one colour.
@@ -289,6 +304,9 @@ pub struct Report {
     /// For tuning runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tune: Option<Box<TuneSection>>,
+    /// Mate scores whose PV did not back them (absent when there were none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mate_pvs: Vec<MatePvRow>,
 }
 
 impl Report {
@@ -311,6 +329,22 @@ impl Report {
             lengths: lengths(inputs.games),
             tournament,
             tune: inputs.tune.map(|(spsa, iterations)| Box::new(TuneSection::build(spsa, iterations))),
+            mate_pvs: inputs
+                .pv_issues
+                .iter()
+                .map(|c| MatePvRow {
+                    engine: c.engine.clone(),
+                    problem: c.kind.as_str(),
+                    moves: c.count,
+                    first: format!(
+                        "pair {} game {}, ply {}: {}",
+                        c.pair_index + 1,
+                        c.game_in_pair + 1,
+                        c.ply,
+                        c.detail
+                    ),
+                })
+                .collect(),
         }
     }
 

@@ -96,6 +96,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         move_totals: &totals,
         anchor: None,
         tune: None,
+        pv_issues: &[],
     });
     let pairing = &report.pairings[0];
     // Colours: White W W D L → 2-1-1; Black L W D D → 1-2-1.
@@ -174,6 +175,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         pairings: vec![("a".into(), "b".into()), ("a".into(), "c".into()), ("b".into(), "c".into())],
         sprt: None,
         tune: None,
+        pv_issues: &[],
         pairs: &pairs,
         games: &games,
         move_totals: &[],
@@ -212,6 +214,7 @@ fn empty_run_renders() {
         move_totals: &[],
         anchor: None,
         tune: None,
+        pv_issues: &[],
     });
     for rendered in [render_text(&report), render_markdown(&report), render_html(&report)] {
         assert!(!rendered.contains("NaN") && rendered.contains("no games yet"), "{rendered}");
