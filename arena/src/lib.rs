@@ -2,6 +2,7 @@
 //! plays stored runs (pairs of games, suite chunks) here or in workers, and
 //! the `arena` command line.
 
+pub mod affinity;
 pub mod cli;
 pub mod clock;
 pub mod engines;

@@ -23,6 +23,8 @@ pub struct Player {
     timeouts: Timeouts,
     process: Option<EngineProcess>,
     starts: u32,
+    /// The CPUs its processes run on (`--affinity`), all without.
+    cpus: Option<Vec<usize>>,
 }
 
 impl Player {
@@ -45,7 +47,13 @@ impl Player {
             timeouts,
             process: None,
             starts: 0,
+            cpus: None,
         }
+    }
+
+    /// Runs its processes on `cpus` from the next start on (`--affinity`).
+    pub fn pin(&mut self, cpus: Option<Vec<usize>>) {
+        self.cpus = cpus;
     }
 
     /// The protocol timeouts it runs under.
@@ -97,8 +105,15 @@ impl Player {
         self.starts += 1;
         self.varied = false;
         let extra: Vec<(String, String)> = self.extra_options.iter().chain(&self.varying).cloned().collect();
-        let mut process =
-            EngineProcess::start(&self.spec, &self.launch, &extra, self.stderr_log.as_deref(), self.timeouts).await?;
+        let mut process = EngineProcess::start(
+            &self.spec,
+            &self.launch,
+            &extra,
+            self.stderr_log.as_deref(),
+            self.timeouts,
+            self.cpus.as_deref(),
+        )
+        .await?;
         match process.new_game(self.timeouts.ready).await {
             Ok(()) => Ok(process),
             Err(e) => {
@@ -112,8 +127,15 @@ impl Player {
     /// option `NodesTime` (this project's engine) or `nodestime` (Stockfish).
     async fn node_time_options(&mut self) -> Result<Vec<(String, String)>, EngineError> {
         let Some(per_ms) = self.tc.node_time else { return Ok(Vec::new()) };
-        let probe =
-            EngineProcess::start(&self.spec, &self.launch, &[], self.stderr_log.as_deref(), self.timeouts).await?;
+        let probe = EngineProcess::start(
+            &self.spec,
+            &self.launch,
+            &[],
+            self.stderr_log.as_deref(),
+            self.timeouts,
+            self.cpus.as_deref(),
+        )
+        .await?;
         let declared = probe.declared("NodesTime").map(|d| d.name.clone());
         probe.quit(self.timeouts.quit).await;
         match declared {

@@ -123,8 +123,9 @@ impl EngineError {
 }
 
 impl EngineProcess {
-    /// Starts the engine, runs `uci`, sets the spec's options plus `extra`,
-    /// and waits for `readyok`. stderr is appended to `stderr_log` (or discarded).
+    /// Starts the engine (on `cpus` when given, see [`crate::affinity`]),
+    /// runs `uci`, sets the spec's options plus `extra`, and waits for
+    /// `readyok`. stderr is appended to `stderr_log` (or discarded).
     ///
     /// # Errors
     ///
@@ -136,6 +137,7 @@ impl EngineProcess {
         extra: &[(String, String)],
         stderr_log: Option<&Path>,
         timeouts: Timeouts,
+        cpus: Option<&[usize]>,
     ) -> Result<EngineProcess, EngineError> {
         let mut command = Command::new(&launch.program);
         command
@@ -151,7 +153,7 @@ impl EngineProcess {
         if let Some(dir) = &launch.dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|source| EngineError::Spawn {
+        let mut child = crate::affinity::spawn_on(cpus, || command.spawn()).map_err(|source| EngineError::Spawn {
             name: spec.name.clone(),
             program: launch.program.display().to_string(),
             source,

@@ -87,7 +87,7 @@ pub async fn declared_options(
     arena_exe: &Path,
     timeouts: Timeouts,
 ) -> Result<Vec<OptionDecl>, EngineError> {
-    let process = EngineProcess::start(engine, &engine.launch(arena_exe), &[], None, timeouts).await?;
+    let process = EngineProcess::start(engine, &engine.launch(arena_exe), &[], None, timeouts, None).await?;
     let declared = process.declared_options().to_vec();
     process.quit(timeouts.quit).await;
     Ok(declared)

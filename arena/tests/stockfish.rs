@@ -73,7 +73,7 @@ async fn an_option_stockfish_does_not_declare_is_refused_before_play() {
     };
     let launch = spec.launch(Path::new(ARENA));
     let error =
-        arena::process::EngineProcess::start(&spec, &launch, &[], None, Timeouts::default()).await.err().unwrap();
+        arena::process::EngineProcess::start(&spec, &launch, &[], None, Timeouts::default(), None).await.err().unwrap();
     let text = error.to_string();
     assert!(text.contains("has no option 'NullMoveR'") && text.contains("UCI_Elo"), "{text}");
 }

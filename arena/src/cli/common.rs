@@ -49,7 +49,12 @@ pub(super) fn arena_exe() -> Result<PathBuf, CliError> {
 
 /// Engines' stderr logs go to `arena-logs/` beside a SQLite file, or in the
 /// current folder for a server.
-pub(super) fn runtime(db: &Db, target: &Target, quiet: bool) -> Result<Runtime, CliError> {
+pub(super) fn runtime(
+    db: &Db,
+    target: &Target,
+    quiet: bool,
+    affinity: Option<crate::affinity::Affinity>,
+) -> Result<Runtime, CliError> {
     let beside = match target {
         Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
         Target::Postgres(_) => Path::new("."),
@@ -60,6 +65,7 @@ pub(super) fn runtime(db: &Db, target: &Target, quiet: bool) -> Result<Runtime, 
         log_dir: Some(beside.join("arena-logs")),
         timeouts: Timeouts::default(),
         progress: !quiet,
+        affinity,
     })
 }
 

@@ -35,7 +35,7 @@ pub(super) async fn list(args: EnginesArgs) -> CliResult {
             Some(preset) => format!("bundled engine, preset {preset}"),
             None => format!("{} {}", spec.command, spec.args.join(" ")),
         };
-        match EngineProcess::start(&spec, &launch, &[], None, Timeouts::default()).await {
+        match EngineProcess::start(&spec, &launch, &[], None, Timeouts::default(), None).await {
             Ok(process) => {
                 let title =
                     if is_preset { "bundled engine (all presets)".to_string() } else { format!("{name}: {what}") };

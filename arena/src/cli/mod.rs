@@ -197,6 +197,28 @@ impl RecordArgs {
     }
 }
 
+/// `--affinity [CPUS]`, shared by every command that plays here.
+#[derive(Args, Debug, Clone, Default)]
+pub struct AffinityArg {
+    /// Pin each game slot's engines to CPUs of its own: every CPU this process may use, or a list such as 0-3,6.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS")]
+    pub(crate) affinity: Option<String>,
+}
+
+impl AffinityArg {
+    /// The CPUs to share among `slots` slots, checked; `None` without the flag.
+    ///
+    /// # Errors
+    ///
+    /// [`CliError`] for a bad list or fewer CPUs than slots.
+    pub(crate) fn resolve(&self, slots: usize) -> Result<Option<crate::affinity::Affinity>, CliError> {
+        let Some(text) = &self.affinity else { return Ok(None) };
+        let affinity = crate::affinity::Affinity::parse(text).map_err(CliError)?;
+        affinity.fits(slots).map_err(CliError)?;
+        Ok(Some(affinity))
+    }
+}
+
 /// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
 #[derive(Args, Debug, Clone)]
 pub struct SprtParams {

@@ -5,7 +5,7 @@ use clap::Args;
 use model::{RunStatus, Spec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
-use super::{CliError, CliResult, DbArg, RecordArgs};
+use super::{AffinityArg, CliError, CliResult, DbArg, RecordArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -19,6 +19,8 @@ pub struct ResumeArgs {
     concurrency: Option<usize>,
     #[command(flatten)]
     record: RecordArgs,
+    #[command(flatten)]
+    affinity: AffinityArg,
     /// No progress line.
     #[arg(long)]
     quiet: bool,
@@ -37,7 +39,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     check_concurrency(concurrency, "units played at once")?;
     spec.set_concurrency(concurrency);
     args.record.check()?;
+    let affinity = args.affinity.resolve(concurrency)?;
     preflight(&spec).await?;
-    let runtime = runtime(&db, target, args.quiet)?;
+    let runtime = runtime(&db, target, args.quiet, affinity)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::common::{check_concurrency, open_existing, runtime};
-use super::{CliError, CliResult, DbArg};
+use super::{AffinityArg, CliError, CliResult, DbArg};
 use crate::work::worker::{WorkerConfig, serve};
 
 /// `arena worker`.
@@ -32,6 +32,8 @@ pub struct WorkerArgs {
     /// Print nothing but errors.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    affinity: AffinityArg,
 }
 
 /// `arena worker`.
@@ -43,10 +45,11 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     if args.poll == 0 {
         return Err(CliError("--poll must be at least 1 second".into()));
     }
+    let affinity = args.affinity.resolve(args.concurrency)?;
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db.target, args.quiet)?,
+        runtime: runtime(&db, &args.db.target, args.quiet, affinity)?,
         concurrency: args.concurrency,
         engines_file: args.engines_file,
         only_run: args.run,

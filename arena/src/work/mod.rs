@@ -53,6 +53,8 @@ pub struct Runtime {
     pub timeouts: Timeouts,
     /// Print progress to stderr.
     pub progress: bool,
+    /// Core pinning: each seat's engines on its own CPUs (`--affinity`).
+    pub affinity: Option<crate::affinity::Affinity>,
 }
 
 /// Why work could not be done.
@@ -141,12 +143,19 @@ pub struct Seat {
     name: String,
     lease: Duration,
     players: HashMap<(i64, String), Player>,
+    /// The CPUs its engines run on (`--affinity`).
+    cpus: Option<Vec<usize>>,
 }
 
 impl Seat {
     /// A seat named `name`, holding units for `lease` between heartbeats.
     pub fn new(runtime: Runtime, name: String, lease: Duration) -> Seat {
-        Seat { runtime, name, lease, players: HashMap::new() }
+        Seat { runtime, name, lease, players: HashMap::new(), cpus: None }
+    }
+
+    /// Runs the seat's engines on `cpus`.
+    pub fn pin(&mut self, cpus: Vec<usize>) {
+        self.cpus = Some(cpus);
     }
 
     /// The database.
@@ -185,7 +194,8 @@ impl Seat {
                     folder.join(format!("{}-{}.stderr.log", sanitize(&engine.name), sanitize(&self.name)))
                 });
                 let launch = engine.launch(&self.runtime.arena_exe);
-                let player = Player::new(engine.clone(), tc.clone(), launch, log, self.runtime.timeouts);
+                let mut player = Player::new(engine.clone(), tc.clone(), launch, log, self.runtime.timeouts);
+                player.pin(self.cpus.clone());
                 self.players.insert((run, engine.name.clone()), player);
             }
         }
@@ -435,7 +445,10 @@ pub async fn seats<W: Work>(
     let name = worker_name();
     let mut seats = tokio::task::JoinSet::new();
     for index in 0..concurrency.max(1) {
-        let seat = Seat::new(runtime.clone(), format!("{name}/{index}"), lease);
+        let mut seat = Seat::new(runtime.clone(), format!("{name}/{index}"), lease);
+        if let Some(affinity) = &runtime.affinity {
+            seat.pin(affinity.slot(index, concurrency.max(1)));
+        }
         seats.spawn(serve(work.clone(), seat, shared.clone(), idle));
     }
     while seats.join_next().await.is_some() {}

@@ -1,0 +1,126 @@
+//! Core pinning through the binary: with `--affinity`, every engine process
+//! (and every thread of it) runs on its game slot's CPUs, read from /proc
+//! while the games are played; impossible settings are one line.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{ARENA, arena, temp_dir};
+
+/// The children of `parent` (pid → the CPU list of each of its threads).
+fn children_cpus(parent: u32) -> BTreeMap<u32, Vec<String>> {
+    let mut found = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return found };
+    for entry in entries.flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<u32>().ok()) else { continue };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { continue };
+        let ppid =
+            stat.rsplit(')').next().and_then(|rest| rest.split_whitespace().nth(1)).and_then(|p| p.parse::<u32>().ok());
+        if ppid != Some(parent) {
+            continue;
+        }
+        let mut lists = Vec::new();
+        for task in std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten().flatten() {
+            let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+            if let Some(line) = status.lines().find(|l| l.starts_with("Cpus_allowed_list:")) {
+                lists.push(line.split_whitespace().nth(1).unwrap_or_default().to_string());
+            }
+        }
+        if !lists.is_empty() {
+            found.insert(pid, lists);
+        }
+    }
+    found
+}
+
+/// Starts a match and looks at its engines until four were seen, each with
+/// its search thread; returns the CPU lists each engine's threads showed.
+fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Vec<Vec<String>> {
+    let mut args = vec![
+        "match",
+        "--a",
+        "fhr",
+        "--b",
+        "plain",
+        "--games",
+        "400",
+        "--tc",
+        "nodes=20000",
+        "--concurrency",
+        "2",
+        "--db",
+        "a.db",
+        "--quiet",
+    ];
+    args.extend(extra);
+    let mut child =
+        Command::new(ARENA).args(&args).current_dir(dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    // The engines' search threads come and go with each search: gather what
+    // each engine's threads showed until every engine was seen searching.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    // (The preflight's engines, started once and quit before the games,
+    // never search: only engines seen searching count.)
+    let mut seen: BTreeMap<u32, (usize, BTreeSet<String>)> = BTreeMap::new();
+    while Instant::now() < deadline {
+        for (pid, threads) in children_cpus(child.id()) {
+            let entry = seen.entry(pid).or_default();
+            entry.0 = entry.0.max(threads.len());
+            entry.1.extend(threads);
+        }
+        if seen.values().filter(|(most, _)| *most >= 2).count() >= 4 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    seen.retain(|_, (most, _)| *most >= 2);
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_file(dir.join("a.db"));
+    seen.into_values().map(|(_, lists)| lists.into_iter().collect()).collect()
+}
+
+#[test]
+fn every_engine_thread_runs_on_its_slots_cpus() {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    if cpus < 2 {
+        assert!(std::env::var_os("CI").is_none(), "CI has at least 2 CPUs");
+        eprintln!("skipping: one CPU");
+        return;
+    }
+    let dir = temp_dir("affinity");
+    let pinned = engines_while_playing(&dir, &["--affinity", "0,1"]);
+    assert!(pinned.len() >= 4, "{pinned:?}");
+    let mut per_cpu: BTreeMap<String, usize> = BTreeMap::new();
+    for threads in &pinned {
+        assert_eq!(threads.len(), 1, "every thread of an engine on the same CPUs: {threads:?}");
+        *per_cpu.entry(threads[0].clone()).or_default() += 1;
+    }
+    assert_eq!(per_cpu.keys().collect::<Vec<_>>(), ["0", "1"], "one CPU per slot: {pinned:?}");
+    assert!(per_cpu.values().all(|&n| n >= 2), "both engines of a slot on its CPU: {pinned:?}");
+
+    let free = engines_while_playing(&dir, &[]);
+    let all = format!("0-{}", cpus - 1);
+    assert!(free.iter().flatten().all(|list| list == &all), "without --affinity, every CPU: {free:?}");
+}
+
+#[test]
+fn impossible_affinity_is_one_line() {
+    let dir = temp_dir("affinity-bad");
+    for (flags, needle) in [
+        (vec!["--affinity", "0", "--concurrency", "2"], "1 CPU(s) (0) for --concurrency 2"),
+        (vec!["--affinity", "0-x"], "is not a CPU or range"),
+        (vec!["--affinity", "4096"], "not available to this process"),
+    ] {
+        let mut args = vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--db", "x.db"];
+        args.extend(&flags);
+        let out = arena(&dir, &args);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}: {message}");
+        assert_eq!(message.trim().lines().count(), 1, "{message}");
+        assert!(message.contains(needle), "{flags:?}: {message}");
+        assert!(!dir.join("x.db").exists());
+    }
+}
