@@ -51,6 +51,7 @@ fn game(plies: usize, seed: u64) -> GameRecord {
         started_ms: 1_795_219_200_000,
         finished_ms: 1_795_219_260_000,
         pv_issues: Vec::new(),
+        io_log: None,
     }
 }
 

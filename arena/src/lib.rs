@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 pub mod engines;
 pub mod game;
+pub mod iolog;
 pub mod limits;
 pub mod plan;
 pub mod player;

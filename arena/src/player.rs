@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use crate::clock::TimeControl;
 use crate::engines::{EngineSpec, Launch};
+use crate::iolog::IoLog;
 use crate::process::{EngineError, EngineProcess, Timeouts};
 
 /// An engine taking part in games.
@@ -25,6 +26,8 @@ pub struct Player {
     starts: u32,
     /// The CPUs its processes run on (`--affinity`), all without.
     cpus: Option<Vec<usize>>,
+    /// The current game's I/O log, given to every process it starts.
+    log: Option<IoLog>,
 }
 
 impl Player {
@@ -48,7 +51,17 @@ impl Player {
             process: None,
             starts: 0,
             cpus: None,
+            log: None,
         }
+    }
+
+    /// Logs every line to and from its engine into `log` from now on
+    /// (the next game's log), `None` to stop.
+    pub fn log_to(&mut self, log: Option<IoLog>) {
+        if let Some(process) = &mut self.process {
+            process.set_log(log.clone());
+        }
+        self.log = log;
     }
 
     /// Runs its processes on `cpus` from the next start on (`--affinity`).
@@ -114,6 +127,7 @@ impl Player {
             self.cpus.as_deref(),
         )
         .await?;
+        process.set_log(self.log.clone());
         match process.new_game(self.timeouts.ready).await {
             Ok(()) => Ok(process),
             Err(e) => {

@@ -13,6 +13,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::{Instant, timeout_at};
 
 use crate::engines::{EngineSpec, Launch};
+use crate::iolog::{Direction, IoLog};
 use crate::uci::command;
 use crate::uci::lines::LineReader;
 use crate::uci::output::{EngineLine, Info, OptionDecl, parse};
@@ -108,6 +109,8 @@ pub struct EngineProcess {
     stdout: LineReader<BufReader<ChildStdout>>,
     id_name: Option<String>,
     declared: Vec<OptionDecl>,
+    /// The game's I/O log, if kept.
+    log: Option<IoLog>,
 }
 
 impl EngineError {
@@ -170,6 +173,7 @@ impl EngineProcess {
             stdout: LineReader::new(BufReader::with_capacity(64 * 1024, stdout)),
             id_name: None,
             declared: Vec::new(),
+            log: None,
         };
         match process.configure(spec, extra, timeouts).await {
             Ok(()) => Ok(process),
@@ -221,7 +225,19 @@ impl EngineProcess {
         self.declared.iter().find(|d| d.name.eq_ignore_ascii_case(name))
     }
 
+    /// Keeps every line to and from the engine in `log` from now on (`None`: stop).
+    pub fn set_log(&mut self, log: Option<IoLog>) {
+        self.log = log;
+    }
+
+    fn logged(&self, direction: Direction, line: &str) {
+        if let Some(log) = &self.log {
+            log.line(&self.name, direction, line);
+        }
+    }
+
     async fn send(&mut self, line: &str, command: &'static str) -> Result<(), EngineError> {
+        self.logged(Direction::ToEngine, line);
         let mut bytes = Vec::with_capacity(line.len() + 1);
         bytes.extend_from_slice(line.as_bytes());
         bytes.push(b'\n');
@@ -288,7 +304,10 @@ impl EngineProcess {
         limit: Duration,
     ) -> Result<EngineLine, EngineError> {
         match timeout_at(deadline, self.stdout.next_line()).await {
-            Ok(Ok(Some(line))) => Ok(parse(&line)),
+            Ok(Ok(Some(line))) => {
+                self.logged(Direction::FromEngine, &line);
+                Ok(parse(&line))
+            }
             Ok(Ok(None) | Err(_)) => Err(EngineError::Exited { name: self.name.clone(), command }),
             Err(_) => Err(EngineError::Timeout { name: self.name.clone(), command, ms: limit.as_millis() }),
         }
@@ -339,6 +358,7 @@ impl EngineProcess {
     pub async fn think(&mut self, position: &str, go: &str, deadline: Duration) -> Result<Thought, ThinkFailure> {
         let mut bytes = Vec::with_capacity(position.len() + go.len() + 2);
         for line in [position, go] {
+            self.logged(Direction::ToEngine, line);
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
@@ -350,13 +370,25 @@ impl EngineProcess {
         let mut info = Info::default();
         loop {
             match timeout_at(end, self.stdout.next_line()).await {
-                Ok(Ok(Some(line))) => match parse(&line) {
-                    EngineLine::BestMove { mv } => return Ok(Thought { best: mv, info, elapsed: start.elapsed() }),
-                    EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(&mut info, new),
-                    _ => {}
-                },
-                Ok(Ok(None) | Err(_)) => return Err(ThinkFailure::Disconnected),
-                Err(_) => return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), nodes: info.nodes }),
+                Ok(Ok(Some(line))) => {
+                    self.logged(Direction::FromEngine, &line);
+                    match parse(&line) {
+                        EngineLine::BestMove { mv } => {
+                            return Ok(Thought { best: mv, info, elapsed: start.elapsed() });
+                        }
+                        EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(&mut info, new),
+                        _ => {}
+                    }
+                }
+                Ok(Ok(None) | Err(_)) => {
+                    self.logged(Direction::FromEngine, "(the engine closed its output)");
+                    return Err(ThinkFailure::Disconnected);
+                }
+                Err(_) => {
+                    let waited = start.elapsed().as_millis();
+                    self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
+                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), nodes: info.nodes });
+                }
             }
         }
     }
@@ -364,6 +396,7 @@ impl EngineProcess {
     /// Sends `quit`, waits up to `limit` for the exit, then kills. The
     /// process is reaped in every case.
     pub async fn quit(mut self, limit: Duration) {
+        self.logged(Direction::ToEngine, &command::quit());
         let _ = self.stdin.write_all(format!("{}\n", command::quit()).as_bytes()).await;
         if tokio::time::timeout(limit, self.child.wait()).await.is_err() {
             let _ = self.child.kill().await;

@@ -375,8 +375,8 @@ impl Db {
     ) -> Result<i64, DbError> {
         let game_id: i64 = sqlx::query(self.backend.sql(
             "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
-             opening, opening_moves, opening_san, started_ms, finished_ms) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             opening, opening_moves, opening_san, started_ms, finished_ms, io_log) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         ))
         .bind(pair.run)
         .bind(pair.id)
@@ -393,6 +393,7 @@ impl Db {
         .bind(game.opening_san.join(" "))
         .bind(game.started_ms)
         .bind(game.finished_ms)
+        .bind(game.io_log.as_deref())
         .fetch_one(&mut **tx)
         .await
         .map_err(|e| self.error(e))?

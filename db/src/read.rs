@@ -91,6 +91,31 @@ impl Db {
             .collect())
     }
 
+    /// Game `game_in_pair` (0 or 1) of pair `pair_index` of a run: `None`
+    /// when it is not stored, else where its engine I/O log is (`host:path`), if kept.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn game_io_log(
+        &self,
+        run: i64,
+        pair_index: i64,
+        game_in_pair: i64,
+    ) -> Result<Option<Option<String>>, DbError> {
+        let row = sqlx::query(self.backend.sql(
+            "SELECT g.io_log FROM games g JOIN pairs p ON p.id = g.pair_id \
+             WHERE g.run_id = ? AND p.idx = ? AND g.game_in_pair = ?",
+        ))
+        .bind(run)
+        .bind(pair_index)
+        .bind(game_in_pair)
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
     /// Every stored game of a run in brief, in the order stored.
     ///
     /// # Errors
@@ -163,7 +188,7 @@ impl Db {
     ) -> Result<Vec<GameRow>, DbError> {
         let rows = sqlx::query(self.backend.sql(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
-             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms \
+             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log \
              FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
         ))
         .bind(run)
@@ -225,6 +250,7 @@ fn game_row(r: &AnyRow) -> GameRow {
             started_ms: r.get(12),
             finished_ms: r.get(13),
             pv_issues: Vec::new(),
+            io_log: r.get(14),
         },
     }
 }

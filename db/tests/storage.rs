@@ -79,6 +79,7 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
         started_ms: 1_700_000_000_000,
         finished_ms: 1_700_000_060_000,
         pv_issues: Vec::new(),
+        io_log: None,
     }
 }
 

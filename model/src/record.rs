@@ -237,6 +237,9 @@ pub struct GameRecord {
     /// Mate scores whose PV does not back them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pv_issues: Vec<PvIssue>,
+    /// Where the game's engine I/O log was written (`host:path`), if kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub io_log: Option<String>,
 }
 
 impl GameRecord {

@@ -211,6 +211,7 @@ mod tests {
             started_ms: 1_795_219_200_000,
             finished_ms: 1_795_219_201_000,
             pv_issues: Vec::new(),
+            io_log: None,
         };
         let mut out = String::new();
         write_game(

@@ -54,6 +54,7 @@ pub(super) fn runtime(
     target: &Target,
     quiet: bool,
     affinity: Option<crate::affinity::Affinity>,
+    io_logs: bool,
 ) -> Result<Runtime, CliError> {
     let beside = match target {
         Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
@@ -66,6 +67,7 @@ pub(super) fn runtime(
         timeouts: Timeouts::default(),
         progress: !quiet,
         affinity,
+        io_logs,
     })
 }
 

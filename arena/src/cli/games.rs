@@ -10,7 +10,7 @@ use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
-use super::{AffinityArg, CliError, CliResult, DbArg, RecordArgs};
+use super::{CliError, CliResult, DbArg, RecordArgs, SeatArgs};
 use crate::clock::TimeControl;
 use crate::engines::{EngineSpec, Registry};
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
@@ -45,7 +45,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     record: RecordArgs,
     #[command(flatten)]
-    affinity: AffinityArg,
+    seat: SeatArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
     #[arg(long, default_value = "movenumber=40,movecount=8,score=10")]
     draw: String,
@@ -204,11 +204,11 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     );
     let spec = Spec::Games(spec);
     play.record.check()?;
-    let affinity = play.affinity.resolve(play.concurrency)?;
+    let affinity = play.seat.resolve(play.concurrency)?;
     preflight(&spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
-    let runtime = runtime(&db, target, play.quiet, affinity)?;
+    let runtime = runtime(&db, target, play.quiet, affinity, !play.seat.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;
     if !play.quiet {
         eprintln!("run {run}: {described}; database {target}");

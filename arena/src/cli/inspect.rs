@@ -6,7 +6,7 @@ use clap::Args;
 use model::Spec;
 
 use super::common::{open_existing, stream_pgn, write_epd, write_pgn};
-use super::{CliResult, DbArg, PgnStyle, out, outln};
+use super::{CliError, CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Detail, done_and_planned, report_of};
 
 /// A run in a database.
@@ -33,6 +33,17 @@ pub struct PgnArgs {
     epdout: Option<PathBuf>,
     #[command(flatten)]
     style: PgnStyle,
+}
+
+/// `arena log`.
+#[derive(Args, Debug)]
+pub struct LogArgs {
+    /// Run id (see `arena runs`).
+    run: i64,
+    /// The game as PGN's Round tag names it: PAIR.GAME, e.g. 3.2 (pair 3, colours swapped).
+    game: String,
+    #[command(flatten)]
+    db: DbArg,
 }
 
 /// `arena runs`.
@@ -66,6 +77,46 @@ fn names<'a>(engines: impl Iterator<Item = &'a model::EngineSpec>) -> String {
 pub(super) async fn show(args: RunArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
     out!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
+    Ok(())
+}
+
+/// `arena log`: the engine I/O log of one game.
+pub(super) async fn log(args: LogArgs) -> CliResult {
+    let bad = || {
+        CliError(format!(
+            "'{}' is not a game: give PAIR.GAME as in the PGN's Round tag, e.g. 3.2 (game 2 of pair 3)",
+            args.game
+        ))
+    };
+    let (pair, game) = args.game.split_once('.').ok_or_else(bad)?;
+    let (pair, game): (i64, i64) = (pair.parse().map_err(|_| bad())?, game.parse().map_err(|_| bad())?);
+    if pair < 1 || !(1..=2).contains(&game) {
+        return Err(bad());
+    }
+    let db = open_existing(&args.db.target).await?;
+    db.run(args.run).await?;
+    let found = db.game_io_log(args.run, pair - 1, game - 1).await?;
+    db.close().await;
+    let Some(found) = found else {
+        return Err(CliError(format!(
+            "run {} has no game {pair}.{game} stored (see arena pgn {})",
+            args.run, args.run
+        )));
+    };
+    let Some(place) = found else {
+        return Err(CliError(format!(
+            "game {pair}.{game} of run {} was played without an I/O log (--no-io-log, or before arena kept them)",
+            args.run
+        )));
+    };
+    let (host, path) = place.split_once(':').unwrap_or(("", &place));
+    let text = crate::iolog::read(std::path::Path::new(path)).map_err(|e| {
+        CliError(format!(
+            "the log of game {pair}.{game} was {path} on {host}: {e} (run arena log on that machine; logs of games without a fault are rotated after {} games)",
+            crate::work::pairs::IO_LOGS_KEPT
+        ))
+    })?;
+    out!("{text}");
     Ok(())
 }
 

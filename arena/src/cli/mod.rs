@@ -110,6 +110,8 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Export a run's games as PGN.
     Pgn(inspect::PgnArgs),
+    /// Print one game's engine I/O log: every line to and from its engines, with milliseconds.
+    Log(inspect::LogArgs),
     /// List the engines known by name, with their UCI options.
     Engines(engines::EnginesArgs),
     /// Statistics for W/D/L or pentanomial counts you already have.
@@ -197,15 +199,19 @@ impl RecordArgs {
     }
 }
 
-/// `--affinity [CPUS]`, shared by every command that plays here.
+/// How this machine plays games: core pinning and engine I/O logs, shared
+/// by every command that plays games here.
 #[derive(Args, Debug, Clone, Default)]
-pub struct AffinityArg {
+pub struct SeatArgs {
     /// Pin each game slot's engines to CPUs of its own: every CPU this process may use, or a list such as 0-3,6.
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS")]
     pub(crate) affinity: Option<String>,
+    /// Keep no engine I/O logs (by default every game's lines to and from its engines go to arena-logs/, see arena log).
+    #[arg(long)]
+    pub(crate) no_io_log: bool,
 }
 
-impl AffinityArg {
+impl SeatArgs {
     /// The CPUs to share among `slots` slots, checked; `None` without the flag.
     ///
     /// # Errors
@@ -306,6 +312,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Show(args) => inspect::show(args).await,
         Command::Report(args) => report::report(args).await,
         Command::Pgn(args) => inspect::pgn(args).await,
+        Command::Log(args) => inspect::log(args).await,
         Command::Engines(args) => engines::list(args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),

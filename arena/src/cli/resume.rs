@@ -5,7 +5,7 @@ use clap::Args;
 use model::{RunStatus, Spec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
-use super::{AffinityArg, CliError, CliResult, DbArg, RecordArgs};
+use super::{CliError, CliResult, DbArg, RecordArgs, SeatArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -20,7 +20,7 @@ pub struct ResumeArgs {
     #[command(flatten)]
     record: RecordArgs,
     #[command(flatten)]
-    affinity: AffinityArg,
+    seat: SeatArgs,
     /// No progress line.
     #[arg(long)]
     quiet: bool,
@@ -39,8 +39,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     check_concurrency(concurrency, "units played at once")?;
     spec.set_concurrency(concurrency);
     args.record.check()?;
-    let affinity = args.affinity.resolve(concurrency)?;
+    let affinity = args.seat.resolve(concurrency)?;
     preflight(&spec).await?;
-    let runtime = runtime(&db, target, args.quiet, affinity)?;
+    let runtime = runtime(&db, target, args.quiet, affinity, !args.seat.no_io_log)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

@@ -103,6 +103,6 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         waits_for_workers(run, target)?;
         return Ok(());
     }
-    let runtime = runtime(&db, target, args.quiet, None)?;
+    let runtime = runtime(&db, target, args.quiet, None, false)?;
     play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default()).await
 }

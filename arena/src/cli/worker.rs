@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::common::{check_concurrency, open_existing, runtime};
-use super::{AffinityArg, CliError, CliResult, DbArg};
+use super::{CliError, CliResult, DbArg, SeatArgs};
 use crate::work::worker::{WorkerConfig, serve};
 
 /// `arena worker`.
@@ -33,7 +33,7 @@ pub struct WorkerArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    affinity: AffinityArg,
+    seat: SeatArgs,
 }
 
 /// `arena worker`.
@@ -45,11 +45,11 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     if args.poll == 0 {
         return Err(CliError("--poll must be at least 1 second".into()));
     }
-    let affinity = args.affinity.resolve(args.concurrency)?;
+    let affinity = args.seat.resolve(args.concurrency)?;
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db.target, args.quiet, affinity)?,
+        runtime: runtime(&db, &args.db.target, args.quiet, affinity, !args.seat.no_io_log)?,
         concurrency: args.concurrency,
         engines_file: args.engines_file,
         only_run: args.run,

@@ -187,6 +187,7 @@ pub async fn play(
         started_ms,
         finished_ms: now_ms(),
         pv_issues,
+        io_log: None,
     })
 }
 

@@ -55,6 +55,8 @@ pub struct Runtime {
     pub progress: bool,
     /// Core pinning: each seat's engines on its own CPUs (`--affinity`).
     pub affinity: Option<crate::affinity::Affinity>,
+    /// Keep each game's engine I/O log in `log_dir` (`--no-io-log` turns it off).
+    pub io_logs: bool,
 }
 
 /// Why work could not be done.
@@ -151,6 +153,14 @@ impl Seat {
     /// A seat named `name`, holding units for `lease` between heartbeats.
     pub fn new(runtime: Runtime, name: String, lease: Duration) -> Seat {
         Seat { runtime, name, lease, players: HashMap::new(), cpus: None }
+    }
+
+    /// A new I/O log for game `game` (1 or 2) of pair `pair` (plan index)
+    /// of run `run`, when logs are kept.
+    pub fn io_log(&self, run: i64, pair: i64, game: u32) -> Option<crate::iolog::IoLog> {
+        let dir = self.runtime.log_dir.as_ref().filter(|_| self.runtime.io_logs)?;
+        let file = dir.join(format!("run-{run}")).join(format!("pair-{}-game-{game}.log.gz", pair + 1));
+        Some(crate::iolog::IoLog::new(file))
     }
 
     /// Runs the seat's engines on `cpus`.

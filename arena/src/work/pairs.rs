@@ -23,7 +23,9 @@ use super::stop::lock;
 use super::{Played, RunError, Seat, Stop, Stored, Work};
 use crate::clock::TimeControl;
 use crate::game;
+use crate::iolog::IoLog;
 use crate::plan::time_control;
+use crate::player::Player;
 use crate::tablebase::Tablebases;
 
 /// A run of games as this process plays it: its spec with engines resolved
@@ -42,7 +44,15 @@ pub struct PairWork {
     tablebase: Option<Tablebases>,
     /// Mate-PV warnings said so far, per engine.
     pv_warned: Mutex<std::collections::HashMap<String, u32>>,
+    /// The I/O logs this process wrote for games that ended without a
+    /// fault, oldest first: beyond [`IO_LOGS_KEPT`] the oldest is deleted.
+    logs_written: Mutex<std::collections::VecDeque<std::path::PathBuf>>,
 }
+
+/// I/O logs of games without a fault kept per run and process (every
+/// faulted game's log is kept): about 150 bytes per ply compressed, so
+/// 10,000 games of 110 plies hold some 165 MB.
+pub const IO_LOGS_KEPT: usize = 10_000;
 
 /// Mate-PV warnings said per engine before the rest are only counted.
 const PV_WARNINGS: u32 = 5;
@@ -70,7 +80,16 @@ impl PairWork {
             Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
             None => None,
         };
-        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
+        Ok(PairWork {
+            run,
+            spec,
+            tcs,
+            names,
+            tallies: Mutex::new(tallies),
+            tablebase,
+            pv_warned: Mutex::default(),
+            logs_written: Mutex::default(),
+        })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -82,6 +101,25 @@ impl PairWork {
         }
         let llr = llr(&test, &Counts::pairs(&counts.tally));
         Some(SprtStep { llr, verdict: test.decide(llr) })
+    }
+
+    /// Counts a written I/O log; the oldest logs of games without a fault
+    /// beyond [`IO_LOGS_KEPT`] are deleted (their records still name them,
+    /// and `arena log` says they were rotated away).
+    fn rotate_logs(&self, record: &GameRecord) {
+        let Some(place) = &record.io_log else { return };
+        if record.termination.is_fault() {
+            return;
+        }
+        let path = std::path::PathBuf::from(place.split_once(':').map_or(place.as_str(), |(_, path)| path));
+        let oldest = {
+            let mut written = lock(&self.logs_written);
+            written.push_back(path);
+            if written.len() > IO_LOGS_KEPT { written.pop_front() } else { None }
+        };
+        if let Some(oldest) = oldest {
+            let _ = std::fs::remove_file(oldest);
+        }
     }
 
     /// One warning line per mate score whose PV does not back it, naming
@@ -153,6 +191,31 @@ impl PairWork {
     }
 }
 
+/// Plays one game with its I/O log kept in `log` (if any), then writes the
+/// log and names it in the record. A log that cannot be written costs the
+/// log, never the game (one warning).
+async fn play_logged(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    rules: game::Rules<'_>,
+    log: Option<IoLog>,
+) -> Result<GameRecord, RunError> {
+    white.log_to(log.clone());
+    black.log_to(log.clone());
+    let played = game::play(white, black, opening, rules).await;
+    white.log_to(None);
+    black.log_to(None);
+    let mut record = played?;
+    if let Some(log) = log {
+        match log.finish() {
+            Ok(path) => record.io_log = Some(format!("{}:{}", db::host_name(), path.display())),
+            Err(e) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
+        }
+    }
+    Ok(record)
+}
+
 impl Work for PairWork {
     type Unit = ClaimedPair;
 
@@ -188,6 +251,7 @@ impl Work for PairWork {
             }
             None => None,
         };
+        let [first_log, second_log] = [1, 2].map(|game| seat.io_log(self.run, plan.index, game));
         let [a, b] = seat.players(self.run, engines)?;
         if let Some((spsa, p)) = &tuning {
             a.vary_options(spsa.options(&p.plus));
@@ -198,12 +262,14 @@ impl Work for PairWork {
             tablebase: self.tablebase.as_ref(),
             check_mate_pvs: self.spec.check_mate_pvs,
         };
-        let record = game::play(a, b, &opening, rules).await?;
+        let record = play_logged(a, b, &opening, rules, first_log).await?;
+        self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 1, &record);
         if !db.save_first_game(pair, &record).await? {
             return Ok(Played::LeaseLost);
         }
-        let record = game::play(b, a, &opening, rules).await?;
+        let record = play_logged(b, a, &opening, rules, second_log).await?;
+        self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 2, &record);
         let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
         let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await? else {

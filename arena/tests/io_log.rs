@@ -1,0 +1,76 @@
+//! Engine I/O logs through the binary: every line to and from both engines
+//! of a game, timestamped, one gzip file per game that the stored record
+//! names, printed by `arena log RUN PAIR.GAME` — including the end of an
+//! engine that crashed; `--no-io-log` keeps none; bad input is one line.
+
+mod common;
+
+use common::{FAKE, arena, arena_ok, stdout, temp_dir};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_line_of_a_game_is_one_command_away() {
+    let dir = temp_dir("io-log");
+    let toml = format!("[[engine]]\nname = \"crasher\"\ncommand = \"{FAKE}\"\nargs = [\"crash-mid-game\", \"6\"]\n");
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    arena_ok(
+        &dir,
+        &["match", "--a", "crasher", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "l.db", "--quiet"],
+    );
+
+    let db = db::Db::open(&db::Target::Sqlite(dir.join("l.db"))).await.unwrap();
+    let games = db.games_page(1, 0, 10, true).await.unwrap();
+    db.close().await;
+    for game in &games {
+        let record = &game.record;
+        let place = record.io_log.as_deref().expect("the record names its log");
+        let round = format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1);
+        let file = format!("run-1/pair-{}-game-{}.log.gz", game.pair_index + 1, game.game_in_pair + 1);
+        assert!(place.ends_with(&file), "{place}");
+        let log = stdout(&arena_ok(&dir, &["log", "1", &round, "--db", "l.db"]));
+        let lines: Vec<&str> = log.lines().collect();
+        // Both engines, both ways, in time order.
+        for needle in ["crasher > go", "plain > go", "plain < bestmove", "crasher > ucinewgame", "plain < readyok"] {
+            assert!(log.contains(needle), "{needle} in game {round}:\n{log}");
+        }
+        let times: Vec<u64> = lines.iter().map(|l| l.split_whitespace().next().unwrap().parse().unwrap()).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "milliseconds in order");
+        // One `go` per engine move, plus the one the crasher never answered.
+        let goes = lines.iter().filter(|l| l.contains(" > go ")).count();
+        assert_eq!(record.termination, model::Termination::Disconnect, "{:?}", record.termination);
+        assert_eq!(goes, record.moves.len() + 1, "{log}");
+        assert!(lines.last().unwrap().ends_with("crasher < (the engine closed its output)"), "{log}");
+    }
+
+    // Without logs: nothing written, and the command says so.
+    arena_ok(
+        &dir,
+        &[
+            "match",
+            "--a",
+            "fhr",
+            "--b",
+            "plain",
+            "--games",
+            "2",
+            "--tc",
+            "nodes=500",
+            "--db",
+            "n.db",
+            "--quiet",
+            "--no-io-log",
+        ],
+    );
+    let out = arena(&dir, &["log", "1", "1.1", "--db", "n.db"]);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("played without an I/O log"), "{message}");
+    for (game, needle) in
+        [("0.1", "is not a game"), ("1.3", "is not a game"), ("x", "is not a game"), ("7.1", "no game 7.1")]
+    {
+        let out = arena(&dir, &["log", "1", game, "--db", "l.db"]);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{message}");
+        assert_eq!(message.trim().lines().count(), 1, "{message}");
+        assert!(message.contains(needle), "{game}: {message}");
+    }
+}
