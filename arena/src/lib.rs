@@ -13,6 +13,7 @@ pub mod plan;
 pub mod player;
 pub mod process;
 pub mod reporting;
+pub mod runfile;
 pub mod serve;
 pub mod suite;
 pub mod tablebase;

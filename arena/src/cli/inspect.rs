@@ -9,13 +9,16 @@ use super::common::{open_existing, stream_pgn, write_epd, write_pgn};
 use super::{CliError, CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Detail, done_and_planned, report_of};
 
-/// A run in a database.
+/// `arena show`.
 #[derive(Args, Debug)]
 pub struct RunArgs {
     /// Run id (see `arena runs`).
     run: i64,
     #[command(flatten)]
     db: DbArg,
+    /// Print the run as a run file instead (every setting, engines inline): `arena run FILE.toml` plays the same plan again.
+    #[arg(long)]
+    config: bool,
 }
 
 /// `arena pgn`.
@@ -76,6 +79,17 @@ fn names<'a>(engines: impl Iterator<Item = &'a model::EngineSpec>) -> String {
 /// `arena show`: the short view of the run's report.
 pub(super) async fn show(args: RunArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
+    if args.config {
+        let info = db.run(args.run).await?;
+        let Spec::Games(spec) = Spec::of(&info)? else {
+            return Err(CliError(format!(
+                "run {} is a suite run: run files hold runs of games (repeat it with arena suite)",
+                args.run
+            )));
+        };
+        out!("{}", crate::runfile::from_spec(&spec));
+        return Ok(());
+    }
     out!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
     Ok(())
 }

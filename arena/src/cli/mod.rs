@@ -9,6 +9,7 @@ mod inspect;
 mod play;
 mod report;
 mod resume;
+mod runfile;
 mod serve;
 mod stats;
 mod suite;
@@ -98,6 +99,8 @@ pub enum Command {
     Suite(suite::SuiteArgs),
     /// Play pairs of the runs in a shared database (PostgreSQL, for many machines).
     Worker(worker::WorkerArgs),
+    /// Start the run a file describes (see `arena show RUN --config`): FILE.toml, then any flags such as --db.
+    Run(runfile::RunFileArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(resume::ResumeArgs),
     /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
@@ -307,6 +310,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Suite(args) => suite::suite(args).await,
         Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => resume::resume(args).await,
+        Command::Run(args) => Box::pin(runfile::run_file(args)).await,
         Command::Serve(args) => serve::serve(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,
