@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ARENA, arena, temp_dir};
+use common::{ARENA, assert_refused, temp_dir};
 
 /// The children of `parent` (pid → the CPU list of each of its threads).
 fn children_cpus(parent: u32) -> BTreeMap<u32, Vec<String>> {
@@ -116,11 +116,6 @@ fn impossible_affinity_is_one_line() {
     ] {
         let mut args = vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--db", "x.db"];
         args.extend(&flags);
-        let out = arena(&dir, &args);
-        let message = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{flags:?}: {message}");
-        assert_eq!(message.trim().lines().count(), 1, "{message}");
-        assert!(message.contains(needle), "{flags:?}: {message}");
-        assert!(!dir.join("x.db").exists());
+        assert_refused(&dir, &args, needle, "x.db");
     }
 }

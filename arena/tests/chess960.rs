@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{FAKE, arena, arena_ok, stdout, temp_dir};
+use common::{FAKE, arena_ok, assert_refused, have_python, stdout, stored_games, temp_dir};
 
 fn stockfish_path() -> &'static str {
     ["/usr/games/stockfish", "/usr/bin/stockfish"]
@@ -23,10 +23,7 @@ fn stockfish_path() -> &'static str {
 /// `W-O-O`), or `None` where python-chess is missing outside CI.
 fn python_chess_check(pgn: &Path) -> Option<(usize, usize, Vec<String>)> {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/check_chess960_pgn.py");
-    let have = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python-chess: pip install chess (.ci/run does this)");
-        eprintln!("skipping the python-chess check: python3 with python-chess is not installed (pip install chess)");
+    if !have_python("chess") {
         return None;
     }
     let out = Command::new("python3").arg(&script).arg(pgn).output().unwrap();
@@ -36,14 +33,6 @@ fn python_chess_check(pgn: &Path) -> Option<(usize, usize, Vec<String>)> {
     let games = fields.next().unwrap().parse().unwrap();
     let castlings = fields.next().unwrap().parse().unwrap();
     Some((games, castlings, fields.map(str::to_string).collect()))
-}
-
-/// The stored games of run 1 in `db`.
-async fn stored_games(db: &Path) -> Vec<model::GameRow> {
-    let db = db::Db::open(&db::Target::Sqlite(db.to_path_buf())).await.unwrap();
-    let games = db.games_page(1, 0, 1000, true).await.unwrap();
-    db.close().await;
-    games
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -102,12 +91,8 @@ async fn bundled_engine_plays_stockfish_from_frc_and_dfrc_positions() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dfrc_elo_match_is_paired_on_different_arrays() {
     let dir = temp_dir("chess960-elo");
-    let refused = arena(&dir, &["elo", "--a", "fhr", "--b", "plain", "--openings", "dfrc", "--db", "none.db"]);
-    let message = String::from_utf8_lossy(&refused.stderr);
-    assert_eq!(refused.status.code(), Some(2), "{message}");
-    assert_eq!(message.trim().lines().count(), 1, "{message}");
-    assert!(message.contains("921600 positions") && message.contains("--games"), "{message}");
-    assert!(!dir.join("none.db").exists());
+    let args = ["elo", "--a", "fhr", "--b", "plain", "--openings", "dfrc", "--db", "none.db"];
+    assert_refused(&dir, &args, "holds 921600 positions, too many to play each twice: give --games N", "none.db");
 
     let pgn = dir.join("elo.pgn");
     let out = arena_ok(
@@ -172,13 +157,8 @@ fn engine_without_chess960_is_refused_and_epd_positions_are_detected() {
     std::fs::write(dir.join("standard.epd"), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n").unwrap();
     // The run's plan decides: four games take both of the mixed file's positions.
     for book in ["frc", "dfrc", "mixed.epd"] {
-        let out =
-            arena(&dir, &["match", "--a", "fake", "--b", "plain", "--openings", book, "--games", "4", "--db", "x.db"]);
-        let message = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{book}: {message}");
-        assert_eq!(message.trim().lines().count(), 1, "{book}: {message}");
-        assert!(message.contains("'fake'") && message.contains("does not support Chess960"), "{book}: {message}");
-        assert!(!dir.join("x.db").exists(), "{book}: nothing stored");
+        let args = ["match", "--a", "fake", "--b", "plain", "--openings", book, "--games", "4", "--db", "x.db"];
+        assert_refused(&dir, &args, "engine 'fake': does not support Chess960", "x.db");
     }
     // The standard file is played as standard chess: the same engine is fine.
     arena_ok(

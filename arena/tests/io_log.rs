@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{FAKE, arena, arena_ok, stdout, temp_dir};
+use common::{FAKE, arena_ok, assert_refused, stdout, stored_games, temp_dir};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_line_of_a_game_is_one_command_away() {
@@ -17,10 +17,7 @@ async fn every_line_of_a_game_is_one_command_away() {
         &["match", "--a", "crasher", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "l.db", "--quiet"],
     );
 
-    let db = db::Db::open(&db::Target::Sqlite(dir.join("l.db"))).await.unwrap();
-    let games = db.games_page(1, 0, 10, true).await.unwrap();
-    db.close().await;
-    for game in &games {
+    for game in &stored_games(&dir.join("l.db")).await {
         let record = &game.record;
         let place = record.io_log.as_deref().expect("the record names its log");
         let round = format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1);
@@ -60,17 +57,10 @@ async fn every_line_of_a_game_is_one_command_away() {
             "--no-io-log",
         ],
     );
-    let out = arena(&dir, &["log", "1", "1.1", "--db", "n.db"]);
-    let message = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{message}");
-    assert!(message.contains("played without an I/O log"), "{message}");
+    assert_refused(&dir, &["log", "1", "1.1", "--db", "n.db"], "played without an I/O log", "none");
     for (game, needle) in
         [("0.1", "is not a game"), ("1.3", "is not a game"), ("x", "is not a game"), ("7.1", "no game 7.1")]
     {
-        let out = arena(&dir, &["log", "1", game, "--db", "l.db"]);
-        let message = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{message}");
-        assert_eq!(message.trim().lines().count(), 1, "{message}");
-        assert!(message.contains(needle), "{game}: {message}");
+        assert_refused(&dir, &["log", "1", game, "--db", "l.db"], needle, "none");
     }
 }

@@ -8,14 +8,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{FAKE, arena_ok, stdout, temp_dir, validate_against_schema};
-
-async fn stored_games(db: &Path) -> Vec<model::GameRow> {
-    let db = db::Db::open(&db::Target::Sqlite(db.to_path_buf())).await.unwrap();
-    let games = db.games_page(1, 0, 1000, true).await.unwrap();
-    db.close().await;
-    games
-}
+use common::{FAKE, arena_ok, stdout, stored_games, temp_dir, validate_against_schema};
 
 fn report_json(dir: &Path, db: &str) -> serde_json::Value {
     let out = arena_ok(dir, &["report", "1", "--db", db, "--format", "json"]);

@@ -8,13 +8,10 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::{arena, arena_ok, temp_dir};
+use common::{arena, arena_ok, assert_refused, have_python, stored_games, temp_dir};
 
 fn python_chess(pgn: &Path, epd: Option<&Path>) -> Option<Vec<String>> {
-    let have = Command::new("python3").args(["-c", "import chess"]).output().is_ok_and(|o| o.status.success());
-    if !have {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python-chess: pip install chess (.ci/run does this)");
-        eprintln!("skipping the python-chess check: python3 with python-chess is not installed (pip install chess)");
+    if !have_python("chess") {
         return None;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/check_pgn_epd.py");
@@ -80,9 +77,7 @@ async fn full_pgn_min_pgn_and_final_positions() {
     assert_eq!(text.matches("[Site \"lab box\"]").count(), 6);
 
     // Each engine move's comment holds what was stored for it.
-    let db = db::Db::open(&db::Target::Sqlite(dir.join("r.db"))).await.unwrap();
-    let games = db.games_page(1, 0, 100, true).await.unwrap();
-    db.close().await;
+    let games = stored_games(&dir.join("r.db")).await;
     let moves: usize = games.iter().map(|g| g.record.moves.len()).sum();
     assert_eq!(text.matches(", pv=").count(), moves, "a PV after every engine move");
     let first = &games[0].record.moves[0];
@@ -120,29 +115,22 @@ async fn full_pgn_min_pgn_and_final_positions() {
 fn an_output_that_cannot_be_written_is_refused_before_the_run() {
     let dir = temp_dir("records-bad");
     for flag in ["--pgn", "--epdout"] {
-        let out = arena(
-            &dir,
-            &[
-                "match",
-                "--a",
-                "fhr",
-                "--b",
-                "vnm",
-                "--games",
-                "2",
-                "--tc",
-                "nodes=500",
-                "--db",
-                "x.db",
-                flag,
-                "no/such/dir/f",
-            ],
-        );
-        let message = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{message}");
-        assert_eq!(message.trim().lines().count(), 1, "{message}");
-        assert!(message.contains("cannot write no/such/dir/f"), "{message}");
-        assert!(!dir.join("x.db").exists());
+        let args = [
+            "match",
+            "--a",
+            "fhr",
+            "--b",
+            "vnm",
+            "--games",
+            "2",
+            "--tc",
+            "nodes=500",
+            "--db",
+            "x.db",
+            flag,
+            "no/such/dir/f",
+        ];
+        assert_refused(&dir, &args, "cannot write no/such/dir/f", "x.db");
     }
     let out = arena(&dir, &["match", "--a", "fhr", "--b", "vnm", "--pgn-level", "huge", "--db", "x.db"]);
     assert_eq!(out.status.code(), Some(2));

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{FAKE, arena, arena_ok, stdout, temp_dir};
+use common::{FAKE, arena_ok, assert_refused, stdout, temp_dir};
 use sqlx::Row;
 
 /// The stored spec (options sorted: a TOML table has no order) and the plan of run 1.
@@ -164,13 +164,7 @@ fn bad_run_files_are_one_line() {
         ("command = elo", "bad.toml: "),
     ] {
         std::fs::write(dir.join("bad.toml"), text).unwrap();
-        let out = arena(&dir, &["run", "bad.toml", "--db", "x.db"]);
-        let message = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{text}: {message}");
-        assert_eq!(message.trim().lines().count(), 1, "{text}: {message}");
-        assert!(message.contains(needle), "{text}: {message}");
-        assert!(!dir.join("x.db").exists());
+        assert_refused(&dir, &["run", "bad.toml", "--db", "x.db"], needle, "x.db");
     }
-    let out = arena(&dir, &["run", "missing.toml"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.toml: cannot read the run file"));
+    assert_refused(&dir, &["run", "missing.toml"], "missing.toml: cannot read the run file", "x.db");
 }

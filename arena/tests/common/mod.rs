@@ -74,3 +74,35 @@ pub fn validate_against_schema(report: &serde_json::Value) {
     let errors: Vec<String> = validator.iter_errors(report).map(|e| format!("{}: {e}", e.instance_path())).collect();
     assert!(errors.is_empty(), "report JSON does not match its schema:\n{}", errors.join("\n"));
 }
+
+/// Runs `arena ARGS` in `dir` and requires it to be refused as a user error:
+/// exit status 2, one line that contains `needle`, and no file `db` created.
+pub fn assert_refused(dir: &Path, args: &[&str], needle: &str, db: &str) {
+    let out = arena(dir, args);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {message}");
+    assert_eq!(message.trim().lines().count(), 1, "{args:?}: one line: {message}");
+    assert!(message.contains(needle), "{args:?}: '{needle}' in {message}");
+    assert!(!dir.join(db).exists(), "{args:?}: nothing stored");
+}
+
+/// The stored games of run 1 in the SQLite file `db`, with their moves.
+pub async fn stored_games(db: &Path) -> Vec<model::GameRow> {
+    let db = db::Db::open(&db::Target::Sqlite(db.to_path_buf())).await.unwrap();
+    let games = db.games_page(1, 0, 10_000, true).await.unwrap();
+    db.close().await;
+    games
+}
+
+/// Whether python3 can import `module` (python-chess, the independent
+/// reader): outside CI a missing one skips the check with a line; under CI
+/// (`CI` set) it is a failure, since `.ci/run` installs it.
+pub fn have_python(module: &str) -> bool {
+    let have =
+        Command::new("python3").args(["-c", &format!("import {module}")]).output().is_ok_and(|o| o.status.success());
+    if !have {
+        assert!(std::env::var_os("CI").is_none(), "CI needs python-chess: pip install chess (.ci/run does this)");
+        eprintln!("skipping the python-chess check: python3 with python-chess is not installed (pip install chess)");
+    }
+    have
+}
