@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release -p engine --example suite -- FILE COUNT depth=7,8 PRESET[,PRESET…]
 //! cargo run --release -p engine --example suite -- FILE COUNT nodes=100000 PRESET[,PRESET…]
+//! cargo run --release -p engine --example suite -- FILE COUNT depth=9 nmp2:NullMovePV=1,nmp3:NullMovePV=1
 //! ```
 //! For each preset and limit: total nodes, positions solved (final best move
 //! is one of `bm`), and the counters summed over the positions.
@@ -31,6 +32,18 @@ fn parse_epd(line: &str) -> Option<(Chess, Vec<Move>)> {
     Some((pos, moves))
 }
 
+/// A preset with options: `nmp2:NullMovePV=1:QuiescenceRecaptures=1`.
+fn configure(text: &str) -> PruningConfig {
+    let mut parts = text.split(':');
+    let mut config = PruningConfig::preset(parts.next().unwrap_or_default()).expect("a preset");
+    for part in parts {
+        let (name, value) = part.split_once('=').expect("Option=Value");
+        let option = PruningConfig::OPTIONS.iter().find(|o| o.name == name).expect("a pruning option");
+        (option.set)(&mut config, value.parse().expect("a number"));
+    }
+    config
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.len() != 4 {
@@ -45,7 +58,7 @@ fn main() {
     println!("| preset | limit | nodes | solved | counters |");
     println!("|---|---|---:|---:|---|");
     for preset in args[3].split(',') {
-        let config = PruningConfig::preset(preset).expect("a preset");
+        let config = configure(preset);
         for &value in &values {
             let limits = match kind {
                 "depth" => Limits { depth: Some(value as i32), ..Limits::default() },

@@ -161,3 +161,30 @@ fn checkmated_and_stalemated_positions_have_no_move() {
     let stalemate = search(&mut searcher, &game("7k/5Q2/5K2/8/8/8/8/8 b - - 0 1"), depth(3));
     assert_eq!((stalemate.best_move, stalemate.score), (None, 0));
 }
+
+/// The verified null-move paper's search conditions (`+paper`) are real
+/// changes of the tree, each on its own, and the search still mates.
+#[test]
+fn the_paper_conditions_change_the_tree_and_still_mate() {
+    let game = Game::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
+    let nodes = |config: PruningConfig| {
+        let mut searcher = Searcher::new(16, config);
+        search(&mut searcher, &game, depth(7)).counters
+    };
+    let base = nodes(PruningConfig::preset("nmp2").unwrap());
+    let paper = nodes(PruningConfig::preset("nmp2+paper").unwrap());
+    assert_ne!(base.nodes, paper.nodes);
+    for name in ["NullMovePV", "CheckExtensionLeafOnly", "QuiescenceRecaptures"] {
+        let mut config = PruningConfig::preset("nmp2").unwrap();
+        let option = PruningConfig::OPTIONS.iter().find(|o| o.name == name).unwrap();
+        (option.set)(&mut config, 1);
+        assert_ne!(nodes(config).nodes, base.nodes, "{name} changes the tree");
+    }
+    assert!(paper.null_tries > 0);
+    let mut searcher = Searcher::new(16, PruningConfig::preset("nmp2+paper").unwrap());
+    for fen in mate_in_two_positions().iter().take(40) {
+        searcher.clear();
+        let result = search(&mut searcher, &game(fen), depth(4));
+        assert_eq!(mate_in_moves(result.score), Some(2), "{fen}");
+    }
+}

@@ -34,7 +34,7 @@ impl Searcher {
     ) -> Score {
         // Step 1. Horizon: hand over to quiescence.
         if depth <= 0 {
-            return self.quiescence(board, alpha, beta, ply);
+            return self.quiescence(board, alpha, beta, ply, None);
         }
 
         // Step 2. Count the node; stop on the node limit, time or `stop`.
@@ -81,11 +81,14 @@ impl Searcher {
         }
         let tt_packed = hit.map_or(0, |h| h.best_move);
 
-        // Step 5. Check extension: one ply when the side to move is in check.
-        if in_check {
+        // Step 5. Check extension: one ply when the side to move is in check
+        // (with `CheckExtensionLeafOnly`, as the verified null-move paper:
+        // only at the last ply before the horizon).
+        let extend = in_check && (!self.config.conditions.check_extension_leaf_only || depth == 1);
+        if extend {
             depth += 1;
         }
-        self.stack[ply].extended = in_check;
+        self.stack[ply].extended = extend;
 
         // Step 6. Static evaluation and threat, when a technique needs them
         // (FHR evaluates interior nodes: item 8 of the paper).
@@ -101,12 +104,13 @@ impl Searcher {
         // the subtree, and a zugzwang re-search follows in step 11.
         // Variable bound (Björnsson & Marsland, Fig. 5): the cutoff is tested
         // against β − t, t from the unexplored potentially good alternatives.
-        // Skipped: at PV nodes, in check, right after a null move, when
-        // `verify` is set at depth 1, and (guard on) with only king and pawns.
+        // Skipped: at PV nodes (unless `NullMovePV`, as Fig. 1), in check,
+        // right after a null move, when `verify` is set at depth 1, and
+        // (guard on) with only king and pawns.
         let mut verification_pending = false;
         let null = self.config.null_move.clone();
         if null.enabled
-            && !pv_node
+            && (!pv_node || self.config.conditions.null_at_pv)
             && !in_check
             && !self.stack[ply].after_null
             && (!null.verify || !verify || depth > 1)

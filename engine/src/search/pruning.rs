@@ -65,6 +65,23 @@ pub struct VariableBound {
     pub many: i32,
 }
 
+/// Search conditions where this engine differs from the verified null-move
+/// paper's test engine (Tabibi & Netanyahu, Section 4: "one-ply check
+/// extensions on leaf nodes; the quiescence search consisted only of
+/// captures/recaptures"; Fig. 1 tries the null move at every node, PV
+/// nodes included). Off by default; the preset part `paper` turns all three
+/// on (`nmp2+paper`), so the papers' conditions and ours can be compared.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchConditions {
+    /// Try the null move at PV nodes too.
+    pub null_at_pv: bool,
+    /// Extend checks only at the last ply before the horizon (depth 1).
+    pub check_extension_leaf_only: bool,
+    /// Quiescence: every capture at its first ply, then only recaptures on
+    /// the square of the previous capture (and queen promotions nowhere).
+    pub quiescence_recaptures: bool,
+}
+
 /// The complete forward-pruning configuration of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PruningConfig {
@@ -76,6 +93,8 @@ pub struct PruningConfig {
     pub multi_cut: MultiCut,
     /// Variable null-move bound.
     pub variable_bound: VariableBound,
+    /// Where the search differs from the papers' (see [`SearchConditions`]).
+    pub conditions: SearchConditions,
 }
 
 /// The preset names, in the order the README lists them.
@@ -89,7 +108,7 @@ impl fmt::Display for UnknownPreset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown pruning preset '{}'; known: {} (combine with '+', e.g. nmp2+multicut)",
+            "unknown pruning preset '{}'; known: {} (combine with '+', e.g. nmp2+multicut; add +paper for the verified null-move paper's search conditions)",
             self.0,
             PRESETS.join(", ")
         )
@@ -131,6 +150,7 @@ impl Default for PruningConfig {
                 extension_plies: 3,
             },
             variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15 },
+            conditions: SearchConditions::default(),
         }
     }
 }
@@ -186,6 +206,11 @@ impl PruningConfig {
                     null_with(self, 2);
                 }
                 self.variable_bound.enabled = true;
+            }
+            // Not a pruning method: the verified null-move paper's search conditions.
+            "paper" => {
+                self.conditions =
+                    SearchConditions { null_at_pv: true, check_extension_leaf_only: true, quiescence_recaptures: true };
             }
             _ => return Err(UnknownPreset(part.to_string())),
         }
@@ -292,6 +317,24 @@ impl PruningConfig {
             get: |c| c.variable_bound.many,
             set: |c, v| c.variable_bound.many = v,
         },
+        OptionSpec {
+            name: "NullMovePV",
+            range: None,
+            get: |c| c.conditions.null_at_pv.into(),
+            set: |c, v| c.conditions.null_at_pv = flag(v),
+        },
+        OptionSpec {
+            name: "CheckExtensionLeafOnly",
+            range: None,
+            get: |c| c.conditions.check_extension_leaf_only.into(),
+            set: |c, v| c.conditions.check_extension_leaf_only = flag(v),
+        },
+        OptionSpec {
+            name: "QuiescenceRecaptures",
+            range: None,
+            get: |c| c.conditions.quiescence_recaptures.into(),
+            set: |c, v| c.conditions.quiescence_recaptures = flag(v),
+        },
     ];
 
     /// A short description: the enabled techniques and their parameters.
@@ -318,7 +361,21 @@ impl PruningConfig {
         if v.enabled {
             parts.push(format!("variable bound t={}/{} above {}", v.t_some, v.t_many, v.many));
         }
-        if parts.is_empty() { "no forward pruning".to_string() } else { parts.join(", ") }
+        let c = &self.conditions;
+        let mut text = if parts.is_empty() { "no forward pruning".to_string() } else { parts.join(", ") };
+        if c.null_at_pv || c.check_extension_leaf_only || c.quiescence_recaptures {
+            let on: Vec<&str> = [
+                (c.null_at_pv, "null move at PV nodes"),
+                (c.check_extension_leaf_only, "check extension at leaves only"),
+                (c.quiescence_recaptures, "captures/recaptures quiescence"),
+            ]
+            .iter()
+            .filter(|(on, _)| *on)
+            .map(|(_, name)| *name)
+            .collect();
+            text += &format!("; paper conditions: {}", on.join(", "));
+        }
+        text
     }
 }
 
@@ -336,6 +393,10 @@ mod tests {
             (mc.multi_cut.moves, mc.multi_cut.cuts, mc.multi_cut.reduction, mc.null_move.reduction),
             (10, 3, 2, 2)
         );
+        let paper = PruningConfig::preset("nmp2+paper").unwrap();
+        assert!(paper.conditions.null_at_pv && paper.conditions.check_extension_leaf_only);
+        assert!(paper.conditions.quiescence_recaptures && paper.null_move.reduction == 2);
+        assert!(paper.describe().ends_with("captures/recaptures quiescence"), "{}", paper.describe());
         let combo = PruningConfig::preset("nmp3+multicut").unwrap();
         assert_eq!(combo.null_move.reduction, 3);
         assert!(combo.multi_cut.enabled);

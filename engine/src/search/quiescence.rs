@@ -1,6 +1,6 @@
 //! Quiescence search: captures and promotions until the position is quiet.
 
-use shakmaty::{Position, Role};
+use shakmaty::{Position, Role, Square};
 
 use super::Searcher;
 use crate::board::Board;
@@ -13,7 +13,17 @@ impl Searcher {
     /// Stand pat on the static evaluation, then try captures and queen
     /// promotions (MVV-LVA order, losing captures skipped). In check every
     /// evasion is searched and there is no stand pat, so mates are seen.
-    pub(super) fn quiescence(&mut self, board: &Board, mut alpha: Score, beta: Score, ply: usize) -> Score {
+    /// With `QuiescenceRecaptures` (the verified null-move paper's
+    /// "captures/recaptures"), below its first ply only captures on
+    /// `recapture`, the square of the previous capture, are tried.
+    pub(super) fn quiescence(
+        &mut self,
+        board: &Board,
+        mut alpha: Score,
+        beta: Score,
+        ply: usize,
+        recapture: Option<Square>,
+    ) -> Score {
         if self.count_node_and_check_stop() {
             return DRAW;
         }
@@ -38,13 +48,17 @@ impl Searcher {
         let mut moves = pos.legal_moves();
         if !in_check {
             moves.retain(|m| is_tactical(*m) && m.promotion().is_none_or(|r| r == Role::Queen));
+            if let (true, Some(square)) = (self.config.conditions.quiescence_recaptures, recapture) {
+                moves.retain(|m| m.is_capture() && m.to() == square);
+            }
         }
         for m in MovePicker::tactical(moves) {
             if !in_check && m.is_capture() && see(pos, m) < 0 {
                 continue;
             }
             let child = board.play(m);
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1);
+            let next = if m.is_capture() { Some(m.to()) } else { recapture };
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, next);
             if self.stopped {
                 return DRAW;
             }
