@@ -166,10 +166,10 @@ fn checkmated_and_stalemated_positions_have_no_move() {
 /// changes of the tree, each on its own, and the search still mates.
 #[test]
 fn the_paper_conditions_change_the_tree_and_still_mate() {
-    let game = Game::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
+    let opening = Game::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
     let nodes = |config: PruningConfig| {
         let mut searcher = Searcher::new(16, config);
-        search(&mut searcher, &game, depth(7)).counters
+        search(&mut searcher, &opening, depth(7)).counters
     };
     let base = nodes(PruningConfig::preset("nmp2").unwrap());
     let paper = nodes(PruningConfig::preset("nmp2+paper").unwrap());
