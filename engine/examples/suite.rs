@@ -5,6 +5,7 @@
 //! cargo run --release -p engine --example suite -- FILE COUNT depth=7,8 PRESET[,PRESET…]
 //! cargo run --release -p engine --example suite -- FILE COUNT nodes=100000 PRESET[,PRESET…]
 //! cargo run --release -p engine --example suite -- FILE COUNT depth=9 nmp2:NullMovePV=1,nmp3:NullMovePV=1
+//! cargo run --release -p engine --example suite -- FILE COUNT depth=9 nmp2,nmp3 hash=64
 //! ```
 //! For each preset and limit: total nodes, positions solved (final best move
 //! is one of `bm`), and the counters summed over the positions.
@@ -46,10 +47,11 @@ fn configure(text: &str) -> PruningConfig {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() != 4 {
-        eprintln!("usage: suite FILE COUNT depth=D[,D…]|nodes=N[,N…] PRESET[,PRESET…]");
+    if !(4..=5).contains(&args.len()) {
+        eprintln!("usage: suite FILE COUNT depth=D[,D…]|nodes=N[,N…] PRESET[,PRESET…] [hash=MB]");
         std::process::exit(2);
     }
+    let hash: usize = args.get(4).and_then(|h| h.strip_prefix("hash=")).map_or(16, |mb| mb.parse().expect("hash=MB"));
     let text = std::fs::read_to_string(&args[0]).expect("suite file is readable");
     let count: usize = args[1].parse().expect("COUNT is a number");
     let positions: Vec<(Chess, Vec<Move>)> = text.lines().filter_map(parse_epd).take(count).collect();
@@ -64,7 +66,7 @@ fn main() {
                 "depth" => Limits { depth: Some(value as i32), ..Limits::default() },
                 _ => Limits { nodes: Some(value), ..Limits::default() },
             };
-            let mut searcher = Searcher::new(16, config.clone());
+            let mut searcher = Searcher::new(hash, config.clone());
             let mut total = Counters::default();
             let mut solved = 0;
             for (pos, bm) in &positions {
