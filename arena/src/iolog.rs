@@ -5,8 +5,11 @@
 //! The game's stored record names the file, and `arena log RUN P.G` prints it.
 //!
 //! A line reads `   1234 fhr > go wtime 1000 …` (to the engine) or
-//! `   1301 fhr < bestmove e2e4` (from it). Compression at gzip's fastest
-//! level keeps a game to a few kilobytes (see BENCHMARKS.md).
+//! `   1301 fhr < bestmove e2e4` (from it). A `position` line that extends
+//! the one sent to the same engine before is stored as `…` and the new
+//! moves, and [`read`] gives the whole line back: the file grows with the
+//! game's length instead of its square. Compression at gzip's fastest level
+//! keeps a game to a few kilobytes (see BENCHMARKS.md).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -37,18 +40,43 @@ struct Inner {
     start: Instant,
     text: Vec<u8>,
     path: PathBuf,
+    /// The last `position` line sent to each engine.
+    positions: Vec<(String, String)>,
 }
+
+/// Marks a `position` line stored as the extension of the engine's previous one.
+const CONTINUED: char = '…';
 
 impl IoLog {
     /// An empty log to be written to `path` (made `.log.gz`).
     pub fn new(path: PathBuf) -> IoLog {
-        IoLog(Arc::new(Mutex::new(Inner { start: Instant::now(), text: Vec::with_capacity(64 * 1024), path })))
+        IoLog(Arc::new(Mutex::new(Inner {
+            start: Instant::now(),
+            text: Vec::with_capacity(64 * 1024),
+            path,
+            positions: Vec::new(),
+        })))
     }
 
     /// Records `line` of `engine` going `direction`.
     pub fn line(&self, engine: &str, direction: Direction, line: &str) {
         let mut inner = lock(&self.0);
         let ms = inner.start.elapsed().as_millis();
+        if direction == Direction::ToEngine && line.starts_with("position ") {
+            let previous = inner.positions.iter().position(|(name, _)| name == engine);
+            let stored = match previous.map(|i| inner.positions[i].1.clone()) {
+                Some(before) if line.len() > before.len() && line.starts_with(&before) => {
+                    format!("{CONTINUED}{}", &line[before.len()..])
+                }
+                _ => line.to_string(),
+            };
+            match previous {
+                Some(i) => inner.positions[i].1 = line.to_string(),
+                None => inner.positions.push((engine.to_string(), line.to_string())),
+            }
+            let _ = writeln!(inner.text, "{ms:>7} {engine} > {stored}");
+            return;
+        }
         let arrow = if direction == Direction::ToEngine { '>' } else { '<' };
         let _ = writeln!(inner.text, "{ms:>7} {engine} {arrow} {line}");
     }
@@ -81,7 +109,34 @@ impl IoLog {
 pub fn read(path: &Path) -> std::io::Result<String> {
     let mut text = String::new();
     GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
-    Ok(text)
+    Ok(expand(&text))
+}
+
+/// The stored text with each continued `position` line whole again.
+fn expand(text: &str) -> String {
+    let mut positions: Vec<(String, String)> = Vec::new();
+    let mut out = String::with_capacity(text.len() * 4);
+    for line in text.lines() {
+        let whole = line.split_once(" > ").and_then(|(head, sent)| {
+            let engine = head.trim_start().split_once(' ')?.1.to_string();
+            let full = match sent.strip_prefix(CONTINUED) {
+                Some(rest) => {
+                    let before = positions.iter().find(|(name, _)| *name == engine)?.1.clone();
+                    format!("{before}{rest}")
+                }
+                None if sent.starts_with("position ") => sent.to_string(),
+                None => return None,
+            };
+            match positions.iter_mut().find(|(name, _)| *name == engine) {
+                Some(entry) => entry.1 = full.clone(),
+                None => positions.push((engine, full.clone())),
+            }
+            Some(format!("{head} > {full}"))
+        });
+        out += whole.as_deref().unwrap_or(line);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -94,10 +149,35 @@ mod tests {
         let log = IoLog::new(dir.join("run-1/pair-1-game-2.log.gz"));
         log.line("fhr", Direction::ToEngine, "go nodes 10");
         log.clone().line("fhr", Direction::FromEngine, "bestmove e2e4");
+        for (engine, line) in [
+            ("fhr", "position startpos"),
+            ("plain", "position startpos moves e2e4"),
+            ("fhr", "position startpos moves e2e4 e7e5"),
+            ("fhr", "position startpos moves e2e4 e7e5 g1f3"),
+            ("fhr", "position fen 8/8/8/8/8/8/8/K6k w - - 0 1"),
+        ] {
+            log.line(engine, Direction::ToEngine, line);
+        }
         let path = log.finish().unwrap();
+        let mut raw = String::new();
+        GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut raw).unwrap();
+        assert!(raw.contains(" fhr > … moves e2e4 e7e5\n") && raw.contains(" fhr > … g1f3\n"), "{raw}");
         let text = read(&path).unwrap();
+        let sent: Vec<&str> = text.lines().skip(2).map(|l| l.split_once(" > ").unwrap().1).collect();
+        assert_eq!(
+            sent,
+            [
+                "position startpos",
+                "position startpos moves e2e4",
+                "position startpos moves e2e4 e7e5",
+                "position startpos moves e2e4 e7e5 g1f3",
+                "position fen 8/8/8/8/8/8/8/K6k w - - 0 1"
+            ],
+            "every line whole again"
+        );
+        let text: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 2);
+        assert_eq!(lines.len(), 2, "{text}");
         assert!(lines[0].ends_with(" fhr > go nodes 10") && lines[1].ends_with(" fhr < bestmove e2e4"), "{text}");
         assert!(!path.with_extension("gz.partial").exists());
         std::fs::write(dir.join("plain"), "not gzip").unwrap();

@@ -50,8 +50,8 @@ pub struct PairWork {
 }
 
 /// I/O logs of games without a fault kept per run and process (every
-/// faulted game's log is kept): about 150 bytes per ply compressed, so
-/// 10,000 games of 110 plies hold some 165 MB.
+/// faulted game's log is kept): about 133 bytes per ply compressed, so
+/// 10,000 games of 112 plies hold some 149 MB.
 pub const IO_LOGS_KEPT: usize = 10_000;
 
 /// Mate-PV warnings said per engine before the rest are only counted.
