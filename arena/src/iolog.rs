@@ -93,12 +93,30 @@ impl IoLog {
             std::fs::create_dir_all(folder)?;
         }
         let partial = inner.path.with_extension("gz.partial");
-        let mut encoder = GzEncoder::new(std::fs::File::create(&partial)?, Compression::fast());
-        encoder.write_all(&inner.text)?;
-        encoder.finish()?;
-        std::fs::rename(&partial, &inner.path)?;
+        let written = (|| {
+            let mut encoder = GzEncoder::new(std::fs::File::create(&partial)?, Compression::fast());
+            encoder.write_all(&inner.text)?;
+            encoder.finish()?;
+            std::fs::rename(&partial, &inner.path)
+        })();
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
         Ok(inner.path.clone())
     }
+
+    /// The folder the log goes to.
+    pub fn folder(&self) -> PathBuf {
+        lock(&self.0).path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
+}
+
+/// Whether `error` says the disk (or the user's quota) is full.
+pub fn is_disk_full(error: &std::io::Error) -> bool {
+    const ENOSPC: i32 = 28;
+    const EDQUOT: i32 = 122;
+    error.kind() == std::io::ErrorKind::StorageFull || matches!(error.raw_os_error(), Some(ENOSPC | EDQUOT))
 }
 
 /// The text of a written log.

@@ -69,6 +69,9 @@ pub async fn play_suite(
     drive(runtime, run, Arc::new(work), progress, spec.concurrency).await
 }
 
+/// Bytes kept free beside the database while a run plays here (see [`drive`]).
+const RESERVE_BYTES: usize = 256 * 1024;
+
 /// Serves `work` with `concurrency` seats of this process; the first
 /// failure stops them all and is returned, the run marked stopped.
 async fn drive<W: Work>(
@@ -82,11 +85,22 @@ async fn drive<W: Work>(
     if db.run(run).await?.status == RunStatus::Stopped {
         db.set_status(run, RunStatus::Running, None).await?;
     }
+    // Room kept beside the database, given back when the disk fills up, so
+    // that the run can still be marked stopped then.
+    let reserve = runtime.log_dir.as_ref().map(|dir| dir.join(format!("run-{run}.reserve")));
+    if let Some(path) = &reserve
+        && std::fs::create_dir_all(path.parent().unwrap_or(path)).is_ok()
+    {
+        let _ = std::fs::write(path, vec![0u8; RESERVE_BYTES]);
+    }
     let shared = Shared::new(progress, OnError::Stop);
     let signals = shared.watch_signals();
     seats(work, runtime, &shared, concurrency, DEFAULT_LEASE, super::IDLE_POLL).await;
     signals.abort();
     shared.finish();
+    if let Some(path) = &reserve {
+        let _ = std::fs::remove_file(path);
+    }
     let info = db.run(run).await?;
     if info.status == RunStatus::Running {
         db.set_status(run, RunStatus::Stopped, None).await?;

@@ -103,6 +103,18 @@ impl PairWork {
         Some(SprtStep { llr, verdict: test.decide(llr) })
     }
 
+    /// On a full disk, deletes the I/O logs of fault-free games this process
+    /// wrote for the run (they are expendable; the games' records are not),
+    /// so that the run can still be marked stopped; the error goes on.
+    fn on_failure(&self, error: RunError) -> RunError {
+        if matches!(error, RunError::Db(DbError::DiskFull { .. })) {
+            for path in lock(&self.logs_written).drain(..) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
+        error
+    }
+
     /// Counts a written I/O log; the oldest logs of games without a fault
     /// beyond [`IO_LOGS_KEPT`] are deleted (their records still name them,
     /// and `arena log` says they were rotated away).
@@ -210,6 +222,11 @@ async fn play_logged(
     if let Some(log) = log {
         match log.finish() {
             Ok(path) => record.io_log = Some(format!("{}:{}", db::host_name(), path.display())),
+            // A full disk stops the run as the database's does (the pair is
+            // replayed whole by `arena resume`), before the database runs out.
+            Err(e) if crate::iolog::is_disk_full(&e) => {
+                return Err(RunError::Db(DbError::DiskFull { target: log.folder().display().to_string() }));
+            }
             Err(e) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
         }
     }
@@ -262,17 +279,18 @@ impl Work for PairWork {
             tablebase: self.tablebase.as_ref(),
             check_mate_pvs: self.spec.check_mate_pvs,
         };
-        let record = play_logged(a, b, &opening, rules, first_log).await?;
+        let record = play_logged(a, b, &opening, rules, first_log).await.map_err(|e| self.on_failure(e))?;
         self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 1, &record);
-        if !db.save_first_game(pair, &record).await? {
+        if !db.save_first_game(pair, &record).await.map_err(|e| self.on_failure(e.into()))? {
             return Ok(Played::LeaseLost);
         }
-        let record = play_logged(b, a, &opening, rules, second_log).await?;
+        let record = play_logged(b, a, &opening, rules, second_log).await.map_err(|e| self.on_failure(e))?;
         self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 2, &record);
         let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
-        let Some(commit) = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await? else {
+        let finished = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await;
+        let Some(commit) = finished.map_err(|e| self.on_failure(e.into()))? else {
             return Ok(Played::LeaseLost);
         };
         let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
