@@ -45,6 +45,12 @@ impl Affinity {
             if first > last {
                 return Err(bad());
             }
+            if last >= CpuSet::count() || !available.contains(&last) {
+                return Err(format!(
+                    "--affinity {text}: CPU {last} is not available to this process (available: {})",
+                    list(&available)
+                ));
+            }
             for cpu in first..=last {
                 if cpus.contains(&cpu) {
                     return Err(format!("--affinity {text}: CPU {cpu} is named twice"));
@@ -140,9 +146,13 @@ mod tests {
         let all = available().unwrap();
         assert_eq!(Affinity::parse("").unwrap().cpus, all);
         assert_eq!(Affinity::parse(&all[0].to_string()).unwrap().cpus, [all[0]]);
-        for (text, needle) in
-            [("x", "is not a CPU"), ("3-1", "is not a CPU"), ("0,0", "named twice"), ("99999", "not available")]
-        {
+        for (text, needle) in [
+            ("x", "is not a CPU"),
+            ("3-1", "is not a CPU"),
+            ("0,0", "named twice"),
+            ("99999", "not available"),
+            ("0-4000000000", "not available"),
+        ] {
             let error = Affinity::parse(text).unwrap_err();
             assert!(error.contains(needle), "{text}: {error}");
         }

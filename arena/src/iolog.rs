@@ -64,17 +64,22 @@ impl IoLog {
         let ms = inner.start.elapsed().as_millis();
         if direction == Direction::ToEngine && line.starts_with("position ") {
             let previous = inner.positions.iter().position(|(name, _)| name == engine);
-            let stored = match previous.map(|i| inner.positions[i].1.clone()) {
-                Some(before) if line.len() > before.len() && line.starts_with(&before) => {
-                    format!("{CONTINUED}{}", &line[before.len()..])
-                }
-                _ => line.to_string(),
+            let extends = previous
+                .map(|i| &inner.positions[i].1)
+                .filter(|before| line.len() > before.len() && line.starts_with(before.as_str()))
+                .map(String::len);
+            let _ = match extends {
+                Some(len) => writeln!(inner.text, "{ms:>7} {engine} > {CONTINUED}{}", &line[len..]),
+                None => writeln!(inner.text, "{ms:>7} {engine} > {line}"),
             };
             match previous {
-                Some(i) => inner.positions[i].1 = line.to_string(),
+                Some(i) => {
+                    let before = &mut inner.positions[i].1;
+                    before.clear();
+                    before.push_str(line);
+                }
                 None => inner.positions.push((engine.to_string(), line.to_string())),
             }
-            let _ = writeln!(inner.text, "{ms:>7} {engine} > {stored}");
             return;
         }
         let arrow = if direction == Direction::ToEngine { '>' } else { '<' };

@@ -25,6 +25,8 @@
 
 use model::{MatchSpec, RunKind, TbResults};
 
+use crate::game::adjudication::{draw_flag, resign_flag};
+
 /// The commands a run file may hold.
 const COMMANDS: [&str; 5] = ["elo", "match", "tournament", "sprt", "tune"];
 
@@ -150,22 +152,8 @@ pub fn from_spec(spec: &MatchSpec) -> String {
         _ => set("games", games),
     }
     let a = &spec.adjudication;
-    set(
-        "draw",
-        a.draw
-            .map_or("off".to_string(), |d| {
-                format!("movenumber={},movecount={},score={}", d.move_number, d.move_count, d.score)
-            })
-            .into(),
-    );
-    set(
-        "resign",
-        a.resign
-            .map_or("off".to_string(), |r| {
-                format!("movecount={},score={},twosided={}", r.move_count, r.score, r.two_sided)
-            })
-            .into(),
-    );
+    set("draw", draw_flag(a.draw).into());
+    set("resign", resign_flag(a.resign).into());
     if let Some(max) = a.max_moves {
         set("maxmoves", toml_int(u64::from(max)));
     }

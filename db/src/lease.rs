@@ -473,12 +473,10 @@ impl Db {
         game_id: i64,
         game: &GameRecord,
     ) -> Result<(), DbError> {
-        let black_starts = game.start_fen.split_whitespace().nth(1) == Some("b");
-        let first_side = (usize::from(black_starts) + game.opening_moves.len()) % 2;
         let mut totals = [EngineMoveTotals::default(), EngineMoveTotals::default()];
         let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
         for (ply, m) in game.moves.iter().enumerate() {
-            let t = &mut totals[(first_side + ply) % 2];
+            let t = &mut totals[usize::from(!game.is_white_move(ply))];
             t.moves += 1;
             t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
             for (value, sum, count) in [

@@ -64,14 +64,7 @@ impl Opening {
 
     /// The position after the opening moves.
     pub fn end_position(&self) -> Chess {
-        let mut position = position_of(&self.fen).unwrap_or_default();
-        for uci in &self.moves {
-            match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
-                Some(mv) => position.play_unchecked(mv),
-                None => break,
-            }
-        }
-        position
+        play_out(&self.fen, &self.moves)
     }
 
     /// The opening cut to at most `plies` moves.
@@ -94,6 +87,20 @@ pub fn position_of(fen: &str) -> Result<Chess, String> {
     let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN '{fen}': {e}"))?;
     let mode = CastlingMode::detect(parsed.as_setup());
     parsed.into_position(mode).map_err(|e| format!("illegal position '{fen}': {e}"))
+}
+
+/// The position after UCI `moves` (either castling notation) from `fen`;
+/// a move that does not replay ends the replay, an unreadable FEN starts
+/// from the standard position.
+pub fn play_out<S: AsRef<str>>(fen: &str, moves: impl IntoIterator<Item = S>) -> Chess {
+    let mut position = position_of(fen).unwrap_or_default();
+    for uci in moves {
+        match uci.as_ref().parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
+            Some(mv) => position.play_unchecked(mv),
+            None => break,
+        }
+    }
+    position
 }
 
 /// Whether the position of `fen` needs Chess960 castling (see [`position_of`]);
@@ -192,14 +199,6 @@ impl Book {
     /// The openings in order.
     pub fn iter(&self) -> impl Iterator<Item = Opening> + '_ {
         (0..self.len()).map(|i| self.get(i))
-    }
-
-    /// Whether any opening needs Chess960 castling.
-    pub fn has_chess960(&self) -> bool {
-        match &self.content {
-            Content::Listed(openings) => openings.iter().any(|o| o.mode.is_chess960()),
-            Content::Dfrc => true,
-        }
     }
 
     /// A built-in set by name, else a file.

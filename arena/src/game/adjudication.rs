@@ -129,6 +129,16 @@ pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, String> {
     Ok(Some(rule))
 }
 
+/// A draw rule as `--draw` writes it (the inverse of [`parse_draw`]).
+pub fn draw_flag(rule: Option<DrawRule>) -> String {
+    rule.map_or("off".into(), |d| format!("movenumber={},movecount={},score={}", d.move_number, d.move_count, d.score))
+}
+
+/// A resign rule as `--resign` writes it (the inverse of [`parse_resign`]).
+pub fn resign_flag(rule: Option<ResignRule>) -> String {
+    rule.map_or("off".into(), |r| format!("movecount={},score={},twosided={}", r.move_count, r.score, r.two_sided))
+}
+
 /// Parses `movecount=3,score=1000[,twosided=true]` (resign) or `off`.
 ///
 /// # Errors

@@ -194,15 +194,7 @@ pub async fn play(
 /// The position a stored game ended in: its start, the opening moves and
 /// the engines' moves (a move that does not replay ends the replay).
 pub fn final_position(record: &GameRecord) -> Chess {
-    let mut position = openings::position_of(&record.start_fen).unwrap_or_default();
-    let moves = record.opening_moves.iter().chain(record.moves.iter().map(|m| &m.uci));
-    for uci in moves {
-        match uci.parse::<UciMove>().ok().and_then(|m| m.to_move(&position).ok()) {
-            Some(mv) => position.play_unchecked(mv),
-            None => break,
-        }
-    }
-    position
+    openings::play_out(&record.start_fen, record.opening_moves.iter().chain(record.moves.iter().map(|m| &m.uci)))
 }
 
 fn side_color(side: usize) -> Color {
