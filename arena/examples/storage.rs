@@ -142,5 +142,8 @@ fn main() {
         let size = std::fs::metadata(&pgn_path).map(|m| m.len()).unwrap_or(0);
         println!("arena show on {games} games: {show:.2} s; arena pgn: {pgn:.2} s ({:.0} MB)", size as f64 / 1e6);
     });
-    let _ = std::fs::remove_dir_all(&dir);
+    // ARENA_BENCH_KEEP=1 keeps the databases (to profile `arena pgn` on big.db, say).
+    if std::env::var_os("ARENA_BENCH_KEEP").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -45,6 +45,29 @@ fn a_database_of_the_previous_release_reports_and_resumes() {
     let show = stdout(&arena_ok(&dir, &["show", "2"]));
     assert!(show.contains("Bradley–Terry") && show.contains("relative to plain"), "{show}");
 
+    // The moves, kept one row each by that release and one JSON value per
+    // game since (migration 0010), export byte for byte as that release
+    // exported them (`v1-run-2-full.pgn`, written by it at the fullest level);
+    // the view `moves` still shows one row per move.
+    arena_ok(&dir, &["pgn", "2", "--pgn-level", "full", "-o", "run2.pgn"]);
+    let pgn = std::fs::read_to_string(dir.join("run2.pgn")).unwrap();
+    assert!(pgn == std::fs::read_to_string(format!("{FIXTURE}/v1-run-2-full.pgn")).unwrap(), "{pgn}");
+    let view = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqlx::Row;
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.join("arena.db"));
+        let mut connection = sqlx::ConnectOptions::connect(&options).await.unwrap();
+        let row = sqlx::query(
+            "SELECT COUNT(*), SUM(m.nodes), SUM(m.ply = g.plies - 1), (SELECT SUM(plies) FROM games WHERE run_id = 2) \
+             FROM moves m JOIN games g ON g.id = m.game_id WHERE g.run_id = 2",
+        )
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+        (row.get::<i64, _>(0), row.get::<i64, _>(1), row.get::<i64, _>(2), row.get::<i64, _>(3))
+    });
+    // 1,278 moves and their node total as the old table held them; one last ply per game.
+    assert_eq!(view, (1278, 475_187, 12, 1278));
+
     // The stopped SPRT and the stopped suite run resume to their planned work.
     let out = arena(&dir, &["resume", "3", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

@@ -14,13 +14,10 @@ use std::time::Duration;
 use sqlx::any::AnyRow;
 use sqlx::{Any, Row, Transaction};
 
-use model::{EngineMoveTotals, GameRecord, GameResult, MoveRecord, PairPlan, PairingCounts, Tally, Verdict};
+use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
 use crate::runs::delete_games_of;
 use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
-
-/// Rows per multi-row `INSERT` of moves (13 parameters each).
-const MOVES_PER_INSERT: usize = 500;
 
 /// The two work queues, which share the lease columns (`status`,
 /// `lease_until`, `claims`, `worker`) and the `(run_id, status, idx)` index.
@@ -104,10 +101,10 @@ impl Db {
     /// A database failure (then nothing of the game is stored).
     pub async fn save_first_game(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
         let mut tx = self.write().await?;
-        if !self.holds(&mut tx, pair).await? {
+        // The claim is checked by the insert itself: one statement less per game.
+        if self.insert_game(&mut tx, pair, 0, game).await?.is_none() {
             return Ok(false);
         }
-        self.insert_game(&mut tx, pair, 0, game).await?;
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(true)
     }
@@ -135,19 +132,28 @@ impl Db {
     ) -> Result<Option<PairCommit>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
-        if !self.run_is_running(&mut tx, pair.run).await? || !self.holds(&mut tx, pair).await? {
+        if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);
         }
-        let first: Option<String> = sqlx::query(sql("SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0"))
-            .bind(pair.id)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?
-            .map(|r| r.get(0));
+        // Whether the claim holds (locking the pair's row) and the first
+        // game's result, in one statement.
+        let held = sqlx::query(sql(
+            "SELECT (SELECT result FROM games WHERE pair_id = p.id AND game_in_pair = 0) FROM pairs p \
+             WHERE p.id = ? AND p.claims = ? AND p.status = 'running' {for_update}",
+        ))
+        .bind(pair.id)
+        .bind(pair.claim)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let Some(held) = held else { return Ok(None) };
+        let first: Option<String> = held.get(0);
         let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
             DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
         })?;
-        self.insert_game(&mut tx, pair, 1, game).await?;
+        if self.insert_game(&mut tx, pair, 1, game).await?.is_none() {
+            return Ok(None);
+        }
 
         let add = Tally::of_pair(first, game.result);
         let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
@@ -338,12 +344,6 @@ impl Db {
         Ok(())
     }
 
-    /// Whether `pair`'s claim is the newest of a running pair, locking its row
-    /// until the transaction ends (PostgreSQL; SQLite holds the write lock).
-    async fn holds(&self, tx: &mut Transaction<'static, Any>, pair: &ClaimedPair) -> Result<bool, DbError> {
-        self.holds_item(tx, Queue::Pairs, pair.id, pair.claim).await
-    }
-
     /// Whether `claim` is the newest of running item `id` of `queue`, locking
     /// its row until the transaction ends.
     pub(crate) async fn holds_item(
@@ -366,17 +366,25 @@ impl Db {
         Ok(row.is_some())
     }
 
+    /// Inserts a game of a pair, with its totals and PV issues, if the
+    /// pair's claim still holds (the check is part of the insert, locking
+    /// the pair's row); `None` when it does not.
     async fn insert_game(
         &self,
         tx: &mut Transaction<'static, Any>,
         pair: &ClaimedPair,
         game_in_pair: i64,
         game: &GameRecord,
-    ) -> Result<i64, DbError> {
-        let game_id: i64 = sqlx::query(self.backend.sql(
+    ) -> Result<Option<i64>, DbError> {
+        let mut query = sqlx::query(self.backend.sql(
             "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
-             opening, opening_moves, opening_san, started_ms, finished_ms, io_log) \
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+             opening, opening_moves, opening_san, started_ms, finished_ms, io_log, \
+             white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
+             white_nps_sum, white_nps_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
+             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, moves_json) \
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
+             WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}) \
+             RETURNING id",
         ))
         .bind(pair.run)
         .bind(pair.id)
@@ -393,15 +401,29 @@ impl Db {
         .bind(game.opening_san.join(" "))
         .bind(game.started_ms)
         .bind(game.finished_ms)
-        .bind(game.io_log.as_deref())
-        .fetch_one(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?
-        .get(0);
-        self.insert_moves(tx, game_id, &game.moves).await?;
-        self.insert_move_totals(tx, game_id, game).await?;
+        .bind(game.io_log.as_deref());
+        for side in side_totals(game) {
+            query = query
+                .bind(side.moves)
+                .bind(side.time_ms)
+                .bind(side.depth_sum)
+                .bind(side.depth_moves)
+                .bind(side.nodes_sum)
+                .bind(side.nodes_moves)
+                .bind(side.nps_sum)
+                .bind(side.nps_moves);
+        }
+        let row = query
+            .bind(crate::moves::encode(&game.moves))
+            .bind(pair.id)
+            .bind(pair.claim)
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        let Some(row) = row else { return Ok(None) };
+        let game_id: i64 = row.get(0);
         self.insert_pv_issues(tx, pair.run, game_id, game).await?;
-        Ok(game_id)
+        Ok(Some(game_id))
     }
 
     /// Stores the game's mate scores that their PV does not back (see `0008_pv_issues.sql`).
@@ -431,86 +453,29 @@ impl Db {
         }
         Ok(())
     }
+}
 
-    async fn insert_moves(
-        &self,
-        tx: &mut Transaction<'static, Any>,
-        game_id: i64,
-        moves: &[MoveRecord],
-    ) -> Result<(), DbError> {
-        let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        for (chunk_index, chunk) in moves.chunks(MOVES_PER_INSERT).enumerate() {
-            let mut text = String::from(
-                "INSERT INTO moves (game_id, ply, uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps, pv) VALUES ",
-            );
-            text.push_str(&vec!["(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"; chunk.len()].join(", "));
-            let mut query = sqlx::query(self.backend.sql(&text));
-            for (i, m) in chunk.iter().enumerate() {
-                query = query
-                    .bind(game_id)
-                    .bind((chunk_index * MOVES_PER_INSERT + i) as i64)
-                    .bind(&m.uci)
-                    .bind(&m.san)
-                    .bind(wide(m.time_ms))
-                    .bind(wide(m.clock_ms))
-                    .bind(m.score_cp)
-                    .bind(m.score_mate)
-                    .bind(m.depth.map(wide))
-                    .bind(m.seldepth.map(wide))
-                    .bind(m.nodes.map(wide))
-                    .bind(m.nps.map(wide))
-                    .bind(m.pv.replace(['\u{1e}', '\u{1f}'], " "));
-            }
-            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
-        }
-        Ok(())
-    }
-
-    /// Stores the per-side totals of a game's moves (see `0002_move_totals.sql`).
-    async fn insert_move_totals(
-        &self,
-        tx: &mut Transaction<'static, Any>,
-        game_id: i64,
-        game: &GameRecord,
-    ) -> Result<(), DbError> {
-        let mut totals = [EngineMoveTotals::default(), EngineMoveTotals::default()];
-        let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-        for (ply, m) in game.moves.iter().enumerate() {
-            let t = &mut totals[usize::from(!game.is_white_move(ply))];
-            t.moves += 1;
-            t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
-            for (value, sum, count) in [
-                (m.depth, &mut t.depth_sum, &mut t.depth_moves),
-                (m.nodes, &mut t.nodes_sum, &mut t.nodes_moves),
-                (m.nps, &mut t.nps_sum, &mut t.nps_moves),
-            ] {
-                if let Some(v) = value {
-                    *sum = sum.saturating_add(wide(v));
-                    *count += 1;
-                }
+/// Each side's totals of a game's moves (White's, then Black's), stored in
+/// the game's row for the reports' per-engine averages.
+fn side_totals(game: &GameRecord) -> [EngineMoveTotals; 2] {
+    let mut totals = [EngineMoveTotals::default(), EngineMoveTotals::default()];
+    let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    for (ply, m) in game.moves.iter().enumerate() {
+        let t = &mut totals[usize::from(!game.is_white_move(ply))];
+        t.moves += 1;
+        t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
+        for (value, sum, count) in [
+            (m.depth, &mut t.depth_sum, &mut t.depth_moves),
+            (m.nodes, &mut t.nodes_sum, &mut t.nodes_moves),
+            (m.nps, &mut t.nps_sum, &mut t.nps_moves),
+        ] {
+            if let Some(v) = value {
+                *sum = sum.saturating_add(wide(v));
+                *count += 1;
             }
         }
-        for (side, t) in totals.iter().enumerate().filter(|(_, t)| t.moves > 0) {
-            sqlx::query(self.backend.sql(
-                "INSERT INTO move_totals (game_id, side, moves, time_ms, depth_sum, depth_moves, nodes_sum, nodes_moves, \
-                 nps_sum, nps_moves) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            ))
-            .bind(game_id)
-            .bind(side as i64)
-            .bind(t.moves)
-            .bind(t.time_ms)
-            .bind(t.depth_sum)
-            .bind(t.depth_moves)
-            .bind(t.nodes_sum)
-            .bind(t.nodes_moves)
-            .bind(t.nps_sum)
-            .bind(t.nps_moves)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
-        }
-        Ok(())
     }
+    totals
 }
 
 /// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.

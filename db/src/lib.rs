@@ -11,6 +11,7 @@ mod chunks;
 mod connect;
 mod dialect;
 mod lease;
+mod moves;
 mod read;
 mod runs;
 mod suite;

@@ -5,8 +5,7 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, PvIssueCount, PvIssueKind,
-    Termination,
+    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, PairOutcome, PvIssueCount, PvIssueKind, Termination,
 };
 
 use crate::{Db, DbError};
@@ -149,14 +148,28 @@ impl Db {
     ///
     /// A database failure.
     pub async fn move_totals(&self, run: i64) -> Result<Vec<EngineMoveTotals>, DbError> {
-        let rows = self.rows_of_run(
-            "SELECT CASE t.side WHEN 0 THEN g.white ELSE g.black END AS engine, CAST(SUM(t.moves) AS BIGINT), CAST(SUM(t.time_ms) AS BIGINT), \
-             CAST(SUM(t.depth_sum) AS BIGINT), CAST(SUM(t.depth_moves) AS BIGINT), CAST(SUM(t.nodes_sum) AS BIGINT), \
-             CAST(SUM(t.nodes_moves) AS BIGINT), CAST(SUM(t.nps_sum) AS BIGINT), CAST(SUM(t.nps_moves) AS BIGINT) \
-             FROM move_totals t JOIN games g ON g.id = t.game_id WHERE g.run_id = ? GROUP BY engine ORDER BY engine",
-            run,
-        )
-        .await?;
+        // Each game's row holds both sides' totals; a side that made no move counts for nothing.
+        let side = |colour: &str| {
+            format!(
+                "SELECT {colour} AS engine, {colour}_moves AS moves, {colour}_time_ms AS time_ms, \
+                 {colour}_depth_sum AS depth_sum, {colour}_depth_moves AS depth_moves, {colour}_nodes_sum AS nodes_sum, \
+                 {colour}_nodes_moves AS nodes_moves, {colour}_nps_sum AS nps_sum, {colour}_nps_moves AS nps_moves \
+                 FROM games WHERE run_id = ? AND {colour}_moves > 0"
+            )
+        };
+        let rows = sqlx::query(self.backend.sql(&format!(
+            "SELECT engine, CAST(SUM(moves) AS BIGINT), CAST(SUM(time_ms) AS BIGINT), \
+             CAST(SUM(depth_sum) AS BIGINT), CAST(SUM(depth_moves) AS BIGINT), CAST(SUM(nodes_sum) AS BIGINT), \
+             CAST(SUM(nodes_moves) AS BIGINT), CAST(SUM(nps_sum) AS BIGINT), CAST(SUM(nps_moves) AS BIGINT) \
+             FROM ({} UNION ALL {}) sides GROUP BY engine ORDER BY engine",
+            side("white"),
+            side("black")
+        )))
+        .bind(run)
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
         Ok(rows
             .iter()
             .map(|r| EngineMoveTotals {
@@ -186,45 +199,30 @@ impl Db {
         limit: i64,
         with_moves: bool,
     ) -> Result<Vec<GameRow>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
+        // The moves' column is last in the row, so a page without moves
+        // never reads it (SQLite keeps long values on overflow pages).
+        let moves = if with_moves { ", g.moves_json" } else { "" };
+        let rows = sqlx::query(self.backend.sql(&format!(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
-             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log \
+             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log{moves} \
              FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
-        ))
+        )))
         .bind(run)
         .bind(after)
         .bind(limit)
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let mut games: Vec<GameRow> = rows.iter().map(game_row).collect();
-        if with_moves && let (Some(first), Some(last)) = (games.first(), games.last()) {
-            // One row per game with its moves packed by the server (fields split by
-            // U+001F, moves by U+001E): far fewer rows through the driver.
-            let rows = sqlx::query(self.backend.sql(
-                "SELECT game_id, string_agg(uci || {chr}(31) || san || {chr}(31) || CAST(time_ms AS TEXT) || {chr}(31) || \
-                 CAST(clock_ms AS TEXT) || {chr}(31) || COALESCE(CAST(score_cp AS TEXT), '') || {chr}(31) || \
-                 COALESCE(CAST(score_mate AS TEXT), '') || {chr}(31) || COALESCE(CAST(depth AS TEXT), '') || {chr}(31) || \
-                 COALESCE(CAST(seldepth AS TEXT), '') || {chr}(31) || COALESCE(CAST(nodes AS TEXT), '') || {chr}(31) || \
-                 COALESCE(CAST(nps AS TEXT), '') || {chr}(31) || pv, {chr}(30) ORDER BY ply) \
-                 FROM moves WHERE game_id BETWEEN ? AND ? GROUP BY game_id ORDER BY game_id",
-            ))
-            .bind(first.id)
-            .bind(last.id)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
-            let mut cursor = 0;
-            for row in &rows {
-                let game_id: i64 = row.get(0);
-                while cursor < games.len() && games[cursor].id < game_id {
-                    cursor += 1;
-                }
-                if let Some(game) = games.get_mut(cursor).filter(|g| g.id == game_id) {
-                    let packed: String = row.get(1);
-                    game.record.moves = packed.split('\u{1e}').map(unpack_move).collect();
-                }
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut game = game_row(row);
+            if with_moves {
+                let json: String = row.get(15);
+                game.record.moves = crate::moves::decode(&json).map_err(|e| {
+                    DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
+                })?;
             }
+            games.push(game);
         }
         Ok(games)
     }
@@ -252,25 +250,5 @@ fn game_row(r: &AnyRow) -> GameRow {
             pv_issues: Vec::new(),
             io_log: r.get(14),
         },
-    }
-}
-
-fn unpack_move(packed: &str) -> MoveRecord {
-    let mut fields = packed.splitn(11, '\u{1f}');
-    let mut next = || fields.next().unwrap_or_default();
-    let (uci, san, time, clock) = (next().to_string(), next().to_string(), next(), next());
-    let (cp, mate, depth, seldepth, nodes, nps) = (next(), next(), next(), next(), next(), next());
-    MoveRecord {
-        uci,
-        san,
-        time_ms: time.parse().unwrap_or(0),
-        clock_ms: clock.parse().unwrap_or(0),
-        score_cp: cp.parse().ok(),
-        score_mate: mate.parse().ok(),
-        depth: depth.parse().ok(),
-        seldepth: seldepth.parse().ok(),
-        nodes: nodes.parse().ok(),
-        nps: nps.parse().ok(),
-        pv: next().to_string(),
     }
 }

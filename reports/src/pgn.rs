@@ -71,40 +71,42 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     out.push('\n');
 
     let mut fields = game.start_fen.split_whitespace();
-    let mut white_to_move = fields.nth(1) != Some("b");
-    let mut number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
-    let mut tokens: Vec<String> = Vec::with_capacity(plies * 3 + 4);
-    let mut need_number = true;
-    let push_move =
-        |tokens: &mut Vec<String>, san: &str, white_to_move: &mut bool, number: &mut u64, need: &mut bool| {
-            if *white_to_move {
-                tokens.push(format!("{number}."));
-            } else if *need {
-                tokens.push(format!("{number}..."));
-            }
-            tokens.push(san.to_string());
-            *need = false;
-            if !*white_to_move {
-                *number += 1;
-            }
-            *white_to_move = !*white_to_move;
-        };
+    let white_to_move = fields.nth(1) != Some("b");
+    let number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+    // Tokens are written straight into `out` through one reused buffer (no
+    // allocation per token: `arena pgn` writes millions of them).
+    let mut text = Movetext { line: 0, token: String::with_capacity(256), white_to_move, number, need_number: true };
     for san in &game.opening_san {
-        push_move(&mut tokens, san, &mut white_to_move, &mut number, &mut need_number);
+        text.san(out, san);
     }
     for mv in &game.moves {
-        push_move(&mut tokens, &mv.san, &mut white_to_move, &mut number, &mut need_number);
-        let score = match (mv.score_mate, mv.score_cp) {
-            (Some(m), _) if m < 0 => format!("-M{}", -m),
-            (Some(m), _) => format!("+M{m}"),
-            (None, Some(cp)) => format!("{:+.2}", cp as f64 / 100.0),
-            (None, None) => "?".to_string(),
-        };
+        text.san(out, &mv.san);
         if context.level == Level::Min {
             continue;
         }
-        let depth = mv.depth.map_or(String::new(), |d| format!("/{d}"));
-        let mut comment = format!("{{{score}{depth} {:.3}s", mv.time_ms as f64 / 1000.0);
+        let comment = &mut text.token;
+        comment.clear();
+        comment.push('{');
+        match (mv.score_mate, mv.score_cp) {
+            (Some(m), _) if m < 0 => {
+                let _ = write!(comment, "-M{}", m.unsigned_abs());
+            }
+            (Some(m), _) => {
+                let _ = write!(comment, "+M{m}");
+            }
+            (None, Some(cp)) => {
+                comment.push(if cp < 0 { '-' } else { '+' });
+                decimal(comment, cp.unsigned_abs(), 2);
+            }
+            (None, None) => comment.push('?'),
+        }
+        if let Some(depth) = mv.depth {
+            comment.push('/');
+            digits(comment, depth);
+        }
+        comment.push(' ');
+        decimal(comment, mv.time_ms, 3);
+        comment.push('s');
         if context.level == Level::Full {
             for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
                 if let Some(value) = value {
@@ -112,36 +114,113 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
                 }
             }
             if mv.clock_ms > 0 {
-                let _ = write!(comment, ", tl={:.3}s", mv.clock_ms as f64 / 1000.0);
+                let _ = write!(comment, ", tl={}.{:03}s", mv.clock_ms / 1000, mv.clock_ms % 1000);
             }
-            let pv = mv.pv.split_whitespace().collect::<Vec<_>>().join(" ").replace(['{', '}'], "");
-            if !pv.is_empty() {
-                let _ = write!(comment, ", pv={pv}");
+            let mut words = mv.pv.split_whitespace().peekable();
+            if words.peek().is_some() {
+                comment.push_str(", pv=");
+                for (i, word) in words.enumerate() {
+                    if i > 0 {
+                        comment.push(' ');
+                    }
+                    comment.extend(word.chars().filter(|c| !matches!(c, '{' | '}')));
+                }
             }
         }
         comment.push('}');
-        tokens.push(comment);
-        need_number = true;
+        text.flush(out);
+        text.need_number = true;
     }
     if context.level != Level::Min
         && let Some(comment) = ending_comment(game)
     {
-        tokens.push(format!("{{{comment}}}"));
+        text.token.clear();
+        let _ = write!(text.token, "{{{comment}}}");
+        text.flush(out);
     }
-    tokens.push(result.to_string());
-    let mut line_len = 0;
-    for token in tokens {
-        if line_len > 0 && line_len + 1 + token.len() > 79 {
-            out.push('\n');
-            line_len = 0;
-        } else if line_len > 0 {
-            out.push(' ');
-            line_len += 1;
-        }
-        line_len += token.len();
-        out.push_str(&token);
-    }
+    text.token.clear();
+    text.token.push_str(result);
+    text.flush(out);
     out.push_str("\n\n");
+}
+
+/// The movetext being written: lines of at most 79 characters (a token
+/// longer than that stands alone), move numbers where PGN needs them.
+struct Movetext {
+    /// Characters on the current line.
+    line: usize,
+    /// The token being built.
+    token: String,
+    white_to_move: bool,
+    number: u64,
+    /// Black's move needs `N...` (first move, or after a comment).
+    need_number: bool,
+}
+
+impl Movetext {
+    /// Writes a move with its number when it needs one.
+    fn san(&mut self, out: &mut String, san: &str) {
+        if self.white_to_move || self.need_number {
+            self.token.clear();
+            digits(&mut self.token, self.number);
+            self.token.push_str(if self.white_to_move { "." } else { "..." });
+            self.flush(out);
+        }
+        self.token.clear();
+        self.token.push_str(san);
+        self.flush(out);
+        self.need_number = false;
+        if !self.white_to_move {
+            self.number += 1;
+        }
+        self.white_to_move = !self.white_to_move;
+    }
+
+    /// Writes the token, on a new line if it does not fit on this one.
+    fn flush(&mut self, out: &mut String) {
+        let len = self.token.len();
+        if self.line > 0 && self.line + 1 + len > 79 {
+            out.push('\n');
+            self.line = 0;
+        } else if self.line > 0 {
+            out.push(' ');
+            self.line += 1;
+        }
+        self.line += len;
+        out.push_str(&self.token);
+    }
+}
+
+/// Appends `value` in decimal (the formatting machinery is a third of
+/// `arena pgn`'s time otherwise).
+fn digits(out: &mut String, mut value: u64) {
+    let mut buffer = [0u8; 20];
+    let mut at = buffer.len();
+    loop {
+        at -= 1;
+        buffer[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    out.extend(buffer[at..].iter().map(|&b| char::from(b)));
+}
+
+/// Appends `value / 10^places` with `places` decimals (`154, 3` → `0.154`).
+fn decimal(out: &mut String, value: u64, places: u32) {
+    let scale = 10u64.pow(places);
+    digits(out, value / scale);
+    out.push('.');
+    let fraction = value % scale;
+    let mut width = 1;
+    while width < places && fraction >= 10u64.pow(width) {
+        width += 1;
+    }
+    for _ in width..places {
+        out.push('0');
+    }
+    digits(out, fraction);
 }
 
 fn ending_comment(game: &GameRecord) -> Option<String> {
@@ -184,6 +263,19 @@ fn date(unix_ms: i64) -> String {
 mod tests {
     use super::*;
     use model::MoveRecord;
+
+    #[test]
+    fn numbers_as_format_writes_them() {
+        for value in [0, 5, 9, 10, 99, 100, 154, 1000, 1001, 12_345, 999_999, u64::MAX] {
+            let (mut two, mut three, mut plain) = (String::new(), String::new(), String::new());
+            decimal(&mut two, value, 2);
+            decimal(&mut three, value, 3);
+            digits(&mut plain, value);
+            assert_eq!(two, format!("{}.{:02}", value / 100, value % 100));
+            assert_eq!(three, format!("{}.{:03}", value / 1000, value % 1000));
+            assert_eq!(plain, value.to_string());
+        }
+    }
 
     #[test]
     fn dates_and_movetext() {

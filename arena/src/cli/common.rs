@@ -114,14 +114,11 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
         PgnLevel::Normal => Level::Normal,
         PgnLevel::Full => Level::Full,
     };
-    let (mut after, mut count) = (0, 0);
+    let mut count = 0;
     let mut text = String::with_capacity(1 << 20);
-    loop {
-        let page = db.games_page(run, after, 2000, true).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
+    for_each_page(db, run, |page| {
         text.clear();
-        for game in &page {
+        for game in page {
             let context = Context {
                 event: &event,
                 site,
@@ -133,9 +130,32 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
             write_game(&mut text, &game.record, &context);
             count += 1;
         }
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(&e, "the PGN output"))?;
-    }
+        out.write_all(text.as_bytes()).map_err(|e| super::write_error(&e, "the PGN output"))
+    })
+    .await?;
     Ok(count)
+}
+
+/// Calls `write` with a run's games with their moves, a page at a time, in
+/// id order. The next page is read and decoded by another task while
+/// `write` formats this one, so an export keeps two cores busy.
+async fn for_each_page(
+    db: &Db,
+    run: i64,
+    mut write: impl FnMut(&[model::GameRow]) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    const PAGE: i64 = 1000;
+    let fetch = |after: i64| {
+        let db = db.clone();
+        tokio::spawn(async move { db.games_page(run, after, PAGE, true).await })
+    };
+    let mut next = fetch(0);
+    loop {
+        let page = next.await.map_err(|e| CliError(format!("reading the games failed: {e}")))??;
+        let Some(last) = page.last() else { return Ok(()) };
+        next = fetch(last.id);
+        write(&page)?;
+    }
 }
 
 /// Writes a run's games to `path`; returns how many.
@@ -153,13 +173,10 @@ pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) 
 pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> Result<u64, CliError> {
     let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
-    let (mut after, mut count) = (0, 0);
-    loop {
-        let page = db.games_page(run, after, 2000, true).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
+    let mut count = 0;
+    for_each_page(db, run, |page| {
         let mut text = String::new();
-        for game in &page {
+        for game in page {
             let record = &game.record;
             let fen = openings::fen_of(&crate::game::final_position(record));
             let fields: Vec<&str> = fen.split_whitespace().collect();
@@ -178,8 +195,9 @@ pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> Result<u64, Cli
             );
             count += 1;
         }
-        out.write_all(text.as_bytes()).map_err(cannot)?;
-    }
+        out.write_all(text.as_bytes()).map_err(cannot)
+    })
+    .await?;
     out.flush().map_err(cannot)?;
     Ok(count)
 }

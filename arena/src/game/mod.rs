@@ -13,6 +13,7 @@ use std::collections::HashMap;
 
 use model::{GameRecord, GameResult, MoveRecord, PvIssue, Termination, now_ms};
 use openings::Opening;
+use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
@@ -219,9 +220,16 @@ fn fault(
     (result, termination, detail)
 }
 
-/// The position, the `position` command sent to engines (grown by one move
-/// per ply instead of serialized again), repetition counts, and the
-/// rule-based ending, computed once per ply.
+/// The position, the `position` command sent to engines, repetition counts,
+/// and the rule-based ending, computed once per ply.
+///
+/// The command starts from the last position that reset the 50-move
+/// counter (a capture or a pawn move) and lists the moves since, as
+/// c-chess-cli does: no earlier position can repeat a later one, so the
+/// engine still sees every position its repetition rule needs, while the
+/// command stays short instead of growing with the game (the engine parses
+/// and replays it at every move). Between resets it grows by one move per
+/// ply instead of being serialized again.
 struct Board {
     position: Chess,
     /// How castling is written to the engines (standard or Chess960).
@@ -264,10 +272,16 @@ impl Board {
     }
 
     fn advance(&mut self, mv: shakmaty::Move) {
-        let uci = UciMove::from_move(mv, self.mode);
-        command::append_move(&mut self.position_command, !self.has_moves, &uci);
-        self.has_moves = true;
         self.position.play_unchecked(mv);
+        if self.position.halfmoves() == 0 {
+            let fen = Fen::from_position(&self.position, EnPassantMode::Legal).to_string();
+            self.position_command = command::position(&fen, &[]);
+            self.has_moves = false;
+        } else {
+            let uci = UciMove::from_move(mv, self.mode);
+            command::append_move(&mut self.position_command, !self.has_moves, &uci);
+            self.has_moves = true;
+        }
         self.count();
     }
 
@@ -300,5 +314,48 @@ impl Board {
             return Some((GameResult::Draw, Termination::FiftyMoves));
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(moves: &[&str]) -> Board {
+        Board::new(&Opening {
+            mode: CastlingMode::Standard,
+            name: "test".into(),
+            fen: openings::START_FEN.into(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            san: Vec::new(),
+        })
+    }
+
+    fn play(board: &mut Board, uci: &str) {
+        let mv = uci.parse::<UciMove>().unwrap().to_move(&board.position).unwrap();
+        board.play(mv);
+    }
+
+    #[test]
+    fn the_position_command_starts_at_the_last_capture_or_pawn_move() {
+        // Knight moves only: nothing resets the counter, the start position stays.
+        let mut b = board(&["g1f3", "g8f6"]);
+        assert_eq!(b.position_command, "position startpos moves g1f3 g8f6");
+        play(&mut b, "f3g1");
+        assert_eq!(b.position_command, "position startpos moves g1f3 g8f6 f3g1");
+        // A pawn move starts the command again from the position after it.
+        play(&mut b, "e7e5");
+        assert_eq!(b.position_command, "position fen rnbqkb1r/pppp1ppp/5n2/4p3/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 3");
+        play(&mut b, "g1f3");
+        play(&mut b, "b8c6");
+        assert!(b.position_command.ends_with(" 0 3 moves g1f3 b8c6"), "{}", b.position_command);
+        // A capture does too.
+        play(&mut b, "f3e5");
+        assert_eq!(b.position_command, "position fen r1bqkb1r/pppp1ppp/2n2n2/4N3/8/8/PPPPPPPP/RNBQKB1R b KQkq - 0 4");
+        // Repetitions since the reset are still counted from the board.
+        for uci in ["c6b8", "e5f3", "b8c6", "f3e5", "c6b8", "e5f3", "b8c6", "f3e5"] {
+            play(&mut b, uci);
+        }
+        assert_eq!(b.ending, Some((GameResult::Draw, Termination::Repetition)));
     }
 }

@@ -244,6 +244,10 @@ pub struct Shared {
     /// When this process last told the database it is alive (`workers`),
     /// and what it did since.
     beats: Mutex<(Option<std::time::Instant>, WorkerBeat)>,
+    /// Raised when a seat of this process stores or gives back a unit: an
+    /// idle seat looks again at once instead of at its next poll (the last
+    /// pair of a local run ends the run without a second's wait).
+    changed: tokio::sync::Notify,
 }
 
 /// Beats are written at most this often.
@@ -268,6 +272,7 @@ impl Shared {
             failure: Mutex::new(None),
             counts: Mutex::new(Counts::default()),
             beats: Mutex::new((None, WorkerBeat::default())),
+            changed: tokio::sync::Notify::new(),
         })
     }
 
@@ -359,6 +364,11 @@ const IDLE_POLL: Duration = Duration::from_secs(1);
 pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, idle: Duration) {
     let stop = shared.stop.subscribe();
     while *stop.borrow() == Stop::Running {
+        // Listening before the claim: a unit stored or given back by another
+        // seat between the claim and the wait still wakes this one.
+        let changed = shared.changed.notified();
+        tokio::pin!(changed);
+        changed.as_mut().enable();
         let next = match work.claim(&seat).await {
             Ok(Some(unit)) => Ok(Next::Play(unit)),
             Ok(None) => work.more_may_come(seat.db()).await.map(|more| if more { Next::Wait } else { Next::Done }),
@@ -369,7 +379,10 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             Ok(Next::Done) => break,
             Ok(Next::Wait) => {
                 shared.beat(seat.db(), WorkerBeat::default(), false).await;
-                pause(&stop, idle.min(IDLE_POLL)).await;
+                tokio::select! {
+                    () = pause(&stop, idle.min(IDLE_POLL)) => {}
+                    () = changed => {}
+                }
                 continue;
             }
             Err(e) => {
@@ -401,6 +414,8 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             () = heartbeat => Some(Ok(Played::LeaseLost)),
             _ = abandon.wait_for(|level| *level >= Stop::Abandon) => None,
         };
+        // Stored or given back below: idle seats look again.
+        let _wake = WakeOnDrop(&shared.changed);
         match outcome {
             Some(Ok(Played::Stored(stored))) => {
                 let added = i64::try_from(stored.added).unwrap_or(0);
@@ -441,6 +456,16 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
         seat.shutdown().await;
     }
     seat.shutdown().await;
+}
+
+/// Wakes every idle seat when dropped, that is once the unit in hand is
+/// stored or given back, whichever way the seat's loop goes on.
+struct WakeOnDrop<'a>(&'a tokio::sync::Notify);
+
+impl Drop for WakeOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.notify_waiters();
+    }
 }
 
 /// Starts `concurrency` seats of this process on `work` and waits for them.
