@@ -17,6 +17,7 @@ cd "$(dirname "$0")/.."
 count=${1:-300}
 depth=${2:-5}
 cargo build --release -q -p arena -p engine --examples --bins
+arena=${ARENA_BIN:-target/release/arena} # ARENA_BIN=/tmp/old/arena: another build, for a before/after
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -29,12 +30,12 @@ for round in $(seq "$rounds"); do
     engine_runs+=("$(seconds target/release/examples/suite data/suites/wac.epd "$count" "depth=$depth" plain)")
     engine_nodes=$(grep -o '| depth [0-9]* | [0-9]* |' "$work/out" | awk '{print $5}')
     rm -f "$work"/one.db*
-    arena_runs+=("$(seconds target/release/arena suite --engines plain --suite wac --count "$count" --depth "$depth" \
+    arena_runs+=("$(seconds "$arena" suite --engines plain --suite wac --count "$count" --depth "$depth" \
         --concurrency 1 --quiet --db "$work/one.db")")
-    arena_nodes=$(target/release/arena report 1 --db "$work/one.db" --format json | python3 -c \
+    arena_nodes=$("$arena" report 1 --db "$work/one.db" --format json | python3 -c \
         'import json,sys; print(json.load(sys.stdin)["rows"][0]["nodes"])')
     rm -f "$work"/two.db*
-    two_runs+=("$(seconds target/release/arena suite --engines plain --suite wac --count "$count" --depth "$depth" \
+    two_runs+=("$(seconds "$arena" suite --engines plain --suite wac --count "$count" --depth "$depth" \
         --concurrency 2 --quiet --db "$work/two.db")")
     echo "round $round: in-process ${engine_runs[-1]} s, arena ${arena_runs[-1]} s, arena conc. 2 ${two_runs[-1]} s" >&2
 done

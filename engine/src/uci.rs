@@ -38,11 +38,44 @@ impl Output {
     }
 }
 
-/// A running search: its thread, its stop flag and the release for `go infinite`.
+/// A running search: its stop flag, the release for `go infinite`, and
+/// where the search thread hands the searcher back.
 struct Running {
-    handle: JoinHandle<Box<Searcher>>,
+    done: Receiver<Box<Searcher>>,
     stop: Arc<AtomicBool>,
     release: Sender<()>,
+}
+
+/// One search to run: the searcher lent to the thread and what it needs.
+struct Job {
+    searcher: Box<Searcher>,
+    game: Game,
+    limits: Limits,
+    infinite: bool,
+    released: Receiver<()>,
+    done: Sender<Box<Searcher>>,
+}
+
+/// The search thread, started once and kept for the engine's lifetime: a
+/// thread started per `go` cost the arena's suite runs 15 % against the
+/// in-process runner (the start, a cold stack, often another core).
+struct SearchThread {
+    jobs: Sender<Job>,
+    handle: JoinHandle<()>,
+}
+
+impl SearchThread {
+    fn start(out: Output) -> SearchThread {
+        let (jobs, queue) = channel::<Job>();
+        let handle = std::thread::spawn(move || {
+            for mut job in queue {
+                run_search(&mut job.searcher, &job.game, &job.limits, job.infinite, &job.released, &out);
+                // Nobody waiting means the engine is quitting.
+                let _ = job.done.send(job.searcher);
+            }
+        });
+        SearchThread { jobs, handle }
+    }
 }
 
 enum Slot {
@@ -59,6 +92,8 @@ struct Engine {
     config: PruningConfig,
     settings: Settings,
     slot: Option<Slot>,
+    /// Started at the first `go`.
+    thread: Option<SearchThread>,
     /// `UCI_Chess960`: how castling is read and written.
     mode: CastlingMode,
 }
@@ -83,6 +118,7 @@ pub fn run(
         slot: Some(Slot::Idle(Box::new(Searcher::new(DEFAULT_HASH_MB, config.clone())))),
         config,
         settings: Settings::default(),
+        thread: None,
         mode: CastlingMode::Standard,
     };
     let mut input = input;
@@ -99,6 +135,10 @@ pub fn run(
         }
     }
     engine.idle_searcher();
+    if let Some(thread) = engine.thread.take() {
+        drop(thread.jobs);
+        let _ = thread.handle.join();
+    }
     Ok(())
 }
 
@@ -159,9 +199,11 @@ impl Engine {
             Some(Slot::Busy(running)) => {
                 running.stop.store(true, Ordering::Relaxed);
                 let _ = running.release.send(());
-                match running.handle.join() {
+                match running.done.recv() {
                     Ok(searcher) => searcher,
                     Err(_) => {
+                        // The thread panicked with the searcher: a new thread at the next `go`.
+                        self.thread = None;
                         self.out.say("info string search thread failed; starting afresh");
                         Box::new(Searcher::new(self.hash_mb, self.config.clone()))
                     }
@@ -206,13 +248,16 @@ impl Engine {
         let stop = searcher.stop_handle();
         stop.store(false, Ordering::Relaxed);
         let (release, released) = channel();
+        let (done, finished) = channel();
         let out = self.out.clone();
-        let game = self.game.clone();
-        let handle = std::thread::spawn(move || {
-            run_search(&mut searcher, &game, &limits, infinite, &released, &out);
-            searcher
-        });
-        self.slot = Some(Slot::Busy(Running { handle, stop, release }));
+        let thread = self.thread.get_or_insert_with(|| SearchThread::start(out));
+        let job = Job { searcher, game: self.game.clone(), limits, infinite, released, done };
+        if let Err(refused) = thread.jobs.send(job) {
+            // The thread is gone (it panicked): start another and hand it the job.
+            let again = self.thread.insert(SearchThread::start(self.out.clone()));
+            let _ = again.jobs.send(refused.0);
+        }
+        self.slot = Some(Slot::Busy(Running { done: finished, stop, release }));
     }
 
     fn parse_go(&self, args: &[&str]) -> (GoLimits, bool) {

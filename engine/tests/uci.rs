@@ -204,3 +204,41 @@ fn pruning_option_switches_presets() {
     assert!(!counters.contains("null_tries 0 "), "{counters}");
     assert!(!counters.contains("verifications 0 "), "{counters}");
 }
+
+/// The engine's threads, by id, from /proc (Linux).
+fn threads(engine: &Engine) -> Vec<u64> {
+    let dir = format!("/proc/{}/task", engine.child.id());
+    let mut ids: Vec<u64> = std::fs::read_dir(dir)
+        .map(|entries| entries.filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect())
+        .unwrap_or_default();
+    ids.sort_unstable();
+    ids
+}
+
+#[test]
+fn one_search_thread_serves_every_go() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until("uciok");
+    // Before the first `go`: the main thread only.
+    assert_eq!(threads(&engine).len(), 1);
+    let mut seen = None;
+    for round in 0..12 {
+        if round % 4 == 0 {
+            engine.send("ucinewgame");
+        }
+        engine.send("position startpos moves e2e4");
+        engine.send(if round % 3 == 2 { "go infinite" } else { "go depth 4" });
+        if round % 3 == 2 {
+            engine.send("stop");
+        }
+        let (best, _) = engine.bestmove();
+        assert_legal(shakmaty::fen::Fen::default().to_string().as_str(), &["e2e4"], &best);
+        engine.send("isready");
+        engine.until("readyok");
+        // The main thread and the same search thread, after every search.
+        let now = threads(&engine);
+        assert_eq!(now.len(), 2, "round {round}: {now:?}");
+        assert_eq!(*seen.get_or_insert_with(|| now.clone()), now, "round {round}");
+    }
+}
