@@ -10,7 +10,8 @@
 #   bench/peers.sh [GAMES] [ROUNDS]          (defaults: 400 games, 3 rounds)
 #   C_CHESS_CLI=/path/c-chess-cli FASTCHESS=/path/fastchess bench/peers.sh
 #   ARENA_FLAGS="--no-io-log" bench/peers.sh  (extra flags for arena match)
-#   ARENA_BIN=/tmp/old/arena bench/peers.sh   (another build of arena, e.g. for a before/after)
+#   ARENA_BIN=/tmp/old/arena bench/peers.sh   (another build of arena in place of this one)
+#   ARENA_BEFORE=/tmp/old/arena bench/peers.sh   (also an older build, as "arena-before")
 #
 # The peers are built from their public sources outside this repository
 # (never committed here), e.g.
@@ -35,6 +36,7 @@ printf '[[engine]]\nname = "a"\ncommand = "%s"\nargs = ["instant"]\n[[engine]]\n
     "$fake" "$fake" >"$work/engines.toml"
 
 programs=(arena)
+if [ -n "${ARENA_BEFORE:-}" ]; then programs=(arena-before arena); fi
 if [ -n "$cc" ] && [ -x "$cc" ]; then programs+=(c-chess-cli); else echo "c-chess-cli skipped: set C_CHESS_CLI to its binary" >&2; fi
 if [ -n "$fc" ] && [ -x "$fc" ]; then programs+=(fastchess); else echo "fastchess skipped: set FASTCHESS to its binary" >&2; fi
 
@@ -44,7 +46,10 @@ play() {
     rm -rf "$dir" && mkdir -p "$dir" && cd "$dir"
     local cmd
     case $program in
-    arena) cmd=("$arena" match --a a --b b --engines-file "$work/engines.toml" --games "$games" --tc 60+1
+    arena | arena-before)
+        local binary=$arena
+        [ "$program" = arena-before ] && binary=$ARENA_BEFORE
+        cmd=("$binary" match --a a --b b --engines-file "$work/engines.toml" --games "$games" --tc 60+1
         --openings "$work/open.epd" --draw off --resign off --concurrency "$conc" --db run.db --pgn games.pgn
         --quiet ${ARENA_FLAGS:-}) ;;
     c-chess-cli) cmd=("$cc" -engine "cmd=$fake instant" name=a -engine "cmd=$fake instant" name=b -each tc=60+1

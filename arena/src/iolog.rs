@@ -61,7 +61,8 @@ impl IoLog {
     /// Records `line` of `engine` going `direction`.
     pub fn line(&self, engine: &str, direction: Direction, line: &str) {
         let mut inner = lock(&self.0);
-        let ms = inner.start.elapsed().as_millis();
+        // u64, not the u128 of `as_millis`: formatting a u128 is several times slower.
+        let ms = u64::try_from(inner.start.elapsed().as_millis()).unwrap_or(u64::MAX);
         if direction == Direction::ToEngine && line.starts_with("position ") {
             let previous = inner.positions.iter().position(|(name, _)| name == engine);
             let extends = previous
@@ -109,6 +110,11 @@ impl IoLog {
             return Err(e);
         }
         Ok(inner.path.clone())
+    }
+
+    /// The file the log goes to.
+    pub fn path(&self) -> PathBuf {
+        lock(&self.0).path.clone()
     }
 
     /// The folder the log goes to.

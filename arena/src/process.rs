@@ -366,10 +366,17 @@ impl EngineProcess {
             return Err(ThinkFailure::Disconnected);
         }
         let start = Instant::now();
-        let end = start + deadline;
+        // One timer for the whole search, not one per line read.
+        let expired = tokio::time::sleep_until(start + deadline);
+        tokio::pin!(expired);
         let mut info = Info::default();
         loop {
-            match timeout_at(end, self.stdout.next_line()).await {
+            let read = tokio::select! {
+                biased;
+                line = self.stdout.next_line() => Ok(line),
+                () = &mut expired => Err(()),
+            };
+            match read {
                 Ok(Ok(Some(line))) => {
                     self.logged(Direction::FromEngine, &line);
                     match parse(&line) {

@@ -203,34 +203,49 @@ impl PairWork {
     }
 }
 
-/// Plays one game with its I/O log kept in `log` (if any), then writes the
-/// log and names it in the record. A log that cannot be written costs the
-/// log, never the game (one warning).
+/// Plays one game with its I/O log kept in `log` (if any); the record
+/// names the log's file, which [`stored_with_log`] writes.
 async fn play_logged(
     white: &mut Player,
     black: &mut Player,
     opening: &Opening,
     rules: game::Rules<'_>,
-    log: Option<IoLog>,
+    log: Option<&IoLog>,
 ) -> Result<GameRecord, RunError> {
-    white.log_to(log.clone());
-    black.log_to(log.clone());
+    white.log_to(log.cloned());
+    black.log_to(log.cloned());
     let played = game::play(white, black, opening, rules).await;
     white.log_to(None);
     black.log_to(None);
     let mut record = played?;
     if let Some(log) = log {
-        match log.finish() {
-            Ok(path) => record.io_log = Some(format!("{}:{}", db::host_name(), path.display())),
-            // A full disk stops the run as the database's does (the pair is
-            // replayed whole by `arena resume`), before the database runs out.
-            Err(e) if crate::iolog::is_disk_full(&e) => {
-                return Err(RunError::Db(DbError::DiskFull { target: log.folder().display().to_string() }));
+        record.io_log = Some(format!("{}:{}", db::host_name(), log.path().display()));
+    }
+    Ok(record)
+}
+
+/// Runs `store` (the game's database write) while the game's I/O log is
+/// compressed and written on a blocking thread: the seat waits for the
+/// longer of the two, not their sum. A log that cannot be written costs the
+/// log, never the game (one warning); a full disk stops the run as the
+/// database's does (the pair is replayed whole by `arena resume`).
+async fn stored_with_log<T>(
+    log: Option<IoLog>,
+    store: impl std::future::Future<Output = Result<T, RunError>>,
+) -> Result<T, RunError> {
+    let writing = log.map(|log| tokio::task::spawn_blocking(move || (log.finish(), log.folder())));
+    let stored = store.await;
+    if let Some(writing) = writing {
+        match writing.await {
+            Ok((Ok(_), _)) => {}
+            Ok((Err(e), folder)) if crate::iolog::is_disk_full(&e) && stored.is_ok() => {
+                return Err(RunError::Db(DbError::DiskFull { target: folder.display().to_string() }));
             }
+            Ok((Err(e), _)) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
             Err(e) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
         }
     }
-    Ok(record)
+    stored
 }
 
 impl Work for PairWork {
@@ -279,18 +294,29 @@ impl Work for PairWork {
             tablebase: self.tablebase.as_ref(),
             check_mate_pvs: self.spec.check_mate_pvs,
         };
-        let record = play_logged(a, b, &opening, rules, first_log).await.map_err(|e| self.on_failure(e))?;
+        let record = play_logged(a, b, &opening, rules, first_log.as_ref()).await.map_err(|e| self.on_failure(e))?;
         self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 1, &record);
-        if !db.save_first_game(pair, &record).await.map_err(|e| self.on_failure(e.into()))? {
+        // The first game is stored (and its log written) while the second
+        // is played: the seat does not wait for the database between them.
+        // Storing fails or the lease is gone: the second game is wasted,
+        // and the pair goes back whole as before.
+        let (saved, second) = tokio::join!(
+            stored_with_log(first_log, async { Ok(db.save_first_game(pair, &record).await?) }),
+            play_logged(b, a, &opening, rules, second_log.as_ref())
+        );
+        if !saved.map_err(|e| self.on_failure(e))? {
             return Ok(Played::LeaseLost);
         }
-        let record = play_logged(b, a, &opening, rules, second_log).await.map_err(|e| self.on_failure(e))?;
+        let record = second.map_err(|e| self.on_failure(e))?;
         self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 2, &record);
         let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
-        let finished = db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await;
-        let Some(commit) = finished.map_err(|e| self.on_failure(e.into()))? else {
+        let finished = stored_with_log(second_log, async {
+            Ok(db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await?)
+        })
+        .await;
+        let Some(commit) = finished.map_err(|e| self.on_failure(e))? else {
             return Ok(Played::LeaseLost);
         };
         let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
