@@ -381,8 +381,8 @@ impl Db {
              opening, opening_moves, opening_san, started_ms, finished_ms, io_log, \
              white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
              white_nps_sum, white_nps_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
-             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, moves_json) \
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
+             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves) \
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
              WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}) \
              RETURNING id",
         ))
@@ -413,15 +413,16 @@ impl Db {
                 .bind(side.nps_sum)
                 .bind(side.nps_moves);
         }
-        let row = query
-            .bind(crate::moves::encode(&game.moves))
-            .bind(pair.id)
-            .bind(pair.claim)
-            .fetch_optional(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = query.bind(pair.id).bind(pair.claim).fetch_optional(&mut **tx).await.map_err(|e| self.error(e))?;
         let Some(row) = row else { return Ok(None) };
         let game_id: i64 = row.get(0);
+        // The moves in a table of their own: `games` rows stay small for scans.
+        sqlx::query(self.backend.sql("INSERT INTO game_moves (game_id, moves_json) VALUES (?, ?)"))
+            .bind(game_id)
+            .bind(crate::moves::encode(&game.moves))
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
         self.insert_pv_issues(tx, pair.run, game_id, game).await?;
         Ok(Some(game_id))
     }

@@ -1,8 +1,8 @@
-//! A game's moves as stored: one JSON array per game in `games.moves_json`,
+//! A game's moves as stored: one JSON array per game in `game_moves.moves_json`,
 //! one array per move, `[uci, san, time_ms, clock_ms, score_cp, score_mate,
 //! depth, seldepth, nodes, nps, pv]` (see `migrations/sqlite/0010_packed_moves.sql`).
-//! One value per game instead of one row per move makes storing a game one
-//! row insert; the view `moves` still shows a row per move to SQL.
+//! One value per game instead of one row per move makes storing a game two
+//! row inserts; the view `moves` still shows a row per move to SQL.
 
 use model::MoveRecord;
 

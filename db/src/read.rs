@@ -199,13 +199,15 @@ impl Db {
         limit: i64,
         with_moves: bool,
     ) -> Result<Vec<GameRow>, DbError> {
-        // The moves' column is last in the row, so a page without moves
-        // never reads it (SQLite keeps long values on overflow pages).
-        let moves = if with_moves { ", g.moves_json" } else { "" };
+        let (moves, join) = if with_moves {
+            (", COALESCE(m.moves_json, '[]')", "LEFT JOIN game_moves m ON m.game_id = g.id")
+        } else {
+            ("", "")
+        };
         let rows = sqlx::query(self.backend.sql(&format!(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
              g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log{moves} \
-             FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
+             FROM games g JOIN pairs p ON p.id = g.pair_id {join} WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
         )))
         .bind(run)
         .bind(after)

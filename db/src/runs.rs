@@ -12,11 +12,12 @@ use crate::{Db, DbError};
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
 const PAIRS_PER_INSERT: usize = 500;
 
-/// The statements that delete the games (their moves and totals are in
-/// their rows) and their PV issues of the pairs chosen by `pairs`, a
+/// The statements that delete the games (with their moves and PV issues;
+/// their totals are in their rows) of the pairs chosen by `pairs`, a
 /// subquery whose parameters are bound by the caller.
-pub(crate) fn delete_games_of(pairs: &str) -> [String; 2] {
+pub(crate) fn delete_games_of(pairs: &str) -> [String; 3] {
     [
+        format!("DELETE FROM game_moves WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
         format!("DELETE FROM pv_issues WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
         format!("DELETE FROM games WHERE pair_id IN ({pairs})"),
     ]

@@ -1,6 +1,7 @@
--- One row per game, as migrations/sqlite/0010_packed_moves.sql explains:
--- each side's move totals in the game's row instead of `move_totals`, and the
--- moves as one JSON array in `games.moves_json`, one array per engine move,
+-- Two rows per game instead of one per move, as
+-- migrations/sqlite/0010_packed_moves.sql explains: each side's move totals in
+-- the game's row instead of `move_totals`, and the moves as one JSON array per
+-- game in `game_moves.moves_json`, one array per engine move,
 --   [uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps, pv];
 -- the view `moves` shows them as the table of earlier versions did.
 
@@ -44,20 +45,22 @@ FROM move_totals t WHERE t.game_id = games.id AND t.side = 1;
 
 DROP TABLE move_totals;
 
-ALTER TABLE games ADD COLUMN moves_json TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE game_moves (
+    game_id    BIGINT PRIMARY KEY REFERENCES games (id),
+    moves_json TEXT NOT NULL
+);
 
-UPDATE games SET moves_json = m.list
-FROM (SELECT game_id, json_agg(json_build_array(uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth,
-                                                nodes, nps, pv) ORDER BY ply)::TEXT AS list
-      FROM moves GROUP BY game_id) m
-WHERE m.game_id = games.id;
+INSERT INTO game_moves (game_id, moves_json)
+SELECT game_id, json_agg(json_build_array(uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth,
+                                          nodes, nps, pv) ORDER BY ply)::TEXT
+FROM moves GROUP BY game_id;
 
 DROP TABLE moves;
 
 CREATE VIEW moves AS
-SELECT g.id AS game_id, j.ordinality - 1 AS ply,
+SELECT gm.game_id AS game_id, j.ordinality - 1 AS ply,
        j.value ->> 0 AS uci, j.value ->> 1 AS san, (j.value ->> 2)::BIGINT AS time_ms,
        (j.value ->> 3)::BIGINT AS clock_ms, (j.value ->> 4)::BIGINT AS score_cp, (j.value ->> 5)::BIGINT AS score_mate,
        (j.value ->> 6)::BIGINT AS depth, (j.value ->> 7)::BIGINT AS seldepth, (j.value ->> 8)::BIGINT AS nodes,
        (j.value ->> 9)::BIGINT AS nps, j.value ->> 10 AS pv
-FROM games g CROSS JOIN LATERAL jsonb_array_elements(g.moves_json::JSONB) WITH ORDINALITY AS j(value, ordinality);
+FROM game_moves gm CROSS JOIN LATERAL jsonb_array_elements(gm.moves_json::JSONB) WITH ORDINALITY AS j(value, ordinality);
