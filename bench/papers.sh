@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# The papers' four self-play matches (issue #20) as resumable SPRT runs in
-# one database: the first call creates them from bench/papers/*.toml, every
-# call (again after Ctrl-C, a crash or a reboot) plays on where they stopped,
-# one after the other. Progress is the worker's line per pair.
+# Issue #20 at a scale that decides, as resumable runs in one database:
+#  - the papers' four self-play matches as SPRT runs (bench/papers/*.toml);
+#  - tree sizes on the full ECM (879 positions) at depths 9 and 10 for std
+#    R = 3 (the 100 % reference, as in the verified null-move paper's Table
+#    3), std R = 2 and verified R = 3, through `arena suite`.
+# The first call creates what is missing; every call (again after Ctrl-C, a
+# crash or a reboot) plays on where the runs stopped, newest run first.
+# Progress is the worker's line per unit.
 #
 #   bench/papers.sh [DB]          # default: papers.db here
 #   arena show N --db papers.db   # any time, from another terminal
+#   arena report N --db papers.db
 set -euo pipefail
 cd "$(dirname "$0")/.."
 db=${1:-papers.db}
@@ -16,8 +21,11 @@ if [ ! -e "$db" ]; then
         "$arena" run "bench/papers/$match.toml" --db "$db" --no-local --quiet >/dev/null
     done
 fi
+if ! "$arena" runs --db "$db" | awk 'NR > 1 {print $2}' | grep -qx suite; then
+    "$arena" suite --engines nmp3,nmp2,vnm --suite ecm --depth 9,10 --stall 600 --db "$db" --no-local --quiet >/dev/null
+fi
 "$arena" runs --db "$db"
-for run in 1 2 3 4; do
+for run in $("$arena" runs --db "$db" | awk 'NR > 1 && $3 == "running" {print $1}' | sort -rn); do
     "$arena" worker --db "$db" --run "$run" --concurrency 2 --no-io-log
 done
 "$arena" runs --db "$db"
