@@ -47,6 +47,13 @@ impl History {
     pub fn clear(&mut self) {
         self.table.fill(0);
     }
+
+    /// A history that knows nothing (every quiet move scores 0), for
+    /// ordering without the history heuristic.
+    pub fn empty() -> &'static History {
+        static EMPTY: std::sync::LazyLock<History> = std::sync::LazyLock::new(History::default);
+        &EMPTY
+    }
 }
 
 /// Most-valuable-victim, least-valuable-attacker key of a capture or promotion.

@@ -174,11 +174,20 @@ fn the_paper_conditions_change_the_tree_and_still_mate() {
     let base = nodes(PruningConfig::preset("nmp2").unwrap());
     let paper = nodes(PruningConfig::preset("nmp2+paper").unwrap());
     assert_ne!(base.nodes, paper.nodes);
-    for name in ["NullMovePV", "CheckExtensionLeafOnly", "QuiescenceRecaptures"] {
+    // The paper's conditions switched on, and the ordering experiments
+    // (issue #20) switched off, each change the tree.
+    for (name, value) in [
+        ("NullMovePV", 1),
+        ("CheckExtensionLeafOnly", 1),
+        ("QuiescenceRecaptures", 1),
+        ("OrderingKillers", 0),
+        ("OrderingHistory", 0),
+    ] {
         let mut config = PruningConfig::preset("nmp2").unwrap();
         let option = PruningConfig::OPTIONS.iter().find(|o| o.name == name).unwrap();
-        (option.set)(&mut config, 1);
-        assert_ne!(nodes(config).nodes, base.nodes, "{name} changes the tree");
+        assert_eq!((option.get)(&config), 1 - value, "{name} defaults to the engine's own search");
+        (option.set)(&mut config, value);
+        assert_ne!(nodes(config).nodes, base.nodes, "{name} = {value} changes the tree");
     }
     assert!(paper.null_tries > 0);
     let mut searcher = Searcher::new(16, PruningConfig::preset("nmp2+paper").unwrap());

@@ -8,7 +8,7 @@ use super::{NodeType, Searcher};
 use crate::board::Board;
 use crate::eval::{Evaluation, evaluate, phase};
 use crate::moves::{pack, unpack};
-use crate::ordering::{MovePicker, is_tactical};
+use crate::ordering::{History, MovePicker, is_tactical};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
 use crate::tt::Bound;
 
@@ -173,8 +173,10 @@ impl Searcher {
                 self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
             }
 
-            let killers = self.stack[ply].killers;
-            let picker = MovePicker::new(pos, moves.clone(), tt_move, killers, &self.history);
+            let ordering = &self.config.conditions;
+            let killers = if ordering.no_killers { [None, None] } else { self.stack[ply].killers };
+            let history = if ordering.no_history { History::empty() } else { &self.history };
+            let picker = MovePicker::new(pos, moves.clone(), tt_move, killers, history);
 
             // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
             // Fig. 4): at an expected CUT node, search the first M moves to

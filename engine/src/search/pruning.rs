@@ -80,6 +80,11 @@ pub struct SearchConditions {
     /// Quiescence: every capture at its first ply, then only recaptures on
     /// the square of the previous capture (and queen promotions nowhere).
     pub quiescence_recaptures: bool,
+    /// Not a paper's condition, an experiment (issue #20): quiet moves
+    /// ordered without killers (UCI `OrderingKillers false`).
+    pub no_killers: bool,
+    /// The same for the history heuristic (UCI `OrderingHistory false`).
+    pub no_history: bool,
 }
 
 /// The complete forward-pruning configuration of a search.
@@ -209,8 +214,12 @@ impl PruningConfig {
             }
             // Not a pruning method: the verified null-move paper's search conditions.
             "paper" => {
-                self.conditions =
-                    SearchConditions { null_at_pv: true, check_extension_leaf_only: true, quiescence_recaptures: true };
+                self.conditions = SearchConditions {
+                    null_at_pv: true,
+                    check_extension_leaf_only: true,
+                    quiescence_recaptures: true,
+                    ..self.conditions
+                };
             }
             _ => return Err(UnknownPreset(part.to_string())),
         }
@@ -335,6 +344,18 @@ impl PruningConfig {
             get: |c| c.conditions.quiescence_recaptures.into(),
             set: |c, v| c.conditions.quiescence_recaptures = flag(v),
         },
+        OptionSpec {
+            name: "OrderingKillers",
+            range: None,
+            get: |c| (!c.conditions.no_killers).into(),
+            set: |c, v| c.conditions.no_killers = !flag(v),
+        },
+        OptionSpec {
+            name: "OrderingHistory",
+            range: None,
+            get: |c| (!c.conditions.no_history).into(),
+            set: |c, v| c.conditions.no_history = !flag(v),
+        },
     ];
 
     /// A short description: the enabled techniques and their parameters.
@@ -374,6 +395,11 @@ impl PruningConfig {
             .map(|(_, name)| *name)
             .collect();
             text += &format!("; paper conditions: {}", on.join(", "));
+        }
+        for (off, name) in [(c.no_killers, "killers"), (c.no_history, "history")] {
+            if off {
+                text += &format!("; no {name} in move ordering");
+            }
         }
         text
     }
