@@ -6,7 +6,6 @@
 //! | `{now_ms}`      | `julianday('now')` as Unix ms            | `clock_timestamp()` as Unix ms     |
 //! | `{for_update}`  | nothing (`BEGIN IMMEDIATE` serialises)   | `FOR UPDATE`                       |
 //! | `{skip_locked}` | nothing                                  | `FOR UPDATE SKIP LOCKED`           |
-//! | `{chr}`         | `char`                                   | `chr`                              |
 //!
 //! PostgreSQL numbers its placeholders (`$1`, `$2`, …); sqlx's `Any` driver
 //! passes statements through unchanged, so [`Backend::sql`] does it.
@@ -25,18 +24,16 @@ pub(crate) enum Backend {
 impl Backend {
     /// `text` in this backend's dialect.
     pub(crate) fn sql(self, text: &str) -> AssertSqlSafe<String> {
-        let words: [(&str, &str); 4] = match self {
+        let words: [(&str, &str); 3] = match self {
             Backend::Sqlite => [
                 ("{now_ms}", "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"),
                 ("{for_update}", ""),
                 ("{skip_locked}", ""),
-                ("{chr}", "char"),
             ],
             Backend::Postgres => [
                 ("{now_ms}", "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"),
                 ("{for_update}", "FOR UPDATE"),
                 ("{skip_locked}", "FOR UPDATE SKIP LOCKED"),
-                ("{chr}", "chr"),
             ],
         };
         let mut out = text.to_string();

@@ -6,9 +6,13 @@
 
 use model::MoveRecord;
 
-/// One stored move, in the column order of the view `moves`.
+/// One stored move, in the column order of the view `moves`. Counts are
+/// stored as signed 64-bit integers, as the table columns held them: a count
+/// beyond `i64::MAX` (only a broken engine reports one) is stored as
+/// `i64::MAX`, so that SQL reading the view (`::BIGINT` on PostgreSQL) never
+/// meets a number out of range.
 type Stored<'a> =
-    (&'a str, &'a str, u64, u64, Option<i64>, Option<i64>, Option<u64>, Option<u64>, Option<u64>, Option<u64>, &'a str);
+    (&'a str, &'a str, i64, i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, &'a str);
 
 /// One move read back; strings owned because JSON escapes may need decoding.
 type Read =
@@ -16,20 +20,21 @@ type Read =
 
 /// The JSON stored for `moves`.
 pub(crate) fn encode(moves: &[MoveRecord]) -> String {
+    let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
     let rows: Vec<Stored<'_>> = moves
         .iter()
         .map(|m| {
             (
                 m.uci.as_str(),
                 m.san.as_str(),
-                m.time_ms,
-                m.clock_ms,
+                wide(m.time_ms),
+                wide(m.clock_ms),
                 m.score_cp,
                 m.score_mate,
-                m.depth,
-                m.seldepth,
-                m.nodes,
-                m.nps,
+                m.depth.map(wide),
+                m.seldepth.map(wide),
+                m.nodes.map(wide),
+                m.nps.map(wide),
                 m.pv.as_str(),
             )
         })
@@ -190,7 +195,7 @@ mod tests {
                 score_cp: Some(-31),
                 depth: Some(9),
                 seldepth: Some(14),
-                nodes: Some(u64::MAX),
+                nodes: Some(123_456_789_012_345),
                 nps: Some(1_000_000),
                 pv: "e2e4 e7e5 \"quoted\\".into(),
                 ..MoveRecord::default()
@@ -209,5 +214,8 @@ mod tests {
         assert_eq!(decode("[]").unwrap(), Vec::new());
         assert!(decode("[[\"e2e4\"]]").is_err());
         assert!(decode("not json").is_err());
+        // A count past i64::MAX is stored as i64::MAX, as the table columns held it.
+        let huge = MoveRecord { nodes: Some(u64::MAX), ..moves[1].clone() };
+        assert_eq!(decode(&encode(&[huge])).unwrap()[0].nodes, Some(i64::MAX as u64));
     }
 }

@@ -114,7 +114,9 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
                 }
             }
             if mv.clock_ms > 0 {
-                let _ = write!(comment, ", tl={}.{:03}s", mv.clock_ms / 1000, mv.clock_ms % 1000);
+                comment.push_str(", tl=");
+                decimal(comment, mv.clock_ms, 3);
+                comment.push('s');
             }
             let mut words = mv.pv.split_whitespace().peekable();
             if words.peek().is_some() {

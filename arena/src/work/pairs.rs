@@ -241,11 +241,15 @@ async fn stored_with_log<T>(
             Ok((Err(e), folder)) if crate::iolog::is_disk_full(&e) && stored.is_ok() => {
                 return Err(RunError::Db(DbError::DiskFull { target: folder.display().to_string() }));
             }
-            Ok((Err(e), _)) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
-            Err(e) => eprintln!("warning: cannot write an engine I/O log: {e}; the game is kept without it"),
+            Ok((Err(e), _)) => warn_log_lost(&e),
+            Err(e) => warn_log_lost(&e),
         }
     }
     stored
+}
+
+fn warn_log_lost(error: &dyn std::fmt::Display) {
+    eprintln!("warning: cannot write an engine I/O log: {error}; the game is kept without it");
 }
 
 impl Work for PairWork {
