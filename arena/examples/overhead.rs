@@ -56,13 +56,14 @@ async fn worker(games: usize, opening: openings::Opening) -> usize {
     plies
 }
 
-fn main() {
-    let games: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    let book = openings::builtin("forty").expect("forty");
-    for concurrency in [1, 2] {
-        let (wall, cpu) = (Instant::now(), cpu_time());
-        let plies: usize = runtime.block_on(async {
+/// How the seats are run: `ARENA_RUNTIME=shared` (one current-thread
+/// runtime for all seats, the default), `multi` (tokio's multi-thread
+/// runtime, as `arena` before), `seat` (a current-thread runtime on a thread
+/// of its own per seat).
+fn play(concurrency: usize, games: usize, book: &openings::Book) -> usize {
+    let mode = std::env::var("ARENA_RUNTIME").unwrap_or_else(|_| "shared".into());
+    let run_all = |runtime: tokio::runtime::Runtime| {
+        runtime.block_on(async {
             let mut tasks = tokio::task::JoinSet::new();
             for w in 0..concurrency {
                 tasks.spawn(worker(games / concurrency, book.get(w)));
@@ -72,7 +73,33 @@ fn main() {
                 total += result.expect("worker");
             }
             total
-        });
+        })
+    };
+    match mode.as_str() {
+        "multi" => run_all(tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime")),
+        "seat" => std::thread::scope(|scope| {
+            let threads: Vec<_> = (0..concurrency)
+                .map(|w| {
+                    let opening = book.get(w);
+                    scope.spawn(move || {
+                        let runtime =
+                            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+                        runtime.block_on(worker(games / concurrency, opening))
+                    })
+                })
+                .collect();
+            threads.into_iter().map(|t| t.join().expect("seat")).sum()
+        }),
+        _ => run_all(tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")),
+    }
+}
+
+fn main() {
+    let games: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let book = openings::builtin("forty").expect("forty");
+    for concurrency in [1, 2] {
+        let (wall, cpu) = (Instant::now(), cpu_time());
+        let plies = play(concurrency, games, &book);
         let (wall, cpu) = (wall.elapsed(), cpu_time() - cpu);
         println!(
             "concurrency {concurrency}: {games} games, {plies} plies, {:.1} µs wall/ply, {:.1} µs arena CPU/ply, {:.0} games/min",

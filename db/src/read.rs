@@ -186,6 +186,34 @@ impl Db {
             .collect())
     }
 
+    /// The id up to which a run's games are final, for writing them while
+    /// the run plays: every game of the run with this id or lower belongs to
+    /// a finished pair, so it stays, and no game stored later gets a lower
+    /// id. It holds on SQLite, whose writers take turns and whose new rows
+    /// get the next id as they commit; on PostgreSQL ids are handed out
+    /// before commit, so this is `None` there.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn final_games_until(&self, run: i64) -> Result<Option<i64>, DbError> {
+        if self.is_shared() {
+            return Ok(None);
+        }
+        let until: i64 = sqlx::query_scalar(self.backend.sql(
+            // Only pairs in flight hold games that may go (a pair given back
+            // loses its game as it turns pending): a probe of few rows.
+            "SELECT COALESCE((SELECT MIN(g.id) - 1 FROM pairs p JOIN games g ON g.pair_id = p.id \
+             WHERE p.run_id = ? AND p.status = 'running'), (SELECT MAX(id) FROM games WHERE run_id = ?), 0)",
+        ))
+        .bind(run)
+        .bind(run)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(Some(until))
+    }
+
     /// Up to `limit` games of a run with id greater than `after`, in id
     /// order, with their moves when `with_moves` (page through with the last id).
     ///

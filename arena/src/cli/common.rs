@@ -1,17 +1,15 @@
 //! What the commands share: opening the database, where engines and logs
-//! are, the PGN export, and what is printed when a run ends here (the
-//! short report, from [`crate::reporting`]).
+//! are, and what is printed and written when a run ends here (the short
+//! report, from [`crate::reporting`]; the PGN and EPD, from [`super::export`]).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use db::{Db, DbError, Target};
-use model::{Spec, SuiteSpec, Variant};
-use reports::pgn::{Context, Level, write_game};
+use model::{Spec, SuiteSpec};
 
-use super::{CliError, PgnLevel, PgnStyle, RecordArgs};
+use super::export::{LivePgn, write_epd, write_pgn};
+use super::{CliError, RecordArgs};
 use super::{out, outln};
-use crate::clock::TimeControl;
 use crate::process::Timeouts;
 use crate::reporting::{Detail, report_of};
 use crate::suite::epd::TestPosition;
@@ -99,109 +97,6 @@ pub(super) fn suite_positions(spec: &SuiteSpec) -> Result<Vec<TestPosition>, Cli
     Ok(positions)
 }
 
-/// Writes a run's games as PGN to `out` in `style`; returns how many.
-pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> Result<u64, CliError> {
-    let info = db.run(run).await?;
-    let (tc, variant) = match Spec::of(&info) {
-        Ok(Spec::Games(spec)) => (spec.tc.parse::<TimeControl>().ok().map(|tc| tc.pgn_tag()), spec.variant),
-        _ => (None, Variant::Standard),
-    };
-    let tc = tc.unwrap_or_else(|| "-".to_string());
-    let event = style.event.clone().unwrap_or_else(|| format!("arena run {run} ({})", info.kind));
-    let site = style.site.as_deref().unwrap_or(&info.machine);
-    let level = match style.pgn_level {
-        PgnLevel::Min => Level::Min,
-        PgnLevel::Normal => Level::Normal,
-        PgnLevel::Full => Level::Full,
-    };
-    let mut count = 0;
-    let mut text = String::with_capacity(1 << 20);
-    for_each_page(db, run, |page| {
-        text.clear();
-        for game in page {
-            let context = Context {
-                event: &event,
-                site,
-                round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
-                time_control: &tc,
-                variant,
-                level,
-            };
-            write_game(&mut text, &game.record, &context);
-            count += 1;
-        }
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(&e, "the PGN output"))
-    })
-    .await?;
-    Ok(count)
-}
-
-/// Calls `write` with a run's games with their moves, a page at a time, in
-/// id order. The next page is read and decoded by another task while
-/// `write` formats this one, so an export keeps two cores busy.
-async fn for_each_page(
-    db: &Db,
-    run: i64,
-    mut write: impl FnMut(&[model::GameRow]) -> Result<(), CliError>,
-) -> Result<(), CliError> {
-    const PAGE: i64 = 1000;
-    let fetch = |after: i64| {
-        let db = db.clone();
-        tokio::spawn(async move { db.games_page(run, after, PAGE, true).await })
-    };
-    let mut next = fetch(0);
-    loop {
-        let page = next.await.map_err(|e| CliError(format!("reading the games failed: {e}")))??;
-        let Some(last) = page.last() else { return Ok(()) };
-        next = fetch(last.id);
-        write(&page)?;
-    }
-}
-
-/// Writes a run's games to `path`; returns how many.
-pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> Result<u64, CliError> {
-    let file = std::fs::File::create(path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
-    let mut out = std::io::BufWriter::new(file);
-    let games = stream_pgn(db, run, &mut out, style).await?;
-    out.flush().map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
-    Ok(games)
-}
-
-/// Writes each game's final position to `path` as EPD (the position, its
-/// move counters, the game as `id` and its players and result as `c0`);
-/// returns how many.
-pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> Result<u64, CliError> {
-    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
-    let mut count = 0;
-    for_each_page(db, run, |page| {
-        let mut text = String::new();
-        for game in page {
-            let record = &game.record;
-            let fen = openings::fen_of(&crate::game::final_position(record));
-            let fields: Vec<&str> = fen.split_whitespace().collect();
-            let quote = |s: &str| s.replace(['"', ';'], "'");
-            text += &format!(
-                "{} hmvc {}; fmvn {}; id \"arena run {run} pair {} game {}\"; c0 \"{} - {} {} ({})\";\n",
-                fields[..4].join(" "),
-                fields.get(4).unwrap_or(&"0"),
-                fields.get(5).unwrap_or(&"1"),
-                game.pair_index + 1,
-                game.game_in_pair + 1,
-                quote(&record.white),
-                quote(&record.black),
-                record.result.pgn(),
-                record.termination.as_str()
-            );
-            count += 1;
-        }
-        out.write_all(text.as_bytes()).map_err(cannot)
-    })
-    .await?;
-    out.flush().map_err(cannot)?;
-    Ok(count)
-}
-
 /// Plays stored run `run` here (after its engines passed the preflight),
 /// then prints its short report, writes the PGN if asked, and says how to
 /// continue a stopped run. A suite's `positions` are read from its file
@@ -214,8 +109,19 @@ pub(super) async fn play_run(
     positions: Option<Vec<TestPosition>>,
     record: &RecordArgs,
 ) -> Result<(), CliError> {
+    let db = &runtime.db;
+    let mut live = None;
     let end = match spec {
-        Spec::Games(spec) => crate::work::local::play_pairs(runtime, run, &spec).await,
+        Spec::Games(spec) => {
+            let playing = crate::work::local::play_pairs(runtime, run, &spec);
+            match &record.pgn {
+                Some(path) => match LivePgn::create(db, run, path, &record.style).await? {
+                    Some(pgn) => live.insert(pgn).follow(db, playing).await,
+                    None => playing.await,
+                },
+                None => playing.await,
+            }
+        }
         Spec::Suite(spec) => {
             let positions = match positions {
                 Some(positions) => positions,
@@ -232,14 +138,16 @@ pub(super) async fn play_run(
             crate::work::local::play_suite(runtime, run, &spec, positions).await
         }
     };
-    let db = &runtime.db;
     let end = end.map_err(|e| match e {
         RunError::Db(DbError::DiskFull { .. }) => CliError(format!("run {run}: {e}: arena resume {run} --db {target}")),
         e => CliError(format!("run {run}: {e}")),
     })?;
     out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = &record.pgn {
-        let games = write_pgn(db, run, path, &record.style).await?;
+        let games = match live {
+            Some(pgn) => pgn.finish(db).await?,
+            None => write_pgn(db, run, path, &record.style).await?,
+        };
         eprintln!("wrote {games} games to {}", path.display());
     }
     if let Some(path) = &record.epdout {

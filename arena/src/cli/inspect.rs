@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::Args;
 use model::Spec;
 
-use super::common::{open_existing, stream_pgn, write_epd, write_pgn};
+use super::common::open_existing;
+use super::export::{stream_pgn, write_epd, write_pgn};
 use super::{CliError, CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Detail, done_and_planned, report_of};
 

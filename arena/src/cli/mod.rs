@@ -4,6 +4,7 @@
 
 mod common;
 mod engines;
+mod export;
 mod games;
 mod inspect;
 mod play;

@@ -78,9 +78,14 @@ pub async fn play(
     let mut players = [white, black];
 
     let (result, termination, detail) = 'game: {
-        for (side, player) in players.iter_mut().enumerate() {
-            match player.ready_for_game().await {
-                Ok(_) => {}
+        // Both engines are made ready at once: one round trip per game, not two.
+        let [white, black] = &mut players;
+        let (white_ready, black_ready) = tokio::join!(async { white.ready_for_game().await.map(|_| ()) }, async {
+            black.ready_for_game().await.map(|_| ())
+        });
+        for (side, ready) in [white_ready, black_ready].into_iter().enumerate() {
+            match ready {
+                Ok(()) => {}
                 Err(e) if e.is_machine_limit() => return Err(MachineFault(e.to_string())),
                 Err(e) => break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position),
             }

@@ -6,6 +6,7 @@
 //! chunk goes back to the queue for the rest.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use db::{ClaimedChunk, Db, DbError};
 use model::{RunStatus, SuiteChunkPlan, SuiteLimit, SuiteResult, SuiteSpec};
 use tokio::sync::watch;
 
-use super::{Played, RunError, Seat, Stop, Stored, Work};
+use super::{Outcome, Played, RunError, Seat, Stop, Stored, Work};
 use crate::clock::{Limit, TimeControl};
 use crate::suite::epd::TestPosition;
 use crate::suite::go_limits;
@@ -88,11 +89,11 @@ impl Work for ChunkWork {
     }
 
     async fn play(
-        &self,
+        self: Arc<Self>,
         seat: &mut Seat,
         chunk: &ClaimedChunk,
         stop: &watch::Receiver<Stop>,
-    ) -> Result<Played, RunError> {
+    ) -> Result<Outcome, RunError> {
         let mut results = Vec::with_capacity(chunk.plan.positions as usize);
         for position in chunk.plan.first_position..chunk.plan.first_position + chunk.plan.positions {
             if *stop.borrow() != Stop::Running {
@@ -102,7 +103,7 @@ impl Work for ChunkWork {
         }
         let complete = results.len() as i64 == chunk.plan.positions;
         let Some(run_finished) = seat.db().finish_suite_chunk(chunk, &results, complete).await? else {
-            return Ok(Played::LeaseLost);
+            return Ok(Outcome::Done(Played::LeaseLost));
         };
         let solved = results.iter().filter(|r| r.solved).count() as u64;
         let total_solved = self.solved.fetch_add(solved, Ordering::Relaxed) + solved;
@@ -113,7 +114,7 @@ impl Work for ChunkWork {
             chunk.plan.engine,
             results.len()
         );
-        Ok(Played::Stored(Stored { added: results.len() as u64, status, run_finished }))
+        Ok(Outcome::Done(Played::Stored(Stored { added: results.len() as u64, status, run_finished })))
     }
 
     async fn renew(&self, db: &Db, lease: Duration, chunk: &ClaimedChunk) -> Result<bool, DbError> {

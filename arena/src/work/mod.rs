@@ -87,7 +87,7 @@ pub struct Stored {
     pub run_finished: bool,
 }
 
-/// How playing a unit ended.
+/// How a unit ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Played {
     /// Stored.
@@ -95,6 +95,23 @@ pub enum Played {
     /// The lease was lost (taken over, or the run stopped or decided):
     /// nothing more of this unit is stored by us.
     LeaseLost,
+    /// The unit before it on the same seat ended its run (an SPRT decided):
+    /// it was skipped with the run's other open units.
+    RunEnded,
+}
+
+/// The last write of a unit whose play is over, as a future the seat
+/// drives while its next unit plays.
+pub type Storing = std::pin::Pin<Box<dyn Future<Output = Result<Played, RunError>> + Send>>;
+
+/// How playing a unit ended, as its seat sees it at once.
+pub enum Outcome {
+    /// Stored (or lost) already.
+    Done(Played),
+    /// Played; storing it ends with this future. The seat claims its next
+    /// unit first, then drives it beside that unit's play, so the engines
+    /// do not wait for the database between units.
+    Storing(Storing),
 }
 
 /// A kind of work: how to claim a unit, play and store it, renew its lease
@@ -109,13 +126,14 @@ pub trait Work: Send + Sync + 'static {
 
     /// Plays a claimed unit and stores it, only while the lease holds. When
     /// `stop` asks to finish in flight, a unit that can stop midway (a suite
-    /// chunk) stores what it has.
+    /// chunk) stores what it has. Its last write may be left to the seat
+    /// ([`Outcome::Storing`]).
     fn play(
-        &self,
+        self: Arc<Self>,
         seat: &mut Seat,
         unit: &Self::Unit,
         stop: &watch::Receiver<Stop>,
-    ) -> impl Future<Output = Result<Played, RunError>> + Send;
+    ) -> impl Future<Output = Result<Outcome, RunError>> + Send;
 
     /// Extends the unit's lease by `lease` from now; `false` when it is lost.
     fn renew(&self, db: &Db, lease: Duration, unit: &Self::Unit) -> impl Future<Output = Result<bool, DbError>> + Send;
@@ -360,9 +378,13 @@ enum Next<U> {
 const IDLE_POLL: Duration = Duration::from_secs(1);
 
 /// The work loop of one seat: claim, play under a heartbeat, store, or give
-/// back; until the work is done or the stop level says so.
+/// back; until the work is done or the stop level says so. A unit's last
+/// write ([`Outcome::Storing`]) goes on while the next unit plays.
 pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, idle: Duration) {
     let stop = shared.stop.subscribe();
+    let db = seat.db().clone();
+    // The unit played last, while its last write goes on beside this one's play.
+    let mut pending: Option<Pending<W::Unit>> = None;
     while *stop.borrow() == Stop::Running {
         // Listening before the claim: a unit stored or given back by another
         // seat between the claim and the wait still wakes this one.
@@ -371,14 +393,22 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
         changed.as_mut().enable();
         let next = match work.claim(&seat).await {
             Ok(Some(unit)) => Ok(Next::Play(unit)),
-            Ok(None) => work.more_may_come(seat.db()).await.map(|more| if more { Next::Wait } else { Next::Done }),
+            Ok(None) => work.more_may_come(&db).await.map(|more| if more { Next::Wait } else { Next::Done }),
             Err(e) => Err(e),
         };
         let unit = match next {
             Ok(Next::Play(unit)) => unit,
+            // Nothing claimed while the last unit is still being stored: what
+            // comes next depends on it (it may end the run), so it goes first.
+            _ if pending.is_some() => {
+                if let Some(last) = pending.take() {
+                    last.settle(&*work, &shared, &db).await;
+                }
+                continue;
+            }
             Ok(Next::Done) => break,
             Ok(Next::Wait) => {
-                shared.beat(seat.db(), WorkerBeat::default(), false).await;
+                shared.beat(&db, WorkerBeat::default(), false).await;
                 tokio::select! {
                     () = pause(&stop, idle.min(IDLE_POLL)) => {}
                     () = changed => {}
@@ -393,7 +423,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
                 continue;
             }
         };
-        let (db, lease) = (seat.db().clone(), seat.lease);
+        let lease = seat.lease;
         let what = work.describe(&unit);
         let run = work.run_of(&unit);
         let doing = || WorkerBeat { run: Some(run), doing: what.clone(), ..WorkerBeat::default() };
@@ -409,53 +439,124 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
         };
         let mut abandon = stop.clone();
-        let outcome = tokio::select! {
-            played = work.play(&mut seat, &unit, &stop) => Some(played),
-            () = heartbeat => Some(Ok(Played::LeaseLost)),
-            _ = abandon.wait_for(|level| *level >= Stop::Abandon) => None,
+        let outcome = {
+            let play = work.clone().play(&mut seat, &unit, &stop);
+            tokio::pin!(play, heartbeat);
+            loop {
+                let storing = async {
+                    match pending.as_mut() {
+                        Some(last) => last.storing.as_mut().await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    played = &mut play => break Some(played),
+                    () = &mut heartbeat => break Some(Ok(Outcome::Done(Played::LeaseLost))),
+                    () = async { let _ = abandon.wait_for(|level| *level >= Stop::Abandon).await; } => break None,
+                    stored = storing => {
+                        let Some(last) = pending.take() else { continue };
+                        let ended = last.settled(&*work, &shared, &db, stored).await;
+                        if ended == Some(run) {
+                            // The last unit ended the run (an SPRT decided): this
+                            // one was skipped with it, and its games are not kept.
+                            break Some(Ok(Outcome::Done(Played::RunEnded)));
+                        }
+                    }
+                }
+            }
         };
-        // Stored or given back below: idle seats look again.
-        let _wake = WakeOnDrop(&shared.changed);
-        match outcome {
-            Some(Ok(Played::Stored(stored))) => {
-                let added = i64::try_from(stored.added).unwrap_or(0);
-                shared.beat(&db, WorkerBeat { units: 1, progress: added, ..doing() }, false).await;
-                lock(&shared.counts).stored += 1;
-                lock(&shared.progress).stored(&what, &stored);
+        let played = match outcome {
+            Some(Ok(Outcome::Storing(storing))) => {
+                pending = Some(Pending { unit, what, storing });
                 continue;
             }
-            Some(Ok(Played::LeaseLost)) => {
-                // Back to the queue if it is still ours (its run was stopped, say
-                // from the dashboard); a no-op when another seat holds it now.
-                let _ = work.release(&db, &unit).await;
-                lock(&shared.counts).lost += 1;
-                shared.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
-            }
+            Some(Ok(Outcome::Done(played))) => Ok(played),
+            Some(Err(error)) => Err(error),
             None => {
+                if let Some(last) = pending.take() {
+                    last.settle(&*work, &shared, &db).await;
+                }
+                let _wake = WakeOnDrop(&shared.changed);
                 if let Err(e) = work.release(&db, &unit).await {
                     shared.note(&format!("{what}: could not give it back ({e}); its lease will expire"));
                 }
-                seat.shutdown().await;
                 break;
             }
-            Some(Err(error)) => {
-                let _ = work.release(&db, &unit).await;
-                if !matches!(error, RunError::Db(_)) {
-                    // Storage failing is not the unit's fault (and a full disk
-                    // must keep its last room for the run's stopped status).
-                    shared.beat(&db, WorkerBeat { faults: 1, ..doing() }, false).await;
-                }
-                work.failed(&unit, &error);
-                if shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue")) {
-                    seat.shutdown().await;
-                    break;
-                }
-            }
+        };
+        let keep_engines = matches!(played, Ok(Played::Stored(_)));
+        Pending { unit, what, storing: Box::pin(std::future::ready(played)) }.settle(&*work, &shared, &db).await;
+        if !keep_engines {
+            // Possibly mid-game or mid-search: fresh processes for the next unit.
+            seat.shutdown().await;
         }
-        // Possibly mid-game or mid-search: fresh processes for the next unit.
-        seat.shutdown().await;
+    }
+    if let Some(last) = pending.take() {
+        last.settle(&*work, &shared, &db).await;
     }
     seat.shutdown().await;
+}
+
+/// A unit whose play is over, with its last write.
+struct Pending<U> {
+    unit: U,
+    what: String,
+    storing: Storing,
+}
+
+impl<U> Pending<U> {
+    /// Finishes the last write and settles the unit (see [`Pending::settled`]).
+    async fn settle<W: Work<Unit = U>>(mut self, work: &W, shared: &Shared, db: &Db) -> Option<i64> {
+        let stored = self.storing.as_mut().await;
+        self.settled(work, shared, db, stored).await
+    }
+
+    /// Settles the unit once its last write ended with `stored`: counted,
+    /// on the progress line and in the worker's beat when stored; given back
+    /// to the queue otherwise. Idle seats look again. The unit's run when it
+    /// ended with this unit.
+    async fn settled<W: Work<Unit = U>>(
+        self,
+        work: &W,
+        shared: &Shared,
+        db: &Db,
+        stored: Result<Played, RunError>,
+    ) -> Option<i64> {
+        let _wake = WakeOnDrop(&shared.changed);
+        let Pending { unit, what, .. } = self;
+        let run = work.run_of(&unit);
+        let doing = WorkerBeat { run: Some(run), doing: what.clone(), ..WorkerBeat::default() };
+        match stored {
+            Ok(Played::Stored(stored)) => {
+                let added = i64::try_from(stored.added).unwrap_or(0);
+                shared.beat(db, WorkerBeat { units: 1, progress: added, ..doing }, false).await;
+                lock(&shared.counts).stored += 1;
+                lock(&shared.progress).stored(&what, &stored);
+                return stored.run_finished.then_some(run);
+            }
+            Ok(lost @ (Played::LeaseLost | Played::RunEnded)) => {
+                // Back to the queue if it is still ours (its run was stopped, say
+                // from the dashboard); a no-op when another seat holds it now.
+                let _ = work.release(db, &unit).await;
+                lock(&shared.counts).lost += 1;
+                if lost == Played::LeaseLost {
+                    shared.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
+                }
+            }
+            Err(error) => {
+                let _ = work.release(db, &unit).await;
+                if !matches!(error, RunError::Db(_)) {
+                    // Storing failing is not the unit's fault (and a full disk
+                    // must keep its last room for the run's stopped status).
+                    shared.beat(db, WorkerBeat { faults: 1, ..doing }, false).await;
+                }
+                work.failed(&unit, &error);
+                // A local run stops every seat here (they finish what they
+                // play); a worker says it and goes on.
+                shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue"));
+            }
+        }
+        None
+    }
 }
 
 /// Wakes every idle seat when dropped, that is once the unit in hand is
@@ -469,6 +570,15 @@ impl Drop for WakeOnDrop<'_> {
 }
 
 /// Starts `concurrency` seats of this process on `work` and waits for them.
+///
+/// On SQLite each seat runs on a thread of its own with a single-threaded
+/// runtime: its engines' pipes, timers and the seat's loop then stay on one
+/// thread, and no ply waits for a task to move between threads. With
+/// scripted instant engines this took a concurrency-2 game loop from
+/// 12.6–13.5 to 8.4 µs per ply (`examples/overhead`, BENCHMARKS.md). On
+/// PostgreSQL the seats stay tasks of the process's runtime, because a
+/// connection opened by a seat would belong to that seat's runtime and
+/// break once the seat ends; SQLite's connection is a thread of its own.
 pub async fn seats<W: Work>(
     work: Arc<W>,
     runtime: &Runtime,
@@ -478,16 +588,58 @@ pub async fn seats<W: Work>(
     idle: Duration,
 ) {
     let name = worker_name();
-    let mut seats = tokio::task::JoinSet::new();
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut threads = Vec::new();
     for index in 0..concurrency.max(1) {
         let mut seat = Seat::new(runtime.clone(), format!("{name}/{index}"), lease);
         if let Some(affinity) = &runtime.affinity {
             seat.pin(affinity.slot(index, concurrency.max(1)));
         }
-        seats.spawn(serve(work.clone(), seat, shared.clone(), idle));
+        let serving = serve(work.clone(), seat, shared.clone(), idle);
+        if runtime.db.is_shared() {
+            tasks.spawn(serving);
+        } else {
+            match seat_thread(index, serving) {
+                Ok(done) => threads.push(done),
+                Err(serving) => {
+                    tasks.spawn(serving);
+                }
+            }
+        }
     }
-    while seats.join_next().await.is_some() {}
+    while tasks.join_next().await.is_some() {}
+    for done in threads {
+        // An error: the seat's thread panicked, and its unit's lease expires.
+        let _ = done.await;
+    }
     shared.beat(&runtime.db, WorkerBeat::default(), true).await;
+}
+
+/// Runs `serving` on a new thread with a single-threaded runtime; the
+/// receiver hears when it ends. The future back when the thread or its
+/// runtime cannot be made (then it runs as a task).
+fn seat_thread<F>(index: usize, serving: F) -> Result<tokio::sync::oneshot::Receiver<()>, F>
+where
+    F: Future<Output = ()> + Send + 'static,
+{
+    let seat_runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(seat_runtime) => seat_runtime,
+        Err(_) => return Err(serving),
+    };
+    let (done, ended) = tokio::sync::oneshot::channel();
+    let slot = Arc::new(Mutex::new(Some(serving)));
+    let taken = slot.clone();
+    let started = std::thread::Builder::new().name(format!("seat-{index}")).spawn(move || {
+        if let Some(serving) = stop::lock(&taken).take() {
+            seat_runtime.block_on(serving);
+        }
+        let _ = done.send(());
+    });
+    match started {
+        Ok(_) => Ok(ended),
+        // The closure was dropped unrun: the future is still in the slot.
+        Err(_) => stop::lock(&slot).take().map_or_else(|| Ok(tokio::sync::oneshot::channel().1), Err),
+    }
 }
 
 /// This process's name in the database: `host:pid`.

@@ -8,7 +8,7 @@
 //! B) get the iteration's values from the stored θ as the pair starts, and
 //! finishing the pair moves θ in the same transaction (see `model::tune`).
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
@@ -20,7 +20,7 @@ use shakmaty::CastlingMode;
 use tokio::sync::watch;
 
 use super::stop::lock;
-use super::{Played, RunError, Seat, Stop, Stored, Work};
+use super::{Outcome, Played, RunError, Seat, Stop, Stored, Work};
 use crate::clock::TimeControl;
 use crate::game;
 use crate::iolog::IoLog;
@@ -252,6 +252,38 @@ fn warn_log_lost(error: &dyn std::fmt::Display) {
     eprintln!("warning: cannot write an engine I/O log: {error}; the game is kept without it");
 }
 
+impl PairWork {
+    /// Stores a pair's second game and finishes the pair (see
+    /// [`Db::finish_pair`]); what it did, for the progress line.
+    async fn finish(
+        self: Arc<Self>,
+        db: Db,
+        pair: ClaimedPair,
+        record: GameRecord,
+        log: Option<IoLog>,
+        tuning: Option<model::tune::Perturbation>,
+    ) -> Result<Played, RunError> {
+        let step = match (&self.spec.tune, &tuning) {
+            (Some(spsa), Some(perturbation)) => Some(TuneStep { spsa, perturbation }),
+            _ => None,
+        };
+        let finished = stored_with_log(log, async {
+            Ok(db.finish_pair(&pair, &record, &|counts| self.judge(counts), step).await?)
+        })
+        .await;
+        let Some(commit) = finished.map_err(|e| self.on_failure(e))? else {
+            return Ok(Played::LeaseLost);
+        };
+        let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
+        if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
+            let values: Vec<String> =
+                spsa.params.iter().zip(theta).map(|(p, v)| format!("{}={v:.1}", p.name)).collect();
+            status = format!("{}  θ {}", status, values.join(" "));
+        }
+        Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
+    }
+}
+
 impl Work for PairWork {
     type Unit = ClaimedPair;
 
@@ -260,11 +292,11 @@ impl Work for PairWork {
     }
 
     async fn play(
-        &self,
+        self: Arc<Self>,
         seat: &mut Seat,
         pair: &ClaimedPair,
         _stop: &watch::Receiver<Stop>,
-    ) -> Result<Played, RunError> {
+    ) -> Result<Outcome, RunError> {
         let plan = &pair.plan;
         let opening = Opening {
             mode: match self.spec.variant {
@@ -310,26 +342,22 @@ impl Work for PairWork {
             play_logged(b, a, &opening, rules, second_log.as_ref())
         );
         if !saved.map_err(|e| self.on_failure(e))? {
-            return Ok(Played::LeaseLost);
+            return Ok(Outcome::Done(Played::LeaseLost));
         }
         let record = second.map_err(|e| self.on_failure(e))?;
         self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 2, &record);
-        let step = tuning.as_ref().map(|(spsa, perturbation)| TuneStep { spsa, perturbation });
-        let finished = stored_with_log(second_log, async {
-            Ok(db.finish_pair(pair, &record, &|counts| self.judge(counts), step).await?)
+        let tuning = tuning.map(|(_, perturbation)| perturbation);
+        let tune = self.spec.tune.is_some();
+        let finish = self.finish(db, pair.clone(), record, second_log, tuning);
+        Ok(if tune {
+            // SPSA: the next iteration starts from the θ this one moves.
+            Outcome::Done(finish.await?)
+        } else {
+            // The seat claims its next pair, then stores this one while the
+            // engines play that pair's first game.
+            Outcome::Storing(Box::pin(finish))
         })
-        .await;
-        let Some(commit) = finished.map_err(|e| self.on_failure(e))? else {
-            return Ok(Played::LeaseLost);
-        };
-        let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
-        if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
-            let values: Vec<String> =
-                spsa.params.iter().zip(theta).map(|(p, v)| format!("{}={v:.1}", p.name)).collect();
-            status = format!("{}  θ {}", status, values.join(" "));
-        }
-        Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
     }
 
     async fn renew(&self, db: &Db, lease: Duration, pair: &ClaimedPair) -> Result<bool, DbError> {

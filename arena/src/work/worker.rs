@@ -19,7 +19,7 @@ use super::chunks::ChunkWork;
 use super::pairs::PairWork;
 use super::progress::Progress;
 use super::stop::lock;
-use super::{OnError, Played, RunError, Runtime, Seat, Shared, Stop, Work, preflight, seats, worker_name};
+use super::{OnError, Outcome, Played, RunError, Runtime, Seat, Shared, Stop, Work, preflight, seats, worker_name};
 use crate::engines::{EngineSpec, Registry};
 use crate::suite::load_suite;
 
@@ -263,6 +263,21 @@ fn names(engines: &[EngineSpec]) -> String {
     engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs ")
 }
 
+impl Catalogue {
+    /// Counts a stored pair or chunk for the worker's summary.
+    fn count(&self, pair: bool, played: Played) -> Played {
+        if let Played::Stored(_) = played {
+            let mut done = lock(&self.done);
+            if pair {
+                done.pairs += 1;
+            } else {
+                done.chunks += 1;
+            }
+        }
+        played
+    }
+}
+
 impl Work for Catalogue {
     type Unit = Claim;
 
@@ -290,19 +305,23 @@ impl Work for Catalogue {
         Ok(None)
     }
 
-    async fn play(&self, seat: &mut Seat, claim: &Claim, stop: &watch::Receiver<Stop>) -> Result<Played, RunError> {
-        let played = match claim {
-            Claim::Pair(work, pair) => work.play(seat, pair, stop).await?,
-            Claim::Chunk(work, chunk) => work.play(seat, chunk, stop).await?,
+    async fn play(
+        self: Arc<Self>,
+        seat: &mut Seat,
+        claim: &Claim,
+        stop: &watch::Receiver<Stop>,
+    ) -> Result<Outcome, RunError> {
+        let outcome = match claim {
+            Claim::Pair(work, pair) => work.clone().play(seat, pair, stop).await?,
+            Claim::Chunk(work, chunk) => work.clone().play(seat, chunk, stop).await?,
         };
-        if let Played::Stored(_) = played {
-            let mut done = lock(&self.done);
-            match claim {
-                Claim::Pair(..) => done.pairs += 1,
-                Claim::Chunk(..) => done.chunks += 1,
+        let pair = matches!(claim, Claim::Pair(..));
+        Ok(match outcome {
+            Outcome::Done(played) => Outcome::Done(self.count(pair, played)),
+            Outcome::Storing(storing) => {
+                Outcome::Storing(Box::pin(async move { Ok(self.count(pair, storing.await?)) }))
             }
-        }
-        Ok(played)
+        })
     }
 
     async fn renew(&self, db: &Db, lease: Duration, claim: &Claim) -> Result<bool, DbError> {
