@@ -38,8 +38,16 @@ fn a_database_of_the_previous_release_reports_and_resumes() {
 
     // Every report is what the previous release printed, field for field.
     for run in ["1", "2", "3", "4", "5"] {
-        let before: Value =
+        let mut before: Value =
             serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURE}/v1-report-{run}.json")).unwrap()).unwrap();
+        if run == "5" {
+            // One change since: tree sizes are compared on the positions both
+            // engines answered. In this stopped run plain answered none, so it
+            // gets no percentage (that release said 0 %) and the count is 0.
+            assert_eq!(before["rows"][1]["nodes_vs_reference"], 0.0);
+            before["rows"][1]["nodes_vs_reference"] = Value::Null;
+            before["rows"][1]["compared"] = 0.into();
+        }
         assert_eq!(report(&dir, run), before, "run {run}");
     }
     let show = stdout(&arena_ok(&dir, &["show", "2"]));

@@ -8,6 +8,7 @@
 //! `status`, `suite`, `positions`, `engines`, `limits`, `created`,
 //! `finished`, `machine`), `reference`, `rows[]` (`engine`, `limit`,
 //! `answered`, `solved`, `nodes`, `nodes_vs_reference` (percent or `null`),
+//! `compared` (only while the engines have not answered the same positions),
 //! `time_ms`, `mean_depth`, `faults`), `answers[]` (every stored answer:
 //! `engine`, `limit_index`, `limit_label`, `position`, `position_id`,
 //! `best_move`, `solved`, `nodes`, `depth`, `time_ms`, `score_cp`,
@@ -70,8 +71,14 @@ pub struct SuiteRow {
     pub solved: u64,
     /// Total nodes reported.
     pub nodes: u64,
-    /// `nodes` as a percentage of the reference engine's under the same limit.
+    /// The engine's nodes as a percentage of the reference engine's under
+    /// the same limit, both summed over the positions both answered (a run
+    /// in progress has answered different positions per engine).
     pub nodes_vs_reference: Option<f64>,
+    /// How many positions that percentage is on, when fewer than the engine
+    /// or the reference answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compared: Option<u64>,
     /// Total time, milliseconds.
     pub time_ms: u64,
     /// Mean reported depth.
@@ -112,6 +119,7 @@ impl SuiteReport {
                     solved: 0,
                     nodes: 0,
                     nodes_vs_reference: None,
+                    compared: None,
                     time_ms: 0,
                     mean_depth: None,
                     faults: 0,
@@ -132,11 +140,29 @@ impl SuiteReport {
                 rows.push(row);
             }
         }
-        let reference_nodes: Vec<u64> = rows.iter().filter(|r| r.engine == reference).map(|r| r.nodes).collect();
-        let limits = inputs.header.limits.len().max(1);
-        for (i, row) in rows.iter_mut().enumerate() {
-            let base = reference_nodes.get(i % limits).copied().unwrap_or(0);
-            row.nodes_vs_reference = (base > 0).then(|| 100.0 * row.nodes as f64 / base as f64);
+        for (index, _) in inputs.header.limits.iter().enumerate() {
+            let at = |engine: &str| -> std::collections::HashMap<i64, u64> {
+                inputs
+                    .results
+                    .iter()
+                    .filter(|r| r.engine == engine && r.limit_index == index as i64)
+                    .map(|r| (r.position, r.nodes.unwrap_or(0)))
+                    .collect()
+            };
+            let base = at(&reference);
+            for row in rows.iter_mut().filter(|r| r.limit == inputs.header.limits[index]) {
+                let mine = at(&row.engine);
+                let (mut nodes, mut reference_nodes, mut common) = (0u64, 0u64, 0u64);
+                for (position, &n) in &mine {
+                    if let Some(&r) = base.get(position) {
+                        nodes = nodes.saturating_add(n);
+                        reference_nodes = reference_nodes.saturating_add(r);
+                        common += 1;
+                    }
+                }
+                row.nodes_vs_reference = (reference_nodes > 0).then(|| 100.0 * nodes as f64 / reference_nodes as f64);
+                row.compared = (common < mine.len() as u64 || common < base.len() as u64).then_some(common);
+            }
         }
         let answers = inputs.results.to_vec();
         SuiteReport { version: SUITE_REPORT_VERSION, header: inputs.header, reference, rows, answers }
@@ -181,9 +207,10 @@ impl Layout for SuiteReport {
                 .collect(),
         };
         blocks.push(Block::Heading(2, format!("Tree size: total nodes (% of {})", self.reference)));
-        blocks.push(Block::Table(table(&|r| match r.nodes_vs_reference {
-            Some(pct) => format!("{} ({pct:.0} %)", r.nodes),
-            None => r.nodes.to_string(),
+        blocks.push(Block::Table(table(&|r| match (r.nodes_vs_reference, r.compared) {
+            (Some(pct), None) => format!("{} ({pct:.0} %)", r.nodes),
+            (Some(pct), Some(on)) => format!("{} ({pct:.0} % on {on})", r.nodes),
+            (None, _) => r.nodes.to_string(),
         })));
         blocks.push(Block::Heading(2, "Solved".to_string()));
         blocks.push(Block::Table(table(&|r| format!("{}/{}", r.solved, r.answered))));
@@ -282,16 +309,23 @@ mod tests {
         assert_eq!(report.reference, "plain");
         let nmp2 = report.row("nmp2", "depth 4").unwrap();
         assert_eq!((nmp2.answered, nmp2.solved, nmp2.nodes, nmp2.nodes_vs_reference), (2, 2, 2000, Some(50.0)));
+        // A run in progress: nmp2 has answered position 0 only at depth 5, so
+        // its tree is compared with plain's on that position (4000 against
+        // 8000), not with plain's total over both (20000).
         let nmp2_5 = report.row("nmp2", "depth 5").unwrap();
-        assert_eq!((nmp2_5.answered, nmp2_5.solved, nmp2_5.nodes_vs_reference), (1, 0, Some(20.0)));
+        assert_eq!((nmp2_5.answered, nmp2_5.solved, nmp2_5.nodes_vs_reference), (1, 0, Some(50.0)));
+        assert_eq!((nmp2_5.compared, nmp2.compared), (Some(1), None));
+        assert_eq!(report.row("plain", "depth 5").unwrap().compared, None);
         assert_eq!(report.row("plain", "depth 5").unwrap().mean_depth, Some(5.0));
         let text = render_text(&report);
         assert!(text.contains("2000 (50 %)") && text.contains("20000 (100 %)") && text.contains("2/2"), "{text}");
+        assert!(text.contains("4000 (50 % on 1)"), "{text}");
         assert!(render_markdown(&report).contains("| Engine | depth 4 | depth 5 |"));
         let html = render_html(&report);
         assert_eq!(html.matches("<polyline").count(), 2, "one line per engine");
         let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
         assert_eq!(json["answers"].as_array().unwrap().len(), 7);
         assert_eq!(json["rows"][2]["nodes_vs_reference"], 50.0);
+        assert!(json["rows"][2].get("compared").is_none() && json["rows"][3]["compared"] == 1);
     }
 }
