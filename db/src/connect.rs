@@ -24,6 +24,8 @@ pub struct Db {
     pub(crate) pool: AnyPool,
     pub(crate) backend: Backend,
     shown: String,
+    /// The SQLite file's URL, for [`Db::reader`].
+    sqlite_url: Option<String>,
 }
 
 fn classify(shown: &str, error: &sqlx::Error) -> DbError {
@@ -140,6 +142,7 @@ impl Db {
         // and `arena show`, workers starting together) would both create
         // its tables.
         let mut migrating = None;
+        let mut sqlite_url = None;
         let (pool, backend) = match target {
             Target::Sqlite(path) => {
                 let path = std::path::absolute(path)
@@ -148,6 +151,7 @@ impl Db {
                 migrating = tokio::task::spawn_blocking(move || migration_lock(&locked)).await.ok().flatten();
                 refuse_foreign_sqlite(&path, &shown).await?;
                 let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
+                sqlite_url = Some(url.to_string());
                 let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
                 let pool = AnyPoolOptions::new()
                     .max_connections(1)
@@ -218,10 +222,45 @@ impl Db {
                 }
             }
         })?;
-        let db = Db { pool, backend, shown };
+        let db = Db { pool, backend, shown, sqlite_url };
         let tx = db.write().await?;
         tx.commit().await.map_err(|e| db.error(e))?;
         Ok(db)
+    }
+
+    /// A handle for long reads beside a run's writes (the live PGN): on
+    /// SQLite a connection of its own, so a page of games being read does
+    /// not hold up the seats' claims and commits on the writing connection
+    /// (the write-ahead log lets it read while they write); on PostgreSQL
+    /// the same pool.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Open`] when the second connection cannot be made.
+    pub async fn reader(&self) -> Result<Db, DbError> {
+        let Some(url) = &self.sqlite_url else { return Ok(self.clone()) };
+        let open_error = |e: sqlx::Error| DbError::Open { target: self.shown.clone(), cause: e.to_string() };
+        let options = AnyConnectOptions::from_url(
+            &url.parse()
+                .map_err(|e: url::ParseError| DbError::Open { target: self.shown.clone(), cause: e.to_string() })?,
+        )
+        .map_err(open_error)?;
+        let pool = AnyPoolOptions::new()
+            .max_connections(1)
+            .after_connect(|connection, _| {
+                Box::pin(async move {
+                    for pragma in
+                        [format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"), "PRAGMA query_only = ON".into()]
+                    {
+                        connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_with(options)
+            .await
+            .map_err(open_error)?;
+        Ok(Db { pool, backend: self.backend, shown: self.shown.clone(), sqlite_url: self.sqlite_url.clone() })
     }
 
     /// Closes the connections (checkpointing SQLite's write-ahead log).

@@ -116,7 +116,7 @@ pub(super) async fn play_run(
             let playing = crate::work::local::play_pairs(runtime, run, &spec);
             match &record.pgn {
                 Some(path) => match LivePgn::create(db, run, path, &record.style).await? {
-                    Some(pgn) => live.insert(pgn).follow(db, playing).await,
+                    Some(pgn) => live.insert(pgn).follow(playing).await,
                     None => playing.await,
                 },
                 None => playing.await,
@@ -145,7 +145,7 @@ pub(super) async fn play_run(
     out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = &record.pgn {
         let games = match live {
-            Some(pgn) => pgn.finish(db).await?,
+            Some(pgn) => pgn.finish().await?,
             None => write_pgn(db, run, path, &record.style).await?,
         };
         eprintln!("wrote {games} games to {}", path.display());

@@ -129,6 +129,8 @@ const LIVE_EVERY: Duration = Duration::from_millis(200);
 /// writes. A run that fails keeps the games written so far (`arena resume`
 /// writes the file whole again).
 pub(super) struct LivePgn {
+    /// A connection of its own (see [`Db::reader`]).
+    db: Db,
     format: PgnFormat,
     path: PathBuf,
     out: std::io::BufWriter<std::fs::File>,
@@ -146,9 +148,11 @@ impl LivePgn {
             return Ok(None);
         }
         let format = PgnFormat::of(db, run, style).await?;
+        let db = db.reader().await?;
         let file =
             std::fs::File::create(path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
         Ok(Some(LivePgn {
+            db,
             format,
             path: path.to_path_buf(),
             // Small: each append reaches the file at once.
@@ -162,7 +166,7 @@ impl LivePgn {
     /// Runs `playing` while appending the games that become final. A
     /// failure to read or write stops the appending; [`LivePgn::finish`]
     /// tries the rest again and reports it.
-    pub(super) async fn follow<T>(&mut self, db: &Db, playing: impl Future<Output = T>) -> T {
+    pub(super) async fn follow<T>(&mut self, playing: impl Future<Output = T>) -> T {
         let (done, mut ended) = tokio::sync::watch::channel(false);
         let played = async {
             let end = playing.await;
@@ -175,8 +179,8 @@ impl LivePgn {
                     () = tokio::time::sleep(LIVE_EVERY) => {}
                     _ = ended.wait_for(|&ended| ended) => return,
                 }
-                let Ok(until) = db.final_games_until(self.run).await else { return };
-                if self.append(db, until).await.is_err() {
+                let Ok(until) = self.db.final_games_until(self.run).await else { return };
+                if self.append(until).await.is_err() {
                     return;
                 }
             }
@@ -187,11 +191,11 @@ impl LivePgn {
     /// Appends the games after the last written, up to `until` (all when
     /// `None`), and flushes them to the file. A failure midway keeps what
     /// was written, and the next call goes on after it.
-    async fn append(&mut self, db: &Db, until: Option<i64>) -> Result<(), CliError> {
+    async fn append(&mut self, until: Option<i64>) -> Result<(), CliError> {
         if until.is_some_and(|until| until <= self.after) {
             return Ok(());
         }
-        let LivePgn { format, out, path, after, count, run } = self;
+        let LivePgn { db, format, out, path, after, count, run } = self;
         let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
         let mut text = String::new();
         for_each_page(db, *run, *after, until, |page| {
@@ -207,8 +211,9 @@ impl LivePgn {
     }
 
     /// Appends the rest of the run's games; returns how many games the file holds.
-    pub(super) async fn finish(mut self, db: &Db) -> Result<u64, CliError> {
-        self.append(db, None).await?;
+    pub(super) async fn finish(mut self) -> Result<u64, CliError> {
+        self.append(None).await?;
+        self.db.close().await;
         Ok(self.count)
     }
 }
