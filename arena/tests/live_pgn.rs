@@ -4,12 +4,10 @@
 
 mod common;
 
-use std::os::unix::process::CommandExt;
 use std::path::Path;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{ARENA, FAKE, arena_ok, temp_dir};
+use common::{FAKE, arena_ok, signal_job, spawn_arena_job, temp_dir};
 use db::{Db, Target};
 
 fn engines_file(dir: &Path) {
@@ -55,14 +53,7 @@ async fn a_match_writes_its_pgn_while_it_plays_and_the_file_equals_the_export() 
     let dir = temp_dir("live-pgn");
     engines_file(&dir);
     // Long enough (some 4000 games) to be stopped while it plays.
-    let mut child = Command::new(ARENA)
-        .args(match_args("4000", "live.pgn"))
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
+    let mut child = spawn_arena_job(&dir, &match_args("4000", "live.pgn"));
     let pgn = dir.join("live.pgn");
     let deadline = Instant::now() + Duration::from_secs(120);
     let mut seats = Vec::new();
@@ -84,8 +75,7 @@ async fn a_match_writes_its_pgn_while_it_plays_and_the_file_equals_the_export() 
 
     // Stopped (as by Ctrl-C at the terminal): the pairs in flight finish and
     // the file holds every stored game.
-    let group = format!("-{}", child.id());
-    assert!(Command::new("kill").args(["-INT", "--", &group]).status().unwrap().success());
+    signal_job(&child, "INT");
     assert!(child.wait().unwrap().success());
     let live = std::fs::read_to_string(dir.join("live.pgn")).unwrap();
     let exported = arena_ok(&dir, &["pgn", "1"]);

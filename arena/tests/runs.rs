@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{ARENA, FAKE, arena, temp_dir};
+use common::{ARENA, FAKE, arena, signal_job, spawn_arena_job, temp_dir};
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -336,23 +336,14 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
 /// running.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ctrl_c_sigterm_and_sighup_stop_the_run_without_charging_the_engines() {
-    use std::os::unix::process::CommandExt;
     for signal in ["INT", "TERM", "HUP"] {
         let dir = temp_dir(&format!("signal-{signal}"));
         let args = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=20000", "--quiet"];
-        let mut child = Command::new(ARENA)
-            .args(args)
-            .current_dir(&dir)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .process_group(0)
-            .spawn()
-            .unwrap();
+        let mut child = spawn_arena_job(&dir, &args);
         let db_path = dir.join("arena.db");
         wait_for_games(&db_path, 1).await;
         // What the terminal (or the service manager) does: the signal to every process of the group.
-        let group = format!("-{}", child.id());
-        assert!(Command::new("kill").args([&format!("-{signal}"), "--", &group]).status().unwrap().success());
+        signal_job(&child, signal);
         assert!(child.wait().unwrap().success(), "SIG{signal}");
         let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
         let stopped = db.run(1).await.unwrap();

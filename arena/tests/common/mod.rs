@@ -32,6 +32,27 @@ pub fn arena_ok(dir: &Path, args: &[&str]) -> Output {
     out
 }
 
+/// Starts `arena ARGS` in `dir` in a process group of its own (as a shell
+/// starts a foreground job), its output discarded.
+pub fn spawn_arena_job<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Child {
+    use std::os::unix::process::CommandExt;
+    Command::new(ARENA)
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap()
+}
+
+/// Sends `SIG<signal>` to every process of `job`'s group, as a terminal
+/// (Ctrl-C) or a service manager does.
+pub fn signal_job(job: &std::process::Child, signal: &str) {
+    let group = format!("-{}", job.id());
+    assert!(Command::new("kill").args([&format!("-{signal}"), "--", &group]).status().unwrap().success());
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
