@@ -538,8 +538,11 @@ impl<U> Pending<U> {
                 // from the dashboard); a no-op when another seat holds it now.
                 let _ = work.release(db, &unit).await;
                 lock(&shared.counts).lost += 1;
-                if lost == Played::LeaseLost {
-                    shared.note(&format!("{what}: taken over (lease expired) or the run ended; moving on"));
+                // A run that ended (an SPRT decided, the last pair stored by
+                // another seat) drops its units in flight: nothing to say.
+                let ended = matches!(db.run(run).await, Ok(info) if info.status == model::RunStatus::Finished);
+                if lost == Played::LeaseLost && !ended {
+                    shared.note(&format!("{what}: taken over (lease expired) or the run was stopped; moving on"));
                 }
             }
             Err(error) => {
