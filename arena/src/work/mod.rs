@@ -455,7 +455,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
                     () = async { let _ = abandon.wait_for(|level| *level >= Stop::Abandon).await; } => break None,
                     stored = storing => {
                         let Some(last) = pending.take() else { continue };
-                        let ended = last.settled(&*work, &shared, &db, stored).await;
+                        let ended = settled(&*work, &shared, &db, last.unit, &last.what, stored).await;
                         if ended == Some(run) {
                             // The last unit ended the run (an SPRT decided): this
                             // one was skipped with it, and its games are not kept.
@@ -484,7 +484,7 @@ pub async fn serve<W: Work>(work: Arc<W>, mut seat: Seat, shared: Arc<Shared>, i
             }
         };
         let keep_engines = matches!(played, Ok(Played::Stored(_)));
-        Pending { unit, what, storing: Box::pin(std::future::ready(played)) }.settle(&*work, &shared, &db).await;
+        settled(&*work, &shared, &db, unit, &what, played).await;
         if !keep_engines {
             // Possibly mid-game or mid-search: fresh processes for the next unit.
             seat.shutdown().await;
@@ -504,62 +504,62 @@ struct Pending<U> {
 }
 
 impl<U> Pending<U> {
-    /// Finishes the last write and settles the unit (see [`Pending::settled`]).
+    /// Finishes the last write and settles the unit (see [`settled`]).
     async fn settle<W: Work<Unit = U>>(mut self, work: &W, shared: &Shared, db: &Db) -> Option<i64> {
         let stored = self.storing.as_mut().await;
-        self.settled(work, shared, db, stored).await
+        settled(work, shared, db, self.unit, &self.what, stored).await
     }
+}
 
-    /// Settles the unit once its last write ended with `stored`: counted,
-    /// on the progress line and in the worker's beat when stored; given back
-    /// to the queue otherwise. Idle seats look again. The unit's run when it
-    /// ended with this unit.
-    async fn settled<W: Work<Unit = U>>(
-        self,
-        work: &W,
-        shared: &Shared,
-        db: &Db,
-        stored: Result<Played, RunError>,
-    ) -> Option<i64> {
-        let _wake = WakeOnDrop(&shared.changed);
-        let Pending { unit, what, .. } = self;
-        let run = work.run_of(&unit);
-        let doing = WorkerBeat { run: Some(run), doing: what.clone(), ..WorkerBeat::default() };
-        match stored {
-            Ok(Played::Stored(stored)) => {
-                let added = i64::try_from(stored.added).unwrap_or(0);
-                shared.beat(db, WorkerBeat { units: 1, progress: added, ..doing }, false).await;
-                lock(&shared.counts).stored += 1;
-                lock(&shared.progress).stored(&what, &stored);
-                return stored.run_finished.then_some(run);
-            }
-            Ok(lost @ (Played::LeaseLost | Played::RunEnded)) => {
-                // Back to the queue if it is still ours (its run was stopped, say
-                // from the dashboard); a no-op when another seat holds it now.
-                let _ = work.release(db, &unit).await;
-                lock(&shared.counts).lost += 1;
-                // A run that ended (an SPRT decided, the last pair stored by
-                // another seat) drops its units in flight: nothing to say.
-                let ended = matches!(db.run(run).await, Ok(info) if info.status == model::RunStatus::Finished);
-                if lost == Played::LeaseLost && !ended {
-                    shared.note(&format!("{what}: taken over (lease expired) or the run was stopped; moving on"));
-                }
-            }
-            Err(error) => {
-                let _ = work.release(db, &unit).await;
-                if !matches!(error, RunError::Db(_)) {
-                    // Storing failing is not the unit's fault (and a full disk
-                    // must keep its last room for the run's stopped status).
-                    shared.beat(db, WorkerBeat { faults: 1, ..doing }, false).await;
-                }
-                work.failed(&unit, &error);
-                // A local run stops every seat here (they finish what they
-                // play); a worker says it and goes on.
-                shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue"));
+/// Settles `unit` (described as `what`) once its play and storing ended
+/// with `stored`: counted, on the progress line and in the worker's beat
+/// when stored; given back to the queue otherwise. Idle seats look again.
+/// The unit's run when it ended with this unit.
+async fn settled<W: Work>(
+    work: &W,
+    shared: &Shared,
+    db: &Db,
+    unit: W::Unit,
+    what: &str,
+    stored: Result<Played, RunError>,
+) -> Option<i64> {
+    let _wake = WakeOnDrop(&shared.changed);
+    let run = work.run_of(&unit);
+    let doing = WorkerBeat { run: Some(run), doing: what.to_string(), ..WorkerBeat::default() };
+    match stored {
+        Ok(Played::Stored(stored)) => {
+            let added = i64::try_from(stored.added).unwrap_or(0);
+            shared.beat(db, WorkerBeat { units: 1, progress: added, ..doing }, false).await;
+            lock(&shared.counts).stored += 1;
+            lock(&shared.progress).stored(what, &stored);
+            return stored.run_finished.then_some(run);
+        }
+        Ok(lost @ (Played::LeaseLost | Played::RunEnded)) => {
+            // Back to the queue if it is still ours (its run was stopped, say
+            // from the dashboard); a no-op when another seat holds it now.
+            let _ = work.release(db, &unit).await;
+            lock(&shared.counts).lost += 1;
+            // A run that ended (an SPRT decided, the last pair stored by
+            // another seat) drops its units in flight: nothing to say.
+            let ended = matches!(db.run(run).await, Ok(info) if info.status == model::RunStatus::Finished);
+            if lost == Played::LeaseLost && !ended {
+                shared.note(&format!("{what}: taken over (lease expired) or the run was stopped; moving on"));
             }
         }
-        None
+        Err(error) => {
+            let _ = work.release(db, &unit).await;
+            if !matches!(error, RunError::Db(_)) {
+                // Storing failing is not the unit's fault (and a full disk
+                // must keep its last room for the run's stopped status).
+                shared.beat(db, WorkerBeat { faults: 1, ..doing }, false).await;
+            }
+            work.failed(&unit, &error);
+            // A local run stops every seat here (they finish what they
+            // play); a worker says it and goes on.
+            shared.fail(error, |e| format!("{what}: {e}; it goes back to the queue"));
+        }
     }
+    None
 }
 
 /// Wakes every idle seat when dropped, that is once the unit in hand is
