@@ -1,6 +1,8 @@
 //! Core pinning (`--affinity [CPUS]`): each game slot gets its own CPUs and
-//! both engines of its games run there, so two games never share a core
-//! and the operating system does not move an engine between cores mid-search.
+//! both engines of its games run there, with the seat thread that plays
+//! them (SQLite; [`pin_thread`]), so two games never share a core, the
+//! operating system does not move an engine between cores mid-search, and
+//! an engine's reply wakes its seat on the same core.
 //!
 //! An engine inherits its CPU set from the thread that starts it: the
 //! starting thread narrows its own set to the slot's CPUs, spawns the
@@ -104,6 +106,16 @@ fn available() -> Result<Vec<usize>, String> {
 
 fn list(cpus: &[usize]) -> String {
     cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+}
+
+/// Narrows the calling thread to `cpus` for the rest of its life; a set
+/// that cannot be applied leaves it unpinned.
+pub fn pin_thread(cpus: &[usize]) {
+    let mut set = CpuSet::new();
+    for &cpu in cpus {
+        let _ = set.set(cpu);
+    }
+    let _ = sched_setaffinity(Pid::from_raw(0), &set);
 }
 
 /// Runs `spawn` with the calling thread narrowed to `cpus` (when given), so

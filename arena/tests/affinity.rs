@@ -1,5 +1,6 @@
 //! Core pinning through the binary: with `--affinity`, every engine process
-//! (and every thread of it) runs on its game slot's CPUs, read from /proc
+//! (and every thread of it) and the seat thread that plays its games run on
+//! its game slot's CPUs, read from /proc
 //! while the games are played; impossible settings are one line.
 
 mod common;
@@ -36,9 +37,32 @@ fn children_cpus(parent: u32) -> BTreeMap<u32, Vec<String>> {
     found
 }
 
+/// The arena's own seat threads (name → CPU list).
+fn seats_cpus(arena: u32) -> BTreeMap<String, String> {
+    let mut found = BTreeMap::new();
+    for task in std::fs::read_dir(format!("/proc/{arena}/task")).into_iter().flatten().flatten() {
+        let name = std::fs::read_to_string(task.path().join("comm")).unwrap_or_default().trim().to_string();
+        let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
+        let cpus =
+            status.lines().find(|l| l.starts_with("Cpus_allowed_list:")).and_then(|l| l.split_whitespace().nth(1));
+        if let (true, Some(cpus)) = (name.starts_with("seat-"), cpus) {
+            found.insert(name, cpus.to_string());
+        }
+    }
+    found
+}
+
+/// What a match's threads showed while it played.
+struct Seen {
+    /// The CPU lists each engine's threads showed.
+    engines: Vec<Vec<String>>,
+    /// The CPU list of each seat thread of the arena.
+    seats: BTreeMap<String, String>,
+}
+
 /// Starts a match and looks at its engines until four were seen, each with
-/// its search thread; returns the CPU lists each engine's threads showed.
-fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Vec<Vec<String>> {
+/// its search thread, and at its seat threads.
+fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Seen {
     let mut args = vec![
         "match",
         "--a",
@@ -64,7 +88,9 @@ fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Vec<Vec<Strin
     // (The preflight's engines, started once and quit before the games,
     // never search: only engines seen searching count.)
     let mut seen: BTreeMap<u32, (usize, BTreeSet<String>)> = BTreeMap::new();
+    let mut seats = BTreeMap::new();
     while Instant::now() < deadline {
+        seats.extend(seats_cpus(child.id()));
         for (pid, threads) in children_cpus(child.id()) {
             let entry = seen.entry(pid).or_default();
             entry.0 = entry.0.max(threads.len());
@@ -79,7 +105,7 @@ fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Vec<Vec<Strin
     let _ = child.kill();
     let _ = child.wait();
     let _ = std::fs::remove_file(dir.join("a.db"));
-    seen.into_values().map(|(_, lists)| lists.into_iter().collect()).collect()
+    Seen { engines: seen.into_values().map(|(_, lists)| lists.into_iter().collect()).collect(), seats }
 }
 
 #[test]
@@ -91,7 +117,10 @@ fn every_engine_thread_runs_on_its_slots_cpus() {
         return;
     }
     let dir = temp_dir("affinity");
-    let pinned = engines_while_playing(&dir, &["--affinity", "0,1"]);
+    let Seen { engines: pinned, seats } = engines_while_playing(&dir, &["--affinity", "0,1"]);
+    let expected: BTreeMap<String, String> =
+        [("seat-0", "0"), ("seat-1", "1")].map(|(s, c)| (s.into(), c.into())).into();
+    assert_eq!(seats, expected, "each seat's thread on its slot's CPU, beside its engines");
     assert!(pinned.len() >= 4, "{pinned:?}");
     let mut per_cpu: BTreeMap<String, usize> = BTreeMap::new();
     for threads in &pinned {
@@ -101,9 +130,10 @@ fn every_engine_thread_runs_on_its_slots_cpus() {
     assert_eq!(per_cpu.keys().collect::<Vec<_>>(), ["0", "1"], "one CPU per slot: {pinned:?}");
     assert!(per_cpu.values().all(|&n| n >= 2), "both engines of a slot on its CPU: {pinned:?}");
 
-    let free = engines_while_playing(&dir, &[]);
+    let Seen { engines: free, seats } = engines_while_playing(&dir, &[]);
     let all = format!("0-{}", cpus - 1);
     assert!(free.iter().flatten().all(|list| list == &all), "without --affinity, every CPU: {free:?}");
+    assert!(seats.len() == 2 && seats.values().all(|list| list == &all), "without --affinity, every CPU: {seats:?}");
 }
 
 #[test]

@@ -207,7 +207,7 @@ impl RecordArgs {
 /// by every command that plays games here.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SeatArgs {
-    /// Pin each game slot's engines to CPUs of its own: every CPU this process may use, or a list such as 0-3,6.
+    /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6.
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS")]
     pub(crate) affinity: Option<String>,
     /// Keep no engine I/O logs (by default every game's lines to and from its engines go to arena-logs/, see arena log).

@@ -595,14 +595,15 @@ pub async fn seats<W: Work>(
     let mut threads = Vec::new();
     for index in 0..concurrency.max(1) {
         let mut seat = Seat::new(runtime.clone(), format!("{name}/{index}"), lease);
-        if let Some(affinity) = &runtime.affinity {
-            seat.pin(affinity.slot(index, concurrency.max(1)));
+        let cpus = runtime.affinity.as_ref().map(|affinity| affinity.slot(index, concurrency.max(1)));
+        if let Some(cpus) = &cpus {
+            seat.pin(cpus.clone());
         }
         let serving = serve(work.clone(), seat, shared.clone(), idle);
         if runtime.db.is_shared() {
             tasks.spawn(serving);
         } else {
-            match seat_thread(index, serving) {
+            match seat_thread(index, cpus, serving) {
                 Ok(done) => threads.push(done),
                 Err(serving) => {
                     tasks.spawn(serving);
@@ -621,7 +622,7 @@ pub async fn seats<W: Work>(
 /// Runs `serving` on a new thread with a single-threaded runtime; the
 /// receiver hears when it ends. The future back when the thread or its
 /// runtime cannot be made (then it runs as a task).
-fn seat_thread<F>(index: usize, serving: F) -> Result<tokio::sync::oneshot::Receiver<()>, F>
+fn seat_thread<F>(index: usize, cpus: Option<Vec<usize>>, serving: F) -> Result<tokio::sync::oneshot::Receiver<()>, F>
 where
     F: Future<Output = ()> + Send + 'static,
 {
@@ -633,6 +634,9 @@ where
     let slot = Arc::new(Mutex::new(Some(serving)));
     let taken = slot.clone();
     let started = std::thread::Builder::new().name(format!("seat-{index}")).spawn(move || {
+        if let Some(cpus) = &cpus {
+            crate::affinity::pin_thread(cpus);
+        }
         if let Some(serving) = stop::lock(&taken).take() {
             seat_runtime.block_on(serving);
         }
