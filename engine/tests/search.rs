@@ -197,3 +197,42 @@ fn the_paper_conditions_change_the_tree_and_still_mate() {
         assert_eq!(mate_in_moves(result.score), Some(2), "{fen}");
     }
 }
+
+/// Whether `result` is a mate for the side to move in at most `moves`.
+fn mates_within(result: &SearchResult, moves: i32) -> bool {
+    mate_in_moves(result.score).is_some_and(|m| m > 0 && m <= moves)
+}
+
+/// `data/suites/mate/game-mate4.epd` (made here from our own games, see
+/// data/SOURCES.md): every position is a mate in exactly 4 for the engine
+/// without pruning at depth 8, and most lie in endings where one side has
+/// only king and pawns, so the zugzwang guard is what lets null move find
+/// them (README, "the mate gap").
+#[test]
+fn the_game_mates_in_four_need_the_zugzwang_guard() {
+    let data =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/suites/mate/game-mate4.epd")).unwrap();
+    let fens: Vec<String> = data
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| format!("{} 0 1", l.split_whitespace().take(4).collect::<Vec<_>>().join(" ")))
+        .collect();
+    assert_eq!(fens.len(), 51);
+    let mut plain = Searcher::new(16, PruningConfig::preset("plain").unwrap());
+    let mut guarded_config = PruningConfig::preset("nmp2").unwrap();
+    guarded_config.null_move.guard = true;
+    let mut nmp2 = Searcher::new(16, PruningConfig::preset("nmp2").unwrap());
+    let mut guarded = Searcher::new(16, guarded_config);
+    let (mut solved, mut solved_guarded) = (0, 0);
+    for fen in &fens {
+        plain.clear();
+        let result = search(&mut plain, &game(fen), depth(8));
+        assert_eq!(mate_in_moves(result.score), Some(4), "plain on {fen}: score {}", result.score);
+        nmp2.clear();
+        solved += usize::from(mates_within(&search(&mut nmp2, &game(fen), depth(8)), 4));
+        guarded.clear();
+        solved_guarded += usize::from(mates_within(&search(&mut guarded, &game(fen), depth(8)), 4));
+    }
+    // Measured: 17 without the guard, 49 with it (BENCHMARKS.md).
+    assert!(solved_guarded >= 45 && solved <= 25, "nmp2 solved {solved}, guarded {solved_guarded}");
+}
