@@ -61,11 +61,40 @@ fn foreign(tables: &[String]) -> Option<String> {
         .then(|| format!("it holds another program's tables: {own} of them, none of arena's"))
 }
 
-/// An exclusive `flock` on the database file, held while one process looks
-/// at and migrates it (SQLite's own locks are `fcntl` locks, which this does
-/// not touch). `None` when the file cannot be opened: the open that follows
+/// The database files this process has opened outside SQLite (for the
+/// migration lock and the header check), one descriptor per file, kept open
+/// until the process ends. They must never be closed while SQLite has the
+/// file open: closing any descriptor of a file drops every POSIX (`fcntl`)
+/// lock the process holds on it, SQLite's included. A process whose shared
+/// lock is gone looks closed to the others, and the next process to close
+/// the database would then delete the write-ahead log this one still writes
+/// to (two logs, one file: a corrupt database). Measured in session 11 on a
+/// real run; test `arena/tests/shared_file.rs`.
+#[derive(Debug)]
+struct HeldFile {
+    file: std::fs::File,
+    /// This process's opens of the file, one at a time (`flock` does not
+    /// exclude a second lock through the same descriptor).
+    opening: std::sync::Arc<tokio::sync::Mutex<()>>,
+}
+
+static HELD: std::sync::Mutex<Vec<(std::path::PathBuf, std::sync::Arc<HeldFile>)>> = std::sync::Mutex::new(Vec::new());
+
+/// This process's descriptor of `path`, opened (or created empty) at the
+/// first call. `None` when the file cannot be opened: the open that follows
 /// says why.
-fn migration_lock(path: &std::path::Path) -> Option<std::fs::File> {
+fn held_file(path: &std::path::Path) -> Option<std::sync::Arc<HeldFile>> {
+    use std::os::unix::fs::MetadataExt;
+    let mut held = HELD.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // The same file, not only the same name: a file deleted and made anew
+    // at the path gets a descriptor of its own (the old one stays open).
+    let same = |file: &std::fs::File| match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    };
+    if let Some((_, file)) = held.iter().find(|(p, file)| p == path && same(&file.file)) {
+        return Some(file.clone());
+    }
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -74,20 +103,54 @@ fn migration_lock(path: &std::path::Path) -> Option<std::fs::File> {
         .open(path)
         .or_else(|_| std::fs::File::open(path))
         .ok()?;
-    file.lock().ok()?;
+    let file = std::sync::Arc::new(HeldFile { file, opening: std::sync::Arc::new(tokio::sync::Mutex::new(())) });
+    held.push((path.to_path_buf(), file.clone()));
     Some(file)
+}
+
+/// An exclusive `flock` on the database file, held while one process looks
+/// at and migrates it (SQLite's own locks are `fcntl` locks, which this does
+/// not touch), with the file's mutex in this process. Released by `unlock`,
+/// never by closing the file ([`held_file`]).
+struct MigrationLock {
+    file: std::sync::Arc<HeldFile>,
+    _opening: tokio::sync::OwnedMutexGuard<()>,
+}
+
+impl Drop for MigrationLock {
+    fn drop(&mut self) {
+        let _ = self.file.file.unlock();
+    }
+}
+
+async fn migration_lock(file: std::sync::Arc<HeldFile>) -> Option<MigrationLock> {
+    let opening = file.opening.clone().lock_owned().await;
+    let locked = file.clone();
+    tokio::task::spawn_blocking(move || locked.file.lock()).await.ok()?.ok()?;
+    Some(MigrationLock { file, _opening: opening })
 }
 
 /// Refuses, before anything writes to it, a file that is not a SQLite
 /// database or one that holds another program's tables: the file stays
 /// byte for byte as it was. A missing or empty file is a new database; a
 /// file that cannot be inspected read-only is left to the open that follows.
-async fn refuse_foreign_sqlite(path: &std::path::Path, shown: &str) -> Result<(), DbError> {
-    use std::io::Read;
+async fn refuse_foreign_sqlite(path: &std::path::Path, file: Option<&HeldFile>, shown: &str) -> Result<(), DbError> {
+    use std::os::unix::fs::FileExt;
     let not_arena = |what: String| DbError::NotArena { target: shown.to_string(), what };
-    let Ok(mut file) = std::fs::File::open(path) else { return Ok(()) };
-    let mut header = Vec::with_capacity(16);
-    if file.by_ref().take(16).read_to_end(&mut header).is_err() || header.is_empty() {
+    // Read through this process's held descriptor: opening and closing
+    // another one here would drop SQLite's locks ([`held_file`]).
+    let Some(file) = file else { return Ok(()) };
+    let mut header = [0u8; 16];
+    let mut read = 0;
+    while read < header.len() {
+        match file.file.read_at(&mut header[read..], read as u64) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(_) => return Ok(()),
+        }
+    }
+    let header = &header[..read];
+    if header.is_empty() {
         return Ok(());
     }
     if header != b"SQLite format 3\0" {
@@ -147,9 +210,14 @@ impl Db {
             Target::Sqlite(path) => {
                 let path = std::path::absolute(path)
                     .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
-                let locked = path.clone();
-                migrating = tokio::task::spawn_blocking(move || migration_lock(&locked)).await.ok().flatten();
-                refuse_foreign_sqlite(&path, &shown).await?;
+                let held = {
+                    let path = path.clone();
+                    tokio::task::spawn_blocking(move || held_file(&path)).await.ok().flatten()
+                };
+                if let Some(file) = &held {
+                    migrating = migration_lock(file.clone()).await;
+                }
+                refuse_foreign_sqlite(&path, held.as_deref(), &shown).await?;
                 let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
                 sqlite_url = Some(url.to_string());
                 let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
