@@ -3,12 +3,14 @@
 #  - the papers' four self-play matches as SPRT runs (bench/papers/*.toml);
 #  - tree sizes on the full ECM (879 positions) at depths 9 and 10 for std
 #    R = 3 (the 100 % reference, as in the verified null-move paper's Table
-#    3), std R = 2 and verified R = 3, through `arena suite`.
+#    3), std R = 2 and verified R = 3, through `arena suite`; the same on
+#    WCSAC (1,001) at depths 8 and 9 (its Table 4).
 # The first call creates what is missing; every call (again after Ctrl-C, a
-# crash or a reboot) plays on where the runs stopped: the suite first, then
-# each match up to 2,000 games (the issue's floor; round robin, so that all
-# four have a result early), then every SPRT on to its verdict or its
-# 6,000 games. Progress is the worker's line per unit.
+# crash or a reboot) plays on where the runs stopped: each match up to
+# 2,000 games (the issue's floor; round robin, so that all four have a
+# result early), then the suites (ECM at depths 9 and 10; WCSAC at 8 and 9,
+# the paper's Table 4), then every SPRT on to its verdict or its 6,000
+# games. Progress is the worker's line per unit.
 #
 #   bench/papers.sh [DB]          # default: papers.db here
 #   arena show N --db papers.db   # any time, from another terminal
@@ -25,15 +27,17 @@ if [ ! -e "$db" ]; then
         "$arena" run "bench/papers/$match.toml" --db "$db" --no-local --quiet >/dev/null
     done
 fi
-if ! "$arena" runs --db "$db" | awk 'NR > 1 {print $2}' | grep -qx suite; then
+suites=$("$arena" runs --db "$db" | awk 'NR > 1 && $2 == "suite"' | wc -l)
+if [ "$suites" -lt 1 ]; then
     "$arena" suite --engines nmp3,nmp2,vnm --suite ecm --depth 9,10 --stall 600 --db "$db" --no-local --quiet >/dev/null
+fi
+if [ "$suites" -lt 2 ]; then
+    # The paper's Table 4 (WCS, depths 8-10; we play 8 and 9).
+    "$arena" suite --engines nmp3,nmp2,vnm --suite wcsac --depth 8,9 --stall 600 --db "$db" --no-local --quiet >/dev/null
 fi
 "$arena" runs --db "$db"
 column() { "$arena" runs --db "$db" | awk -v r="$1" -v c="$2" '$1 == r {print $c}'; }
 open_runs() { "$arena" runs --db "$db" | awk -v k="$1" 'NR > 1 && $2 == k && $3 == "running" {print $1}' | sort -n; }
-for run in $(open_runs suite); do
-    "$arena" worker --db "$db" --run "$run" --concurrency 2 --no-io-log
-done
 floor=2000
 for run in $(open_runs sprt); do
     [ "$(column "$run" 4 | cut -d/ -f1)" -ge "$floor" ] && continue
@@ -46,6 +50,9 @@ for run in $(open_runs sprt); do
             wait "$worker" || true
         fi
     done
+done
+for run in $(open_runs suite); do
+    "$arena" worker --db "$db" --run "$run" --concurrency 2 --no-io-log
 done
 for run in $(open_runs sprt); do
     "$arena" worker --db "$db" --run "$run" --concurrency 2 --no-io-log
