@@ -13,10 +13,13 @@
 
 mod common;
 
-use common::{arena_ok, have_python, stdout, temp_dir};
+use common::{FAKE, arena_ok, have_python, stdout, temp_dir};
 
 use std::os::unix::fs::MetadataExt;
 use std::process::Command;
+
+use db::{Db, Target};
+use model::RunStatus;
 
 /// The POSIX locks this process holds on the file with inode `inode`, from
 /// `/proc/locks` (`N: POSIX ADVISORY READ PID MAJ:MIN:INODE START END`).
@@ -35,17 +38,11 @@ fn my_locks(inode: u64) -> usize {
         .count()
 }
 
-use db::{Db, Target};
-use model::RunStatus;
-
 #[tokio::test]
 async fn another_process_closing_the_database_leaves_this_ones_log() {
     let dir = temp_dir("shared-file");
-    let fake = common::FAKE;
-    let engines = format!(
-        "[[engine]]\nname = \"a\"\ncommand = \"{fake}\"\nargs = [\"instant\"]\n[[engine]]\nname = \"b\"\ncommand = \"{fake}\"\nargs = [\"instant\"]\n"
-    );
-    std::fs::write(dir.join("engines.toml"), engines).unwrap();
+    let engine = |name: &str| format!("[[engine]]\nname = \"{name}\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
+    std::fs::write(dir.join("engines.toml"), engine("a") + &engine("b")).unwrap();
     arena_ok(&dir, &["match", "--a", "a", "--b", "b", "--games", "2", "--tc", "60+1", "--quiet", "--db", "run.db"]);
 
     let path = dir.join("run.db");
