@@ -4,6 +4,14 @@
 //! operating system does not move an engine between cores mid-search, and
 //! an engine's reply wakes its seat on the same core.
 //!
+//! It is on by default when two or more slots can each have a CPU of their
+//! own ([`Affinity::auto`]): left to the kernel, two games of instant
+//! engines on two cores shared a core about a fifth of the time while the
+//! other idled, and their wall time per ply spread by 30 % from run to run
+//! (BENCHMARKS.md, sessions 10-12). `--affinity none` turns it off. Two
+//! arenas with the same concurrency on one machine pin their slots to the
+//! same CPU sets, so each set still carries an equal share.
+//!
 //! An engine inherits its CPU set from the thread that starts it: the
 //! starting thread narrows its own set to the slot's CPUs, spawns the
 //! process and restores its set, all without yielding to the runtime. That
@@ -67,6 +75,21 @@ impl Affinity {
             }
         }
         Ok(Affinity { cpus })
+    }
+
+    /// The default: every CPU this process may use, shared among `slots`
+    /// slots when there are two or more and each can have a CPU of its own;
+    /// otherwise `None` (one slot has every CPU anyway, and slots that would
+    /// share a CPU are left to the operating system).
+    pub fn auto(slots: usize) -> Option<Affinity> {
+        let cpus = available().ok()?;
+        (slots >= 2 && slots <= cpus.len()).then_some(Affinity { cpus })
+    }
+
+    /// The CPUs of each slot, as `0-1 | 2-3` (for the run's first line).
+    pub fn describe(&self, slots: usize) -> String {
+        let slots = slots.clamp(1, self.cpus.len().max(1));
+        (0..slots).map(|index| list(&self.slot(index, slots))).collect::<Vec<_>>().join(" | ")
     }
 
     /// Checks that `slots` game slots can each have a CPU of their own.
@@ -151,6 +174,21 @@ mod tests {
         assert!(affinity.fits(5).is_ok());
         let error = affinity.fits(6).unwrap_err();
         assert!(error.contains("5 CPU(s) (0,1,2,3,4) for --concurrency 6"), "{error}");
+    }
+
+    #[test]
+    fn by_default_only_slots_with_a_cpu_each_are_pinned() {
+        let cpus = available().unwrap().len();
+        assert_eq!(Affinity::auto(1), None, "one slot has every CPU");
+        assert_eq!(Affinity::auto(cpus + 1), None, "slots that would share a CPU are not pinned");
+        if cpus >= 2 {
+            let affinity = Affinity::auto(2).unwrap();
+            assert_eq!(affinity.cpus, available().unwrap());
+            assert_eq!(affinity.slot(0, 2).len() + affinity.slot(1, 2).len(), cpus);
+        }
+        let affinity = Affinity { cpus: vec![0, 1, 2, 3, 6] };
+        assert_eq!(affinity.describe(2), "0,1,2 | 3,6");
+        assert_eq!(affinity.describe(5), "0 | 1 | 2 | 3 | 6");
     }
 
     #[test]

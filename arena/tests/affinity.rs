@@ -1,7 +1,8 @@
-//! Core pinning through the binary: with `--affinity`, every engine process
-//! (and every thread of it) and the seat thread that plays its games run on
-//! its game slot's CPUs, read from /proc
-//! while the games are played; impossible settings are one line.
+//! Core pinning through the binary: with `--affinity`, and by default with
+//! two slots, every engine process (and every thread of it) and the seat
+//! thread that plays its games run on its game slot's CPUs, read from /proc
+//! while the games are played; `--affinity none` pins nothing; impossible
+//! settings are one line.
 
 mod common;
 
@@ -130,10 +131,33 @@ fn every_engine_thread_runs_on_its_slots_cpus() {
     assert_eq!(per_cpu.keys().collect::<Vec<_>>(), ["0", "1"], "one CPU per slot: {pinned:?}");
     assert!(per_cpu.values().all(|&n| n >= 2), "both engines of a slot on its CPU: {pinned:?}");
 
-    let Seen { engines: free, seats } = engines_while_playing(&dir, &[]);
+    let Seen { engines: free, seats } = engines_while_playing(&dir, &["--affinity", "none"]);
     let all = format!("0-{}", cpus - 1);
-    assert!(free.iter().flatten().all(|list| list == &all), "without --affinity, every CPU: {free:?}");
-    assert!(seats.len() == 2 && seats.values().all(|list| list == &all), "without --affinity, every CPU: {seats:?}");
+    assert!(free.iter().flatten().all(|list| list == &all), "with --affinity none, every CPU: {free:?}");
+    assert!(seats.len() == 2 && seats.values().all(|list| list == &all), "with --affinity none, every CPU: {seats:?}");
+}
+
+#[test]
+fn two_slots_are_pinned_by_default_when_each_has_a_cpu() {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    if cpus < 2 {
+        assert!(std::env::var_os("CI").is_none(), "CI has at least 2 CPUs");
+        eprintln!("skipping: one CPU");
+        return;
+    }
+    let dir = temp_dir("affinity-default");
+    let Seen { engines, seats } = engines_while_playing(&dir, &[]);
+    // Each slot gets an equal share of every CPU, in order (2 CPUs: 0 and 1).
+    let half = cpus / 2 + cpus % 2;
+    let span = |first: usize, last: usize| if first == last { first.to_string() } else { format!("{first}-{last}") };
+    let expected: BTreeMap<String, String> =
+        [("seat-0".to_string(), span(0, half - 1)), ("seat-1".to_string(), span(half, cpus - 1))].into();
+    assert_eq!(seats, expected, "each seat's thread on its slot's CPUs");
+    assert!(engines.len() >= 4, "{engines:?}");
+    for threads in &engines {
+        assert_eq!(threads.len(), 1, "every thread of an engine on one slot's CPUs: {threads:?}");
+        assert!(expected.values().any(|slot| slot == &threads[0]), "an engine on a slot's CPUs: {engines:?}");
+    }
 }
 
 #[test]

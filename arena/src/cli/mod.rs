@@ -207,8 +207,8 @@ impl RecordArgs {
 /// by every command that plays games here.
 #[derive(Args, Debug, Clone, Default)]
 pub struct SeatArgs {
-    /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6.
-    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS")]
+    /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6; `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
+    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
     pub(crate) affinity: Option<String>,
     /// Keep no engine I/O logs (by default every game's lines to and from its engines go to arena-logs/, see arena log).
     #[arg(long)]
@@ -216,16 +216,23 @@ pub struct SeatArgs {
 }
 
 impl SeatArgs {
-    /// The CPUs to share among `slots` slots, checked; `None` without the flag.
+    /// The CPUs to share among `slots` slots, checked; `None` when nothing
+    /// is pinned (`--affinity none`, or by default one slot or more slots
+    /// than CPUs: see [`crate::affinity::Affinity::auto`]).
     ///
     /// # Errors
     ///
     /// [`CliError`] for a bad list or fewer CPUs than slots.
     pub(crate) fn resolve(&self, slots: usize) -> Result<Option<crate::affinity::Affinity>, CliError> {
-        let Some(text) = &self.affinity else { return Ok(None) };
-        let affinity = crate::affinity::Affinity::parse(text).map_err(CliError)?;
-        affinity.fits(slots).map_err(CliError)?;
-        Ok(Some(affinity))
+        match self.affinity.as_deref().map(str::trim) {
+            None => Ok(crate::affinity::Affinity::auto(slots)),
+            Some("none") => Ok(None),
+            Some(text) => {
+                let affinity = crate::affinity::Affinity::parse(text).map_err(CliError)?;
+                affinity.fits(slots).map_err(CliError)?;
+                Ok(Some(affinity))
+            }
+        }
     }
 }
 
