@@ -1,19 +1,28 @@
 //! Engine I/O logs: every line the arena sends to an engine and every line
 //! it reads back during one game, with the milliseconds since the game
-//! started, kept in memory while the game runs and written once at its end
-//! as one gzip file per game (`arena-logs/run-N/pair-P-game-G.log.gz`).
-//! The game's stored record names the file, and `arena log RUN P.G` prints it.
+//! started, kept in memory while the game runs and compressed once at its
+//! end into one gzip member.
+//!
+//! The members of a process's games of one run are appended to a few files
+//! in `arena-logs/run-N/` ([`LogStore`]), not one file per game: making a
+//! file per game cost more CPU than compressing it (BENCHMARKS.md, session
+//! 12). A game's stored record names its file, offset and length
+//! (`host:…/io-host-pid-1.log.gz@4096+2311`), `arena log RUN P.G` prints it,
+//! and since concatenated members are one gzip stream, `zcat` reads a whole
+//! file.
 //!
 //! A line reads `   1234 fhr > go wtime 1000 …` (to the engine) or
 //! `   1301 fhr < bestmove e2e4` (from it). A `position` line that extends
 //! the one sent to the same engine before is stored as `…` and the new
-//! moves, and [`read`] gives the whole line back: the file grows with the
+//! moves, and [`read`] gives the whole line back: the log grows with the
 //! game's length instead of its square. Compression at gzip's fastest level
 //! keeps a game to a few kilobytes (see BENCHMARKS.md).
 
-use std::io::{Read, Write};
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Instant;
 
 use flate2::Compression;
@@ -39,7 +48,8 @@ pub struct IoLog(Arc<Mutex<Inner>>);
 struct Inner {
     start: Instant,
     text: Vec<u8>,
-    path: PathBuf,
+    /// The run's folder of logs.
+    folder: PathBuf,
     /// The last `position` line sent to each engine.
     positions: Vec<(String, String)>,
 }
@@ -48,12 +58,12 @@ struct Inner {
 const CONTINUED: char = '…';
 
 impl IoLog {
-    /// An empty log to be written to `path` (made `.log.gz`).
-    pub fn new(path: PathBuf) -> IoLog {
+    /// An empty log of a game of the run whose logs go to `folder`.
+    pub fn new(folder: PathBuf) -> IoLog {
         IoLog(Arc::new(Mutex::new(Inner {
             start: Instant::now(),
             text: Vec::with_capacity(64 * 1024),
-            path,
+            folder,
             positions: Vec::new(),
         })))
     }
@@ -93,39 +103,160 @@ impl IoLog {
         text.push(b'\n');
     }
 
-    /// Writes the log (gzip, through a temporary file renamed into place)
-    /// and returns its path.
+    /// Compresses the log and appends it to this process's file of the
+    /// run ([`LogStore::append`]); `fault` says the game ended by an
+    /// engine's fault (its log is never rotated away). Returns where it is,
+    /// as the record names it (without the host).
     ///
     /// # Errors
     ///
-    /// The I/O error of creating, writing or renaming the file.
-    pub fn finish(&self) -> std::io::Result<PathBuf> {
+    /// The I/O error of making the folder or appending to the file.
+    pub fn finish(&self, fault: bool) -> std::io::Result<String> {
         let inner = lock(&self.0);
-        if let Some(folder) = inner.path.parent() {
-            std::fs::create_dir_all(folder)?;
-        }
-        let partial = inner.path.with_extension("gz.partial");
-        let written = (|| {
-            let mut encoder = GzEncoder::new(std::fs::File::create(&partial)?, Compression::fast());
-            encoder.write_all(&inner.text)?;
-            encoder.finish()?;
-            std::fs::rename(&partial, &inner.path)
-        })();
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&partial);
-            return Err(e);
-        }
-        Ok(inner.path.clone())
-    }
-
-    /// The file the log goes to.
-    pub fn path(&self) -> PathBuf {
-        lock(&self.0).path.clone()
+        let mut encoder = GzEncoder::new(Vec::with_capacity(inner.text.len() / 4), Compression::fast());
+        encoder.write_all(&inner.text)?;
+        let member = encoder.finish()?;
+        LogStore::of(&inner.folder).append(&member, fault)
     }
 
     /// The folder the log goes to.
     pub fn folder(&self) -> PathBuf {
-        lock(&self.0).path.parent().map(Path::to_path_buf).unwrap_or_default()
+        lock(&self.0).folder.clone()
+    }
+}
+
+/// Fault-free games per file: a file is closed after this many, and the
+/// oldest closed files beyond [`IO_LOGS_KEPT`] games are deleted.
+const SEGMENT_GAMES: usize = 1_000;
+
+/// I/O logs of games without a fault kept per run and process, at least
+/// (every faulted game's log is kept): about 133 bytes per ply compressed,
+/// so 10,000 games of 112 plies hold some 149 MB.
+pub const IO_LOGS_KEPT: usize = 10_000;
+
+/// Where one process appends the I/O logs of one run: fault-free games go
+/// to `io-HOST-PID-K.log.gz`, a new `K` every [`SEGMENT_GAMES`] games, the
+/// oldest deleted once more than [`IO_LOGS_KEPT`] games are closed; games
+/// lost by an engine's fault go to `io-HOST-PID-faults.log.gz`, kept.
+#[derive(Debug)]
+pub struct LogStore {
+    folder: PathBuf,
+    stem: String,
+    files: Mutex<Files>,
+}
+
+#[derive(Debug, Default)]
+struct Files {
+    /// The file fault-free games go to, and how many it holds.
+    current: Option<(Appender, usize)>,
+    /// The number of the next such file.
+    next: u32,
+    /// Closed files of fault-free games, oldest first.
+    closed: VecDeque<PathBuf>,
+    faults: Option<Appender>,
+}
+
+/// A file opened for appending, and its length.
+#[derive(Debug)]
+struct Appender {
+    path: PathBuf,
+    file: File,
+    len: u64,
+}
+
+impl Appender {
+    fn open(path: PathBuf) -> std::io::Result<Appender> {
+        let file = std::fs::OpenOptions::new().create(true).append(true).open(&path)?;
+        let len = file.metadata()?.len();
+        Ok(Appender { path, file, len })
+    }
+
+    /// Appends `member`; returns `path@offset+length`. A failed write is
+    /// cut off again, so the file holds whole members only.
+    fn append(&mut self, member: &[u8]) -> std::io::Result<String> {
+        let offset = self.len;
+        if let Err(e) = self.file.write_all(member) {
+            let _ = self.file.set_len(offset);
+            return Err(e);
+        }
+        self.len += member.len() as u64;
+        Ok(format!("{}@{offset}+{}", self.path.display(), member.len()))
+    }
+}
+
+/// The stores of this process, one per run folder.
+static STORES: LazyLock<Mutex<HashMap<PathBuf, Arc<LogStore>>>> = LazyLock::new(Mutex::default);
+
+impl LogStore {
+    /// This process's store for the run folder `folder`.
+    pub fn of(folder: &Path) -> Arc<LogStore> {
+        lock(&STORES)
+            .entry(folder.to_path_buf())
+            .or_insert_with(|| {
+                let host: String = db::host_name()
+                    .chars()
+                    .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+                    .collect();
+                Arc::new(LogStore {
+                    folder: folder.to_path_buf(),
+                    stem: format!("io-{host}-{}", std::process::id()),
+                    files: Mutex::default(),
+                })
+            })
+            .clone()
+    }
+
+    /// Appends one game's gzip member; returns where it went.
+    ///
+    /// # Errors
+    ///
+    /// The I/O error of making the folder, opening or writing the file.
+    pub fn append(&self, member: &[u8], fault: bool) -> std::io::Result<String> {
+        let mut files = lock(&self.files);
+        if fault {
+            if files.faults.is_none() {
+                std::fs::create_dir_all(&self.folder)?;
+                files.faults = Some(Appender::open(self.folder.join(format!("{}-faults.log.gz", self.stem)))?);
+            }
+            return files
+                .faults
+                .as_mut()
+                .map_or_else(|| Err(std::io::ErrorKind::NotFound.into()), |f| f.append(member));
+        }
+        if files.current.as_ref().is_some_and(|(_, games)| *games >= SEGMENT_GAMES) {
+            if let Some((full, _)) = files.current.take() {
+                files.closed.push_back(full.path);
+            }
+            while files.closed.len() * SEGMENT_GAMES > IO_LOGS_KEPT {
+                if let Some(oldest) = files.closed.pop_front() {
+                    let _ = std::fs::remove_file(oldest);
+                }
+            }
+        }
+        if files.current.is_none() {
+            std::fs::create_dir_all(&self.folder)?;
+            files.next += 1;
+            let path = self.folder.join(format!("{}-{}.log.gz", self.stem, files.next));
+            files.current = Some((Appender::open(path)?, 0));
+        }
+        let Some((appender, games)) = files.current.as_mut() else { return Err(std::io::ErrorKind::NotFound.into()) };
+        let place = appender.append(member)?;
+        *games += 1;
+        Ok(place)
+    }
+
+    /// Deletes the files of fault-free games this process wrote for any
+    /// run (on a full disk: they are expendable, the games' records are
+    /// not). Later games start new files.
+    pub fn drop_fault_free() {
+        let stores: Vec<Arc<LogStore>> = lock(&STORES).values().cloned().collect();
+        for store in stores {
+            let mut files = lock(&store.files);
+            let current = files.current.take().map(|(appender, _)| appender.path);
+            for path in files.closed.drain(..).chain(current) {
+                let _ = std::fs::remove_file(path);
+            }
+        }
     }
 }
 
@@ -158,14 +289,29 @@ pub fn is_disk_full(error: &std::io::Error) -> bool {
     error.kind() == std::io::ErrorKind::StorageFull || matches!(error.raw_os_error(), Some(ENOSPC | EDQUOT))
 }
 
-/// The text of a written log.
+/// The text of a written log: `place` is a record's path, either
+/// `FILE@OFFSET+LENGTH` (one member of a file of logs) or a whole file (one
+/// game per file, as arena wrote them before session 12).
 ///
 /// # Errors
 ///
-/// The I/O error of reading it, or a file that is not gzip.
-pub fn read(path: &Path) -> std::io::Result<String> {
+/// The I/O error of reading it, or bytes that are not gzip.
+pub fn read(place: &str) -> std::io::Result<String> {
+    let member = place.rsplit_once('@').and_then(|(path, range)| {
+        let (offset, len) = range.split_once('+')?;
+        Some((path, offset.parse::<u64>().ok()?, len.parse::<u64>().ok()?))
+    });
     let mut text = String::new();
-    GzDecoder::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
+    match member {
+        Some((path, offset, len)) => {
+            let mut file = File::open(path)?;
+            file.seek(SeekFrom::Start(offset))?;
+            GzDecoder::new(file.take(len)).read_to_string(&mut text)?;
+        }
+        None => {
+            GzDecoder::new(File::open(place)?).read_to_string(&mut text)?;
+        }
+    }
     Ok(expand(&text))
 }
 
@@ -202,8 +348,9 @@ mod tests {
 
     #[test]
     fn lines_round_trip_through_the_file() {
-        let dir = std::env::temp_dir().join(format!("arena-iolog-{}", std::process::id()));
-        let log = IoLog::new(dir.join("run-1/pair-1-game-2.log.gz"));
+        let dir = std::env::temp_dir().join(format!("arena-iolog-{}", std::process::id())).join("run-1");
+        let _ = std::fs::remove_dir_all(&dir);
+        let log = IoLog::new(dir.clone());
         log.line("fhr", Direction::ToEngine, "go nodes 10");
         log.clone().line("fhr", Direction::FromEngine, "bestmove e2e4");
         for (engine, line) in [
@@ -215,11 +362,27 @@ mod tests {
         ] {
             log.line(engine, Direction::ToEngine, line);
         }
-        let path = log.finish().unwrap();
+        // Another game's log before and after it in the same file.
+        let other = |text: &str| {
+            let log = IoLog::new(dir.clone());
+            log.line("plain", Direction::FromEngine, text);
+            log.finish(false).unwrap()
+        };
+        let before = other("before");
+        let place = log.finish(false).unwrap();
+        let after = other("after");
+        let (path, range) = place.rsplit_once('@').unwrap();
+        assert!(path.ends_with(&format!("run-1/{}-1.log.gz", LogStore::of(&dir).stem)), "{place}");
+        assert!(LogStore::of(&dir).stem.ends_with(&format!("-{}", std::process::id())), "{place}");
+        assert!(before.starts_with(path) && after.starts_with(path), "one file: {before} {place} {after}");
+        assert!(before.contains("@0+"), "the first member at the start: {before}");
+        let (offset, len) = range.split_once('+').unwrap();
         let mut raw = String::new();
-        GzDecoder::new(std::fs::File::open(&path).unwrap()).read_to_string(&mut raw).unwrap();
+        let bytes = std::fs::read(path).unwrap();
+        let member = &bytes[offset.parse::<usize>().unwrap()..][..len.parse::<usize>().unwrap()];
+        GzDecoder::new(member).read_to_string(&mut raw).unwrap();
         assert!(raw.contains(" fhr > … moves e2e4 e7e5\n") && raw.contains(" fhr > … g1f3\n"), "{raw}");
-        let text = read(&path).unwrap();
+        let text = read(&place).unwrap();
         let sent: Vec<&str> = text.lines().skip(2).map(|l| l.split_once(" > ").unwrap().1).collect();
         assert_eq!(
             sent,
@@ -232,13 +395,51 @@ mod tests {
             ],
             "every line whole again"
         );
-        let text: String = text.lines().take(2).map(|l| format!("{l}\n")).collect();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 2, "{text}");
+        let lines: Vec<&str> = text.lines().take(2).collect();
         assert!(lines[0].ends_with(" fhr > go nodes 10") && lines[1].ends_with(" fhr < bestmove e2e4"), "{text}");
-        assert!(!path.with_extension("gz.partial").exists());
+        assert!(
+            read(&before).unwrap().ends_with(" plain < before\n")
+                && read(&after).unwrap().ends_with(" plain < after\n")
+        );
+        // The file is one gzip stream of its members, as zcat reads it.
+        let mut all = String::new();
+        flate2::read::MultiGzDecoder::new(bytes.as_slice()).read_to_string(&mut all).unwrap();
+        assert!(
+            all.contains(" plain < before\n")
+                && all.contains(" fhr < bestmove e2e4\n")
+                && all.ends_with(" plain < after\n")
+        );
+        // A faulted game goes to a file of its own; a file of one game per log still reads.
+        let fault = IoLog::new(dir.clone());
+        fault.line("plain", Direction::FromEngine, "bestmove a1a1");
+        let fault = fault.finish(true).unwrap();
+        assert!(fault.contains("-faults.log.gz@0+"), "{fault}");
+        let whole = dir.join("pair-1-game-1.log.gz");
+        std::fs::write(&whole, member).unwrap();
+        assert_eq!(read(whole.to_str().unwrap()).unwrap(), text);
         std::fs::write(dir.join("plain"), "not gzip").unwrap();
-        assert!(read(&dir.join("plain")).is_err());
+        assert!(read(dir.join("plain").to_str().unwrap()).is_err());
+        assert!(read(&format!("{path}@1+5")).is_err(), "not the start of a member");
+    }
+
+    #[test]
+    fn files_of_fault_free_games_are_rotated() {
+        let dir = std::env::temp_dir().join(format!("arena-iolog-rotate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = LogStore::of(&dir);
+        let fault = store.append(b"fault", true).unwrap();
+        let first = store.append(b"first", false).unwrap();
+        for _ in 1..IO_LOGS_KEPT + SEGMENT_GAMES {
+            store.append(b"x", false).unwrap();
+        }
+        let file = |place: &str| PathBuf::from(place.rsplit_once('@').unwrap().0);
+        assert!(file(&first).exists(), "{} closed files of fault-free games kept", IO_LOGS_KEPT / SEGMENT_GAMES);
+        let last = store.append(b"last", false).unwrap();
+        assert!(!file(&first).exists(), "the oldest file goes once more are closed");
+        assert!(file(&last).exists() && file(&fault).exists(), "faulted games are kept");
+        let files = std::fs::read_dir(&dir).unwrap().count();
+        assert_eq!(files, IO_LOGS_KEPT / SEGMENT_GAMES + 2, "ten closed, the current one, the faults");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

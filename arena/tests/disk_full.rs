@@ -16,7 +16,8 @@ struct Mounted(PathBuf);
 
 impl Drop for Mounted {
     fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
+        // Lazily: this process keeps its descriptor of the database open (db::connect).
+        let _ = Command::new("umount").arg("-l").arg(&self.0).stderr(std::process::Stdio::null()).status();
     }
 }
 

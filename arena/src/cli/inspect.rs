@@ -125,10 +125,10 @@ pub(super) async fn log(args: LogArgs) -> CliResult {
         )));
     };
     let (host, path) = place.split_once(':').unwrap_or(("", &place));
-    let text = crate::iolog::read(std::path::Path::new(path)).map_err(|e| {
+    let text = crate::iolog::read(path).map_err(|e| {
         CliError(format!(
             "the log of game {pair}.{game} was {path} on {host}: {e} (run arena log on that machine; logs of games without a fault are rotated after {} games)",
-            crate::work::pairs::IO_LOGS_KEPT
+            crate::iolog::IO_LOGS_KEPT
         ))
     })?;
     out!("{text}");

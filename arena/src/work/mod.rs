@@ -173,12 +173,10 @@ impl Seat {
         Seat { runtime, name, lease, players: HashMap::new(), cpus: None }
     }
 
-    /// A new I/O log for game `game` (1 or 2) of pair `pair` (plan index)
-    /// of run `run`, when logs are kept.
-    pub fn io_log(&self, run: i64, pair: i64, game: u32) -> Option<crate::iolog::IoLog> {
+    /// A new I/O log for a game of run `run`, when logs are kept.
+    pub fn io_log(&self, run: i64) -> Option<crate::iolog::IoLog> {
         let dir = self.runtime.log_dir.as_ref().filter(|_| self.runtime.io_logs)?;
-        let file = dir.join(format!("run-{run}")).join(format!("pair-{}-game-{game}.log.gz", pair + 1));
-        Some(crate::iolog::IoLog::new(file))
+        Some(crate::iolog::IoLog::new(dir.join(format!("run-{run}"))))
     }
 
     /// Runs the seat's engines on `cpus`.

@@ -44,15 +44,7 @@ pub struct PairWork {
     tablebase: Option<Tablebases>,
     /// Mate-PV warnings said so far, per engine.
     pv_warned: Mutex<std::collections::HashMap<String, u32>>,
-    /// The I/O logs this process wrote for games that ended without a
-    /// fault, oldest first: beyond [`IO_LOGS_KEPT`] the oldest is deleted.
-    logs_written: Mutex<std::collections::VecDeque<std::path::PathBuf>>,
 }
-
-/// I/O logs of games without a fault kept per run and process (every
-/// faulted game's log is kept): about 133 bytes per ply compressed, so
-/// 10,000 games of 112 plies hold some 149 MB.
-pub const IO_LOGS_KEPT: usize = 10_000;
 
 /// Mate-PV warnings said per engine before the rest are only counted.
 const PV_WARNINGS: u32 = 5;
@@ -80,16 +72,7 @@ impl PairWork {
             Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
             None => None,
         };
-        Ok(PairWork {
-            run,
-            spec,
-            tcs,
-            names,
-            tallies: Mutex::new(tallies),
-            tablebase,
-            pv_warned: Mutex::default(),
-            logs_written: Mutex::default(),
-        })
+        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -103,35 +86,14 @@ impl PairWork {
         Some(SprtStep { llr, verdict: test.decide(llr) })
     }
 
-    /// On a full disk, deletes the I/O logs of fault-free games this process
-    /// wrote for the run (they are expendable; the games' records are not),
-    /// so that the run can still be marked stopped; the error goes on.
+    /// On a full disk, deletes the I/O logs of fault-free games this
+    /// process wrote (they are expendable; the games' records are not), so
+    /// that the run can still be marked stopped; the error goes on.
     fn on_failure(&self, error: RunError) -> RunError {
         if matches!(error, RunError::Db(DbError::DiskFull { .. })) {
-            for path in lock(&self.logs_written).drain(..) {
-                let _ = std::fs::remove_file(path);
-            }
+            crate::iolog::LogStore::drop_fault_free();
         }
         error
-    }
-
-    /// Counts a written I/O log; the oldest logs of games without a fault
-    /// beyond [`IO_LOGS_KEPT`] are deleted (their records still name them,
-    /// and `arena log` says they were rotated away).
-    fn rotate_logs(&self, record: &GameRecord) {
-        let Some(place) = &record.io_log else { return };
-        if record.termination.is_fault() {
-            return;
-        }
-        let path = std::path::PathBuf::from(place.split_once(':').map_or(place.as_str(), |(_, path)| path));
-        let oldest = {
-            let mut written = lock(&self.logs_written);
-            written.push_back(path);
-            if written.len() > IO_LOGS_KEPT { written.pop_front() } else { None }
-        };
-        if let Some(oldest) = oldest {
-            let _ = std::fs::remove_file(oldest);
-        }
     }
 
     /// One warning line per mate score whose PV does not back it, naming
@@ -203,8 +165,7 @@ impl PairWork {
     }
 }
 
-/// Plays one game with its I/O log kept in `log` (if any); the record
-/// names the log's file, which [`stored_with_log`] writes.
+/// Plays one game with its I/O log kept in `log` (if any).
 async fn play_logged(
     white: &mut Player,
     black: &mut Player,
@@ -217,35 +178,38 @@ async fn play_logged(
     let played = game::play(white, black, opening, rules).await;
     white.log_to(None);
     black.log_to(None);
-    let mut record = played?;
-    if let Some(log) = log {
-        record.io_log = Some(format!("{}:{}", db::host_name(), log.path().display()));
-    }
-    Ok(record)
+    Ok(played?)
 }
 
-/// Runs `store` (the game's database write) while the game's I/O log is
-/// compressed and written on a blocking thread: the seat waits for the
-/// longer of the two, not their sum. A log that cannot be written costs the
-/// log, never the game (one warning); a full disk stops the run as the
-/// database's does (the pair is replayed whole by `arena resume`).
-async fn stored_with_log<T>(
+/// Compresses and appends the game's I/O log on a blocking thread, names
+/// its place in the record, then runs `store` (the game's database write)
+/// with it. A log that cannot be written costs the log, never the game (one
+/// warning); a full disk stores the game without it and then stops the run
+/// as the database's does (the pair is replayed whole by `arena resume`).
+async fn stored_with_log<T, F>(
     log: Option<IoLog>,
-    store: impl std::future::Future<Output = Result<T, RunError>>,
-) -> Result<T, RunError> {
-    let writing = log.map(|log| tokio::task::spawn_blocking(move || (log.finish(), log.folder())));
-    let stored = store.await;
-    if let Some(writing) = writing {
-        match writing.await {
-            Ok((Ok(_), _)) => {}
-            Ok((Err(e), folder)) if crate::iolog::is_disk_full(&e) && stored.is_ok() => {
-                return Err(RunError::Db(DbError::DiskFull { target: folder.display().to_string() }));
-            }
-            Ok((Err(e), _)) => warn_log_lost(&e),
+    mut record: GameRecord,
+    store: impl FnOnce(GameRecord) -> F,
+) -> Result<T, RunError>
+where
+    F: std::future::Future<Output = Result<T, RunError>>,
+{
+    let mut full = None;
+    if let Some(log) = log {
+        let fault = record.termination.is_fault();
+        let folder = log.folder();
+        match tokio::task::spawn_blocking(move || log.finish(fault)).await {
+            Ok(Ok(place)) => record.io_log = Some(format!("{}:{place}", db::host_name())),
+            Ok(Err(e)) if crate::iolog::is_disk_full(&e) => full = Some(folder),
+            Ok(Err(e)) => warn_log_lost(&e),
             Err(e) => warn_log_lost(&e),
         }
     }
-    stored
+    let stored = store(record).await;
+    match full {
+        Some(folder) if stored.is_ok() => Err(RunError::Db(DbError::DiskFull { target: folder.display().to_string() })),
+        _ => stored,
+    }
 }
 
 fn warn_log_lost(error: &dyn std::fmt::Display) {
@@ -267,8 +231,9 @@ impl PairWork {
             (Some(spsa), Some(perturbation)) => Some(TuneStep { spsa, perturbation }),
             _ => None,
         };
-        let finished = stored_with_log(log, async {
-            Ok(db.finish_pair(&pair, &record, &|counts| self.judge(counts), step).await?)
+        let (work, db_ref, pair_ref) = (&*self, &db, &pair);
+        let finished = stored_with_log(log, record, |record| async move {
+            Ok(db_ref.finish_pair(pair_ref, &record, &|counts| work.judge(counts), step).await?)
         })
         .await;
         let Some(commit) = finished.map_err(|e| self.on_failure(e))? else {
@@ -319,7 +284,7 @@ impl Work for PairWork {
             }
             None => None,
         };
-        let [first_log, second_log] = [1, 2].map(|game| seat.io_log(self.run, plan.index, game));
+        let [first_log, second_log] = [seat.io_log(self.run), seat.io_log(self.run)];
         let [a, b] = seat.players(self.run, engines)?;
         if let Some((spsa, p)) = &tuning {
             a.vary_options(spsa.options(&p.plus));
@@ -331,21 +296,22 @@ impl Work for PairWork {
             check_mate_pvs: self.spec.check_mate_pvs,
         };
         let record = play_logged(a, b, &opening, rules, first_log.as_ref()).await.map_err(|e| self.on_failure(e))?;
-        self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 1, &record);
         // The first game is stored (and its log written) while the second
         // is played: the seat does not wait for the database between them.
         // Storing fails or the lease is gone: the second game is wasted,
         // and the pair goes back whole as before.
         let (saved, second) = tokio::join!(
-            stored_with_log(first_log, async { Ok(db.save_first_game(pair, &record).await?) }),
+            stored_with_log(first_log, record, |record| {
+                let db = &db;
+                async move { Ok(db.save_first_game(pair, &record).await?) }
+            }),
             play_logged(b, a, &opening, rules, second_log.as_ref())
         );
         if !saved.map_err(|e| self.on_failure(e))? {
             return Ok(Outcome::Done(Played::LeaseLost));
         }
         let record = second.map_err(|e| self.on_failure(e))?;
-        self.rotate_logs(&record);
         self.warn_pv_issues(plan.index, 2, &record);
         let tuning = tuning.map(|(_, perturbation)| perturbation);
         let tune = self.spec.tune.is_some();
