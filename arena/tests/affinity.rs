@@ -109,14 +109,21 @@ fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Seen {
     Seen { engines: seen.into_values().map(|(_, lists)| lists.into_iter().collect()).collect(), seats }
 }
 
-#[test]
-fn every_engine_thread_runs_on_its_slots_cpus() {
+/// This machine's CPUs when there are two or more (CI has); otherwise the
+/// test says it skips.
+fn two_cpus_or_more() -> Option<usize> {
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     if cpus < 2 {
         assert!(std::env::var_os("CI").is_none(), "CI has at least 2 CPUs");
         eprintln!("skipping: one CPU");
-        return;
+        return None;
     }
+    Some(cpus)
+}
+
+#[test]
+fn every_engine_thread_runs_on_its_slots_cpus() {
+    let Some(cpus) = two_cpus_or_more() else { return };
     let dir = temp_dir("affinity");
     let Seen { engines: pinned, seats } = engines_while_playing(&dir, &["--affinity", "0,1"]);
     let expected: BTreeMap<String, String> =
@@ -139,12 +146,7 @@ fn every_engine_thread_runs_on_its_slots_cpus() {
 
 #[test]
 fn two_slots_are_pinned_by_default_when_each_has_a_cpu() {
-    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
-    if cpus < 2 {
-        assert!(std::env::var_os("CI").is_none(), "CI has at least 2 CPUs");
-        eprintln!("skipping: one CPU");
-        return;
-    }
+    let Some(cpus) = two_cpus_or_more() else { return };
     let dir = temp_dir("affinity-default");
     let Seen { engines, seats } = engines_while_playing(&dir, &[]);
     // Each slot gets an equal share of every CPU, in order (2 CPUs: 0 and 1).
