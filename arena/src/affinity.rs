@@ -44,7 +44,9 @@ impl Affinity {
         }
         let mut cpus = Vec::new();
         for part in text.split(',') {
-            let bad = || format!("--affinity {text}: '{part}' is not a CPU or range (give e.g. 0-3,6)");
+            let bad = || {
+                format!("--affinity {text}: '{part}' is not a CPU or range (give e.g. 0-3,6, or none to pin nothing)")
+            };
             let (first, last) = match part.split_once('-') {
                 Some((a, b)) => (a.trim().parse::<usize>().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
                 None => {
