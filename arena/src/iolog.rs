@@ -193,13 +193,9 @@ impl LogStore {
         lock(&STORES)
             .entry(folder.to_path_buf())
             .or_insert_with(|| {
-                let host: String = db::host_name()
-                    .chars()
-                    .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
-                    .collect();
                 Arc::new(LogStore {
                     folder: folder.to_path_buf(),
-                    stem: format!("io-{host}-{}", std::process::id()),
+                    stem: format!("io-{}-{}", crate::work::sanitize(&db::host_name()), std::process::id()),
                     files: Mutex::default(),
                 })
             })
@@ -214,35 +210,37 @@ impl LogStore {
     pub fn append(&self, member: &[u8], fault: bool) -> std::io::Result<String> {
         let mut files = lock(&self.files);
         if fault {
-            if files.faults.is_none() {
-                std::fs::create_dir_all(&self.folder)?;
-                files.faults = Some(Appender::open(self.folder.join(format!("{}-faults.log.gz", self.stem)))?);
-            }
-            return files
-                .faults
-                .as_mut()
-                .map_or_else(|| Err(std::io::ErrorKind::NotFound.into()), |f| f.append(member));
+            let faults = match &mut files.faults {
+                Some(faults) => faults,
+                None => files.faults.insert(self.open(&format!("{}-faults.log.gz", self.stem))?),
+            };
+            return faults.append(member);
         }
-        if files.current.as_ref().is_some_and(|(_, games)| *games >= SEGMENT_GAMES) {
-            if let Some((full, _)) = files.current.take() {
-                files.closed.push_back(full.path);
-            }
+        if let Some((full, _)) = files.current.take_if(|(_, games)| *games >= SEGMENT_GAMES) {
+            files.closed.push_back(full.path);
             while files.closed.len() * SEGMENT_GAMES > IO_LOGS_KEPT {
                 if let Some(oldest) = files.closed.pop_front() {
                     let _ = std::fs::remove_file(oldest);
                 }
             }
         }
-        if files.current.is_none() {
-            std::fs::create_dir_all(&self.folder)?;
-            files.next += 1;
-            let path = self.folder.join(format!("{}-{}.log.gz", self.stem, files.next));
-            files.current = Some((Appender::open(path)?, 0));
-        }
-        let Some((appender, games)) = files.current.as_mut() else { return Err(std::io::ErrorKind::NotFound.into()) };
+        let (appender, games) = match &mut files.current {
+            Some(current) => current,
+            None => {
+                files.next += 1;
+                let appender = self.open(&format!("{}-{}.log.gz", self.stem, files.next))?;
+                files.current.insert((appender, 0))
+            }
+        };
         let place = appender.append(member)?;
         *games += 1;
         Ok(place)
+    }
+
+    /// Opens `name` in the run's folder (made if needed) for appending.
+    fn open(&self, name: &str) -> std::io::Result<Appender> {
+        std::fs::create_dir_all(&self.folder)?;
+        Appender::open(self.folder.join(name))
     }
 
     /// Deletes the files of fault-free games this process wrote for any

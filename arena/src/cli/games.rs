@@ -208,12 +208,12 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     preflight(&spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
-    let runtime = runtime(&db, target, play.quiet, affinity.clone(), !play.seat.no_io_log)?;
+    let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
+        format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(play.concurrency))
+    });
+    let runtime = runtime(&db, target, play.quiet, affinity, !play.seat.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;
     if !play.quiet {
-        let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
-            format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(play.concurrency))
-        });
         eprintln!("run {run}: {described}{pinned}; database {target}");
     }
     if play.no_local {
