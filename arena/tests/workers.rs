@@ -112,7 +112,11 @@ fn finish(mut child: Child) -> String {
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            panic!("a worker did not stop when its run ended");
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "a worker did not stop when its run ended; its stderr:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
         }
         std::thread::sleep(Duration::from_millis(50));
     }
