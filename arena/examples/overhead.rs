@@ -10,11 +10,11 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use arena::clock::TimeControl;
-use arena::engines::EngineSpec;
+use arena::engine_io::engines::EngineSpec;
+use arena::engine_io::player::Player;
+use arena::engine_io::process::Timeouts;
 use arena::game::adjudication::Adjudication;
-use arena::player::Player;
-use arena::process::Timeouts;
+use model::TimeControl;
 
 fn fake_engine() -> PathBuf {
     let exe = std::env::current_exe().expect("current exe");
@@ -56,10 +56,10 @@ async fn worker(games: usize, opening: openings::Opening) -> usize {
     plies
 }
 
-/// How the seats are run: `ARENA_RUNTIME=shared` (one current-thread
-/// runtime for all seats, the default), `multi` (tokio's multi-thread
-/// runtime, as `arena` before), `seat` (a current-thread runtime on a thread
-/// of its own per seat).
+/// How the slots are run: `ARENA_RUNTIME=shared` (one current-thread
+/// runtime for all slots, the default), `multi` (tokio's multi-thread
+/// runtime, as `arena` before), `slot` (a current-thread runtime on a thread
+/// of its own per slot).
 fn play(concurrency: usize, games: usize, book: &openings::Book) -> usize {
     let mode = std::env::var("ARENA_RUNTIME").unwrap_or_else(|_| "shared".into());
     let run_all = |runtime: tokio::runtime::Runtime| {
@@ -77,7 +77,7 @@ fn play(concurrency: usize, games: usize, book: &openings::Book) -> usize {
     };
     match mode.as_str() {
         "multi" => run_all(tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime")),
-        "seat" => std::thread::scope(|scope| {
+        "slot" => std::thread::scope(|scope| {
             let threads: Vec<_> = (0..concurrency)
                 .map(|w| {
                     let opening = book.get(w);
@@ -88,7 +88,7 @@ fn play(concurrency: usize, games: usize, book: &openings::Book) -> usize {
                     })
                 })
                 .collect();
-            threads.into_iter().map(|t| t.join().expect("seat")).sum()
+            threads.into_iter().map(|t| t.join().expect("slot")).sum()
         }),
         _ => run_all(tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime")),
     }

@@ -1,22 +1,18 @@
 //! The arena: engine processes over UCI, clocks, games, the work loop that
 //! plays stored runs (pairs of games, suite chunks) here or in workers, and
 //! the `arena` command line.
+//!
+//! The modules are layers, each using only its own and those below it
+//! (ARCHITECTURE.md, "Layers"; checked by the test `layers`):
+//! [`util`], [`term`] · [`engine_io`] · [`game`] · [`run`] · [`reporting`],
+//! [`runfile`], [`serve`] · [`cli`].
 
-pub mod affinity;
 pub mod cli;
-pub mod clock;
-pub mod engines;
+pub mod engine_io;
 pub mod game;
-pub mod iolog;
-pub mod limits;
-pub mod plan;
-pub mod player;
-pub mod process;
 pub mod reporting;
+pub mod run;
 pub mod runfile;
 pub mod serve;
-pub mod suite;
-pub mod tablebase;
-pub mod tune;
-pub mod uci;
-pub mod work;
+pub mod term;
+pub mod util;

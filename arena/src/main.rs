@@ -3,7 +3,7 @@
 use std::io::{BufReader, stdin, stdout};
 use std::process::ExitCode;
 
-use arena::cli::{Cli, Command, run};
+use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
 use clap::Parser;
 
 fn main() -> ExitCode {
@@ -26,8 +26,9 @@ fn main() -> ExitCode {
     };
     match runtime.block_on(run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.is::<ClosedPipe>() => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("arena: {}", e.0);
+            eprintln!("arena: {}", one_line(&e));
             ExitCode::from(2)
         }
     }

@@ -11,7 +11,7 @@ use reports::report::{
     render_html_body, render_markdown, render_text, utc_timestamp,
 };
 
-use crate::engines::EngineSpec;
+use crate::engine_io::engines::EngineSpec;
 
 /// Why a report could not be built.
 #[derive(Debug, thiserror::Error)]
@@ -107,7 +107,7 @@ fn engine_header(engine: &EngineSpec) -> EngineHeader {
         name: engine.name.clone(),
         kind: engine.describe(),
         options: engine.options.clone(),
-        time_control: engine.tc.clone(),
+        time_control: engine.tc.as_ref().map(ToString::to_string),
     }
 }
 
@@ -138,7 +138,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 kind: info.kind,
                 status: info.status,
                 engines,
-                time_control: spec.tc.clone(),
+                time_control: spec.tc.to_string(),
                 openings: match spec.variant {
                     model::Variant::Standard => spec.openings.clone(),
                     variant => format!("{} ({})", spec.openings, variant.pgn()),

@@ -124,7 +124,7 @@ pub fn from_spec(spec: &MatchSpec) -> String {
     let mut set = |key: &str, value: toml::Value| {
         flags.insert(key.to_string(), value);
     };
-    set("tc", spec.tc.clone().into());
+    set("tc", spec.tc.to_string().into());
     set("openings", spec.openings.clone().into());
     if let Some(seed) = spec.seed {
         set("seed", toml_int(seed));
@@ -235,7 +235,7 @@ fn engine_table(engine: &model::EngineSpec) -> toml::Table {
         table.insert("dir".into(), dir.display().to_string().into());
     }
     if let Some(tc) = &engine.tc {
-        table.insert("tc".into(), tc.clone().into());
+        table.insert("tc".into(), tc.to_string().into());
     }
     if !engine.options.is_empty() {
         let options: toml::Table = engine.options.iter().map(|(k, v)| (k.clone(), v.clone().into())).collect();

@@ -298,7 +298,7 @@ impl Db {
 
     /// A handle for long reads beside a run's writes (the live PGN): on
     /// SQLite a connection of its own, so a page of games being read does
-    /// not hold up the seats' claims and commits on the writing connection
+    /// not hold up the slots' claims and commits on the writing connection
     /// (the write-ahead log lets it read while they write); on PostgreSQL
     /// the same pool.
     ///

@@ -84,12 +84,12 @@ impl Db {
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
-    /// The seats holding a live lease on a unit of run `run` (`host:pid/seat`).
+    /// The game slots holding a live lease on a unit of run `run` (`host:pid/index`).
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn seats_on(&self, run: i64) -> Result<Vec<String>, DbError> {
+    pub async fn slots_on(&self, run: i64) -> Result<Vec<String>, DbError> {
         let rows = sqlx::query(self.backend.sql(
             "SELECT worker FROM pairs WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms} \
              UNION SELECT worker FROM suite_chunks WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms}",
@@ -99,8 +99,8 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let mut seats: Vec<String> = rows.iter().filter_map(|r| r.get::<Option<String>, _>(0)).collect();
-        seats.sort();
-        Ok(seats)
+        let mut slots: Vec<String> = rows.iter().filter_map(|r| r.get::<Option<String>, _>(0)).collect();
+        slots.sort();
+        Ok(slots)
     }
 }

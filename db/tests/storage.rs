@@ -88,7 +88,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         kind: RunKind::Elo,
         engines: vec![EngineSpec::bundled("fhr"), EngineSpec::bundled("plain")],
         pairings: vec![(0, 1)],
-        tc: "nodes=1000".into(),
+        tc: "nodes=1000".parse().unwrap(),
         openings: "feldmann25".into(),
         seed: None,
         start: 0,

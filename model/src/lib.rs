@@ -8,6 +8,7 @@ pub mod run;
 pub mod spec;
 pub mod sprt;
 pub mod tally;
+pub mod time_control;
 pub mod tune;
 
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
@@ -21,4 +22,5 @@ pub use spec::{
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};
+pub use time_control::{BadTimeControl, Limit, Period, TimeControl};
 pub use tune::{Perturbation, Spsa, TuneIteration, TuneParam};

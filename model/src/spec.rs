@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::run::{RunInfo, RunKind};
 use crate::sprt::Test;
+use crate::time_control::TimeControl;
 use crate::tune::Spsa;
 
 /// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
@@ -36,7 +37,7 @@ pub struct EngineSpec {
     pub options: Vec<(String, String)>,
     /// The engine's own time control (time odds), overriding the run's.
     #[serde(default)]
-    pub tc: Option<String>,
+    pub tc: Option<TimeControl>,
 }
 
 /// Program, arguments and directory of a spawn.
@@ -198,7 +199,7 @@ pub struct MatchSpec {
     /// Who plays whom: indices into `engines`; the first is A.
     pub pairings: Vec<(usize, usize)>,
     /// The run's time control (an engine's own `tc` overrides it).
-    pub tc: String,
+    pub tc: TimeControl,
     /// Opening set: a built-in name or a file path.
     pub openings: String,
     /// Shuffle seed; `None` for file order.
@@ -237,6 +238,11 @@ impl MatchSpec {
     /// The names of each pairing's engines (A, B).
     pub fn pairing_names(&self) -> Vec<(String, String)> {
         self.pairings.iter().map(|&(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone())).collect()
+    }
+
+    /// The time control of engine `index`: its own, else the run's.
+    pub fn time_control(&self, index: usize) -> &TimeControl {
+        self.engines[index].tc.as_ref().unwrap_or(&self.tc)
     }
 }
 
@@ -299,6 +305,7 @@ impl SuiteSpec {
 
 /// A stored spec, read once, by kind of run.
 #[derive(Clone, Debug, PartialEq)]
+#[expect(clippy::large_enum_variant, reason = "read once per run and then borrowed; boxing buys nothing")]
 pub enum Spec {
     /// Games in pairs: `elo`, `match`, `tournament`, `sprt`, `tune`.
     Games(MatchSpec),

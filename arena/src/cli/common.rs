@@ -2,47 +2,48 @@
 //! are, and what is printed and written when a run ends here (the short
 //! report, from [`crate::reporting`]; the PGN and EPD, from [`super::export`]).
 
+use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
 
-use db::{Db, DbError, Target};
+use db::{Db, Target};
 use model::{Spec, SuiteSpec};
 
 use super::export::{LivePgn, write_epd, write_pgn};
-use super::{CliError, RecordArgs};
+use super::{CliResult, RecordArgs};
 use super::{out, outln};
-use crate::process::Timeouts;
+use crate::engine_io::process::Timeouts;
 use crate::reporting::{Detail, report_of};
-use crate::suite::epd::TestPosition;
-use crate::suite::load_suite;
-use crate::work::local::RunEnd;
-use crate::work::{RunError, Runtime};
+use crate::run::Runtime;
+use crate::run::local::RunEnd;
+use crate::run::suite::epd::TestPosition;
+use crate::run::suite::load_suite;
 
 /// Refuses a `--concurrency` (`what` it counts) of 0, or one the machine's
 /// limit on open files cannot hold, with one line.
-pub(super) fn check_concurrency(concurrency: usize, what: &str) -> Result<(), CliError> {
+pub(super) fn check_concurrency(concurrency: usize, what: &str) -> CliResult<()> {
     if concurrency == 0 {
-        return Err(CliError(format!("--concurrency must be at least 1 ({what})")));
+        return Err(anyhow!("--concurrency must be at least 1 ({what})"));
     }
-    crate::limits::fit_open_files(concurrency).map_err(CliError)?;
+    crate::engine_io::limits::fit_open_files(concurrency).map_err(anyhow::Error::msg)?;
     Ok(())
 }
 
 /// Opens (creating if needed) the database.
-pub(super) async fn open_db(target: &Target) -> Result<Db, CliError> {
+pub(super) async fn open_db(target: &Target) -> CliResult<Db> {
     Ok(Db::open(target).await?)
 }
 
 /// Opens a database that must exist already (commands that read runs).
-pub(super) async fn open_existing(target: &Target) -> Result<Db, CliError> {
+pub(super) async fn open_existing(target: &Target) -> CliResult<Db> {
     if !target.exists() {
-        return Err(CliError(format!("no database at {target} (give one with --db PATH or --db postgres://…)")));
+        return Err(anyhow!("no database at {target} (give one with --db PATH or --db postgres://…)"));
     }
     Ok(Db::open(target).await?)
 }
 
 /// The `arena` binary, which runs the bundled engine.
-pub(super) fn arena_exe() -> Result<PathBuf, CliError> {
-    std::env::current_exe().map_err(|e| CliError(format!("cannot find the arena binary to start bundled engines: {e}")))
+pub(super) fn arena_exe() -> CliResult<PathBuf> {
+    std::env::current_exe().context("cannot find the arena binary to start bundled engines")
 }
 
 /// Engines' stderr logs go to `arena-logs/` beside a SQLite file, or in the
@@ -51,9 +52,9 @@ pub(super) fn runtime(
     db: &Db,
     target: &Target,
     quiet: bool,
-    affinity: Option<crate::affinity::Affinity>,
+    affinity: Option<crate::engine_io::affinity::Affinity>,
     io_logs: bool,
-) -> Result<Runtime, CliError> {
+) -> CliResult<Runtime> {
     let beside = match target {
         Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
         Target::Postgres(_) => Path::new("."),
@@ -69,28 +70,28 @@ pub(super) fn runtime(
     })
 }
 
-/// Starts and quits every engine of a run once (see [`crate::work::preflight`]).
-pub(super) async fn preflight(spec: &Spec) -> Result<(), CliError> {
-    Ok(crate::work::preflight(&arena_exe()?, Timeouts::default(), spec).await?)
+/// Starts and quits every engine of a run once (see [`crate::run::preflight`]).
+pub(super) async fn preflight(spec: &Spec) -> CliResult<()> {
+    Ok(crate::run::preflight(&arena_exe()?, Timeouts::default(), spec).await?)
 }
 
 /// Says how to play a run created with `--no-local`.
-pub(super) fn waits_for_workers(run: i64, target: &Target) -> Result<(), CliError> {
+pub(super) fn waits_for_workers(run: i64, target: &Target) -> CliResult<()> {
     outln!("run {run}");
-    eprintln!(
+    crate::term::note(&format!(
         "run {run} waits for workers (--no-local): arena worker --db {target} --run {run}; follow it with: arena show {run} --db {target}"
-    );
+    ));
     Ok(())
 }
 
 /// The positions a suite spec runs: its suite, cut to `count`; skipped lines are said.
-pub(super) fn suite_positions(spec: &SuiteSpec) -> Result<Vec<TestPosition>, CliError> {
-    let suite = load_suite(&spec.suite).map_err(CliError)?;
+pub(super) fn suite_positions(spec: &SuiteSpec) -> CliResult<Vec<TestPosition>> {
+    let suite = load_suite(&spec.suite).map_err(anyhow::Error::msg)?;
     for problem in suite.skipped.iter().take(5) {
-        eprintln!("skipped {problem}");
+        crate::term::note(&format!("skipped {problem}"));
     }
     if suite.skipped.len() > 5 {
-        eprintln!("skipped {} more lines of {}", suite.skipped.len() - 5, spec.suite);
+        crate::term::note(&format!("skipped {} more lines of {}", suite.skipped.len() - 5, spec.suite));
     }
     let mut positions = suite.positions;
     positions.truncate(spec.count.unwrap_or(usize::MAX));
@@ -108,12 +109,12 @@ pub(super) async fn play_run(
     spec: Spec,
     positions: Option<Vec<TestPosition>>,
     record: &RecordArgs,
-) -> Result<(), CliError> {
+) -> CliResult<()> {
     let db = &runtime.db;
     let mut live = None;
     let end = match spec {
         Spec::Games(spec) => {
-            let playing = crate::work::local::play_pairs(runtime, run, &spec);
+            let playing = crate::run::local::play_pairs(runtime, run, &spec);
             match &record.pgn {
                 Some(path) => match LivePgn::create(db, run, path, &record.style).await? {
                     Some(pgn) => live.insert(pgn).follow(playing).await,
@@ -128,19 +129,22 @@ pub(super) async fn play_run(
                 None => suite_positions(&spec)?,
             };
             if positions.len() != spec.positions {
-                return Err(CliError(format!(
+                return Err(anyhow!(
                     "suite {} has {} positions now but run {run} started with {}; restore the file it started with to resume",
                     spec.suite,
                     positions.len(),
                     spec.positions
-                )));
+                ));
             }
-            crate::work::local::play_suite(runtime, run, &spec, positions).await
+            crate::run::local::play_suite(runtime, run, &spec, positions).await
         }
     };
     let end = end.map_err(|e| match e {
-        RunError::Db(DbError::DiskFull { .. }) => CliError(format!("run {run}: {e}: arena resume {run} --db {target}")),
-        e => CliError(format!("run {run}: {e}")),
+        e if e.is_disk_full() => {
+            let line = format!("run {run}: {e}: arena resume {run} --db {target}");
+            anyhow::Error::new(e).context(line)
+        }
+        e => anyhow::Error::new(e).context(format!("run {run}")),
     })?;
     out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
     if let Some(path) = &record.pgn {
@@ -148,15 +152,15 @@ pub(super) async fn play_run(
             Some(pgn) => pgn.finish().await?,
             None => write_pgn(db, run, path, &record.style).await?,
         };
-        eprintln!("wrote {games} games to {}", path.display());
+        crate::term::note(&format!("wrote {games} games to {}", path.display()));
     }
     if let Some(path) = &record.epdout {
         let games = write_epd(db, run, path).await?;
-        eprintln!("wrote {games} final positions to {}", path.display());
+        crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
     }
     db.close().await;
     if end == RunEnd::Stopped {
-        eprintln!("run {run} stopped; continue it with: arena resume {run} --db {target}");
+        crate::term::note(&format!("run {run} stopped; continue it with: arena resume {run} --db {target}"));
     }
     Ok(())
 }

@@ -7,8 +7,8 @@ use engine::search::pruning::PRESETS;
 
 use super::CliResult;
 use super::outln;
-use crate::engines::Registry;
-use crate::process::{EngineProcess, Timeouts};
+use crate::engine_io::engines::Registry;
+use crate::engine_io::process::{EngineProcess, Timeouts};
 
 /// `arena engines`.
 #[derive(Args, Debug)]

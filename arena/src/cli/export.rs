@@ -3,6 +3,7 @@
 //! while it plays ([`LivePgn`]), so the file is ready when the last game
 //! ends instead of being exported after it.
 
+use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -11,8 +12,7 @@ use db::Db;
 use model::{GameRow, Spec, Variant};
 use reports::pgn::{Context, Level, write_game};
 
-use super::{CliError, PgnLevel, PgnStyle};
-use crate::clock::TimeControl;
+use super::{CliResult, PgnLevel, PgnStyle};
 
 /// The tags a run's games share in its PGN, and how much each move says.
 struct PgnFormat {
@@ -25,10 +25,10 @@ struct PgnFormat {
 
 impl PgnFormat {
     /// The format of run `run`'s games in `style`.
-    async fn of(db: &Db, run: i64, style: &PgnStyle) -> Result<PgnFormat, CliError> {
+    async fn of(db: &Db, run: i64, style: &PgnStyle) -> CliResult<PgnFormat> {
         let info = db.run(run).await?;
         let (tc, variant) = match Spec::of(&info) {
-            Ok(Spec::Games(spec)) => (spec.tc.parse::<TimeControl>().ok().map(|tc| tc.pgn_tag()), spec.variant),
+            Ok(Spec::Games(spec)) => (Some(spec.tc.pgn_tag()), spec.variant),
             _ => (None, Variant::Standard),
         };
         Ok(PgnFormat {
@@ -61,7 +61,7 @@ impl PgnFormat {
 }
 
 /// Writes a run's games as PGN to `out` in `style`; returns how many.
-pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> Result<u64, CliError> {
+pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> CliResult<u64> {
     let format = PgnFormat::of(db, run, style).await?;
     let mut count = 0;
     let mut text = String::with_capacity(1 << 20);
@@ -69,7 +69,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
         text.clear();
         format.write(&mut text, page);
         count += page.len() as u64;
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(&e, "the PGN output"))
+        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the PGN output"))
     })
     .await?;
     Ok(count)
@@ -85,8 +85,8 @@ async fn for_each_page(
     run: i64,
     after: i64,
     until: Option<i64>,
-    mut write: impl FnMut(&[GameRow]) -> Result<(), CliError>,
-) -> Result<i64, CliError> {
+    mut write: impl FnMut(&[GameRow]) -> CliResult<()>,
+) -> CliResult<i64> {
     const PAGE: i64 = 1000;
     let fetch = |after: i64| {
         let db = db.clone();
@@ -95,7 +95,7 @@ async fn for_each_page(
     let mut next = fetch(after);
     let mut last_written = after;
     loop {
-        let mut page = next.await.map_err(|e| CliError(format!("reading the games failed: {e}")))??;
+        let mut page = next.await.context("reading the games failed")??;
         if let Some(until) = until {
             page.retain(|game| game.id <= until);
         }
@@ -111,11 +111,11 @@ async fn for_each_page(
 }
 
 /// Writes a run's games to `path`; returns how many.
-pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> Result<u64, CliError> {
-    let file = std::fs::File::create(path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> CliResult<u64> {
+    let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let games = stream_pgn(db, run, &mut out, style).await?;
-    out.flush().map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+    out.flush().with_context(|| format!("cannot write {}", path.display()))?;
     Ok(games)
 }
 
@@ -143,14 +143,13 @@ pub(super) struct LivePgn {
 impl LivePgn {
     /// A live PGN of run `run` to `path`; `None` on PostgreSQL, where games
     /// are written when the run ends.
-    pub(super) async fn create(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> Result<Option<LivePgn>, CliError> {
+    pub(super) async fn create(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> CliResult<Option<LivePgn>> {
         if db.is_shared() {
             return Ok(None);
         }
         let format = PgnFormat::of(db, run, style).await?;
         let db = db.reader().await?;
-        let file =
-            std::fs::File::create(path).map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+        let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(Some(LivePgn {
             db,
             format,
@@ -191,12 +190,12 @@ impl LivePgn {
     /// Appends the games after the last written, up to `until` (all when
     /// `None`), and flushes them to the file. A failure midway keeps what
     /// was written, and the next call goes on after it.
-    async fn append(&mut self, until: Option<i64>) -> Result<(), CliError> {
+    async fn append(&mut self, until: Option<i64>) -> CliResult<()> {
         if until.is_some_and(|until| until <= self.after) {
             return Ok(());
         }
         let LivePgn { db, format, out, path, after, count, run } = self;
-        let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+        let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
         let mut text = String::new();
         for_each_page(db, *run, *after, until, |page| {
             text.clear();
@@ -211,7 +210,7 @@ impl LivePgn {
     }
 
     /// Appends the rest of the run's games; returns how many games the file holds.
-    pub(super) async fn finish(mut self) -> Result<u64, CliError> {
+    pub(super) async fn finish(mut self) -> CliResult<u64> {
         self.append(None).await?;
         self.db.close().await;
         Ok(self.count)
@@ -221,8 +220,8 @@ impl LivePgn {
 /// Writes each game's final position to `path` as EPD (the position, its
 /// move counters, the game as `id` and its players and result as `c0`);
 /// returns how many.
-pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> Result<u64, CliError> {
-    let cannot = |e: std::io::Error| CliError(format!("cannot write {}: {e}", path.display()));
+pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> {
+    let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
     let mut count = 0;
     for_each_page(db, run, 0, None, |page| {

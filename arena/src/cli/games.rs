@@ -3,6 +3,7 @@
 //! into a checked [`MatchSpec`], and starting the run (preflight, store,
 //! play here or leave to workers, summary).
 
+use anyhow::anyhow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -10,11 +11,11 @@ use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
-use super::{CliError, CliResult, DbArg, RecordArgs, SeatArgs};
-use crate::clock::TimeControl;
-use crate::engines::{EngineSpec, Registry};
+use super::{CliResult, DbArg, RecordArgs, SlotArgs};
+use crate::engine_io::engines::{EngineSpec, Registry};
 use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
-use crate::plan::{apply_variant, plan, repetition_warning};
+use crate::run::plan::{apply_variant, plan, repetition_warning};
+use model::TimeControl;
 
 /// Options shared by every command that plays games.
 #[derive(Args, Debug, Clone)]
@@ -45,7 +46,7 @@ pub struct PlayArgs {
     #[command(flatten)]
     record: RecordArgs,
     #[command(flatten)]
-    seat: SeatArgs,
+    slots: SlotArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
     #[arg(long, default_value = "movenumber=40,movecount=8,score=10")]
     draw: String,
@@ -94,10 +95,10 @@ pub(super) enum TbWhich {
 
 /// The tablebase rule of `--tb…`, its folders checked (absolute paths, so
 /// `arena resume` works from any folder).
-fn tablebase_rule(play: &PlayArgs) -> Result<Option<TablebaseRule>, CliError> {
+fn tablebase_rule(play: &PlayArgs) -> CliResult<Option<TablebaseRule>> {
     let Some(tb) = &play.tb else {
         if play.tb_pieces.is_some() || play.tb_adjudicate.is_some() || play.tb_ignore_50 {
-            return Err(CliError("--tb-pieces, --tb-adjudicate and --tb-ignore-50 need --tb DIR".into()));
+            return Err(anyhow!("--tb-pieces, --tb-adjudicate and --tb-ignore-50 need --tb DIR"));
         }
         return Ok(None);
     };
@@ -106,9 +107,9 @@ fn tablebase_rule(play: &PlayArgs) -> Result<Option<TablebaseRule>, CliError> {
         .filter(|p| !p.is_empty())
         .map(|p| std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
         .collect();
-    let (_, largest) = crate::tablebase::scan(&paths).map_err(CliError)?;
+    let (_, largest) = crate::game::tablebase::scan(&paths).map_err(anyhow::Error::msg)?;
     let pieces = match play.tb_pieces {
-        Some(n) if n < 3 => return Err(CliError(format!("--tb-pieces {n}: tables start at 3 pieces"))),
+        Some(n) if n < 3 => return Err(anyhow!("--tb-pieces {n}: tables start at 3 pieces")),
         Some(n) => n.min(largest),
         None => largest,
     };
@@ -120,19 +121,19 @@ fn tablebase_rule(play: &PlayArgs) -> Result<Option<TablebaseRule>, CliError> {
     Ok(Some(TablebaseRule { paths, pieces, results, ignore_50: play.tb_ignore_50 }))
 }
 
-pub(super) fn open_book(play: &PlayArgs) -> Result<Book, CliError> {
+pub(super) fn open_book(play: &PlayArgs) -> CliResult<Book> {
     Ok(Book::open(&play.openings)?)
 }
 
 /// The engines of `names` (presets, `engines.toml`), each named once.
-pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> Result<Vec<EngineSpec>, CliError> {
+pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<EngineSpec>> {
     let registry = Registry::load(play.engines_file.as_deref())?;
     let mut engines = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
         if names[..i].contains(name) {
-            return Err(CliError(format!(
+            return Err(anyhow!(
                 "engine '{name}' is named twice; to play a preset against itself, add a second name for it in engines.toml"
-            )));
+            ));
         }
         engines.push(registry.get(name)?);
     }
@@ -148,19 +149,19 @@ pub(super) fn build_spec(
     openings_per_round: usize,
     rounds: usize,
     sprt: Option<Test>,
-) -> Result<MatchSpec, CliError> {
-    play.tc.parse::<TimeControl>()?;
+) -> CliResult<MatchSpec> {
+    let tc: TimeControl = play.tc.parse()?;
     if rounds == 0 {
-        return Err(CliError("--rounds must be at least 1".into()));
+        return Err(anyhow!("--rounds must be at least 1"));
     }
     check_concurrency(play.concurrency, "games played at once")?;
     if play.maxmoves == Some(0) {
-        return Err(CliError("--maxmoves must be at least 1 (the full move at which games end)".into()));
+        return Err(anyhow!("--maxmoves must be at least 1 (the full move at which games end)"));
     }
     let tablebase = tablebase_rule(play)?;
     let adjudication = Adjudication {
-        draw: parse_draw(&play.draw).map_err(|e| CliError(format!("bad --draw: {e}")))?,
-        resign: parse_resign(&play.resign).map_err(|e| CliError(format!("bad --resign: {e}")))?,
+        draw: parse_draw(&play.draw).map_err(|e| anyhow!("bad --draw: {e}"))?,
+        resign: parse_resign(&play.resign).map_err(|e| anyhow!("bad --resign: {e}"))?,
         max_moves: play.maxmoves,
         max_moves_score: play.maxmoves_score,
     };
@@ -168,7 +169,7 @@ pub(super) fn build_spec(
         kind,
         engines,
         pairings,
-        tc: play.tc.clone(),
+        tc,
         openings: play.openings.clone(),
         seed: play.seed,
         start: play.start,
@@ -187,7 +188,7 @@ pub(super) fn build_spec(
 
 pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {
     if let Some(warning) = repetition_warning(&spec, book) {
-        eprintln!("{warning}");
+        crate::term::note(&warning);
     }
     let plan = plan(&spec, book);
     apply_variant(&mut spec, &plan);
@@ -204,17 +205,17 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     );
     let spec = Spec::Games(spec);
     play.record.check()?;
-    let affinity = play.seat.resolve(play.concurrency)?;
+    let affinity = play.slots.resolve(play.concurrency)?;
     preflight(&spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
     let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
         format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(play.concurrency))
     });
-    let runtime = runtime(&db, target, play.quiet, affinity, !play.seat.no_io_log)?;
+    let runtime = runtime(&db, target, play.quiet, affinity, !play.slots.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;
     if !play.quiet {
-        eprintln!("run {run}: {described}{pinned}; database {target}");
+        crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
     }
     if play.no_local {
         db.close().await;

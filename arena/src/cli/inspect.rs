@@ -1,5 +1,6 @@
 //! `arena runs`, `arena show RUN`, `arena pgn RUN`: reading the database only.
 
+use anyhow::anyhow;
 use std::path::PathBuf;
 
 use clap::Args;
@@ -7,7 +8,7 @@ use model::Spec;
 
 use super::common::open_existing;
 use super::export::{stream_pgn, write_epd, write_pgn};
-use super::{CliError, CliResult, DbArg, PgnStyle, out, outln};
+use super::{CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Detail, done_and_planned, report_of};
 
 /// `arena show`.
@@ -83,10 +84,10 @@ pub(super) async fn show(args: RunArgs) -> CliResult {
     if args.config {
         let info = db.run(args.run).await?;
         let Spec::Games(spec) = Spec::of(&info)? else {
-            return Err(CliError(format!(
+            return Err(anyhow!(
                 "run {} is a suite run: run files hold runs of games (repeat it with arena suite)",
                 args.run
-            )));
+            ));
         };
         out!("{}", crate::runfile::from_spec(&spec));
         return Ok(());
@@ -98,10 +99,7 @@ pub(super) async fn show(args: RunArgs) -> CliResult {
 /// `arena log`: the engine I/O log of one game.
 pub(super) async fn log(args: LogArgs) -> CliResult {
     let bad = || {
-        CliError(format!(
-            "'{}' is not a game: give PAIR.GAME as in the PGN's Round tag, e.g. 3.2 (game 2 of pair 3)",
-            args.game
-        ))
+        anyhow!("'{}' is not a game: give PAIR.GAME as in the PGN's Round tag, e.g. 3.2 (game 2 of pair 3)", args.game)
     };
     let (pair, game) = args.game.split_once('.').ok_or_else(bad)?;
     let (pair, game): (i64, i64) = (pair.parse().map_err(|_| bad())?, game.parse().map_err(|_| bad())?);
@@ -113,23 +111,20 @@ pub(super) async fn log(args: LogArgs) -> CliResult {
     let found = db.game_io_log(args.run, pair - 1, game - 1).await?;
     db.close().await;
     let Some(found) = found else {
-        return Err(CliError(format!(
-            "run {} has no game {pair}.{game} stored (see arena pgn {})",
-            args.run, args.run
-        )));
+        return Err(anyhow!("run {} has no game {pair}.{game} stored (see arena pgn {})", args.run, args.run));
     };
     let Some(place) = found else {
-        return Err(CliError(format!(
+        return Err(anyhow!(
             "game {pair}.{game} of run {} was played without an I/O log (--no-io-log, or before arena kept them)",
             args.run
-        )));
+        ));
     };
-    let (host, path) = place.split_once(':').unwrap_or(("", &place));
-    let text = crate::iolog::read(path).map_err(|e| {
-        CliError(format!(
+    let (host, path) = crate::engine_io::iolog::split_place(&place);
+    let text = crate::engine_io::iolog::read(path).map_err(|e| {
+        anyhow!(
             "the log of game {pair}.{game} was {path} on {host}: {e} (run arena log on that machine; logs of games without a fault are rotated after {} games)",
-            crate::iolog::IO_LOGS_KEPT
-        ))
+            crate::engine_io::iolog::IO_LOGS_KEPT
+        )
     })?;
     out!("{text}");
     Ok(())
@@ -141,7 +136,7 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     match &args.output {
         Some(path) => {
             let games = write_pgn(&db, args.run, path, &args.style).await?;
-            eprintln!("wrote {games} games to {}", path.display());
+            crate::term::note(&format!("wrote {games} games to {}", path.display()));
         }
         None => {
             let mut out = std::io::stdout().lock();
@@ -150,7 +145,7 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     }
     if let Some(path) = &args.epdout {
         let games = write_epd(&db, args.run, path).await?;
-        eprintln!("wrote {games} final positions to {}", path.display());
+        crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
     }
     Ok(())
 }

@@ -17,21 +17,36 @@ mod suite;
 mod tune;
 mod worker;
 
+use anyhow::anyhow;
 use clap::{Args, Parser, Subcommand};
 use model::{Model, Test};
 
-/// A user-facing failure: one line naming the problem and the fix.
-#[derive(Debug)]
-pub struct CliError(pub String);
-
-impl<E: std::fmt::Display> From<E> for CliError {
-    fn from(error: E) -> Self {
-        CliError(error.to_string())
-    }
-}
+/// A command's failure: the typed error of the layer that failed, with the
+/// context the command adds, its causes kept; printed once, by `main`, as
+/// one line ([`one_line`]).
+pub type CliError = anyhow::Error;
 
 /// Result of a subcommand.
-pub type CliResult = Result<(), CliError>;
+pub type CliResult<T = ()> = anyhow::Result<T>;
+
+/// Standard output was closed by its reader (`arena show 1 | head -1`): the
+/// command ends quietly with status 0, as `cat` does.
+#[derive(Debug, thiserror::Error)]
+#[error("standard output was closed")]
+pub struct ClosedPipe;
+
+/// A failure as the one line `arena` prints: the error, then each cause
+/// that its text does not already say.
+pub fn one_line(error: &CliError) -> String {
+    let mut line = error.to_string();
+    for cause in error.chain().skip(1) {
+        let cause = cause.to_string();
+        if !line.contains(&cause) {
+            line = format!("{line}: {cause}");
+        }
+    }
+    line.replace('\n', " ")
+}
 
 /// Writes to standard output like `print!`, but a reader that went away
 /// (`arena show 1 | head -1`) ends the command quietly with status 0, as it
@@ -62,16 +77,16 @@ pub(crate) use outln;
 pub fn write_out(text: std::fmt::Arguments<'_>) -> CliResult {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    stdout.write_fmt(text).and_then(|()| stdout.flush()).map_err(|e| write_error(&e, "standard output"))
+    stdout.write_fmt(text).and_then(|()| stdout.flush()).map_err(|e| write_error(e, "standard output"))
 }
 
-/// The error of a failed write to `what`; a closed pipe ends the command
-/// quietly (status 0) instead.
-pub(crate) fn write_error(error: &std::io::Error, what: &str) -> CliError {
+/// The error of a failed write to `what`: [`ClosedPipe`] when the reader
+/// went away, which ends the command quietly.
+pub(crate) fn write_error(error: std::io::Error, what: &str) -> CliError {
     if error.kind() == std::io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
+        return ClosedPipe.into();
     }
-    CliError(format!("cannot write to {what}: {error}"))
+    anyhow::Error::new(error).context(format!("cannot write to {what}"))
 }
 
 /// Self-play testing of chess search features.
@@ -193,10 +208,7 @@ impl RecordArgs {
     pub(crate) fn check(&self) -> CliResult {
         for path in self.pgn.iter().chain(&self.epdout) {
             std::fs::File::create(path).map_err(|e| {
-                CliError(format!(
-                    "cannot write {}: {e} (give a file in a folder that exists and is writable)",
-                    path.display()
-                ))
+                anyhow!("cannot write {}: {e} (give a file in a folder that exists and is writable)", path.display())
             })?;
         }
         Ok(())
@@ -206,7 +218,7 @@ impl RecordArgs {
 /// How this machine plays games: core pinning and engine I/O logs, shared
 /// by every command that plays games here.
 #[derive(Args, Debug, Clone, Default)]
-pub struct SeatArgs {
+pub struct SlotArgs {
     /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6; `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
     pub(crate) affinity: Option<String>,
@@ -215,21 +227,21 @@ pub struct SeatArgs {
     pub(crate) no_io_log: bool,
 }
 
-impl SeatArgs {
+impl SlotArgs {
     /// The CPUs to share among `slots` slots, checked; `None` when nothing
     /// is pinned (`--affinity none`, or by default one slot or more slots
-    /// than CPUs: see [`crate::affinity::Affinity::auto`]).
+    /// than CPUs: see [`crate::engine_io::affinity::Affinity::auto`]).
     ///
     /// # Errors
     ///
     /// [`CliError`] for a bad list or fewer CPUs than slots.
-    pub(crate) fn resolve(&self, slots: usize) -> Result<Option<crate::affinity::Affinity>, CliError> {
+    pub(crate) fn resolve(&self, slots: usize) -> CliResult<Option<crate::engine_io::affinity::Affinity>> {
         match self.affinity.as_deref().map(str::trim) {
-            None => Ok(crate::affinity::Affinity::auto(slots)),
+            None => Ok(crate::engine_io::affinity::Affinity::auto(slots)),
             Some("none") => Ok(None),
             Some(text) => {
-                let affinity = crate::affinity::Affinity::parse(text).map_err(CliError)?;
-                affinity.fits(slots).map_err(CliError)?;
+                let affinity = crate::engine_io::affinity::Affinity::parse(text).map_err(anyhow::Error::msg)?;
+                affinity.fits(slots).map_err(anyhow::Error::msg)?;
                 Ok(Some(affinity))
             }
         }
@@ -262,22 +274,22 @@ impl SprtParams {
     /// # Errors
     ///
     /// [`CliError`] for a bad model or bounds.
-    pub(super) fn test_or_default(&self) -> Result<Test, CliError> {
+    pub(super) fn test_or_default(&self) -> CliResult<Test> {
         let given =
             SprtParams { elo0: Some(self.elo0.unwrap_or(0.0)), elo1: Some(self.elo1.unwrap_or(5.0)), ..self.clone() };
         given.test().map(|test| test.expect("both bounds are set"))
     }
 
-    pub(super) fn test(&self) -> Result<Option<Test>, CliError> {
-        let model: Model = self.model.parse().map_err(CliError)?;
+    pub(super) fn test(&self) -> CliResult<Option<Test>> {
+        let model: Model = self.model.parse().map_err(anyhow::Error::msg)?;
         match (self.elo0, self.elo1) {
             (None, None) => Ok(None),
             (Some(elo0), Some(elo1)) => {
                 let test = Test { elo0, elo1, alpha: self.alpha, beta: self.beta, model };
-                test.validate().map_err(|e| CliError(format!("bad SPRT: {e}")))?;
+                test.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
                 Ok(Some(test))
             }
-            _ => Err(CliError("give both --elo0 and --elo1".into())),
+            _ => Err(anyhow!("give both --elo0 and --elo1")),
         }
     }
 }
@@ -319,7 +331,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => resume::resume(args).await,
         Command::Run(args) => Box::pin(runfile::run_file(args)).await,
-        Command::Serve(args) => serve::serve(args).await,
+        Command::Serve(args) => serve::dashboard(args).await,
         Command::Runs(args) => inspect::runs(args).await,
         Command::Show(args) => inspect::show(args).await,
         Command::Report(args) => report::report(args).await,
@@ -328,6 +340,6 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Engines(args) => engines::list(args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),
-        Command::EngineUci { .. } => Err(CliError("engine-uci runs outside the async runtime".into())),
+        Command::EngineUci { .. } => Err(anyhow!("engine-uci runs outside the async runtime")),
     }
 }

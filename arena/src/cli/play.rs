@@ -2,13 +2,14 @@
 //! flags, check everything that can be checked before the first game, store
 //! the run, play it, print the summary.
 
+use anyhow::anyhow;
 use clap::Args;
 use model::RunKind;
 
 use openings::Book;
 
 use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliError, CliResult, SprtParams};
+use super::{CliResult, SprtParams};
 
 /// `arena elo`.
 #[derive(Args, Debug)]
@@ -83,7 +84,7 @@ pub struct SprtArgs {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = match args.games {
-        Some(0) => return Err(CliError("--games must be at least 1".into())),
+        Some(0) => return Err(anyhow!("--games must be at least 1")),
         Some(games) => games.div_ceil(2),
         None => whole_book(&book, &args.play)?,
     };
@@ -94,13 +95,13 @@ pub(super) async fn elo(args: EloArgs) -> CliResult {
 
 /// Openings a pass through `book` plays, refused for a book too large to
 /// play whole (double Fischer random's 921,600 positions).
-fn whole_book(book: &Book, play: &PlayArgs) -> Result<usize, CliError> {
+fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     const LARGEST: usize = 100_000;
     match book.len() {
-        n if n > LARGEST => Err(CliError(format!(
+        n if n > LARGEST => Err(anyhow!(
             "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it (arena elo), or use arena match/sprt",
             play.openings
-        ))),
+        )),
         n => Ok(n),
     }
 }
@@ -108,7 +109,7 @@ fn whole_book(book: &Book, play: &PlayArgs) -> Result<usize, CliError> {
 /// `arena match`.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
     if args.games == 0 {
-        return Err(CliError("--games must be at least 1".into()));
+        return Err(anyhow!("--games must be at least 1"));
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
@@ -120,7 +121,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
 /// `arena tournament`.
 pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     if args.engines.len() < 2 {
-        return Err(CliError("--engines needs at least two names, comma-separated".into()));
+        return Err(anyhow!("--engines needs at least two names, comma-separated"));
     }
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
     let pairings: Vec<(usize, usize)> = match &args.gauntlet {
@@ -128,7 +129,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
             let h = names
                 .iter()
                 .position(|n| n == hero)
-                .ok_or_else(|| CliError(format!("--gauntlet '{hero}' is not among --engines {}", names.join(","))))?;
+                .ok_or_else(|| anyhow!("--gauntlet '{hero}' is not among --engines {}", names.join(",")))?;
             (0..names.len()).filter(|&i| i != h).map(|i| (h, i)).collect()
         }
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
@@ -144,7 +145,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     if args.max_games < 2 {
-        return Err(CliError("--max-games must be at least 2".into()));
+        return Err(anyhow!("--max-games must be at least 2"));
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);

@@ -1,12 +1,13 @@
 //! `arena report RUN`: the full report of a run (finished or still playing)
 //! as text, markdown, HTML or JSON.
 
+use anyhow::Context;
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::common::open_existing;
-use super::{CliError, CliResult, DbArg, out};
+use super::{CliResult, DbArg, out};
 use crate::reporting::{Detail, Format, report_of};
 
 /// `arena report`.
@@ -42,14 +43,14 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
     match &args.output {
         Some(path) => {
             std::fs::write(path, rendered)
-                .map_err(|e| CliError(format!("cannot write {}: {e} (choose another --output)", path.display())))?;
+                .with_context(|| format!("cannot write {} (choose another --output)", path.display()))?;
             let name = match format {
                 Format::Text => "text",
                 Format::Markdown => "markdown",
                 Format::Html => "HTML",
                 Format::Json => "JSON",
             };
-            eprintln!("wrote the {name} report of run {} to {}", args.run, path.display());
+            crate::term::note(&format!("wrote the {name} report of run {} to {}", args.run, path.display()));
         }
         None => out!("{rendered}"),
     }

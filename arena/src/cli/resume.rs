@@ -1,11 +1,12 @@
 //! `arena resume RUN`: continue a stopped or crashed run of any kind where
 //! it stopped.
 
+use anyhow::anyhow;
 use clap::Args;
 use model::{RunStatus, Spec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
-use super::{CliError, CliResult, DbArg, RecordArgs, SeatArgs};
+use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -20,7 +21,7 @@ pub struct ResumeArgs {
     #[command(flatten)]
     record: RecordArgs,
     #[command(flatten)]
-    seat: SeatArgs,
+    slots: SlotArgs,
     /// No progress line.
     #[arg(long)]
     quiet: bool,
@@ -32,15 +33,15 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     let db = open_db(target).await?;
     let info = db.run(args.run).await?;
     if info.status == RunStatus::Finished {
-        return Err(CliError(format!("run {} is already finished (see `arena show {}`)", info.id, info.id)));
+        return Err(anyhow!("run {} is already finished (see `arena show {}`)", info.id, info.id));
     }
     let mut spec = Spec::of(&info)?;
     let concurrency = args.concurrency.unwrap_or(spec.concurrency());
     check_concurrency(concurrency, "units played at once")?;
     spec.set_concurrency(concurrency);
     args.record.check()?;
-    let affinity = args.seat.resolve(concurrency)?;
+    let affinity = args.slots.resolve(concurrency)?;
     preflight(&spec).await?;
-    let runtime = runtime(&db, target, args.quiet, affinity, !args.seat.no_io_log)?;
+    let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

@@ -1,11 +1,12 @@
 //! `arena run FILE.toml`: the run a file describes, started as its command
 //! line would start it (see [`crate::runfile`]).
 
+use anyhow::{Context, anyhow};
 use std::path::PathBuf;
 
 use clap::{Args, Parser};
 
-use super::{Cli, CliError, CliResult, Command, run};
+use super::{Cli, CliResult, Command, run};
 
 /// `arena run`.
 #[derive(Args, Debug)]
@@ -20,16 +21,15 @@ pub struct RunFileArgs {
 /// `arena run`.
 pub(super) async fn run_file(args: RunFileArgs) -> CliResult {
     let shown = args.file.display().to_string();
-    let text =
-        std::fs::read_to_string(&args.file).map_err(|e| CliError(format!("{shown}: cannot read the run file: {e}")))?;
-    let line = crate::runfile::to_args(&shown, &text, &args.rest).map_err(CliError)?;
+    let text = std::fs::read_to_string(&args.file).with_context(|| format!("{shown}: cannot read the run file"))?;
+    let line = crate::runfile::to_args(&shown, &text, &args.rest).map_err(anyhow::Error::msg)?;
     let cli = Cli::try_parse_from(std::iter::once("arena".to_string()).chain(line)).map_err(|e| {
         let said = e.to_string();
         let first = said.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-        CliError(format!("{shown}: {first} (each key of [flags] is a flag of the command, without its dashes)"))
+        anyhow!("{shown}: {first} (each key of [flags] is a flag of the command, without its dashes)")
     })?;
     if matches!(cli.command, Command::Run(_)) {
-        return Err(CliError(format!("{shown}: a run file cannot start another run file")));
+        return Err(anyhow!("{shown}: a run file cannot start another run file"));
     }
     run(cli).await
 }

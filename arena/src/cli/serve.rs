@@ -1,13 +1,14 @@
 //! `arena serve`: the dashboard over a database (see [`crate::serve`]).
 
+use anyhow::anyhow;
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use clap::Args;
 
 use super::common::open_existing;
-use super::{CliError, CliResult, DbArg};
-use crate::serve::{ServeConfig, serve as run_server};
+use super::{CliResult, DbArg};
+use crate::serve::{ServeConfig, run_dashboard};
 
 /// `arena serve`.
 #[derive(Args, Debug)]
@@ -26,19 +27,19 @@ pub struct ServeArgs {
 }
 
 /// `arena serve`.
-pub(super) async fn serve(args: ServeArgs) -> CliResult {
+pub(super) async fn dashboard(args: ServeArgs) -> CliResult {
     let listen: SocketAddr = args
         .listen
         .parse()
-        .map_err(|_| CliError(format!("--listen '{}' is not an address and port, e.g. 127.0.0.1:8080", args.listen)))?;
+        .map_err(|_| anyhow!("--listen '{}' is not an address and port, e.g. 127.0.0.1:8080", args.listen))?;
     let token = args.token.or_else(|| std::env::var("ARENA_TOKEN").ok());
     if token.as_deref().is_some_and(|t| t.trim().is_empty()) {
-        return Err(CliError("the token is empty: give --token or ARENA_TOKEN a value, or neither (read-only)".into()));
+        return Err(anyhow!("the token is empty: give --token or ARENA_TOKEN a value, or neither (read-only)"));
     }
     if !(args.refresh.is_finite() && (0.2..=3600.0).contains(&args.refresh)) {
-        return Err(CliError("--refresh must be between 0.2 and 3600 seconds".into()));
+        return Err(anyhow!("--refresh must be between 0.2 and 3600 seconds"));
     }
     let db = open_existing(&args.db.target).await?;
     let config = ServeConfig { listen, token, refresh: Duration::from_secs_f64(args.refresh) };
-    run_server(db, config).await.map_err(CliError)
+    run_dashboard(db, config).await.map_err(anyhow::Error::msg)
 }

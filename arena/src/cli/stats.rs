@@ -1,10 +1,11 @@
 //! `arena stats` and `arena sprt-calc`: statistics without playing.
 
+use anyhow::anyhow;
 use clap::Args;
 use reports::stats::sprt::operating_characteristic;
 use reports::summary::Statistics;
 
-use super::{CliError, CliResult, SprtParams, out, outln};
+use super::{CliResult, SprtParams, out, outln};
 
 /// `arena stats`.
 #[derive(Args, Debug)]
@@ -27,12 +28,12 @@ pub(super) fn stats(args: StatsArgs) -> CliResult {
     let wdl = match args.wdl.as_deref() {
         None => None,
         Some(&[w, d, l]) => Some((w, d, l)),
-        Some(_) => return Err(CliError("--wdl needs three counts: wins,draws,losses".into())),
+        Some(_) => return Err(anyhow!("--wdl needs three counts: wins,draws,losses")),
     };
     let ptnml = match args.ptnml.as_deref() {
         None => None,
         Some(&[ll, ld, dd, wd, ww]) => Some([ll, ld, dd, wd, ww]),
-        Some(_) => return Err(CliError("--ptnml needs five counts: LL,LD,DD+WL,WD,WW".into())),
+        Some(_) => return Err(anyhow!("--ptnml needs five counts: LL,LD,DD+WL,WD,WW")),
     };
     let statistics = Statistics::new(wdl, ptnml, args.sprt.test()?, None);
     if args.json {
@@ -57,7 +58,7 @@ pub struct SprtCalcArgs {
 pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     if !(0.0..1.0).contains(&args.draw_ratio) {
-        return Err(CliError(format!("--draw-ratio must be in [0, 1), got {}", args.draw_ratio)));
+        return Err(anyhow!("--draw-ratio must be in [0, 1), got {}", args.draw_ratio));
     }
     let bounds = test.bounds();
     outln!(

@@ -1,16 +1,17 @@
 //! `arena suite`: test-suite experiments (tree size and solved positions per
 //! engine and limit), stored as a run, resumable, reported like the papers.
 
+use anyhow::anyhow;
 use std::path::PathBuf;
 
 use clap::Args;
 use model::{Spec, SuiteSpec};
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, suite_positions, waits_for_workers};
-use super::{CliError, CliResult, DbArg, RecordArgs};
-use crate::engines::{EngineSpec, Registry};
-use crate::suite::{DEFAULT_STALL_S, parse_limits};
-use crate::work::chunks::plan_chunks;
+use super::{CliResult, DbArg, RecordArgs};
+use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::run::chunks::plan_chunks;
+use crate::run::suite::{DEFAULT_STALL_S, parse_limits};
 
 /// `arena suite`.
 #[derive(Args, Debug)]
@@ -54,18 +55,18 @@ pub struct SuiteArgs {
 
 /// `arena suite`.
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
-    let limits =
-        parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref()).map_err(CliError)?;
+    let limits = parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref())
+        .map_err(anyhow::Error::msg)?;
     check_concurrency(args.concurrency, "positions searched at once")?;
     if args.count == Some(0) {
-        return Err(CliError("--count must be at least 1".into()));
+        return Err(anyhow!("--count must be at least 1"));
     }
 
     let registry = Registry::load(args.engines_file.as_deref())?;
     let mut engines: Vec<EngineSpec> = Vec::new();
     for name in &args.engines {
         if engines.iter().any(|e| &e.name == name) {
-            return Err(CliError(format!("engine '{name}' is named twice in --engines")));
+            return Err(anyhow!("engine '{name}' is named twice in --engines"));
         }
         engines.push(registry.get(name)?);
     }
@@ -95,7 +96,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let db = open_db(target).await?;
     let run = db.create_run(&spec, &[]).await?;
     if !args.quiet {
-        eprintln!("run {run}: {described}; database {target}");
+        crate::term::note(&format!("run {run}: {described}; database {target}"));
     }
     db.plan_suite_chunks(run, &chunks).await?;
     if args.no_local {

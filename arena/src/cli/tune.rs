@@ -1,18 +1,19 @@
 //! `arena tune`: SPSA tuning of an engine's UCI options by self-play. The
 //! run is a run of games like the others (stored, resumable, played by
-//! local seats and `arena worker`s alike); each pair is one iteration
+//! local slots and `arena worker`s alike); each pair is one iteration
 //! between θ+ and θ−.
 
+use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
 use model::{RunKind, Spsa};
 
+use super::CliResult;
 use super::common::arena_exe;
 use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliError, CliResult};
-use crate::engines::EngineSpec;
-use crate::process::Timeouts;
-use crate::tune::{ParamFlag, declared_options, resolve};
+use crate::engine_io::engines::EngineSpec;
+use crate::engine_io::process::Timeouts;
+use crate::run::tune::{ParamFlag, declared_options, resolve};
 
 /// `arena tune`.
 #[derive(Args, Debug)]
@@ -45,25 +46,25 @@ pub struct TuneArgs {
 /// `arena tune`.
 pub(super) async fn tune(args: TuneArgs) -> CliResult {
     if args.games < 2 {
-        return Err(CliError("--games must be at least 2 (one pair per iteration)".into()));
+        return Err(anyhow!("--games must be at least 2 (one pair per iteration)"));
     }
     for (value, flag) in [(args.alpha, "--alpha"), (args.gamma, "--gamma")] {
         if !(value.is_finite() && value > 0.0 && value <= 1.0) {
-            return Err(CliError(format!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)")));
+            return Err(anyhow!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)"));
         }
     }
     if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
-        return Err(CliError("--big-a must be 0 or more".into()));
+        return Err(anyhow!("--big-a must be 0 or more"));
     }
     let flags = args
         .params
         .iter()
         .map(|text| text.parse::<ParamFlag>())
         .collect::<Result<Vec<_>, String>>()
-        .map_err(CliError)?;
+        .map_err(anyhow::Error::msg)?;
     for (i, flag) in flags.iter().enumerate() {
         if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
-            return Err(CliError(format!("--param {} is given twice", flag.name)));
+            return Err(anyhow!("--param {} is given twice", flag.name));
         }
     }
     let base = resolve_engines(&args.play, &[&args.engine])?.remove(0);
@@ -72,7 +73,7 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
         .iter()
         .map(|flag| resolve(flag, &base, &declared))
         .collect::<Result<Vec<_>, String>>()
-        .map_err(CliError)?;
+        .map_err(anyhow::Error::msg)?;
     let iterations = args.games.div_ceil(2);
     let spsa = Spsa {
         params,
@@ -88,7 +89,7 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
     if !args.play.quiet {
         for p in &spsa.params {
-            eprintln!(
+            crate::term::note(&format!(
                 "tuning {} from {} in {}..{}{} (c_end {}, r_end {})",
                 p.name,
                 p.start,
@@ -97,7 +98,7 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
                 if p.integer { ", integer" } else { "" },
                 p.c_end,
                 p.r_end
-            );
+            ));
         }
     }
     spec.tune = Some(Box::new(spsa));

@@ -1,13 +1,14 @@
 //! `arena worker`: play pairs of the runs in a shared database.
 
+use anyhow::anyhow;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
 use super::common::{check_concurrency, open_existing, runtime};
-use super::{CliError, CliResult, DbArg, SeatArgs};
-use crate::work::worker::{WorkerConfig, serve};
+use super::{CliResult, DbArg, SlotArgs};
+use crate::run::worker::{WorkerConfig, run_worker};
 
 /// `arena worker`.
 #[derive(Args, Debug)]
@@ -33,37 +34,37 @@ pub struct WorkerArgs {
     #[arg(long)]
     quiet: bool,
     #[command(flatten)]
-    seat: SeatArgs,
+    slots: SlotArgs,
 }
 
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     check_concurrency(args.concurrency, "units played at once on this machine")?;
     if args.lease < 3 {
-        return Err(CliError("--lease must be at least 3 seconds (heartbeats come every third of it)".into()));
+        return Err(anyhow!("--lease must be at least 3 seconds (heartbeats come every third of it)"));
     }
     if args.poll == 0 {
-        return Err(CliError("--poll must be at least 1 second".into()));
+        return Err(anyhow!("--poll must be at least 1 second"));
     }
-    let affinity = args.seat.resolve(args.concurrency)?;
+    let affinity = args.slots.resolve(args.concurrency)?;
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db.target, args.quiet, affinity, !args.seat.no_io_log)?,
+        runtime: runtime(&db, &args.db.target, args.quiet, affinity, !args.slots.no_io_log)?,
         concurrency: args.concurrency,
         engines_file: args.engines_file,
         only_run: args.run,
         lease: Duration::from_secs(args.lease),
         poll: Duration::from_secs(args.poll),
     };
-    let summary = serve(config).await;
+    let summary = run_worker(config).await;
     db.close().await;
     let summary = summary?;
     if !args.quiet {
-        eprintln!(
+        crate::term::note(&format!(
             "worker done: {} pair(s) played, {} suite chunk(s) answered, {} given up (lease lost)",
             summary.pairs, summary.chunks, summary.lost
-        );
+        ));
     }
     Ok(())
 }

@@ -7,7 +7,9 @@
 //! never costs the other side.
 
 pub mod adjudication;
+pub mod clock;
 pub mod pv;
+pub mod tablebase;
 
 use std::collections::HashMap;
 
@@ -19,12 +21,13 @@ use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 
-use crate::clock::{Clock, go_limits};
-use crate::player::Player;
-use crate::process::ThinkFailure;
-use crate::tablebase::Tablebases;
-use crate::uci::command;
-use crate::uci::output::Score;
+use crate::engine_io::iolog::IoLog;
+use crate::engine_io::player::Player;
+use crate::engine_io::process::ThinkFailure;
+use crate::engine_io::uci::command;
+use crate::engine_io::uci::output::Score;
+use crate::game::clock::{Clock, go_limits};
+use crate::game::tablebase::Tablebases;
 use adjudication::{Adjudication, Adjudicator};
 
 /// A game that could not be played for a reason of the machine's, not of an
@@ -47,11 +50,13 @@ pub struct Rules<'a> {
     pub tablebase: Option<&'a Tablebases>,
     /// Check that the PV behind each mate score backs it (see [`pv`]).
     pub check_mate_pvs: bool,
+    /// The game's engine I/O log: every line to and from both engines.
+    pub log: Option<&'a IoLog>,
 }
 
 impl From<Adjudication> for Rules<'_> {
     fn from(adjudication: Adjudication) -> Self {
-        Rules { adjudication, tablebase: None, check_mate_pvs: true }
+        Rules { adjudication, tablebase: None, check_mate_pvs: true, log: None }
     }
 }
 
@@ -64,6 +69,21 @@ impl From<Adjudication> for Rules<'_> {
 ///
 /// [`MachineFault`] when the machine, not an engine, failed.
 pub async fn play(
+    white: &mut Player,
+    black: &mut Player,
+    opening: &Opening,
+    rules: Rules<'_>,
+) -> Result<GameRecord, MachineFault> {
+    white.log_to(rules.log.cloned());
+    black.log_to(rules.log.cloned());
+    let played = play_logged(white, black, opening, rules).await;
+    white.log_to(None);
+    black.log_to(None);
+    played
+}
+
+/// [`play`], its players logging to the game's log.
+async fn play_logged(
     white: &mut Player,
     black: &mut Player,
     opening: &Opening,

@@ -3,7 +3,7 @@
 //! wrong one or a read-only server → 403, and nothing changes. Every write,
 //! done or refused, is logged with its time and the client's address.
 //!
-//! Stopping marks the run stopped: the seats playing it lose their leases at
+//! Stopping marks the run stopped: the slots playing it lose their leases at
 //! the next heartbeat or store and give the pairs in flight back to the
 //! queue (replayed whole later), as a second Ctrl-C does; local runs end
 //! ("stopped; continue it with arena resume").
@@ -45,7 +45,7 @@ struct Write<'a> {
 impl Write<'_> {
     fn log(&self, outcome: &str) {
         let now = reports::report::utc_timestamp(model::now_ms());
-        eprintln!("{now} UTC {} {}: {outcome}", self.from, self.what);
+        crate::term::note(&format!("{now} UTC {} {}: {outcome}", self.from, self.what));
     }
 
     fn refuse(&self, status: StatusCode, message: &str) -> Response {

@@ -7,7 +7,7 @@
 //!
 //! | route | what |
 //! |---|---|
-//! | `GET /` | the runs: kind, engines, time control, games, W-D-L, Elo ± CI, LLR against its bounds, status, ETA, seats on it, priority |
+//! | `GET /` | the runs: kind, engines, time control, games, W-D-L, Elo ± CI, LLR against its bounds, status, ETA, slots on it, priority |
 //! | `GET /runs/{id}` | a run's full report, live; its controls |
 //! | `GET /workers` | the processes that play (workers and local runs): last seen, run, units, games per minute, faults |
 //! | `GET /live/…` | the live part of each page (what the script fetches) |
@@ -92,19 +92,19 @@ pub fn router(db: Db, config: &ServeConfig) -> Router {
 /// # Errors
 ///
 /// One line when the address cannot be bound.
-pub async fn serve(db: Db, config: ServeConfig) -> Result<(), String> {
+pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), String> {
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e} (choose another with --listen)", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
     if !address.ip().is_loopback() && config.token.is_none() {
-        eprintln!(
-            "warning: listening on {address} without a token: anyone who can reach it reads every run \
+        crate::term::warn(&format!(
+            "listening on {address} without a token: anyone who can reach it reads every run \
              (writes stay refused); give --token or ARENA_TOKEN"
-        );
+        ));
     }
     let mode = if config.token.is_some() { "control with the token" } else { "read-only (no --token)" };
-    eprintln!("serving {} on http://{address}/ ({mode}); Ctrl-C stops", db.describe());
+    crate::term::note(&format!("serving {} on http://{address}/ ({mode}); Ctrl-C stops", db.describe()));
     let app = router(db, &config).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {

@@ -98,7 +98,7 @@ fn runs_table(rows: &[RunRow]) -> String {
     let mut out = String::from(
         "<h1>Runs</h1><div class=\"scroll\"><table><thead><tr><th>Run</th><th>Kind</th><th>Engines</th>\
          <th>Time control</th><th class=\"r\">Games</th><th class=\"r\">W-D-L</th><th class=\"r\">Elo</th>\
-         <th class=\"r\">LLR (bounds)</th><th>Status</th><th class=\"r\">ETA</th><th>Seats</th>\
+         <th class=\"r\">LLR (bounds)</th><th>Status</th><th class=\"r\">ETA</th><th>Slots</th>\
          <th class=\"r\">Priority</th></tr></thead><tbody>\n",
     );
     for r in rows {
@@ -121,7 +121,7 @@ fn runs_table(rows: &[RunRow]) -> String {
             escape(&r.status),
             escape(&status),
             r.eta_s.map_or("-".into(), duration),
-            r.seats.len(),
+            r.slots.len(),
             r.priority,
             id = r.id,
         );

@@ -1,6 +1,6 @@
 //! What the runs list shows of each run, read from the database: the same
 //! counts, Elo and LLR that `arena show` prints (the `reports` statistics
-//! over the stored tallies), the pace of its latest games and the seats
+//! over the stored tallies), the pace of its latest games and the slots
 //! holding its units now.
 
 use db::{Db, DbError};
@@ -38,8 +38,8 @@ pub struct RunRow {
     pub llr: Option<(f64, f64, f64)>,
     /// Seconds to the end at the pace of the latest games (running runs).
     pub eta_s: Option<f64>,
-    /// Seats holding a unit of it now (`host:pid/seat`).
-    pub seats: Vec<String>,
+    /// Game slots holding a unit of it now (`host:pid/index`).
+    pub slots: Vec<String>,
     /// Workers take higher priorities first.
     pub priority: i64,
     /// Created, Unix ms.
@@ -79,13 +79,13 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         elo: None,
         llr: None,
         eta_s: None,
-        seats: db.seats_on(run.id).await?,
+        slots: db.slots_on(run.id).await?,
         priority: run.priority,
         created_ms: run.created_ms,
     };
     match &spec {
         Some(Spec::Games(games)) => {
-            row.time_control = games.tc.clone();
+            row.time_control = games.tc.to_string();
             let counts = db.pairing_counts(run.id).await?;
             let names = games.pairing_names();
             if let Some((a, b)) = names.first()

@@ -1,0 +1,214 @@
+//! Engines by name: the bundled engine's pruning presets, and any UCI engine
+//! listed in `engines.toml`.
+//!
+//! ```toml
+//! [[engine]]
+//! name = "sf1500"                 # the name used on the command line
+//! command = "/usr/games/stockfish" # program (PATH is searched)
+//! args = []                       # optional
+//! dir = "."                       # optional working directory
+//! tc = "nodes=20000"              # optional: this engine's own time control
+//! options = { Threads = 1, UCI_LimitStrength = true, UCI_Elo = 1500 }
+//!
+//! [[engine]]
+//! name = "fhr-wide"
+//! preset = "fhr"                  # the bundled engine with a preset ...
+//! options = { FHRMargin = 50 }    # ... and changed UCI options
+//! ```
+
+use std::path::{Path, PathBuf};
+
+use engine::search::PruningConfig;
+use engine::search::pruning::PRESETS;
+use serde::Deserialize;
+
+pub use model::spec::{BUNDLED_SUBCOMMAND, EngineSpec, Launch};
+
+/// Engine names that could not be resolved or an `engines.toml` that could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// The name is neither a preset nor in `engines.toml`.
+    #[error("unknown engine '{name}'; known: {known} (add others to engines.toml)")]
+    Unknown {
+        /// The name asked for.
+        name: String,
+        /// Known names, comma-separated.
+        known: String,
+    },
+    /// The file could not be read or parsed.
+    #[error("{path}: {problem}")]
+    File {
+        /// The file.
+        path: String,
+        /// What is wrong and how to fix it.
+        problem: String,
+    },
+}
+
+/// All engines known by name.
+#[derive(Clone, Debug, Default)]
+pub struct Registry {
+    configured: Vec<EngineSpec>,
+}
+
+#[derive(Deserialize)]
+struct EnginesFile {
+    #[serde(default)]
+    engine: Vec<FileEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileEntry {
+    name: String,
+    #[serde(default)]
+    command: Option<String>,
+    #[serde(default)]
+    args: Vec<String>,
+    #[serde(default)]
+    dir: Option<PathBuf>,
+    #[serde(default)]
+    preset: Option<String>,
+    #[serde(default)]
+    options: toml::Table,
+    #[serde(default)]
+    tc: Option<String>,
+}
+
+impl Registry {
+    /// Reads `path` if given (it must exist), else `engines.toml` in the
+    /// working directory if present, else only the presets.
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::File`] when the file is unreadable or invalid.
+    pub fn load(path: Option<&Path>) -> Result<Registry, RegistryError> {
+        let default = Path::new("engines.toml");
+        let path = match path {
+            Some(path) => path,
+            None if default.exists() => default,
+            None => return Ok(Registry::default()),
+        };
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| RegistryError::File { path: shown.clone(), problem: format!("cannot read: {e}") })?;
+        Registry::parse(&shown, &text)
+    }
+
+    /// Parses `engines.toml` text.
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::File`] naming the problem.
+    pub fn parse(path: &str, text: &str) -> Result<Registry, RegistryError> {
+        let bad = |problem: String| RegistryError::File { path: path.to_string(), problem };
+        let file: EnginesFile = toml::from_str(text).map_err(|e| bad(format!("not a valid engines file: {e}")))?;
+        let mut configured: Vec<EngineSpec> = Vec::new();
+        for entry in file.engine {
+            if configured.iter().any(|e| e.name == entry.name) {
+                return Err(bad(format!("engine '{}' is defined twice", entry.name)));
+            }
+            if let Some(preset) = &entry.preset
+                && PruningConfig::preset(preset).is_err()
+            {
+                return Err(bad(format!(
+                    "engine '{}': unknown preset '{preset}' (known: {})",
+                    entry.name,
+                    PRESETS.join(", ")
+                )));
+            }
+            let command = match (&entry.command, &entry.preset) {
+                (Some(command), None) => command.clone(),
+                (None, Some(_)) => String::new(),
+                _ => return Err(bad(format!("engine '{}' needs exactly one of 'command' or 'preset'", entry.name))),
+            };
+            let tc = match &entry.tc {
+                Some(tc) => {
+                    Some(tc.parse::<model::TimeControl>().map_err(|e| bad(format!("engine '{}': {e}", entry.name)))?)
+                }
+                None => None,
+            };
+            let options = entry
+                .options
+                .iter()
+                .map(|(key, value)| {
+                    let text = match value {
+                        toml::Value::String(s) => s.clone(),
+                        other => other.to_string(),
+                    };
+                    (key.clone(), text)
+                })
+                .collect();
+            configured.push(EngineSpec {
+                name: entry.name,
+                command,
+                args: entry.args,
+                dir: entry.dir,
+                preset: entry.preset,
+                options,
+                tc,
+            });
+        }
+        Ok(Registry { configured })
+    }
+
+    /// The engine called `name`: an `engines.toml` entry, else a preset or
+    /// `+` combination of presets.
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::Unknown`] listing the known names.
+    pub fn get(&self, name: &str) -> Result<EngineSpec, RegistryError> {
+        if let Some(spec) = self.configured.iter().find(|e| e.name == name) {
+            return Ok(spec.clone());
+        }
+        if PruningConfig::preset(name).is_ok() {
+            return Ok(EngineSpec::bundled(name));
+        }
+        Err(RegistryError::Unknown { name: name.to_string(), known: self.names().join(", ") })
+    }
+
+    /// All names: presets first, then configured engines.
+    pub fn names(&self) -> Vec<String> {
+        PRESETS.iter().map(|p| p.to_string()).chain(self.configured.iter().map(|e| e.name.clone())).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_combinations_and_file_entries_resolve() {
+        let registry = Registry::parse(
+            "engines.toml",
+            "[[engine]]\nname = \"sf\"\ncommand = \"stockfish\"\ntc = \"nodes=1000\"\noptions = { Threads = 1, UCI_LimitStrength = true, Name = \"x y\" }\n\
+             [[engine]]\nname = \"fhr-wide\"\npreset = \"fhr\"\n",
+        )
+        .unwrap();
+        let sf = registry.get("sf").unwrap();
+        assert_eq!(sf.command, "stockfish");
+        assert!(sf.options.contains(&("UCI_LimitStrength".into(), "true".into())));
+        assert!(sf.options.contains(&("Name".into(), "x y".into())));
+        assert_eq!(registry.get("fhr-wide").unwrap().preset.as_deref(), Some("fhr"));
+        assert_eq!(registry.get("nmp2+multicut").unwrap().preset.as_deref(), Some("nmp2+multicut"));
+        let launch = registry.get("fhr").unwrap().launch(Path::new("/bin/arena"));
+        assert_eq!(launch.args, ["engine-uci", "--pruning", "fhr"]);
+        let error = registry.get("fhx").unwrap_err().to_string();
+        assert!(error.contains("unknown engine 'fhx'") && error.contains("plain") && error.contains("sf"), "{error}");
+    }
+
+    #[test]
+    fn bad_files_name_the_problem() {
+        for (text, needle) in [
+            ("[[engine]]\nname = \"a\"\n", "exactly one of"),
+            ("[[engine]]\nname = \"a\"\npreset = \"zzz\"\n", "unknown preset"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\ntc = \"40/\"\n", "bad time control"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = \"a\"\ncommand = \"y\"\n", "defined twice"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\nflavour = 1\n", "not a valid engines file"),
+        ] {
+            let error = Registry::parse("e.toml", text).unwrap_err().to_string();
+            assert!(error.starts_with("e.toml: ") && error.contains(needle), "{error}");
+        }
+    }
+}

@@ -1,0 +1,34 @@
+//! What the machine lets the arena open. At start the soft limit on open
+//! files is raised to the hard limit (`rlimit`: a safe wrapper of
+//! `getrlimit`/`setrlimit`, since this workspace forbids `unsafe`), and a
+//! concurrency that still cannot fit is refused before the run exists, so
+//! that running out of descriptors is never met mid-run (where it would
+//! look like engines failing to start).
+
+/// Open files the arena needs beside its engines: standard streams, the
+/// async runtime, the database (file, write-ahead log, shared memory, or
+/// sockets), with room to spare.
+const BASE_FILES: u64 = 64;
+/// Open files per game slot: two engines with three pipes and a log file each,
+/// and room for a restart while the old process is reaped.
+const FILES_PER_SLOT: u64 = 12;
+
+/// Raises this process's soft limit on open files as far as the hard limit
+/// allows and checks that `concurrency` slots fit; returns the limit.
+///
+/// # Errors
+///
+/// One line naming the concurrency, what it needs and the limit, with the fix.
+pub fn fit_open_files(concurrency: usize) -> Result<u64, String> {
+    let needed = BASE_FILES + FILES_PER_SLOT * concurrency as u64;
+    let limit = rlimit::increase_nofile_limit(u64::MAX)
+        .map_err(|e| format!("cannot read this process's limit on open files: {e}"))?;
+    if needed > limit {
+        return Err(format!(
+            "--concurrency {concurrency} needs about {needed} open files, but this process may open only {limit}; \
+             lower --concurrency to {} or raise the limit (ulimit -n)",
+            limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT
+        ));
+    }
+    Ok(limit)
+}

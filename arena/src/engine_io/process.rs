@@ -1,0 +1,445 @@
+//! One engine process: spawn, UCI handshake, options, `go`/`bestmove`, quit.
+//!
+//! Every wait has a timeout, stderr is drained into a log (an engine that
+//! spams stderr cannot block on a full pipe), and a process is always
+//! reaped: `quit` waits, then kills; dropping the handle kills it.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::time::{Instant, timeout_at};
+
+use crate::engine_io::engines::{EngineSpec, Launch};
+use crate::engine_io::iolog::{Direction, IoLog};
+use crate::engine_io::uci::command;
+use crate::engine_io::uci::lines::LineReader;
+use crate::engine_io::uci::output::{EngineLine, Info, OptionDecl, parse};
+
+/// How long each protocol step may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    /// `uci` → `uciok`.
+    pub handshake: Duration,
+    /// `isready` → `readyok` (after options or `ucinewgame`).
+    pub ready: Duration,
+    /// `quit` → exit, before the process is killed.
+    pub quit: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts { handshake: Duration::from_secs(10), ready: Duration::from_secs(10), quit: Duration::from_secs(1) }
+    }
+}
+
+/// Why an engine could not be started or configured.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The program could not be started.
+    #[error("engine '{name}': cannot start '{program}': {source} (check its command in engines.toml, or PATH)")]
+    Spawn {
+        /// Engine name.
+        name: String,
+        /// Program path.
+        program: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// No answer in time.
+    #[error("engine '{name}' did not answer '{command}' within {ms} ms")]
+    Timeout {
+        /// Engine name.
+        name: String,
+        /// The command that went unanswered.
+        command: &'static str,
+        /// The timeout.
+        ms: u128,
+    },
+    /// The process ended.
+    #[error("engine '{name}' exited while waiting for '{command}'")]
+    Exited {
+        /// Engine name.
+        name: String,
+        /// The command that went unanswered.
+        command: &'static str,
+    },
+    /// A configured option is not declared by the engine or out of range.
+    #[error("engine '{name}': {problem}")]
+    Option {
+        /// Engine name.
+        name: String,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+/// What one `go` produced.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Thought {
+    /// The move as printed; `None` for `(none)`, `0000` or an empty `bestmove`.
+    pub best: Option<String>,
+    /// The last values reported in `info` lines (first PV line only).
+    pub info: Info,
+    /// Wall time from writing `go` to reading `bestmove`.
+    pub elapsed: Duration,
+}
+
+/// Why a `go` did not produce a `bestmove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThinkFailure {
+    /// No `bestmove` before the deadline.
+    Timeout {
+        /// Wall time waited.
+        elapsed: Duration,
+        /// Nodes last reported before the deadline.
+        nodes: Option<u64>,
+    },
+    /// The process ended or its pipe broke.
+    Disconnected,
+}
+
+/// A running engine.
+pub struct EngineProcess {
+    name: String,
+    child: Child,
+    stdin: ChildStdin,
+    stdout: LineReader<BufReader<ChildStdout>>,
+    id_name: Option<String>,
+    declared: Vec<OptionDecl>,
+    /// The game's I/O log, if kept.
+    log: Option<IoLog>,
+}
+
+impl EngineError {
+    /// Whether the failure is the machine's, not the engine's: no file
+    /// descriptor, memory or process slot to start it with (EMFILE, ENFILE,
+    /// ENOMEM, EAGAIN). Such a failure is never charged to the engine as a
+    /// lost game (see [`crate::game::MachineFault`]).
+    pub fn is_machine_limit(&self) -> bool {
+        /// Linux's EAGAIN, ENOMEM, ENFILE, EMFILE.
+        const LIMITS: [i32; 4] = [11, 12, 23, 24];
+        matches!(self, EngineError::Spawn { source, .. } if source.raw_os_error().is_some_and(|code| LIMITS.contains(&code)))
+    }
+}
+
+impl EngineProcess {
+    /// Starts the engine (on `cpus` when given, see [`crate::engine_io::affinity`]),
+    /// runs `uci`, sets the spec's options plus `extra`, and waits for
+    /// `readyok`. stderr is appended to `stderr_log` (or discarded).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError`] when it cannot start, does not answer in time, exits,
+    /// or does not declare an option it is given.
+    pub async fn start(
+        spec: &EngineSpec,
+        launch: &Launch,
+        extra: &[(String, String)],
+        stderr_log: Option<&Path>,
+        timeouts: Timeouts,
+        cpus: Option<&[usize]>,
+    ) -> Result<EngineProcess, EngineError> {
+        let mut command = Command::new(&launch.program);
+        command
+            .args(&launch.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            // Its own process group: a Ctrl-C at the terminal reaches the arena,
+            // which finishes or gives back the games in flight, and not the
+            // engines in the middle of a game (where it read as their crash).
+            .process_group(0);
+        if let Some(dir) = &launch.dir {
+            command.current_dir(dir);
+        }
+        let mut child = crate::engine_io::affinity::spawn_on(cpus, || command.spawn()).map_err(|source| {
+            EngineError::Spawn { name: spec.name.clone(), program: launch.program.display().to_string(), source }
+        })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            unreachable!("all three pipes were requested");
+        };
+        drain_stderr(stderr, stderr_log);
+        let mut process = EngineProcess {
+            name: spec.name.clone(),
+            child,
+            stdin,
+            stdout: LineReader::new(BufReader::with_capacity(64 * 1024, stdout)),
+            id_name: None,
+            declared: Vec::new(),
+            log: None,
+        };
+        match process.configure(spec, extra, timeouts).await {
+            Ok(()) => Ok(process),
+            Err(e) => {
+                process.kill().await;
+                Err(e)
+            }
+        }
+    }
+
+    async fn configure(
+        &mut self,
+        spec: &EngineSpec,
+        extra: &[(String, String)],
+        timeouts: Timeouts,
+    ) -> Result<(), EngineError> {
+        self.handshake(timeouts.handshake).await?;
+        let options: Vec<(String, String)> = spec.options.iter().chain(extra).cloned().collect();
+        self.set_options(&options, timeouts.ready).await
+    }
+
+    /// Sets `options` (checked against the declarations), then waits for
+    /// `readyok`: at start, and between games (a tuning run's values for the
+    /// next pair).
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::start`] for a bad option, or [`EngineProcess::ready`].
+    pub async fn set_options(&mut self, options: &[(String, String)], limit: Duration) -> Result<(), EngineError> {
+        for (name, value) in options {
+            let line = self.option_command(name, value)?;
+            self.send(&line, "setoption").await?;
+        }
+        self.ready(limit).await
+    }
+
+    /// The name the engine gave in `id name`, if any.
+    pub fn id_name(&self) -> Option<&str> {
+        self.id_name.as_deref()
+    }
+
+    /// The options declared at `uci`.
+    pub fn declared_options(&self) -> &[OptionDecl] {
+        &self.declared
+    }
+
+    /// The declared option of this name (UCI names are case-insensitive).
+    pub fn declared(&self, name: &str) -> Option<&OptionDecl> {
+        self.declared.iter().find(|d| d.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Keeps every line to and from the engine in `log` from now on (`None`: stop).
+    pub fn set_log(&mut self, log: Option<IoLog>) {
+        self.log = log;
+    }
+
+    fn logged(&self, direction: Direction, line: &str) {
+        if let Some(log) = &self.log {
+            log.line(&self.name, direction, line);
+        }
+    }
+
+    async fn send(&mut self, line: &str, command: &'static str) -> Result<(), EngineError> {
+        self.logged(Direction::ToEngine, line);
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        match self.stdin.write_all(&bytes).await {
+            Ok(()) => Ok(()),
+            Err(_) => Err(EngineError::Exited { name: self.name.clone(), command }),
+        }
+    }
+
+    async fn handshake(&mut self, limit: Duration) -> Result<(), EngineError> {
+        self.send(&command::uci(), "uci").await?;
+        let deadline = Instant::now() + limit;
+        loop {
+            match self.read_line(deadline, "uci", limit).await? {
+                EngineLine::UciOk => return Ok(()),
+                EngineLine::Id { key, value } if key == "name" => self.id_name = Some(value),
+                EngineLine::Option(decl) => self.declared.push(decl),
+                _ => {}
+            }
+        }
+    }
+
+    /// `isready` → `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Timeout`] or [`EngineError::Exited`].
+    pub async fn ready(&mut self, limit: Duration) -> Result<(), EngineError> {
+        self.send(&command::isready(), "isready").await?;
+        let deadline = Instant::now() + limit;
+        while self.read_line(deadline, "isready", limit).await? != EngineLine::ReadyOk {}
+        Ok(())
+    }
+
+    /// `ucinewgame` + `isready`.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::ready`].
+    pub async fn new_game(&mut self, limit: Duration) -> Result<(), EngineError> {
+        self.send(&command::ucinewgame(), "ucinewgame").await?;
+        self.ready(limit).await
+    }
+
+    /// Presses the engine's `Clear Hash` button, if it declares one (so each
+    /// test position starts from an empty table even for engines that keep
+    /// their table across `ucinewgame`), then waits for `readyok`.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::ready`].
+    pub async fn clear_hash(&mut self, limit: Duration) -> Result<(), EngineError> {
+        let Some(button) = self.declared("Clear Hash").filter(|d| d.kind == "button").map(|d| d.name.clone()) else {
+            return Ok(());
+        };
+        self.send(&command::setoption(&button, None), "setoption").await?;
+        self.ready(limit).await
+    }
+
+    async fn read_line(
+        &mut self,
+        deadline: Instant,
+        command: &'static str,
+        limit: Duration,
+    ) -> Result<EngineLine, EngineError> {
+        match timeout_at(deadline, self.stdout.next_line()).await {
+            Ok(Ok(Some(line))) => {
+                self.logged(Direction::FromEngine, &line);
+                Ok(parse(&line))
+            }
+            Ok(Ok(None) | Err(_)) => Err(EngineError::Exited { name: self.name.clone(), command }),
+            Err(_) => Err(EngineError::Timeout { name: self.name.clone(), command, ms: limit.as_millis() }),
+        }
+    }
+
+    fn option_command(&self, name: &str, value: &str) -> Result<String, EngineError> {
+        let problem = |problem: String| EngineError::Option { name: self.name.clone(), problem };
+        let Some(decl) = self.declared(name) else {
+            if name.eq_ignore_ascii_case(crate::engine_io::uci::CHESS960_OPTION) {
+                return Err(problem(format!(
+                    "does not support Chess960 (it declares no option {name}), so it cannot play Fischer random openings: choose engines that do, or a standard opening book"
+                )));
+            }
+            let known: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
+            return Err(problem(format!("has no option '{name}' (it declares: {})", known.join(", "))));
+        };
+        match decl.kind.as_str() {
+            "button" => return Ok(command::setoption(&decl.name, None)),
+            "spin" => {
+                let number: i64 =
+                    value.parse().map_err(|_| problem(format!("option '{name}' needs a number, got '{value}'")))?;
+                if decl.min.is_some_and(|min| number < min) || decl.max.is_some_and(|max| number > max) {
+                    return Err(problem(format!(
+                        "option '{name}' = {number} is outside {}..{}",
+                        decl.min.unwrap_or(i64::MIN),
+                        decl.max.unwrap_or(i64::MAX)
+                    )));
+                }
+            }
+            "check" if value != "true" && value != "false" => {
+                return Err(problem(format!("option '{name}' is a check: true or false, got '{value}'")));
+            }
+            "combo" if !decl.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => {
+                return Err(problem(format!("option '{name}' must be one of {}, got '{value}'", decl.vars.join(", "))));
+            }
+            _ => {}
+        }
+        Ok(command::setoption(&decl.name, Some(value)))
+    }
+
+    /// Sends the position and `go`, and waits up to `deadline` for `bestmove`.
+    /// The clock starts once `go` is written.
+    ///
+    /// # Errors
+    ///
+    /// [`ThinkFailure`] on timeout or disconnect; the process should then be
+    /// discarded (it may still be thinking).
+    pub async fn think(&mut self, position: &str, go: &str, deadline: Duration) -> Result<Thought, ThinkFailure> {
+        let mut bytes = Vec::with_capacity(position.len() + go.len() + 2);
+        for line in [position, go] {
+            self.logged(Direction::ToEngine, line);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+        }
+        if self.stdin.write_all(&bytes).await.is_err() {
+            return Err(ThinkFailure::Disconnected);
+        }
+        let start = Instant::now();
+        // One timer for the whole search, not one per line read.
+        let expired = tokio::time::sleep_until(start + deadline);
+        tokio::pin!(expired);
+        let mut info = Info::default();
+        loop {
+            let read = tokio::select! {
+                biased;
+                line = self.stdout.next_line() => Ok(line),
+                () = &mut expired => Err(()),
+            };
+            match read {
+                Ok(Ok(Some(line))) => {
+                    self.logged(Direction::FromEngine, &line);
+                    match parse(&line) {
+                        EngineLine::BestMove { mv } => {
+                            return Ok(Thought { best: mv, info, elapsed: start.elapsed() });
+                        }
+                        EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(&mut info, new),
+                        _ => {}
+                    }
+                }
+                Ok(Ok(None) | Err(_)) => {
+                    self.logged(Direction::FromEngine, "(the engine closed its output)");
+                    return Err(ThinkFailure::Disconnected);
+                }
+                Err(_) => {
+                    let waited = start.elapsed().as_millis();
+                    self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
+                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), nodes: info.nodes });
+                }
+            }
+        }
+    }
+
+    /// Sends `quit`, waits up to `limit` for the exit, then kills. The
+    /// process is reaped in every case.
+    pub async fn quit(mut self, limit: Duration) {
+        self.logged(Direction::ToEngine, &command::quit());
+        let _ = self.stdin.write_all(format!("{}\n", command::quit()).as_bytes()).await;
+        if tokio::time::timeout(limit, self.child.wait()).await.is_err() {
+            let _ = self.child.kill().await;
+        }
+    }
+
+    /// Kills the process at once and reaps it.
+    pub async fn kill(mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
+fn merge(into: &mut Info, new: Info) {
+    into.depth = new.depth.or(into.depth);
+    into.seldepth = new.seldepth.or(into.seldepth);
+    into.time_ms = new.time_ms.or(into.time_ms);
+    into.nodes = new.nodes.or(into.nodes);
+    into.nps = new.nps.or(into.nps);
+    into.score = new.score.or(into.score);
+    if !new.pv.is_empty() {
+        into.pv = new.pv;
+    }
+}
+
+fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) {
+    let log = log.map(Path::to_path_buf);
+    tokio::spawn(async move {
+        let file = match log {
+            Some(path) => tokio::fs::OpenOptions::new().create(true).append(true).open(path).await.ok(),
+            None => None,
+        };
+        match file {
+            Some(mut file) => {
+                let _ = tokio::io::copy(&mut stderr, &mut file).await;
+            }
+            None => {
+                let _ = tokio::io::copy(&mut stderr, &mut tokio::io::sink()).await;
+            }
+        }
+    });
+}

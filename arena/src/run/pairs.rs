@@ -1,0 +1,327 @@
+//! Pairs of games as units of work: the same opening played twice with
+//! colours swapped, by the same two engine processes (kept between pairs).
+//! Each finished game is stored in one transaction, the second together with
+//! the pairing's counts and the SPRT step, so the run ends in the database —
+//! all pairs done, or the SPRT decided — whoever plays its last pair.
+//!
+//! A tuning run's pair is one SPSA iteration: θ+ (engine A) and θ− (engine
+//! B) get the iteration's values from the stored θ as the pair starts, and
+//! finishing the pair moves θ in the same transaction (see `model::tune`).
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
+use model::{GameRecord, MatchSpec, PairingCounts, RunStatus, Tally, Variant};
+use openings::Opening;
+use reports::stats::sprt::llr;
+use reports::stats::{Counts, summarize};
+use shakmaty::CastlingMode;
+use tokio::sync::watch;
+
+use super::disk::on_failure;
+use super::error::RunError;
+use super::slot::Slot;
+use super::stop::Stop;
+use super::unit::{Outcome, Played, Stored, Work};
+use crate::engine_io::iolog::{IoLog, LogError};
+use crate::game;
+use crate::game::tablebase::Tablebases;
+use crate::util::lock;
+use model::TimeControl;
+
+/// A run of games as this process plays it: its spec with engines resolved
+/// on this machine, their time controls, and the pairings' counts so far.
+#[derive(Debug)]
+pub struct PairWork {
+    /// Run id.
+    pub run: i64,
+    /// The spec, engines resolved here.
+    pub spec: MatchSpec,
+    tcs: Vec<TimeControl>,
+    /// Each pairing's engines (A, B), in the spec's order.
+    names: Vec<(String, String)>,
+    tallies: Mutex<Vec<Tally>>,
+    /// The run's Syzygy tables, opened once for every slot.
+    tablebase: Option<Tablebases>,
+    /// Mate-PV warnings said so far, per engine.
+    pv_warned: Mutex<std::collections::HashMap<String, u32>>,
+}
+
+/// Mate-PV warnings said per engine before the rest are only counted.
+const PV_WARNINGS: u32 = 5;
+
+impl PairWork {
+    /// Checks the time controls of a run's engines; `counts` are the stored
+    /// counts of its pairings.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::Spec`] for a bad time control, or tablebase folders this
+    /// machine does not have.
+    pub fn new(run: i64, spec: MatchSpec, counts: &[PairingCounts]) -> Result<PairWork, RunError> {
+        let tcs = (0..spec.engines.len()).map(|i| spec.time_control(i).clone()).collect();
+        let names = spec.pairing_names();
+        let tallies = names
+            .iter()
+            .map(|(a, b)| {
+                counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(|c| c.tally).unwrap_or_default()
+            })
+            .collect();
+        let tablebase = match &spec.tablebase {
+            Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
+            None => None,
+        };
+        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
+    }
+
+    /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
+    pub fn judge(&self, counts: &PairingCounts) -> Option<SprtStep> {
+        let test = self.spec.sprt?;
+        let &(a, b) = self.spec.pairings.first()?;
+        if counts.engine_a != self.spec.engines[a].name || counts.engine_b != self.spec.engines[b].name {
+            return None;
+        }
+        let llr = llr(&test, &Counts::pairs(&counts.tally));
+        Some(SprtStep { llr, verdict: test.decide(llr) })
+    }
+
+    /// One warning line per mate score whose PV does not back it, naming
+    /// the engine, run, pair, game and ply, up to [`PV_WARNINGS`] per engine;
+    /// then one line saying the rest are only counted (`arena report`).
+    fn warn_pv_issues(&self, pair: i64, game: u32, record: &GameRecord) {
+        for issue in &record.pv_issues {
+            let white = record.is_white_move(issue.ply);
+            let engine = record.mover(issue.ply);
+            let shown = {
+                let mut warned = lock(&self.pv_warned);
+                let count = warned.entry(engine.to_string()).or_insert(0);
+                *count += 1;
+                *count
+            };
+            if shown <= PV_WARNINGS {
+                crate::term::warn(&format!(
+                    "{engine}: {} in run {} pair {} game {game} at ply {} ({}): {}",
+                    issue.kind.as_str().replace('-', " "),
+                    self.run,
+                    pair + 1,
+                    record.opening_moves.len() + issue.ply + 1,
+                    if white { "White" } else { "Black" },
+                    issue.detail
+                ));
+            } else if shown == PV_WARNINGS + 1 {
+                crate::term::warn(&format!(
+                    "{engine}: more mate scores that its PV does not back; they are counted in arena report {}",
+                    self.run
+                ));
+            }
+        }
+    }
+
+    /// The run's state after a pair: the one pairing's record, Elo and LLR,
+    /// or how many games of several pairings are scored.
+    fn status(&self, counts: &PairingCounts, llr: Option<f64>) -> String {
+        let mut tallies = lock(&self.tallies);
+        if let Some(index) = self.names.iter().position(|(a, b)| *a == counts.engine_a && *b == counts.engine_b) {
+            tallies[index] = counts.tally;
+        }
+        let mut line = match tallies.as_slice() {
+            [tally] => {
+                let (a, b) = (&counts.engine_a, &counts.engine_b);
+                let mut line = format!("{a} vs {b} +{} ={} -{}", tally.wins, tally.draws, tally.losses);
+                if let Some(s) = summarize(&Counts::pairs(tally)) {
+                    line += &format!("  Elo {:+.1} ± {:.1}", s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0);
+                }
+                line
+            }
+            all => {
+                let games: u64 = all.iter().map(Tally::games).sum();
+                format!("{} pairings, {games} games scored", all.len())
+            }
+        };
+        if let (Some(test), Some(llr)) = (self.spec.sprt, llr) {
+            let bounds = test.bounds();
+            line += &format!("  LLR {llr:.2} ({:.2}, {:.2})", bounds.lower, bounds.upper);
+        }
+        line
+    }
+
+    fn engine(&self, name: &str) -> Result<usize, RunError> {
+        self.spec
+            .engines
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))
+    }
+}
+
+/// Stores a game: its I/O log first (compressed and appended on a
+/// blocking thread, its place named in the record), then `store` (the
+/// game's database write). A log that cannot be written costs the log,
+/// never the game (one warning); a full disk stores the game without it
+/// and then stops the run as the database's does (the pair is replayed
+/// whole by `arena resume`).
+async fn store_game<T, F>(
+    log: Option<IoLog>,
+    mut record: GameRecord,
+    store: impl FnOnce(GameRecord) -> F,
+) -> Result<T, RunError>
+where
+    F: std::future::Future<Output = Result<T, RunError>>,
+{
+    let mut full = None;
+    if let Some(log) = log {
+        let fault = record.termination.is_fault();
+        match tokio::task::spawn_blocking(move || log.store(fault)).await {
+            Ok(Ok(place)) => record.io_log = Some(place),
+            Ok(Err(e @ LogError::DiskFull { .. })) => full = Some(e),
+            Ok(Err(e)) => warn_log_lost(&e),
+            Err(e) => warn_log_lost(&e),
+        }
+    }
+    let stored = store(record).await;
+    match full {
+        Some(full) if stored.is_ok() => Err(full.into()),
+        _ => stored,
+    }
+}
+
+fn warn_log_lost(error: &dyn std::error::Error) {
+    let cause = error.source().map(|cause| format!(": {cause}")).unwrap_or_default();
+    crate::term::warn(&format!("{error}{cause}; the game is kept without it"));
+}
+
+impl PairWork {
+    /// Stores a pair's second game and finishes the pair (see
+    /// [`Db::finish_pair`]); what it did, for the progress line.
+    async fn finish(
+        self: Arc<Self>,
+        db: Db,
+        pair: ClaimedPair,
+        record: GameRecord,
+        log: Option<IoLog>,
+        tuning: Option<model::tune::Perturbation>,
+    ) -> Result<Played, RunError> {
+        let step = match (&self.spec.tune, &tuning) {
+            (Some(spsa), Some(perturbation)) => Some(TuneStep { spsa, perturbation }),
+            _ => None,
+        };
+        let (work, db_ref, pair_ref) = (&*self, &db, &pair);
+        let finished = store_game(log, record, |record| async move {
+            Ok(db_ref.finish_pair(pair_ref, &record, &|counts| work.judge(counts), step).await?)
+        })
+        .await;
+        let Some(commit) = finished.map_err(on_failure)? else {
+            return Ok(Played::LeaseLost);
+        };
+        let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
+        if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
+            let values: Vec<String> =
+                spsa.params.iter().zip(theta).map(|(p, v)| format!("{}={v:.1}", p.name)).collect();
+            status = format!("{}  θ {}", status, values.join(" "));
+        }
+        Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
+    }
+}
+
+impl Work for PairWork {
+    type Unit = ClaimedPair;
+
+    async fn claim(&self, slot: &Slot) -> Result<Option<ClaimedPair>, RunError> {
+        Ok(slot.db().claim_pair(self.run, slot.name(), slot.lease()).await?)
+    }
+
+    async fn play(
+        self: Arc<Self>,
+        slot: &mut Slot,
+        pair: &ClaimedPair,
+        _stop: &watch::Receiver<Stop>,
+    ) -> Result<Outcome, RunError> {
+        let plan = &pair.plan;
+        let opening = Opening {
+            mode: match self.spec.variant {
+                Variant::Standard => CastlingMode::Standard,
+                Variant::Chess960 => CastlingMode::Chess960,
+            },
+            name: plan.opening_name.clone(),
+            fen: plan.fen.clone(),
+            moves: plan.opening_moves.clone(),
+            san: plan.opening_san.clone(),
+        };
+        let (ia, ib) = (self.engine(&plan.engine_a)?, self.engine(&plan.engine_b)?);
+        let db = slot.db().clone();
+        let engines = [(&self.spec.engines[ia], &self.tcs[ia]), (&self.spec.engines[ib], &self.tcs[ib])];
+        let tuning = match &self.spec.tune {
+            Some(spsa) => {
+                let theta = db.tune_theta(self.run).await?.unwrap_or_else(|| spsa.start());
+                let k = u64::try_from(plan.index).unwrap_or(0) + 1;
+                Some((spsa, spsa.perturb(&theta, k)))
+            }
+            None => None,
+        };
+        let [first_log, second_log] = [slot.io_log(self.run), slot.io_log(self.run)];
+        let [a, b] = slot.players(self.run, engines)?;
+        if let Some((spsa, p)) = &tuning {
+            a.vary_options(spsa.options(&p.plus));
+            b.vary_options(spsa.options(&p.minus));
+        }
+        let rules = game::Rules {
+            adjudication: self.spec.adjudication,
+            tablebase: self.tablebase.as_ref(),
+            check_mate_pvs: self.spec.check_mate_pvs,
+            log: None,
+        };
+        let record = game::play(a, b, &opening, game::Rules { log: first_log.as_ref(), ..rules })
+            .await
+            .map_err(|e| on_failure(e.into()))?;
+        self.warn_pv_issues(plan.index, 1, &record);
+        // The first game is stored (and its log written) while the second
+        // is played: the slot does not wait for the database between them.
+        // Storing fails or the lease is gone: the second game is wasted,
+        // and the pair goes back whole as before.
+        let (saved, second) = tokio::join!(
+            store_game(first_log, record, |record| {
+                let db = &db;
+                async move { Ok(db.save_first_game(pair, &record).await?) }
+            }),
+            game::play(b, a, &opening, game::Rules { log: second_log.as_ref(), ..rules })
+        );
+        if !saved.map_err(on_failure)? {
+            return Ok(Outcome::Done(Played::LeaseLost));
+        }
+        let record = second.map_err(|e| on_failure(e.into()))?;
+        self.warn_pv_issues(plan.index, 2, &record);
+        let tuning = tuning.map(|(_, perturbation)| perturbation);
+        let tune = self.spec.tune.is_some();
+        let finish = self.finish(db, pair.clone(), record, second_log, tuning);
+        Ok(if tune {
+            // SPSA: the next iteration starts from the θ this one moves.
+            Outcome::Done(finish.await?)
+        } else {
+            // The slot claims its next pair, then stores this one while the
+            // engines play that pair's first game.
+            Outcome::Storing(Box::pin(finish))
+        })
+    }
+
+    async fn renew(&self, db: &Db, lease: Duration, pair: &ClaimedPair) -> Result<bool, DbError> {
+        db.renew_lease(pair, lease).await
+    }
+
+    async fn release(&self, db: &Db, pair: &ClaimedPair) -> Result<(), DbError> {
+        db.release_pair(pair).await
+    }
+
+    async fn more_may_come(&self, db: &Db) -> Result<bool, RunError> {
+        let info = db.run(self.run).await?;
+        Ok(info.status == RunStatus::Running && info.pairs_done < info.pairs_planned)
+    }
+
+    fn describe(&self, pair: &ClaimedPair) -> String {
+        format!("run {} pair {}", self.run, pair.plan.index)
+    }
+
+    fn run_of(&self, _unit: &Self::Unit) -> i64 {
+        self.run
+    }
+}

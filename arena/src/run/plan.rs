@@ -1,0 +1,69 @@
+//! What a stored match spec means here: each engine's time control, and the
+//! plan of pairs (for each opening of each round, each pairing; each pair an
+//! opening played twice with colours swapped).
+
+use model::{MatchSpec, PairPlan, Variant};
+use openings::{Book, Selection};
+
+/// The pairs to play, in order: for each opening of each round, each pairing.
+pub fn plan(spec: &MatchSpec, book: &Book) -> Vec<PairPlan> {
+    let selection = Selection { random_seed: spec.seed, start: spec.start, max_plies: spec.max_plies };
+    let count = spec.openings_per_round * spec.rounds;
+    let openings = book.select(&selection, count);
+    let mut plan = Vec::with_capacity(count * spec.pairings.len());
+    for (opening_index, opening) in openings.iter().enumerate() {
+        for &(a, b) in &spec.pairings {
+            plan.push(PairPlan {
+                index: plan.len() as i64,
+                engine_a: spec.engines[a].name.clone(),
+                engine_b: spec.engines[b].name.clone(),
+                opening_index: opening_index as i64,
+                opening_name: opening.name.clone(),
+                fen: opening.fen.clone(),
+                opening_moves: opening.moves.clone(),
+                opening_san: opening.san.clone(),
+            });
+        }
+    }
+    plan
+}
+
+pub use crate::engine_io::uci::CHESS960_OPTION;
+
+/// Makes `spec` a Chess960 run when any planned opening needs Chess960
+/// castling (each position decided by its castling rights): every game of
+/// the run is then played with Chess960 castling, and every engine gets
+/// `UCI_Chess960 true` among its options (replacing a value it had), so a
+/// worker on another machine sets it too, and an engine that does not declare
+/// it is refused before the run starts.
+pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
+    let mut checked = std::collections::HashSet::new();
+    let chess960 = plan.iter().any(|pair| checked.insert(&pair.fen) && openings::is_chess960(&pair.fen));
+    if !chess960 {
+        return;
+    }
+    spec.variant = Variant::Chess960;
+    for engine in &mut spec.engines {
+        engine.options.retain(|(name, _)| !name.eq_ignore_ascii_case(CHESS960_OPTION));
+        engine.options.push((CHESS960_OPTION.to_string(), "true".to_string()));
+    }
+}
+
+/// A warning when a deterministic limit would replay an opening (and so the
+/// same games) more than once per pairing.
+pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
+    if spec.tune.is_some() {
+        return None; // θ± differ from one iteration to the next, and so do the games
+    }
+    let deterministic = (0..spec.engines.len()).any(|i| spec.time_control(i).is_deterministic());
+    let planned = spec.openings_per_round * spec.rounds;
+    (deterministic && planned > book.len()).then(|| {
+        format!(
+            "warning: {planned} openings per pairing from a book of {} under a deterministic limit ({}): \
+             replayed openings replay the same games, so those games are not independent; \
+             use a larger book (--openings noob_2moves) or a wall-clock time control",
+            book.len(),
+            spec.tc
+        )
+    })
+}

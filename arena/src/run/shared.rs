@@ -1,0 +1,141 @@
+//! What the slots of one process share: the stop level, the progress line,
+//! the first failure, counts, the beat that tells the database this process
+//! is alive, and the signal that wakes idle slots.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use db::Db;
+use model::WorkerBeat;
+use tokio::sync::watch;
+
+use super::error::RunError;
+use super::progress::Progress;
+use super::stop::{self, Stop};
+use crate::util::lock;
+
+/// What the slots of one process do when a unit fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnError {
+    /// Stop every slot (finishing the units in flight) and report the first error: a local run.
+    Stop,
+    /// Say it and go on with other work: a worker.
+    Continue,
+}
+
+/// What the slots did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Units stored.
+    pub stored: u64,
+    /// Units given up because the lease was lost (taken over, or the run ended).
+    pub lost: u64,
+}
+
+/// What the slots of one process share.
+pub struct Shared {
+    pub(super) stop: watch::Sender<Stop>,
+    pub(super) progress: Mutex<Progress>,
+    on_error: OnError,
+    failure: Mutex<Option<RunError>>,
+    pub(super) counts: Mutex<Counts>,
+    /// When this process last told the database it is alive (`workers`),
+    /// and what it did since.
+    beats: Mutex<(Option<Instant>, WorkerBeat)>,
+    /// Raised when a slot of this process stores or gives back a unit: an
+    /// idle slot looks again at once instead of at its next poll (the last
+    /// pair of a local run ends the run without a second's wait).
+    pub(super) changed: tokio::sync::Notify,
+}
+
+/// Beats are written at most this often.
+const BEAT_EVERY: Duration = Duration::from_secs(5);
+
+impl Shared {
+    /// Slots that report to `progress` and treat failures as `on_error` says.
+    pub fn new(progress: Progress, on_error: OnError) -> Arc<Shared> {
+        Arc::new(Shared {
+            stop: watch::Sender::new(Stop::Running),
+            progress: Mutex::new(progress),
+            on_error,
+            failure: Mutex::new(None),
+            counts: Mutex::new(Counts::default()),
+            beats: Mutex::new((None, WorkerBeat::default())),
+            changed: tokio::sync::Notify::new(),
+        })
+    }
+
+    /// Tells the database this process is alive and what it did (the
+    /// dashboard's workers page): counts add up here and are written at most
+    /// every [`BEAT_EVERY`] (or at once with `now`), so a fast match does not
+    /// pay a write per pair; a failed write is only bookkeeping lost.
+    pub(super) async fn beat(&self, db: &Db, beat: WorkerBeat, now: bool) {
+        let due = {
+            let mut beats = lock(&self.beats);
+            let (last, pending) = &mut *beats;
+            pending.add(beat);
+            if !now && last.is_some_and(|at| at.elapsed() < BEAT_EVERY) {
+                return;
+            }
+            *last = Some(Instant::now());
+            std::mem::take(pending)
+        };
+        if db.worker_beat(&worker_name(), &due).await.is_err() {
+            // Try the counts again with the next beat.
+            lock(&self.beats).1.add(WorkerBeat { run: None, doing: String::new(), ..due });
+        }
+    }
+
+    /// Says `message` above the progress line.
+    pub fn note(&self, message: &str) {
+        lock(&self.progress).note(message);
+    }
+
+    /// Raises the stop level at each Ctrl-C, SIGTERM or SIGHUP until the slots are done.
+    pub fn watch_signals(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let shared = self.clone();
+        tokio::spawn(async move {
+            let messages = [
+                "stopping: nothing new is claimed and the work in flight finishes; a second signal gives it back",
+                "giving the work in flight back to the queue; `arena resume` or a worker replays it whole",
+            ];
+            stop::watch_signals(&shared.stop, messages, |message| shared.note(message)).await;
+        })
+    }
+
+    /// What the slots did.
+    pub fn counts(&self) -> Counts {
+        *lock(&self.counts)
+    }
+
+    /// The first failure, for a local run.
+    pub fn take_failure(&self) -> Option<RunError> {
+        lock(&self.failure).take()
+    }
+
+    /// Ends the progress line.
+    pub fn finish(&self) {
+        lock(&self.progress).finish();
+    }
+
+    /// Records a failure; `true` when the slot should stop. `note` says it
+    /// when slots go on.
+    pub(super) fn fail(&self, error: RunError, note: impl FnOnce(&RunError) -> String) -> bool {
+        match self.on_error {
+            OnError::Stop => {
+                lock(&self.failure).get_or_insert(error);
+                let _ = self.stop.send(Stop::FinishInFlight);
+                true
+            }
+            OnError::Continue => {
+                self.note(&note(&error));
+                false
+            }
+        }
+    }
+}
+
+/// This process's name in the database: `host:pid`.
+pub fn worker_name() -> String {
+    format!("{}:{}", db::host_name(), std::process::id())
+}

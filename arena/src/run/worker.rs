@@ -1,0 +1,377 @@
+//! `arena worker`: serves the open runs of a shared database through the
+//! same slots as a local run. It joins every running run (or one, with
+//! `--run`) whose engines it can start — bundled presets always, external
+//! engines by name from this machine's own `engines.toml`, checked once by
+//! starting each — and says why when it cannot. Slots claim from the oldest
+//! run first. Ctrl-C once: finish the units in flight and exit; twice: give
+//! them back at once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use db::{ClaimedChunk, ClaimedPair, Db, DbError};
+use model::{RunKind, RunStatus, Spec};
+use tokio::sync::watch;
+
+use super::chunks::ChunkWork;
+use super::error::RunError;
+use super::pairs::PairWork;
+use super::preflight::preflight;
+use super::progress::Progress;
+use super::shared::{OnError, Shared, worker_name};
+use super::slot::{Runtime, Slot};
+use super::stop::Stop;
+use super::unit::{Outcome, Played, Work};
+use super::work_loop::start_slots;
+use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::run::suite::load_suite;
+use crate::util::lock;
+
+/// What a worker is asked to do.
+#[derive(Clone, Debug)]
+pub struct WorkerConfig {
+    /// Database, engine binary, logs, timeouts.
+    pub runtime: Runtime,
+    /// Units played at once.
+    pub concurrency: usize,
+    /// This machine's `engines.toml` (default: `./engines.toml` if present).
+    pub engines_file: Option<PathBuf>,
+    /// Serve only this run, and exit when it ends.
+    pub only_run: Option<i64>,
+    /// How long a claimed unit stays with this worker without a heartbeat.
+    pub lease: Duration,
+    /// How often to look for new runs (and for work) when there is none.
+    pub poll: Duration,
+}
+
+/// What a worker did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerSummary {
+    /// Pairs played and counted.
+    pub pairs: u64,
+    /// Suite chunks answered and stored.
+    pub chunks: u64,
+    /// Units given up because the lease was lost (taken over, or the run ended).
+    pub lost: u64,
+}
+
+/// Why a worker stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkerError {
+    /// The run given with `--run` does not exist or cannot be played here.
+    #[error("this worker cannot serve run {run}: {why}")]
+    Refused {
+        /// The run.
+        run: i64,
+        /// Why.
+        why: String,
+    },
+    /// Storage failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+/// An open run and what this machine can do with it.
+#[derive(Clone)]
+enum Job {
+    Pairs(Arc<PairWork>),
+    Chunks(Arc<ChunkWork>),
+    Refused(String),
+}
+
+/// A unit claimed from one of the open runs.
+pub enum Claim {
+    /// A pair of a match run.
+    Pair(Arc<PairWork>, ClaimedPair),
+    /// A chunk of a suite run.
+    Chunk(Arc<ChunkWork>, ClaimedChunk),
+}
+
+/// The open runs this worker serves, as one kind of work.
+struct Catalogue {
+    config: WorkerConfig,
+    registry: Registry,
+    jobs: Mutex<Jobs>,
+    done: Mutex<WorkerSummary>,
+    shared: Arc<Shared>,
+}
+
+struct Jobs {
+    known: HashMap<i64, Job>,
+    open: Vec<i64>,
+    refreshed: Option<Instant>,
+}
+
+/// Serves runs until Ctrl-C, or until the `--run` run has ended.
+///
+/// # Errors
+///
+/// [`WorkerError::Refused`] when the `--run` run does not exist or its
+/// engines cannot be started here; [`WorkerError::Db`] when the database
+/// cannot be read at the start.
+pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerError> {
+    let name = worker_name();
+    let registry = Registry::load(config.engines_file.as_deref())
+        .map_err(|e| WorkerError::Refused { run: config.only_run.unwrap_or(0), why: e.to_string() })?;
+    let shared = Shared::new(Progress::log(config.runtime.progress), OnError::Continue);
+    let jobs = Mutex::new(Jobs { known: HashMap::new(), open: Vec::new(), refreshed: None });
+    let catalogue = Arc::new(Catalogue {
+        config,
+        registry,
+        jobs,
+        done: Mutex::new(WorkerSummary::default()),
+        shared: shared.clone(),
+    });
+    let db = catalogue.config.runtime.db.clone();
+    if let Some(run) = catalogue.config.only_run {
+        db.run(run).await?;
+        catalogue.refresh(true).await?;
+        if let Some(Job::Refused(why)) = lock(&catalogue.jobs).known.get(&run) {
+            return Err(WorkerError::Refused { run, why: why.clone() });
+        }
+    }
+    let config = &catalogue.config;
+    shared.note(&format!(
+        "worker {name}: {} slot(s), lease {} s, database {}",
+        config.concurrency,
+        config.lease.as_secs_f64(),
+        db.describe()
+    ));
+    let signals = shared.watch_signals();
+    let (runtime, concurrency, lease, poll) = (config.runtime.clone(), config.concurrency, config.lease, config.poll);
+    start_slots(catalogue.clone(), &runtime, &shared, concurrency, lease, poll).await;
+    signals.abort();
+    let mut summary = *lock(&catalogue.done);
+    summary.lost = shared.counts().lost;
+    Ok(summary)
+}
+
+impl Catalogue {
+    /// Lists the open runs (at most once per poll interval unless `now`) and
+    /// prepares the new ones: engines resolved and started once.
+    async fn refresh(&self, now: bool) -> Result<(), DbError> {
+        let stale = lock(&self.jobs).refreshed.is_none_or(|at| at.elapsed() >= self.config.poll);
+        if !now && !stale {
+            return Ok(());
+        }
+        let db = &self.config.runtime.db;
+        let mut open = Vec::new();
+        for (run, kind, spec) in db.open_runs().await? {
+            if self.config.only_run.is_some_and(|only| only != run) {
+                continue;
+            }
+            if !lock(&self.jobs).known.contains_key(&run) {
+                let job = self.prepare(db, run, kind, spec).await;
+                match &job {
+                    Job::Pairs(work) => self.shared.note(&format!(
+                        "serving run {run}: {} {} at {}",
+                        work.spec.kind,
+                        names(&work.spec.engines),
+                        work.spec.tc
+                    )),
+                    Job::Chunks(work) => self.shared.note(&format!(
+                        "serving run {run}: suite {} ({} positions), {}",
+                        work.spec.suite,
+                        work.positions.len(),
+                        names(&work.spec.engines)
+                    )),
+                    // With --run the refusal is the worker's error, said once.
+                    Job::Refused(why) if self.config.only_run.is_none() => {
+                        self.shared.note(&format!("not serving run {run}: {why}"));
+                    }
+                    Job::Refused(_) => {}
+                }
+                lock(&self.jobs).known.insert(run, job);
+            }
+            open.push(run);
+        }
+        let mut jobs = lock(&self.jobs);
+        jobs.open = open;
+        jobs.refreshed = Some(Instant::now());
+        Ok(())
+    }
+
+    /// A run as this machine can play it: its spec read, its engines
+    /// resolved here and started once, a suite's positions loaded (they must
+    /// be here as they were where the run started).
+    async fn prepare(&self, db: &Db, run: i64, kind: RunKind, spec: String) -> Job {
+        let mut spec = match Spec::parse(run, kind, &spec) {
+            Ok(spec) => spec,
+            Err(e) => return Job::Refused(format!("its spec is from another arena version ({})", e.cause)),
+        };
+        if let Err(why) = self.resolve(spec.engines_mut()) {
+            return Job::Refused(why);
+        }
+        let runtime = &self.config.runtime;
+        if let Err(e) = preflight(&runtime.arena_exe, runtime.timeouts, &spec).await {
+            return Job::Refused(e.to_string());
+        }
+        match spec {
+            Spec::Games(spec) => {
+                let counts = match db.pairing_counts(run).await {
+                    Ok(counts) => counts,
+                    Err(e) => return Job::Refused(e.to_string()),
+                };
+                match PairWork::new(run, spec, &counts) {
+                    Ok(work) => Job::Pairs(Arc::new(work)),
+                    Err(e) => Job::Refused(e.to_string()),
+                }
+            }
+            Spec::Suite(spec) => {
+                let mut positions = match load_suite(&spec.suite) {
+                    Ok(suite) => suite.positions,
+                    Err(e) => return Job::Refused(format!("its suite is not readable here: {e}")),
+                };
+                positions.truncate(spec.count.unwrap_or(usize::MAX));
+                if positions.len() != spec.positions {
+                    return Job::Refused(format!(
+                        "suite {} has {} positions here but the run has {} (copy the file it started with)",
+                        spec.suite,
+                        positions.len(),
+                        spec.positions
+                    ));
+                }
+                Job::Chunks(Arc::new(ChunkWork::new(run, spec, positions)))
+            }
+        }
+    }
+
+    /// Points a run's external engines at this machine's programs (by name,
+    /// from its `engines.toml`; the run's options and time control stay).
+    fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
+        for engine in engines.iter_mut() {
+            if engine.preset.is_some() {
+                continue; // the bundled engine: this arena binary
+            }
+            match self.registry.get(&engine.name) {
+                Ok(local) if local.preset.is_none() => {
+                    engine.command = local.command;
+                    engine.args = local.args;
+                    engine.dir = local.dir;
+                }
+                _ => {
+                    let file =
+                        self.config.engines_file.as_ref().map_or("./engines.toml".into(), |p| p.display().to_string());
+                    return Err(format!(
+                        "it needs engine '{}', which {file} on this machine does not define (add it with its command)",
+                        engine.name
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn names(engines: &[EngineSpec]) -> String {
+    engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs ")
+}
+
+impl Catalogue {
+    /// Counts a stored pair or chunk for the worker's summary.
+    fn count(&self, pair: bool, played: Played) -> Played {
+        if let Played::Stored(_) = played {
+            let mut done = lock(&self.done);
+            if pair {
+                done.pairs += 1;
+            } else {
+                done.chunks += 1;
+            }
+        }
+        played
+    }
+}
+
+impl Work for Catalogue {
+    type Unit = Claim;
+
+    async fn claim(&self, slot: &Slot) -> Result<Option<Claim>, RunError> {
+        self.refresh(false).await?;
+        let ready: Vec<Job> = {
+            let jobs = lock(&self.jobs);
+            jobs.open.iter().filter_map(|run| jobs.known.get(run).cloned()).collect()
+        };
+        for job in ready {
+            match job {
+                Job::Pairs(work) => {
+                    if let Some(pair) = work.claim(slot).await? {
+                        return Ok(Some(Claim::Pair(work, pair)));
+                    }
+                }
+                Job::Chunks(work) => {
+                    if let Some(chunk) = work.claim(slot).await? {
+                        return Ok(Some(Claim::Chunk(work, chunk)));
+                    }
+                }
+                Job::Refused(_) => {}
+            }
+        }
+        Ok(None)
+    }
+
+    async fn play(
+        self: Arc<Self>,
+        slot: &mut Slot,
+        claim: &Claim,
+        stop: &watch::Receiver<Stop>,
+    ) -> Result<Outcome, RunError> {
+        let outcome = match claim {
+            Claim::Pair(work, pair) => work.clone().play(slot, pair, stop).await?,
+            Claim::Chunk(work, chunk) => work.clone().play(slot, chunk, stop).await?,
+        };
+        let pair = matches!(claim, Claim::Pair(..));
+        Ok(match outcome {
+            Outcome::Done(played) => Outcome::Done(self.count(pair, played)),
+            Outcome::Storing(storing) => {
+                Outcome::Storing(Box::pin(async move { Ok(self.count(pair, storing.await?)) }))
+            }
+        })
+    }
+
+    async fn renew(&self, db: &Db, lease: Duration, claim: &Claim) -> Result<bool, DbError> {
+        match claim {
+            Claim::Pair(work, pair) => work.renew(db, lease, pair).await,
+            Claim::Chunk(work, chunk) => work.renew(db, lease, chunk).await,
+        }
+    }
+
+    async fn release(&self, db: &Db, claim: &Claim) -> Result<(), DbError> {
+        match claim {
+            Claim::Pair(work, pair) => work.release(db, pair).await,
+            Claim::Chunk(work, chunk) => work.release(db, chunk).await,
+        }
+    }
+
+    async fn more_may_come(&self, db: &Db) -> Result<bool, RunError> {
+        match self.config.only_run {
+            Some(run) => Ok(db.run(run).await?.status == RunStatus::Running),
+            None => Ok(true),
+        }
+    }
+
+    fn describe(&self, claim: &Claim) -> String {
+        match claim {
+            Claim::Pair(work, pair) => work.describe(pair),
+            Claim::Chunk(work, chunk) => work.describe(chunk),
+        }
+    }
+
+    fn run_of(&self, claim: &Claim) -> i64 {
+        match claim {
+            Claim::Pair(work, _) => work.run,
+            Claim::Chunk(work, _) => work.run,
+        }
+    }
+
+    /// An engine or spec failure: this worker stops serving the run.
+    fn failed(&self, claim: &Claim, error: &RunError) {
+        if matches!(error, RunError::Db(_)) {
+            return;
+        }
+        let run = self.run_of(claim);
+        self.shared.note(&format!("not serving run {run} any more: {error}"));
+        lock(&self.jobs).known.insert(run, Job::Refused(error.to_string()));
+    }
+}

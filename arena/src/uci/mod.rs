@@ -1,6 +1,0 @@
-//! The UCI protocol as the arena speaks it: commands built with vampirc-uci,
-//! engine output read by a tolerant parser of our own, lines read with a cap.
-
-pub mod command;
-pub mod lines;
-pub mod output;

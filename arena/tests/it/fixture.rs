@@ -1,0 +1,174 @@
+//! A database written by the release before the model crate and the one
+//! work loop (`tests/fixtures/v1.db`: a finished match, a finished
+//! tournament, a stopped SPRT, a finished and a stopped suite run, made by
+//! that release's `arena`) still opens, lists, reports exactly as that
+//! release reported it (`v1-report-N.json`), and resumes to exactly its
+//! planned work.
+
+use crate::common::{arena, arena_ok, stdout, temp_dir};
+use serde_json::Value;
+
+const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
+
+fn report(dir: &std::path::Path, run: &str) -> Value {
+    serde_json::from_str(&stdout(&arena_ok(dir, &["report", run, "--format", "json"]))).unwrap()
+}
+
+#[test]
+fn a_database_of_the_previous_release_reports_and_resumes() {
+    let dir = temp_dir("fixture");
+    std::fs::copy(format!("{FIXTURE}/v1.db"), dir.join("arena.db")).unwrap();
+
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    let rows: Vec<Vec<&str>> = runs.lines().skip(1).map(|l| l.split_whitespace().collect()).collect();
+    let kinds: Vec<(&str, &str, &str)> = rows.iter().map(|r| (r[0], r[1], r[2])).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("5", "suite", "stopped"),
+            ("4", "suite", "finished"),
+            ("3", "sprt", "stopped"),
+            ("2", "tournament", "finished"),
+            ("1", "match", "finished")
+        ],
+        "{runs}"
+    );
+
+    // Every report is what the previous release printed, field for field.
+    for run in ["1", "2", "3", "4", "5"] {
+        let mut before: Value =
+            serde_json::from_str(&std::fs::read_to_string(format!("{FIXTURE}/v1-report-{run}.json")).unwrap()).unwrap();
+        if run == "5" {
+            // One change since: tree sizes are compared on the positions both
+            // engines answered. In this stopped run plain answered none, so it
+            // gets no percentage (that release said 0 %) and the count is 0.
+            assert_eq!(before["rows"][1]["nodes_vs_reference"], 0.0);
+            before["rows"][1]["nodes_vs_reference"] = Value::Null;
+            before["rows"][1]["compared"] = 0.into();
+        }
+        assert_eq!(report(&dir, run), before, "run {run}");
+    }
+    let show = stdout(&arena_ok(&dir, &["show", "2"]));
+    assert!(show.contains("Bradley–Terry") && show.contains("relative to plain"), "{show}");
+
+    // The moves, kept one row each by that release and one JSON value per
+    // game since (migration 0010), export byte for byte as that release
+    // exported them (`v1-run-2-full.pgn`, written by it at the fullest level);
+    // the view `moves` still shows one row per move.
+    arena_ok(&dir, &["pgn", "2", "--pgn-level", "full", "-o", "run2.pgn"]);
+    let pgn = std::fs::read_to_string(dir.join("run2.pgn")).unwrap();
+    assert!(pgn == std::fs::read_to_string(format!("{FIXTURE}/v1-run-2-full.pgn")).unwrap(), "{pgn}");
+    let view = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        use sqlx::Row;
+        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.join("arena.db"));
+        let mut connection = sqlx::ConnectOptions::connect(&options).await.unwrap();
+        let row = sqlx::query(
+            "SELECT COUNT(*), SUM(m.nodes), SUM(m.ply = g.plies - 1), (SELECT SUM(plies) FROM games WHERE run_id = 2) \
+             FROM moves m JOIN games g ON g.id = m.game_id WHERE g.run_id = 2",
+        )
+        .fetch_one(&mut connection)
+        .await
+        .unwrap();
+        (row.get::<i64, _>(0), row.get::<i64, _>(1), row.get::<i64, _>(2), row.get::<i64, _>(3))
+    });
+    // 1,278 moves and their node total as the old table held them; one last ply per game.
+    assert_eq!(view, (1278, 475_187, 12, 1278));
+
+    // The stopped SPRT and the stopped suite run resume to their planned work.
+    let out = arena(&dir, &["resume", "3", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let sprt = report(&dir, "3");
+    let header = &sprt["header"];
+    assert_eq!(header["status"], "finished");
+    let games = header["games_played"].as_u64().unwrap();
+    let verdict = sprt["pairings"][0]["statistics"]["sprt"]["verdict"].as_str().unwrap();
+    assert!(games == 60 || (verdict != "continue" && verdict != "inconclusive"), "{games} games, {verdict}");
+    assert!(games >= 18 && games.is_multiple_of(2), "{games}");
+
+    let out = arena(&dir, &["resume", "5", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let suite = report(&dir, "5");
+    assert_eq!(suite["header"]["status"], "finished");
+    assert_eq!(suite["answers"].as_array().unwrap().len(), 48, "2 engines × 24 positions");
+    let again = arena(&dir, &["resume", "5"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("already finished"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `arena show 1 | head -1`: a reader that goes away ends every printing
+/// command quietly (status 0, nothing on standard error), never a panic.
+#[test]
+fn printing_commands_end_quietly_when_the_reader_goes_away() {
+    use std::process::{Command, Stdio};
+    let dir = temp_dir("closed-pipe");
+    std::fs::copy(format!("{FIXTURE}/v1.db"), dir.join("arena.db")).unwrap();
+    let commands: [&[&str]; 9] = [
+        &["runs"],
+        &["show", "2"],
+        &["report", "2"],
+        &["report", "2", "--format", "json"],
+        &["report", "4"],
+        &["pgn", "2"],
+        &["engines"],
+        &["stats", "--wdl", "3,4,5"],
+        &["sprt-calc", "--elo0", "0", "--elo1", "5"],
+    ];
+    for args in commands {
+        let mut child = Command::new(crate::common::ARENA)
+            .args(args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take()); // the reader is gone before the first line
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A database written by the release before the layered `arena/src`
+/// (`tests/fixtures/v2.db`, made by that release's `arena`: a finished elo
+/// match, tournament, tuning run, suite run, Chess960 match and SPRT, an
+/// SPRT created for workers and never played, and an elo match stopped by
+/// Ctrl-C after 4 games) lists, shows, reports, writes its run files and
+/// exports as that release did, and its two open runs resume to their end.
+#[test]
+fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
+    let dir = temp_dir("fixture-v2");
+    std::fs::copy(format!("{FIXTURE}/v2.db"), dir.join("arena.db")).unwrap();
+    let expected = |name: &str| std::fs::read_to_string(format!("{FIXTURE}/{name}")).unwrap();
+
+    assert_eq!(stdout(&arena_ok(&dir, &["runs"])), expected("v2-runs.txt"));
+    for run in 1..=8 {
+        let run = run.to_string();
+        let before: Value = serde_json::from_str(&expected(&format!("v2-report-{run}.json"))).unwrap();
+        assert_eq!(report(&dir, &run), before, "report of run {run}");
+        assert_eq!(stdout(&arena_ok(&dir, &["show", &run])), expected(&format!("v2-show-{run}.txt")), "run {run}");
+        if run != "5" {
+            let config = stdout(&arena_ok(&dir, &["show", &run, "--config"]));
+            assert_eq!(config, expected(&format!("v2-config-{run}.toml")), "run file of run {run}");
+        }
+    }
+    arena_ok(&dir, &["pgn", "6", "--pgn-level", "full", "-o", "run6.pgn"]);
+    assert!(std::fs::read_to_string(dir.join("run6.pgn")).unwrap() == expected("v2-run-6-full.pgn"), "Chess960 PGN");
+
+    // The elo match stopped after 4 of 40 games, and the SPRT no one played.
+    arena_ok(&dir, &["resume", "8", "--quiet"]);
+    let elo = report(&dir, "8");
+    assert_eq!(
+        (elo["header"]["status"].as_str(), elo["header"]["games_played"].as_u64()),
+        (Some("finished"), Some(40))
+    );
+    arena_ok(&dir, &["resume", "3", "--quiet"]);
+    let sprt = report(&dir, "3");
+    let games = sprt["header"]["games_played"].as_u64().unwrap();
+    let verdict = sprt["pairings"][0]["statistics"]["sprt"]["verdict"].as_str().unwrap().to_string();
+    assert_eq!(sprt["header"]["status"], "finished");
+    assert!(games == 40 || !["continue", "inconclusive"].contains(&verdict.as_str()), "{games} games, {verdict}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

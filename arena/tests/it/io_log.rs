@@ -1,0 +1,80 @@
+//! Engine I/O logs through the binary: every line to and from both engines
+//! of a game, timestamped, one gzip member per game in a file of the run
+//! that the stored record names, printed by `arena log RUN PAIR.GAME` —
+//! including the end of an engine that crashed; `--no-io-log` keeps none;
+//! bad input is one line.
+
+use crate::common::{FAKE, arena_ok, assert_refused, stdout, stored_games, temp_dir};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_line_of_a_game_is_one_command_away() {
+    let dir = temp_dir("io-log");
+    let toml = format!("[[engine]]\nname = \"crasher\"\ncommand = \"{FAKE}\"\nargs = [\"crash-mid-game\", \"6\"]\n");
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    arena_ok(
+        &dir,
+        &["match", "--a", "crasher", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "l.db", "--quiet"],
+    );
+
+    for game in &stored_games(&dir.join("l.db")).await {
+        let record = &game.record;
+        let place = record.io_log.as_deref().expect("the record names its log");
+        let round = format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1);
+        // Every game of the run that ended by a fault is in this process's file of faults.
+        assert!(place.contains("/run-1/io-") && place.contains("-faults.log.gz@"), "{place}");
+        let log = stdout(&arena_ok(&dir, &["log", "1", &round, "--db", "l.db"]));
+        let lines: Vec<&str> = log.lines().collect();
+        // Both engines, both ways, in time order.
+        for needle in ["crasher > go", "plain > go", "plain < bestmove", "crasher > ucinewgame", "plain < readyok"] {
+            assert!(log.contains(needle), "{needle} in game {round}:\n{log}");
+        }
+        let times: Vec<u64> = lines.iter().map(|l| l.split_whitespace().next().unwrap().parse().unwrap()).collect();
+        assert!(times.windows(2).all(|w| w[0] <= w[1]), "milliseconds in order");
+        // One `go` per engine move, plus the one the crasher never answered.
+        let goes = lines.iter().filter(|l| l.contains(" > go ")).count();
+        assert_eq!(record.termination, model::Termination::Disconnect, "{:?}", record.termination);
+        assert_eq!(goes, record.moves.len() + 1, "{log}");
+        assert!(lines.last().unwrap().ends_with("crasher < (the engine closed its output)"), "{log}");
+    }
+
+    // Fault-free games: both in one file, one after the other, each printed whole.
+    arena_ok(
+        &dir,
+        &["match", "--a", "fhr", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "f.db", "--quiet"],
+    );
+    let games = stored_games(&dir.join("f.db")).await;
+    let places: Vec<&str> = games.iter().map(|g| g.record.io_log.as_deref().expect("named")).collect();
+    let files: Vec<&str> = places.iter().map(|p| p.rsplit_once('@').unwrap().0).collect();
+    assert!(files[0] == files[1] && files[0].ends_with("-1.log.gz"), "{places:?}");
+    for (game, round) in games.iter().zip(["1.1", "1.2"]) {
+        let log = stdout(&arena_ok(&dir, &["log", "1", round, "--db", "f.db"]));
+        let goes = log.lines().filter(|l| l.contains(" > go ")).count();
+        assert_eq!(goes, game.record.moves.len(), "one go per move in game {round}:\n{log}");
+    }
+
+    // Without logs: nothing written, and the command says so.
+    arena_ok(
+        &dir,
+        &[
+            "match",
+            "--a",
+            "fhr",
+            "--b",
+            "plain",
+            "--games",
+            "2",
+            "--tc",
+            "nodes=500",
+            "--db",
+            "n.db",
+            "--quiet",
+            "--no-io-log",
+        ],
+    );
+    assert_refused(&dir, &["log", "1", "1.1", "--db", "n.db"], "played without an I/O log", "none");
+    for (game, needle) in
+        [("0.1", "is not a game"), ("1.3", "is not a game"), ("x", "is not a game"), ("7.1", "no game 7.1")]
+    {
+        assert_refused(&dir, &["log", "1", game, "--db", "l.db"], needle, "none");
+    }
+}

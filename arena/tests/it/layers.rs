@@ -1,0 +1,175 @@
+//! The layers of `arena/src` (ARCHITECTURE.md, "Layers"): each module uses
+//! only modules of its own layer or below, and no file reaches, through
+//! its imports, back to itself. Read from the source text: every
+//! `crate::…` and `super::…` path outside comments and tests.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The top-level modules, lowest layer first; a module may use those of
+/// its own layer and below.
+const LAYERS: [&[&str]; 6] =
+    [&["util", "term"], &["engine_io"], &["game"], &["run"], &["reporting", "runfile", "serve"], &["cli"]];
+
+fn layer(top: &str) -> Option<usize> {
+    LAYERS.iter().position(|names| names.contains(&top))
+}
+
+/// Every module file of the library: its module path (`["run", "pairs"]`) and text.
+fn modules(src: &Path) -> BTreeMap<Vec<String>, String> {
+    let mut found = BTreeMap::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n != "bin") {
+                    stack.push(path);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let relative: PathBuf = path.strip_prefix(src).unwrap().with_extension("");
+            let mut module: Vec<String> = relative.iter().map(|p| p.to_string_lossy().into_owned()).collect();
+            if module.last().is_some_and(|l| l == "mod") {
+                module.pop();
+            }
+            if module == ["lib"] || module == ["main"] {
+                continue;
+            }
+            found.insert(module, std::fs::read_to_string(&path).unwrap());
+        }
+    }
+    found
+}
+
+/// The code of a file without comments and without its unit tests.
+fn code(text: &str) -> String {
+    let body = text.split("#[cfg(test)]").next().unwrap_or(text);
+    body.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// The paths a file's code names: `crate::a::b`, `super::c`, expanded over one level of braces.
+fn paths(code: &str) -> Vec<String> {
+    let bytes = code.as_bytes();
+    let mut found = Vec::new();
+    for start in ["crate::", "super::"] {
+        let mut from = 0;
+        while let Some(at) = code[from..].find(start) {
+            let begin = from + at;
+            from = begin + start.len();
+            if begin > 0 && (bytes[begin - 1].is_ascii_alphanumeric() || bytes[begin - 1] == b'_') {
+                continue;
+            }
+            let mut end = begin;
+            while end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'_' || bytes[end] == b':')
+            {
+                end += 1;
+            }
+            let head = code[begin..end].trim_end_matches(':').to_string();
+            if end < bytes.len() && bytes[end] == b'{' {
+                let close = code[end..].find('}').map_or(bytes.len(), |c| end + c);
+                for item in code[end + 1..close].split(',') {
+                    let item: String =
+                        item.trim().chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
+                    if !item.is_empty() && item != "self" {
+                        found.push(format!("{head}::{item}"));
+                    }
+                }
+            }
+            found.push(head);
+        }
+    }
+    found
+}
+
+/// The module file a path names: its longest prefix that is a module.
+fn resolve(from: &[String], path: &str, known: &BTreeMap<Vec<String>, String>) -> Option<Vec<String>> {
+    let mut segments: Vec<&str> = path.split("::").filter(|s| !s.is_empty()).collect();
+    let mut base: Vec<String> = Vec::new();
+    match segments.first() {
+        Some(&"crate") => {
+            segments.remove(0);
+        }
+        Some(&"super") => {
+            base = from.to_vec();
+            while segments.first() == Some(&"super") {
+                segments.remove(0);
+                base.pop()?;
+            }
+        }
+        _ => return None,
+    }
+    let mut target = base.clone();
+    let mut best = known.contains_key(&base).then(|| base.clone());
+    for segment in segments {
+        target.push(segment.to_string());
+        if known.contains_key(&target) {
+            best = Some(target.clone());
+        } else {
+            break;
+        }
+    }
+    best
+}
+
+#[test]
+fn modules_only_use_their_own_layer_or_lower_and_never_reach_back_to_themselves() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let known = modules(&src);
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    let mut upward = Vec::new();
+    for (module, text) in &known {
+        let top = &module[0];
+        let own = layer(top).unwrap_or_else(|| panic!("module {top} is in no layer of this test and ARCHITECTURE.md"));
+        for path in paths(&code(text)) {
+            let Some(target) = resolve(module, &path, &known) else { continue };
+            let their = layer(&target[0]).unwrap_or(usize::MAX);
+            if their > own {
+                upward.push(format!("{} uses {path} (layer {their} above {own})", module.join("::")));
+            }
+            // A module declaring or re-exporting its own children is containment, not use.
+            if target != *module && !target.starts_with(module) {
+                edges.entry(module.clone()).or_default().insert(target);
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports that look up:\n{}", upward.join("\n"));
+    // Depth-first search for a path that comes back to where it started.
+    fn visit(
+        node: &Vec<String>,
+        edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        state: &mut BTreeMap<Vec<String>, u8>,
+        path: &mut Vec<Vec<String>>,
+    ) -> Option<Vec<Vec<String>>> {
+        match state.get(node) {
+            Some(1) => {
+                let at = path.iter().position(|n| n == node).unwrap();
+                let mut circle = path[at..].to_vec();
+                circle.push(node.clone());
+                return Some(circle);
+            }
+            Some(_) => return None,
+            None => {}
+        }
+        state.insert(node.clone(), 1);
+        path.push(node.clone());
+        for next in edges.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, edges, state, path) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        state.insert(node.clone(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for module in known.keys() {
+        if let Some(circle) = visit(module, &edges, &mut state, &mut Vec::new()) {
+            let names: Vec<String> = circle.iter().map(|m| m.join("::")).collect();
+            panic!("an import circle: {}", names.join(" → "));
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! The integration tests of the `arena` binary and library, as one test
+//! binary (one link step): a module per subject, sharing [`common`].
+
+mod affinity;
+mod chess960;
+mod common;
+mod disk_full;
+mod fixture;
+mod io_log;
+mod layers;
+mod live_pgn;
+mod machine_limits;
+mod mate_pvs;
+mod misbehaving_engines;
+mod records;
+mod report;
+mod runfile;
+mod runs;
+mod serve;
+mod shared_file;
+mod stockfish;
+mod suite;
+mod tablebase;
+mod tune;
+mod workers;

@@ -1,0 +1,134 @@
+//! Games against scripted engines that crash, hang, lie and spam (the
+//! `fake-engine` binary): each game ends with the right result and reason,
+//! the arena does not panic, and no engine process is left behind.
+
+use crate::common::{ARENA, FAKE};
+
+use std::path::Path;
+use std::time::Duration;
+
+use arena::engine_io::engines::EngineSpec;
+use arena::engine_io::player::Player;
+use arena::engine_io::process::Timeouts;
+use arena::game::adjudication::Adjudication;
+use model::TimeControl;
+use model::{GameResult, Termination};
+
+fn timeouts() -> Timeouts {
+    Timeouts {
+        handshake: Duration::from_millis(500),
+        ready: Duration::from_millis(500),
+        quit: Duration::from_millis(300),
+    }
+}
+
+/// The scripted engine under a name of this test's own (a process's `comm`,
+/// kept by a zombie too), so that [`children`] counts only the engines this
+/// test started, not those of other tests in the same test binary.
+const OWN_NAME: &str = "fake-misbehave";
+
+fn own_fake() -> &'static Path {
+    static COPY: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    COPY.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("arena-fake-exe-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let copy = dir.join(OWN_NAME);
+        std::fs::copy(FAKE, &copy).unwrap();
+        copy
+    })
+}
+
+fn fake(mode: &str, n: u32, tc: &str, log: Option<&Path>) -> Player {
+    let spec = EngineSpec {
+        name: format!("fake-{mode}"),
+        command: own_fake().display().to_string(),
+        args: vec![mode.to_string(), n.to_string()],
+        ..EngineSpec::default()
+    };
+    let launch = spec.launch(Path::new(ARENA));
+    Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, log.map(Path::to_path_buf), timeouts())
+}
+
+/// This test's engine processes whose parent is this test process (zombies included).
+fn children() -> Vec<u32> {
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else { continue };
+        // pid (comm) state ppid ...: comm may contain spaces, so split after the last ')'.
+        let Some((head, rest)) = stat.rsplit_once(')') else { continue };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let comm = head.split_once('(').map_or("", |(_, comm)| comm);
+        if fields.get(1) == Some(&me.as_str()) && comm == OWN_NAME {
+            found.push(pid);
+        }
+    }
+    found
+}
+
+fn short_game() -> Adjudication {
+    Adjudication { max_moves: Some(15), ..Adjudication::default() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
+    let opening = openings::builtin("feldmann25").unwrap().get(0);
+    let dir = std::env::temp_dir().join(format!("arena-fake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let table: &[(&str, u32, &str, Termination)] = &[
+        ("crash-at-start", 0, "10+0.1", Termination::Disconnect),
+        ("no-uciok", 0, "10+0.1", Termination::Disconnect),
+        ("crash-mid-game", 3, "10+0.1", Termination::Disconnect),
+        ("hang", 0, "0.3+0", Termination::TimeForfeit),
+        ("hang", 0, "nodes=1000,stall=1", Termination::Stalled),
+        ("hang", 0, "depth=5,stall=1", Termination::Stalled),
+        ("illegal", 0, "10+0.1", Termination::IllegalMove),
+        ("none", 0, "10+0.1", Termination::IllegalMove),
+    ];
+    for &(mode, n, tc, termination) in table {
+        for fake_is_white in [true, false] {
+            let mut bad = fake(mode, n, tc, None);
+            let mut good = fake("instant", 0, tc, None);
+            let record = if fake_is_white {
+                arena::game::play(&mut bad, &mut good, &opening, short_game().into()).await.unwrap()
+            } else {
+                arena::game::play(&mut good, &mut bad, &opening, short_game().into()).await.unwrap()
+            };
+            let expected = if fake_is_white { GameResult::BlackWins } else { GameResult::WhiteWins };
+            assert_eq!((record.termination, record.result), (termination, expected), "{mode} {tc}: {}", record.detail);
+            assert!(!record.detail.is_empty(), "{mode}: a fault names its detail");
+            bad.shutdown().await;
+            good.shutdown().await;
+            assert_eq!(children(), Vec::<u32>::new(), "{mode}: processes left behind");
+        }
+    }
+
+    // Output the arena must survive: the game runs to the move limit.
+    let log = dir.join("spam.log");
+    for (mode, n, log) in [("garbage", 0, None), ("stderr-spam", 3, Some(log.as_path())), ("slow-quit", 0, None)] {
+        let mut odd = fake(mode, n, "10+0.1", log);
+        let mut good = fake("instant", 0, "10+0.1", None);
+        let record = arena::game::play(&mut odd, &mut good, &opening, short_game().into()).await.unwrap();
+        assert!(!record.termination.is_fault(), "{mode}: {:?} {}", record.termination, record.detail);
+        assert!(record.moves.len() >= 20, "{mode}: {} moves", record.moves.len());
+        odd.shutdown().await;
+        good.shutdown().await;
+        assert_eq!(children(), Vec::<u32>::new(), "{mode}: processes left behind");
+    }
+    let logged = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+    assert!(logged >= 3 << 20, "stderr went to the log: {logged} bytes");
+
+    // A crashed engine is restarted for the next game, and counted.
+    let mut crasher = fake("crash-mid-game", 2, "10+0.1", None);
+    let mut good = fake("instant", 0, "10+0.1", None);
+    for _ in 0..2 {
+        let record = arena::game::play(&mut crasher, &mut good, &opening, short_game().into()).await.unwrap();
+        assert_eq!(record.termination, Termination::Disconnect);
+    }
+    assert_eq!((crasher.restarts(), good.restarts()), (1, 0));
+    crasher.shutdown().await;
+    good.shutdown().await;
+    assert_eq!(children(), Vec::<u32>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,207 @@
+//! `arena report` end to end: a stored SPRT run and a tournament, reported
+//! in every format; the numbers agree with each other, with `arena show` and
+//! with the stored games; the JSON validates against `docs/report.schema.json`;
+//! the HTML renders in headless Chromium without console messages and with
+//! its plots.
+
+use crate::common::{ARENA, arena_ok, stdout, temp_dir, validate_against_schema};
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Chromium's console messages and rendered DOM for a local page, or `None`
+/// when Chromium is not installed outside CI (CI installs it and must run this).
+fn render_in_chromium(page: &Path, dir: &Path) -> Option<(Vec<String>, String)> {
+    if !Path::new(CHROMIUM).exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium (see .ci/run)");
+        eprintln!("skipping the browser check: {CHROMIUM} not installed (apt-get install chromium)");
+        return None;
+    }
+    let url = format!("file://{}", page.display());
+    let common = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--enable-logging=stderr",
+        "--v=0",
+    ];
+    let profile = format!("--user-data-dir={}", dir.join("chromium-profile").display());
+    let out = Command::new(CHROMIUM).args(common).arg(&profile).arg("--dump-dom").arg(&url).output().unwrap();
+    assert!(out.status.success(), "chromium failed: {}", String::from_utf8_lossy(&out.stderr));
+    let console: Vec<String> =
+        String::from_utf8_lossy(&out.stderr).lines().filter(|l| l.contains(":CONSOLE")).map(str::to_string).collect();
+    let screenshot = dir.join("report.png");
+    let shot = Command::new(CHROMIUM)
+        .args(common)
+        .arg(&profile)
+        .arg("--window-size=420,2000")
+        .arg(format!("--screenshot={}", screenshot.display()))
+        .arg(&url)
+        .output()
+        .unwrap();
+    assert!(shot.status.success(), "chromium screenshot failed");
+    let png = std::fs::read(&screenshot).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    assert_eq!(width, 420, "phone-width screenshot");
+    Some((console, stdout(&out)))
+}
+
+#[test]
+fn browser_check_detects_console_errors() {
+    // The harness itself must be able to fail: a page that logs an error.
+    let dir = temp_dir("bad-page");
+    let page = dir.join("bad.html");
+    std::fs::write(&page, "<!DOCTYPE html><html><body><script>console.error('boom')</script></body></html>").unwrap();
+    if let Some((console, _)) = render_in_chromium(&page, &dir) {
+        assert!(console.iter().any(|l| l.contains("boom")), "{console:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_run_report_agrees_across_formats_and_renders() {
+    let dir = temp_dir("sprt");
+    arena_ok(
+        &dir,
+        &[
+            "sprt",
+            "--a",
+            "fhr",
+            "--b",
+            "plain",
+            "--elo0",
+            "0",
+            "--elo1",
+            "200",
+            "--max-games",
+            "16",
+            "--tc",
+            "nodes=1500",
+            "--quiet",
+        ],
+    );
+    let json: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    validate_against_schema(&json);
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["header"]["kind"], "sprt");
+    let stats = &json["pairings"][0]["statistics"];
+    let games = stats["games"].as_u64().unwrap();
+    assert!((2..=16).contains(&games) && games.is_multiple_of(2), "{games}");
+    assert_eq!(json["header"]["games_played"], games);
+    let (w, d, l) =
+        (stats["wins"].as_u64().unwrap(), stats["draws"].as_u64().unwrap(), stats["losses"].as_u64().unwrap());
+    assert_eq!(w + d + l, games);
+    // Per colour and per opening add up to the same games and points.
+    let colours = &json["pairings"][0]["colours"];
+    let by_colour: u64 = ["a_white", "a_black"]
+        .iter()
+        .map(|c| ["wins", "draws", "losses"].iter().map(|k| colours[c][k].as_u64().unwrap()).sum::<u64>())
+        .sum();
+    assert_eq!(by_colour, games);
+    let openings = json["pairings"][0]["openings"].as_array().unwrap();
+    assert_eq!(openings.len() as u64, games / 2);
+    let points: f64 = openings.iter().map(|o| o["score"].as_f64().unwrap()).sum();
+    assert_eq!(points, w as f64 + d as f64 / 2.0);
+    let fhr = json["engines"].as_array().unwrap().iter().find(|e| e["name"] == "fhr").unwrap();
+    assert_eq!(fhr["games"], games);
+    assert_eq!(fhr["points"].as_f64().unwrap(), points);
+    assert!(fhr["avg_depth"].as_f64().unwrap() > 1.0 && fhr["avg_nodes"].as_f64().unwrap() > 100.0);
+    let ended: u64 = fhr["terminations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| ["won", "drawn", "lost"].iter().map(|k| t[k].as_u64().unwrap()).sum::<u64>())
+        .sum();
+    assert_eq!(ended, games);
+    let lengths: u64 = json["lengths"].as_array().unwrap().iter().map(|b| b["games"].as_u64().unwrap()).sum();
+    assert_eq!(lengths, games);
+    let llr = json["pairings"][0]["llr_progress"].as_array().unwrap();
+    assert_eq!(llr.len() as u64, games / 2, "one LLR per finished pair");
+    let final_llr = stats["sprt"]["llr"].as_f64().unwrap();
+    assert!((llr.last().unwrap()["llr"].as_f64().unwrap() - final_llr).abs() < 1e-9);
+
+    // The same numbers in every format and in `arena show`.
+    let elo = format!("{:+.1}", stats["pentanomial_estimate"]["elo"].as_f64().unwrap());
+    let record = format!("+{w} ={d} -{l}");
+    let llr_text = format!("LLR {final_llr:.2}");
+    let text = stdout(&arena_ok(&dir, &["report", "1"]));
+    let markdown = stdout(&arena_ok(&dir, &["report", "1", "--format", "markdown"]));
+    arena_ok(&dir, &["report", "1", "-o", "report.html"]);
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    let show = stdout(&arena_ok(&dir, &["show", "1"]));
+    for (format, rendered) in [("text", &text), ("markdown", &markdown), ("html", &html), ("show", &show)] {
+        for needle in [&elo, &record, &llr_text] {
+            assert!(rendered.contains(needle.as_str()), "{format} lacks '{needle}':\n{rendered}");
+        }
+    }
+    assert!(markdown.contains("| Colour | Won | Drawn | Lost | Score |"));
+    // Self-contained: no script, no external resource.
+    assert!(!html.contains("<script") && !html.contains("src=") && !html.contains("href="));
+    assert_eq!(html.matches("http").count(), html.matches("xmlns=\"http://www.w3.org/2000/svg\"").count());
+    assert_eq!(html.matches("<svg").count(), 3, "Elo, LLR and game-length plots");
+
+    if let Some((console, dom)) = render_in_chromium(&dir.join("report.html"), &dir) {
+        assert!(console.is_empty(), "console messages: {console:?}");
+        assert_eq!(dom.matches("<svg").count(), 3, "plots in the rendered DOM");
+        assert_eq!(dom.matches("<polyline").count(), 2, "Elo and LLR lines");
+        assert!(dom.contains("class=\"bar\""), "game-length bars");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tournament_report_has_crosstable_and_anchored_ratings() {
+    let dir = temp_dir("tournament");
+    std::fs::write(dir.join("two.txt"), "e4 e5\nd4 d5\n").unwrap();
+    arena_ok(
+        &dir,
+        &["tournament", "--engines", "plain,nmp2,fhr", "--openings", "two.txt", "--tc", "nodes=600", "--quiet"],
+    );
+    let json: Value =
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json", "--anchor", "nmp2"])))
+            .unwrap();
+    validate_against_schema(&json);
+    let t = &json["tournament"];
+    assert_eq!(t["anchor"], "nmp2");
+    let engines: Vec<&str> = t["engines"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+    assert_eq!(engines, ["plain", "nmp2", "fhr"]);
+    for i in 0..3 {
+        assert!(t["crosstable"][i][i].is_null());
+        for j in 0..3 {
+            if i != j {
+                let (x, y) = (&t["crosstable"][i][j], &t["crosstable"][j][i]);
+                assert_eq!(x["games"], 4);
+                assert_eq!(x["points"].as_f64().unwrap() + y["points"].as_f64().unwrap(), 4.0);
+            }
+        }
+    }
+    let ratings = t["ratings"].as_array().unwrap();
+    let anchor = ratings.iter().find(|r| r["name"] == "nmp2").unwrap();
+    assert_eq!(anchor["elo"], 0.0);
+    for r in ratings {
+        let (elo, ci) = (r["elo"].as_f64().unwrap(), &r["elo_ci95"]);
+        assert!(ci[0].as_f64().unwrap() <= elo && elo <= ci[1].as_f64().unwrap(), "{r}");
+        assert_eq!(r["games"], 8);
+    }
+    let text = stdout(&arena_ok(&dir, &["report", "1", "--anchor", "nmp2"]));
+    assert!(text.contains("Crosstable") && text.contains("relative to nmp2"), "{text}");
+    let show = stdout(&arena_ok(&dir, &["show", "1"]));
+    assert!(show.contains("Bradley–Terry") && show.contains("relative to plain"), "{show}");
+
+    let bad = Command::new(ARENA).args(["report", "1", "--anchor", "nobody"]).current_dir(&dir).output().unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("no engine 'nobody'") && err.contains("plain, nmp2, fhr"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,313 @@
+//! Many workers on one run, through the `arena` binary, on PostgreSQL and on
+//! SQLite: a run created with `--no-local`, three `arena worker`s, one of
+//! them killed with SIGKILL between the two games of a pair. The run must
+//! end with exactly its planned pairs, each with games 0 and 1, none twice,
+//! none lost, and the stored counts equal to the games; with an SPRT, the
+//! verdict must stop every worker at the first crossing.
+//!
+//! The PostgreSQL server is `ARENA_TEST_POSTGRES` (default: the one
+//! `.ci/start-postgres` starts); without one the PostgreSQL half is skipped
+//! with a printed reason, except under CI (`CI` set), where that fails.
+
+use crate::common::{ARENA, arena, assert_tune_chain, temp_dir};
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use db::{Db, Target};
+use sqlx::Row;
+use sqlx::any::AnyPoolOptions;
+
+async fn targets(test: &str, dir: &Path) -> Vec<Target> {
+    let mut targets = vec![Target::Sqlite(dir.join("shared.db"))];
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    match db::scratch_postgres(&server.parse().unwrap(), &format!("arena_workers_{test}")).await {
+        Ok(target) => targets.push(target),
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => eprintln!("skipping PostgreSQL for {test}: {e}"),
+    }
+    targets
+}
+
+fn url(target: &Target) -> String {
+    match target {
+        Target::Sqlite(path) => path.display().to_string(),
+        Target::Postgres(url) => url.clone(),
+    }
+}
+
+fn worker(dir: &Path, db: &str, run: &str) -> Child {
+    Command::new(ARENA)
+        .args(["worker", "--db", db, "--run", run, "--concurrency", "1", "--lease", "3", "--poll", "1"])
+        .current_dir(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// One number from the database, by plain SQL (the test's own reading).
+async fn count(target: &Target, sql: &str) -> i64 {
+    sqlx::any::install_default_drivers();
+    let url = match target {
+        Target::Sqlite(path) => format!("sqlite://{}", path.display()),
+        Target::Postgres(url) => url.clone(),
+    };
+    let pool = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+    let value: i64 = sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).fetch_one(&pool).await.unwrap().get(0);
+    pool.close().await;
+    value
+}
+
+/// The victim holds a pair whose first game it has stored.
+const MID_PAIR: &str = "SELECT COUNT(*) FROM pairs p JOIN games g ON g.pair_id = p.id \
+     WHERE p.status = 'running' AND p.worker LIKE '%:{pid}/%'";
+
+/// The victim holds a suite chunk.
+const MID_CHUNK: &str = "SELECT COUNT(*) FROM suite_chunks WHERE status = 'running' AND worker LIKE '%:{pid}/%'";
+
+/// Waits (polling the database, at most 60 s) until `victim` holds work as
+/// `holding` (SQL with `{pid}`) counts it, then kills it with SIGKILL.
+async fn kill_holding(target: &Target, victim: &mut Child, holding: &str) -> bool {
+    let holds = holding.replace("{pid}", &victim.id().to_string());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline {
+        if victim.try_wait().unwrap().is_some() {
+            return false;
+        }
+        if count(target, &holds).await > 0 {
+            victim.kill().unwrap(); // SIGKILL
+            victim.wait().unwrap();
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    false
+}
+
+/// Creates run 1 with `create` (`--db` and `--no-local` added), starts three
+/// workers on it, kills one with SIGKILL while it holds work as `holding`
+/// counts it, and waits for the other two to finish; their logs.
+async fn three_workers_one_killed(dir: &Path, target: &Target, create: &[&str], holding: &str) -> Vec<String> {
+    let db = url(target);
+    let mut args = create.to_vec();
+    args.extend(["--db", &db, "--no-local"]);
+    let created = arena(dir, &args);
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    assert_eq!(String::from_utf8_lossy(&created.stdout).trim(), "run 1", "{target}");
+    let stderr = String::from_utf8_lossy(&created.stderr);
+    assert!(stderr.contains("arena worker --db") && !stderr.contains(":arena_test@"), "{stderr}");
+    let mut victim = worker(dir, &db, "1");
+    let others = [worker(dir, &db, "1"), worker(dir, &db, "1")];
+    assert!(kill_holding(target, &mut victim, holding).await, "{target}: the victim never held work");
+    others.into_iter().map(finish).collect()
+}
+
+/// Waits for a worker to exit by itself (at most 180 s); its stderr.
+fn finish(mut child: Child) -> String {
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let output = child.wait_with_output().unwrap();
+            panic!(
+                "a worker did not stop when its run ended; its stderr:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "worker failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The checks every run must pass: pairs done each with games 0 and 1 and
+/// nothing else stored; the stored tallies equal to the games.
+async fn assert_consistent(target: &Target, run: i64) {
+    let db = Db::open(target).await.unwrap();
+    let info = db.run(run).await.unwrap();
+    assert_eq!(info.status, model::RunStatus::Finished, "{target}");
+    let done = count(target, &format!("SELECT COUNT(*) FROM pairs WHERE run_id = {run} AND status = 'done'")).await;
+    assert_eq!(info.games, 2 * done, "{target}: two games per finished pair, nothing else");
+    let paired = format!(
+        "SELECT COUNT(*) FROM pairs p WHERE p.run_id = {run} AND p.status = 'done' AND \
+         (SELECT COUNT(*) FROM games g WHERE g.pair_id = p.id AND g.game_in_pair = 0) = 1 AND \
+         (SELECT COUNT(*) FROM games g WHERE g.pair_id = p.id AND g.game_in_pair = 1) = 1"
+    );
+    assert_eq!(count(target, &paired).await, done, "{target}: each pair has games 0 and 1");
+    let left = format!("SELECT COUNT(*) FROM pairs WHERE run_id = {run} AND status IN ('pending', 'running')");
+    assert_eq!(count(target, &left).await, 0, "{target}");
+    let outcomes = db.pair_outcomes(run).await.unwrap();
+    assert_eq!(outcomes.len() as i64, done);
+    let seqs: std::collections::HashSet<i64> = outcomes.iter().map(|o| o.finished_seq).collect();
+    assert_eq!(seqs.len() as i64, done, "{target}: each pair finished once");
+    let counts = &db.pairing_counts(run).await.unwrap()[0];
+    let tally = model::Tally::between(&outcomes, &counts.engine_a, &counts.engine_b);
+    assert_eq!(
+        (counts.tally.wins, counts.tally.draws, counts.tally.losses),
+        (tally.wins, tally.draws, tally.losses),
+        "{target}: counts kept with the pairs equal the stored games"
+    );
+    assert_eq!(counts.tally.pentanomial, tally.pentanomial, "{target}");
+    db.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_workers_one_killed_mid_pair_finish_exactly_the_planned_pairs() {
+    let dir = temp_dir("workers-match");
+    for target in targets("match", &dir).await {
+        let create = ["match", "--a", "fhr", "--b", "plain", "--games", "24", "--tc", "nodes=4000"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
+
+        assert_consistent(&target, 1).await;
+        let info = Db::open(&target).await.unwrap().run(1).await.unwrap();
+        assert_eq!((info.pairs_planned, info.pairs_done, info.games), (12, 12, 24), "{target}: {logs:?}");
+        let replayed = count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 1 AND claims >= 2").await;
+        assert!(replayed >= 1, "{target}: the killed worker's pair was handed out again");
+        assert!(logs.iter().all(|log| log.contains("worker done") && !log.contains("database error")), "{logs:?}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tuning_run_on_three_workers_one_killed_moves_theta_once_per_pair() {
+    let dir = temp_dir("workers-tune");
+    for target in targets("tune", &dir).await {
+        let create =
+            ["tune", "--engine", "fhr", "--param", "FHRMargin=0..400,r=0.02", "--games", "24", "--tc", "nodes=3000"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
+
+        assert_consistent(&target, 1).await;
+        let db = Db::open(&target).await.unwrap();
+        let info = db.run(1).await.unwrap();
+        assert_eq!((info.pairs_done, info.games), (12, 24), "{target}: {logs:?}");
+        let theta = assert_tune_chain(&db, 1).await;
+        assert!((0.0..=400.0).contains(&theta[0]), "{target}: θ within its bounds");
+        db.close().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
+    let dir = temp_dir("workers-sprt");
+    // A lopsided match (20x the nodes) so that H1 comes within a few dozen pairs.
+    std::fs::write(
+        dir.join("engines.toml"),
+        "[[engine]]\nname = \"strong\"\npreset = \"plain\"\ntc = \"nodes=8000\"\n\n\
+         [[engine]]\nname = \"weak\"\npreset = \"plain\"\ntc = \"nodes=400\"\n",
+    )
+    .unwrap();
+    for target in targets("sprt", &dir).await {
+        let create = [
+            "sprt",
+            "--a",
+            "strong",
+            "--b",
+            "weak",
+            "--elo0",
+            "0",
+            "--elo1",
+            "100",
+            "--alpha",
+            "0.1",
+            "--beta",
+            "0.1",
+            "--max-games",
+            "400",
+            "--openings",
+            "noob_2moves",
+            "--seed",
+            "3",
+        ];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_PAIR).await;
+
+        assert_consistent(&target, 1).await;
+        let info = Db::open(&target).await.unwrap().run(1).await.unwrap();
+        assert_eq!(info.verdict.map(model::Verdict::as_str), Some("H1"), "{target}: {logs:?}");
+        assert!(info.pairs_done < 200, "{target}: stopped early");
+        let skipped = count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 1 AND status = 'skipped'").await;
+        assert_eq!(skipped, 200 - info.pairs_done, "{target}: every other pair skipped");
+        // Only the last finished pair's LLR is beyond the bound: no pair was
+        // counted after the verdict.
+        let bound = (0.9f64 / 0.1).ln(); // ln((1 - beta) / alpha)
+        let outcomes = Db::open(&target).await.unwrap().pair_outcomes(1).await.unwrap();
+        let crossed: Vec<i64> =
+            outcomes.iter().filter(|o| o.llr.is_some_and(|llr| llr >= bound)).map(|o| o.finished_seq).collect();
+        assert_eq!(crossed, [info.pairs_done], "{target}");
+    }
+}
+
+#[test]
+fn a_worker_without_the_runs_engine_says_so_and_takes_no_pair() {
+    let creator = temp_dir("workers-creator");
+    let elsewhere = temp_dir("workers-elsewhere");
+    let fake = env!("CARGO_BIN_EXE_fake-engine");
+    std::fs::write(creator.join("engines.toml"), format!("[[engine]]\nname = \"fake\"\ncommand = \"{fake}\"\n"))
+        .unwrap();
+    let db = creator.join("shared.db").display().to_string();
+    let created = arena(
+        &creator,
+        &["match", "--a", "fake", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", &db, "--no-local"],
+    );
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let out = arena(&elsewhere, &["worker", "--db", &db, "--run", "1"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("cannot serve run 1") && stderr.contains("needs engine 'fake'"), "{stderr}");
+    // The creator's machine has it: the same worker command plays the run there.
+    let out = arena(&creator, &["worker", "--db", &db, "--run", "1", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let runs = String::from_utf8_lossy(&arena(&creator, &["runs", "--db", &db]).stdout).into_owned();
+    assert!(runs.contains("finished") && runs.contains("2/2"), "{runs}");
+}
+
+#[test]
+fn database_errors_are_one_line_and_never_show_the_password() {
+    let dir = temp_dir("workers-errors");
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let mut url = url::Url::parse(&server).unwrap();
+    url.set_password(Some("not-the-password-42")).unwrap();
+    let mut refused = url.clone();
+    refused.set_port(Some(9)).unwrap(); // discard: nothing listens there
+    let cases = [
+        (url.to_string(), "password authentication failed"),
+        (refused.to_string(), "Connection refused"),
+        ("mysql://u:not-the-password-42@h/d".to_string(), "only SQLite files and postgres:// URLs"),
+    ];
+    for (db, expected) in cases {
+        if expected == "password authentication failed"
+            && std::net::TcpStream::connect(url.authority().split('@').next_back().unwrap()).is_err()
+        {
+            eprintln!("skipping the bad-password case: no server at {}", url.authority());
+            continue;
+        }
+        let out = arena(&dir, &["runs", "--db", &db]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        // One line naming the problem (clap adds its "try --help" line to flag errors).
+        assert!(stderr.lines().next().is_some_and(|line| line.contains(expected)), "{stderr}");
+        assert!(stderr.lines().filter(|line| !line.is_empty() && !line.contains("--help")).count() == 1, "{stderr}");
+        assert!(!stderr.contains("not-the-password-42"), "{stderr}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_kill() {
+    let dir = temp_dir("workers-suite");
+    for target in targets("suite", &dir).await {
+        let create = ["suite", "--engines", "plain,fhr", "--suite", "wac", "--count", "40", "--depth", "5"];
+        let logs = three_workers_one_killed(&dir, &target, &create, MID_CHUNK).await;
+
+        let db = Db::open(&target).await.unwrap();
+        let info = db.run(1).await.unwrap();
+        assert_eq!(info.status, model::RunStatus::Finished, "{target}: {logs:?}");
+        let answers = db.suite_results(1).await.unwrap();
+        assert_eq!(answers.len(), 2 * 40, "{target}: one answer per engine and position");
+        assert!(answers.iter().all(|a| a.fault.is_empty() && a.nodes.is_some_and(|n| n > 0)), "{target}");
+        let replayed = count(&target, "SELECT COUNT(*) FROM suite_chunks WHERE run_id = 1 AND claims >= 2").await;
+        assert!(replayed >= 1, "{target}: the killed worker's chunk was handed out again");
+        db.close().await;
+    }
+}

@@ -1,0 +1,328 @@
+//! Time controls: what limits each move, read once from their text and
+//! stored as that text (a run's spec keeps `"2+0.02"`, as it always has).
+//!
+//! Syntax (cutechess/fastchess style, plus multi-period and node-time):
+//!
+//! | text | meaning |
+//! |---|---|
+//! | `40/300` | 40 moves in 300 s, repeating |
+//! | `300+3` | 300 s for the game, 3 s Fischer increment per move |
+//! | `40/300+2` | 40 moves in 300 s with 2 s increment, repeating |
+//! | `40/7200:20/3600` | periods separated by `:`; the last one repeats |
+//! | `st=1` | fixed 1 s per move (`movetime`) |
+//! | `nodes=N`, `depth=N` | fixed nodes or depth per move |
+//! | `inf` | no limit (`go infinite`; ends only by the stall timeout) |
+//!
+//! Modifiers follow after a comma: `timemargin=MS` (overrun tolerated before
+//! a forfeit, default 0), `nodetime=N` (charge the clock N nodes per
+//! millisecond from the engine's reported nodes instead of wall time; the
+//! engine's `NodesTime`/`nodestime` option is set to match), `stall=S`
+//! (seconds without `bestmove` before an engine is declared stalled under
+//! limits without a wall clock, default 60).
+
+use std::fmt;
+
+/// One period of a clock: `moves` in `time_ms` (all remaining moves when `None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period {
+    /// Moves in this period; `None` means the rest of the game.
+    pub moves: Option<u32>,
+    /// Time for the period in milliseconds.
+    pub time_ms: u64,
+    /// Increment per move in milliseconds.
+    pub increment_ms: u64,
+}
+
+/// What limits a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// A clock of one or more periods.
+    Clock(Vec<Period>),
+    /// Fixed time per move.
+    MoveTime(u64),
+    /// Fixed nodes per move.
+    Nodes(u64),
+    /// Fixed depth per move.
+    Depth(u32),
+    /// No limit.
+    Infinite,
+}
+
+/// A full time control: the limit plus its modifiers.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub struct TimeControl {
+    /// The limit.
+    pub limit: Limit,
+    /// Overrun tolerated before a time forfeit, in milliseconds.
+    pub margin_ms: u64,
+    /// Charge the clock in nodes: this many nodes count as one millisecond.
+    pub node_time: Option<u64>,
+    /// Wall time without `bestmove` before the engine is declared stalled,
+    /// under limits that have no wall clock of their own.
+    pub stall_ms: u64,
+}
+
+/// The syntax, shown with every parse error.
+pub const SYNTAX: &str = "time controls: 40/300 | 300+3 | 40/300+2 | 40/7200:20/3600 | st=1 | nodes=N | depth=N | inf, \
+    optionally followed by ,timemargin=MS ,nodetime=N ,stall=S";
+
+/// A time control that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadTimeControl {
+    text: String,
+    problem: String,
+}
+
+impl fmt::Display for BadTimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad time control '{}': {} ({SYNTAX})", self.text, self.problem)
+    }
+}
+
+impl std::error::Error for BadTimeControl {}
+
+impl From<TimeControl> for String {
+    fn from(tc: TimeControl) -> String {
+        tc.to_string()
+    }
+}
+
+impl TryFrom<String> for TimeControl {
+    type Error = BadTimeControl;
+
+    /// A stored time control: its syntax only, so that a run stored before
+    /// a limit on what users may start (such as `st=`'s minimum) still opens.
+    fn try_from(text: String) -> Result<TimeControl, BadTimeControl> {
+        TimeControl::parse(&text, false)
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = BadTimeControl;
+
+    /// A time control a user gives: its syntax, and a move time that
+    /// scheduling alone would not lose on time.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        TimeControl::parse(text, true)
+    }
+}
+
+impl TimeControl {
+    fn parse(text: &str, new: bool) -> Result<TimeControl, BadTimeControl> {
+        let bad = |problem: String| BadTimeControl { text: text.to_string(), problem };
+        let mut parts = text.split([',', ' ']).filter(|p| !p.is_empty());
+        let base = parts.next().ok_or_else(|| bad("empty".into()))?;
+        let limit = parse_limit(base, new).map_err(bad)?;
+        let mut tc = TimeControl { limit, margin_ms: 0, node_time: None, stall_ms: 60_000 };
+        for part in parts {
+            let (key, value) = part.split_once('=').ok_or_else(|| bad(format!("'{part}' is not key=value")))?;
+            let number: u64 = value.parse().map_err(|_| bad(format!("'{value}' is not a whole number")))?;
+            match key {
+                "timemargin" => tc.margin_ms = number,
+                "nodetime" if number > 0 => tc.node_time = Some(number),
+                "stall" if number > 0 => tc.stall_ms = number.saturating_mul(1000),
+                _ => return Err(bad(format!("unknown or zero modifier '{part}'"))),
+            }
+        }
+        if tc.node_time.is_some() && !matches!(tc.limit, Limit::Clock(_)) {
+            return Err(bad("nodetime needs a clock (moves/time or time+increment)".into()));
+        }
+        Ok(tc)
+    }
+}
+
+/// The shortest fixed move time (`st=`): below it a process switch on a
+/// loaded machine takes longer than the move (see Move Overhead, 50 ms).
+const MIN_MOVE_TIME_MS: u64 = 50;
+
+fn parse_limit(text: &str, new: bool) -> Result<Limit, String> {
+    let number = |s: &str| s.parse::<u64>().map_err(|_| format!("'{s}' is not a whole number"));
+    if text == "inf" || text == "infinite" {
+        return Ok(Limit::Infinite);
+    }
+    if let Some((key, value)) = text.split_once('=') {
+        return match key {
+            "st" => match seconds(value)? {
+                ms if new && ms < MIN_MOVE_TIME_MS => Err(format!(
+                    "st={value} is below {} s, which scheduling alone loses on time; use st=0.05 or more, or nodes=N for fast games",
+                    MIN_MOVE_TIME_MS as f64 / 1000.0
+                )),
+                ms => Ok(Limit::MoveTime(ms)),
+            },
+            "nodes" => {
+                number(value).and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err("nodes must be > 0".into()) })
+            }
+            "depth" => match number(value)? {
+                depth @ 1..=255 => Ok(Limit::Depth(depth as u32)),
+                _ => Err("depth must be 1..255".into()),
+            },
+            _ => Err(format!("unknown limit '{key}'")),
+        };
+    }
+    let periods = text.split(':').map(parse_period).collect::<Result<Vec<_>, _>>()?;
+    for (index, period) in periods.iter().enumerate() {
+        if period.moves.is_none() && index + 1 < periods.len() {
+            return Err("only the last period may be without a move count".into());
+        }
+        if period.time_ms == 0 && period.increment_ms == 0 {
+            return Err("a period needs time or an increment".into());
+        }
+    }
+    Ok(Limit::Clock(periods))
+}
+
+fn parse_period(text: &str) -> Result<Period, String> {
+    let (moves, rest) = match text.split_once('/') {
+        Some((moves, rest)) => match moves.parse::<u32>() {
+            Ok(n) if n > 0 => (Some(n), rest),
+            _ => return Err(format!("'{moves}' is not a positive move count")),
+        },
+        None => (None, text),
+    };
+    let (time, increment) = match rest.split_once('+') {
+        Some((time, increment)) => (seconds(time)?, seconds(increment)?),
+        None => (seconds(rest)?, 0),
+    };
+    Ok(Period { moves, time_ms: time, increment_ms: increment })
+}
+
+/// Seconds (fractions allowed, `m:ss` not) to milliseconds.
+fn seconds(text: &str) -> Result<u64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
+        _ => Err(format!("'{text}' is not a number of seconds")),
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = |ms: u64| {
+            if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", ms as f64 / 1000.0) }
+        };
+        match &self.limit {
+            Limit::Clock(periods) => {
+                let text: Vec<String> = periods
+                    .iter()
+                    .map(|p| {
+                        let moves = p.moves.map(|m| format!("{m}/")).unwrap_or_default();
+                        let inc = if p.increment_ms > 0 { format!("+{}", secs(p.increment_ms)) } else { String::new() };
+                        format!("{moves}{}{inc}", secs(p.time_ms))
+                    })
+                    .collect();
+                write!(f, "{}", text.join(":"))?;
+            }
+            Limit::MoveTime(ms) => write!(f, "st={}", secs(*ms))?,
+            Limit::Nodes(n) => write!(f, "nodes={n}")?,
+            Limit::Depth(d) => write!(f, "depth={d}")?,
+            Limit::Infinite => write!(f, "inf")?,
+        }
+        if self.margin_ms > 0 {
+            write!(f, ",timemargin={}", self.margin_ms)?;
+        }
+        if let Some(n) = self.node_time {
+            write!(f, ",nodetime={n}")?;
+        }
+        if self.stall_ms != 60_000 {
+            write!(f, ",stall={}", self.stall_ms / 1000)?;
+        }
+        Ok(())
+    }
+}
+
+impl TimeControl {
+    /// True when the same position and engine give the same move every time
+    /// (fixed nodes or depth, or node-time), so replaying an opening replays the game.
+    pub fn is_deterministic(&self) -> bool {
+        matches!(self.limit, Limit::Nodes(_) | Limit::Depth(_)) || self.node_time.is_some()
+    }
+
+    /// The PGN `TimeControl` tag value (PGN standard: `moves/seconds`, `seconds+inc`, `-`).
+    pub fn pgn_tag(&self) -> String {
+        let secs = |ms: u64| format!("{}", ms as f64 / 1000.0);
+        match &self.limit {
+            Limit::Clock(periods) => periods
+                .iter()
+                .map(|p| match (p.moves, p.increment_ms) {
+                    (Some(m), 0) => format!("{m}/{}", secs(p.time_ms)),
+                    (Some(m), inc) => format!("{m}/{}+{}", secs(p.time_ms), secs(inc)),
+                    (None, 0) => secs(p.time_ms),
+                    (None, inc) => format!("{}+{}", secs(p.time_ms), secs(inc)),
+                })
+                .collect::<Vec<_>>()
+                .join(":"),
+            Limit::MoveTime(ms) => format!("*{}", secs(*ms)),
+            _ => "-".to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(text: &str) -> TimeControl {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn parses_and_prints_every_form() {
+        for (text, limit) in [
+            ("40/300", Limit::Clock(vec![Period { moves: Some(40), time_ms: 300_000, increment_ms: 0 }])),
+            ("300+3", Limit::Clock(vec![Period { moves: None, time_ms: 300_000, increment_ms: 3000 }])),
+            ("40/300+2", Limit::Clock(vec![Period { moves: Some(40), time_ms: 300_000, increment_ms: 2000 }])),
+            ("1+0.01", Limit::Clock(vec![Period { moves: None, time_ms: 1000, increment_ms: 10 }])),
+            (
+                "40/7200:20/3600",
+                Limit::Clock(vec![
+                    Period { moves: Some(40), time_ms: 7_200_000, increment_ms: 0 },
+                    Period { moves: Some(20), time_ms: 3_600_000, increment_ms: 0 },
+                ]),
+            ),
+            ("st=1", Limit::MoveTime(1000)),
+            ("st=0.25", Limit::MoveTime(250)),
+            ("nodes=5000", Limit::Nodes(5000)),
+            ("depth=6", Limit::Depth(6)),
+            ("inf", Limit::Infinite),
+        ] {
+            let parsed = tc(text);
+            assert_eq!(parsed.limit, limit, "{text}");
+            assert_eq!(parsed.to_string(), text, "round trip");
+        }
+        let full = tc("40/300,timemargin=50,nodetime=3,stall=10");
+        assert_eq!((full.margin_ms, full.node_time, full.stall_ms), (50, Some(3), 10_000));
+        assert_eq!(full.to_string().parse::<TimeControl>().unwrap(), full);
+        assert!(full.is_deterministic() && tc("nodes=1").is_deterministic() && !tc("10+0.1").is_deterministic());
+    }
+
+    #[test]
+    fn bad_time_controls_show_the_syntax() {
+        for text in [
+            "",
+            "40/",
+            "x+1",
+            "0/300",
+            "40/300:300+1:20/60",
+            "st=-1",
+            "nodes=0",
+            "depth=300",
+            "40/300,foo=1",
+            "st=1,nodetime=3",
+            "0",
+        ] {
+            let error = text.parse::<TimeControl>().unwrap_err().to_string();
+            assert!(error.contains("40/300 | 300+3"), "{text}: {error}");
+        }
+    }
+
+    #[test]
+    fn stored_as_its_text_and_read_without_the_limits_on_new_runs() {
+        let json = serde_json::to_string(&tc("40/300+2,timemargin=50")).unwrap();
+        assert_eq!(json, "\"40/300+2,timemargin=50\"");
+        assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), tc("40/300+2,timemargin=50"));
+        assert!("st=0.01".parse::<TimeControl>().is_err(), "too short for a new run");
+        let stored: TimeControl = serde_json::from_str("\"st=0.01\"").unwrap();
+        assert_eq!(stored.limit, Limit::MoveTime(10), "a stored run still opens");
+        assert!(serde_json::from_str::<TimeControl>("\"40/\"").is_err());
+    }
+}
