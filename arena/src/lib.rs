@@ -5,14 +5,13 @@
 //! The modules are layers, each using only its own and those below it
 //! (ARCHITECTURE.md, "Layers"; checked by the test `layers`):
 //! [`util`], [`term`] · [`engine_io`] · [`game`] · [`run`] · [`reporting`],
-//! [`runfile`], [`serve`] · [`cli`].
+//! [`serve`] · [`cli`].
 
 pub mod cli;
 pub mod engine_io;
 pub mod game;
 pub mod reporting;
 pub mod run;
-pub mod runfile;
 pub mod serve;
 pub mod term;
 pub mod util;

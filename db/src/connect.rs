@@ -381,6 +381,7 @@ impl Db {
 
 /// The PostgreSQL server the tests and benchmarks use: `ARENA_TEST_POSTGRES`,
 /// or the one `.ci/start-postgres` starts.
+#[cfg(feature = "test-support")]
 pub const TEST_POSTGRES_DEFAULT: &str = "postgres://arena_test:arena_test@127.0.0.1:55432/arena_test";
 
 /// Creates (or empties) database `name` on the PostgreSQL server of
@@ -390,6 +391,7 @@ pub const TEST_POSTGRES_DEFAULT: &str = "postgres://arena_test:arena_test@127.0.
 /// # Errors
 ///
 /// [`DbError::Open`] when the server cannot be reached or refuses.
+#[cfg(feature = "test-support")]
 pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbError> {
     sqlx::any::install_default_drivers();
     let Target::Postgres(url) = server else {

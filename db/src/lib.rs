@@ -19,7 +19,9 @@ mod target;
 mod tune;
 mod workers;
 
-pub use connect::{Db, TEST_POSTGRES_DEFAULT, scratch_postgres};
+pub use connect::Db;
+#[cfg(feature = "test-support")]
+pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use runs::host_name;
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;

@@ -24,7 +24,7 @@ pub(super) fn check_concurrency(concurrency: usize, what: &str) -> CliResult<()>
     if concurrency == 0 {
         return Err(anyhow!("--concurrency must be at least 1 ({what})"));
     }
-    crate::engine_io::limits::fit_open_files(concurrency).map_err(anyhow::Error::msg)?;
+    crate::engine_io::limits::fit_open_files(concurrency)?;
     Ok(())
 }
 
@@ -86,7 +86,7 @@ pub(super) fn waits_for_workers(run: i64, target: &Target) -> CliResult<()> {
 
 /// The positions a suite spec runs: its suite, cut to `count`; skipped lines are said.
 pub(super) fn suite_positions(spec: &SuiteSpec) -> CliResult<Vec<TestPosition>> {
-    let suite = load_suite(&spec.suite).map_err(anyhow::Error::msg)?;
+    let suite = load_suite(&spec.suite)?;
     for problem in suite.skipped.iter().take(5) {
         crate::term::note(&format!("skipped {problem}"));
     }

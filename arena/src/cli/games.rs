@@ -9,16 +9,22 @@ use std::path::PathBuf;
 use clap::Args;
 use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
+use serde::Serialize;
 
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
 use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
-use crate::game::adjudication::{Adjudication, parse_draw, parse_resign};
+use crate::game::adjudication::{Adjudication, draw_flag, parse_draw, parse_resign, resign_flag};
 use crate::run::plan::{apply_variant, plan, repetition_warning};
 use model::TimeControl;
 
-/// Options shared by every command that plays games.
-#[derive(Args, Debug, Clone)]
+/// Options shared by every command that plays games. Each flag is declared
+/// once, here: clap reads it from the command line (and from a run file's
+/// `[flags]`, through the same parser), serde writes it back into a run
+/// file (`arena show RUN --config`, [`PlayArgs::of`]). Flags that say how
+/// this machine plays, not what is played, are not written.
+#[derive(Args, Debug, Clone, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct PlayArgs {
     /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S.
     #[arg(long, default_value = "2+0.02")]
@@ -27,24 +33,31 @@ pub struct PlayArgs {
     #[arg(long, default_value = "feldmann25")]
     pub(super) openings: String,
     /// Shuffle the openings with this seed (file order without it).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     seed: Option<u64>,
     /// Index of the first opening.
+    #[serde(skip_serializing_if = "is_zero")]
     #[arg(long, default_value_t = 0)]
     start: usize,
     /// Cut openings to this many plies.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     plies: Option<usize>,
     /// Games played at once (each uses two engine processes, one thinking at a time).
     #[arg(long, default_value_t = 2)]
     pub(super) concurrency: usize,
+    #[serde(skip)]
     #[command(flatten)]
     db: DbArg,
     /// engines.toml with more engines (default: ./engines.toml if present).
+    #[serde(skip)]
     #[arg(long)]
     pub(super) engines_file: Option<PathBuf>,
+    #[serde(skip)]
     #[command(flatten)]
     record: RecordArgs,
+    #[serde(skip)]
     #[command(flatten)]
     slots: SlotArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
@@ -54,36 +67,45 @@ pub struct PlayArgs {
     #[arg(long, default_value = "movecount=3,score=1000,twosided=true")]
     resign: String,
     /// End games at this full move and adjudicate (the FHR paper used 100).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     maxmoves: Option<u32>,
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
     #[arg(long, default_value_t = 200)]
     maxmoves_score: i64,
     /// Syzygy tablebase folders (DIR or DIR:DIR…): a game ends as soon as its position is in the tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, value_name = "DIR[:DIR…]")]
     tb: Option<String>,
     /// Probe positions with at most this many pieces (default: the largest in the folders).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, value_name = "N")]
     tb_pieces: Option<u32>,
     /// Which tablebase results end a game.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, value_enum, value_name = "WHICH")]
     tb_adjudicate: Option<TbWhich>,
     /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
+    #[serde(skip_serializing_if = "is_false")]
     #[arg(long)]
     tb_ignore_50: bool,
     /// Do not check that the PV behind each mate score is legal and mates in time.
+    #[serde(skip_serializing_if = "is_false")]
     #[arg(long)]
     no_check_mate_pvs: bool,
     /// No progress line.
+    #[serde(skip)]
     #[arg(long)]
     pub(super) quiet: bool,
     /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
+    #[serde(skip)]
     #[arg(long)]
     no_local: bool,
 }
 
 /// `--tb-adjudicate`.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub(super) enum TbWhich {
     /// Wins only.
     Win,
@@ -91,6 +113,50 @@ pub(super) enum TbWhich {
     Draw,
     /// Wins and draws.
     Both,
+}
+
+impl PlayArgs {
+    /// The flags that play `spec` again (see [`super::stored_command`]).
+    pub(super) fn of(spec: &MatchSpec) -> PlayArgs {
+        let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
+        PlayArgs {
+            tc: spec.tc.to_string(),
+            openings: spec.openings.clone(),
+            seed: spec.seed,
+            start: spec.start,
+            plies: spec.max_plies,
+            concurrency: spec.concurrency,
+            db: DbArg::default(),
+            engines_file: None,
+            record: RecordArgs::default(),
+            slots: SlotArgs::default(),
+            draw: draw_flag(adjudication.draw),
+            resign: resign_flag(adjudication.resign),
+            maxmoves: adjudication.max_moves,
+            maxmoves_score: adjudication.max_moves_score,
+            tb: tb.map(|tb| tb.paths.join(":")),
+            tb_pieces: tb.map(|tb| tb.pieces),
+            tb_adjudicate: tb.map(|tb| match tb.results {
+                TbResults::Win => TbWhich::Win,
+                TbResults::Draw => TbWhich::Draw,
+                TbResults::Both => TbWhich::Both,
+            }),
+            tb_ignore_50: tb.is_some_and(|tb| tb.ignore_50),
+            no_check_mate_pvs: !spec.check_mate_pvs,
+            quiet: false,
+            no_local: false,
+        }
+    }
+}
+
+/// Leaves a zero out of a run file (the flag's default).
+pub(super) fn is_zero(value: &usize) -> bool {
+    *value == 0
+}
+
+/// Leaves a switch that is off out of a run file.
+pub(super) fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// The tablebase rule of `--tb…`, its folders checked (absolute paths, so
@@ -107,7 +173,7 @@ fn tablebase_rule(play: &PlayArgs) -> CliResult<Option<TablebaseRule>> {
         .filter(|p| !p.is_empty())
         .map(|p| std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
         .collect();
-    let (_, largest) = crate::game::tablebase::scan(&paths).map_err(anyhow::Error::msg)?;
+    let (_, largest) = crate::game::tablebase::scan(&paths)?;
     let pieces = match play.tb_pieces {
         Some(n) if n < 3 => return Err(anyhow!("--tb-pieces {n}: tables start at 3 pieces")),
         Some(n) => n.min(largest),

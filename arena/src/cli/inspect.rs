@@ -89,7 +89,7 @@ pub(super) async fn show(args: RunArgs) -> CliResult {
                 args.run
             ));
         };
-        out!("{}", crate::runfile::from_spec(&spec));
+        out!("{}", super::runfile::write(&spec)?);
         return Ok(());
     }
     out!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());

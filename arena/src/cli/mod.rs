@@ -38,14 +38,7 @@ pub struct ClosedPipe;
 /// A failure as the one line `arena` prints: the error, then each cause
 /// that its text does not already say.
 pub fn one_line(error: &CliError) -> String {
-    let mut line = error.to_string();
-    for cause in error.chain().skip(1) {
-        let cause = cause.to_string();
-        if !line.contains(&cause) {
-            line = format!("{line}: {cause}");
-        }
-    }
-    line.replace('\n', " ")
+    crate::util::one_line(error.as_ref())
 }
 
 /// Writes to standard output like `print!`, but a reader that went away
@@ -157,6 +150,13 @@ pub struct DbArg {
     pub target: db::Target,
 }
 
+impl Default for DbArg {
+    /// [`DEFAULT_DB`], as the flag's default.
+    fn default() -> DbArg {
+        DbArg { target: db::Target::Sqlite(DEFAULT_DB.into()) }
+    }
+}
+
 /// What the PGN of a run's games holds besides the moves: shared by every
 /// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
 #[derive(Args, Debug, Clone, Default)]
@@ -249,12 +249,14 @@ impl SlotArgs {
 }
 
 /// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
-#[derive(Args, Debug, Clone)]
+#[derive(Args, Debug, Clone, serde::Serialize)]
 pub struct SprtParams {
     /// Elo under H0 (`stats`: with --elo1, evaluate an SPRT; otherwise 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, allow_hyphen_values = true)]
     elo0: Option<f64>,
     /// Elo under H1 (default 5 where a test is always run).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, allow_hyphen_values = true)]
     elo1: Option<f64>,
     /// False-positive rate.
@@ -269,6 +271,24 @@ pub struct SprtParams {
 }
 
 impl SprtParams {
+    /// The flags of a stored test (the flags' defaults without one).
+    fn of(test: Option<&Test>) -> SprtParams {
+        let Some(test) = test else {
+            return SprtParams { elo0: None, elo1: None, alpha: 0.05, beta: 0.05, model: "normalized".into() };
+        };
+        let model = match test.model {
+            Model::Normalized => "normalized",
+            Model::Logistic => "logistic",
+        };
+        SprtParams {
+            elo0: Some(test.elo0),
+            elo1: Some(test.elo1),
+            alpha: test.alpha,
+            beta: test.beta,
+            model: model.to_string(),
+        }
+    }
+
     /// The test with elo0 = 0 and elo1 = 5 where not given.
     ///
     /// # Errors
@@ -313,6 +333,24 @@ impl clap::builder::TypedValueParser for DbParser {
         let text = value.to_str().ok_or_else(|| invalid("--db is not valid UTF-8\n".into()))?;
         text.parse().map_err(|e: db::BadTarget| invalid(format!("{e}\n")))
     }
+}
+
+/// The command, with its flags, that plays a stored run of games again: the
+/// `[flags]` of its run file ([`runfile::write`]), written by serde from the
+/// same declarations clap reads.
+///
+/// # Errors
+///
+/// A flag TOML cannot hold (none today).
+pub(crate) fn stored_flags(spec: &model::MatchSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
+    use model::RunKind;
+    Ok(match spec.kind {
+        RunKind::Elo => ("elo", toml::Table::try_from(play::EloArgs::of(spec))?),
+        RunKind::Match => ("match", toml::Table::try_from(play::MatchArgs::of(spec))?),
+        RunKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
+        RunKind::Sprt => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec))?),
+        _ => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec))?),
+    })
 }
 
 /// Runs a parsed command.

@@ -4,7 +4,8 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use model::RunKind;
+use model::{MatchSpec, RunKind};
+use serde::Serialize;
 
 use openings::Book;
 
@@ -12,72 +13,135 @@ use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliResult, SprtParams};
 
 /// `arena elo`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct EloArgs {
     /// Engine A (the one being tested).
+    #[serde(skip)]
     #[arg(long)]
     a: String,
     /// Engine B (the reference).
+    #[serde(skip)]
     #[arg(long)]
     b: String,
     /// Passes through the opening set (each opening twice per pass, colours swapped).
     #[arg(long, default_value_t = 1)]
     rounds: usize,
     /// Games per pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     games: Option<usize>,
+    #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
 }
 
 /// `arena match`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct MatchArgs {
     /// Engine A.
+    #[serde(skip)]
     #[arg(long)]
     a: String,
     /// Engine B.
+    #[serde(skip)]
     #[arg(long)]
     b: String,
     /// Games to play (rounded up to whole pairs; openings wrap around the book).
     #[arg(long, default_value_t = 100)]
     games: usize,
+    #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
 }
 
 /// `arena tournament`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct TournamentArgs {
     /// Comma-separated engine names.
+    #[serde(skip)]
     #[arg(long, value_delimiter = ',', required = true)]
     engines: Vec<String>,
     /// Gauntlet: this engine plays all others, who do not play each other.
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     gauntlet: Option<String>,
     /// Passes through the opening set.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
 }
 
 /// `arena sprt`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct SprtArgs {
     /// Engine A (the change).
+    #[serde(skip)]
     #[arg(long)]
     a: String,
     /// Engine B (the base).
+    #[serde(skip)]
     #[arg(long)]
     b: String,
+    #[serde(flatten)]
     #[command(flatten)]
     sprt: SprtParams,
     /// Stop undecided after this many games ("inconclusive").
     #[arg(long, default_value_t = 20_000)]
     max_games: usize,
+    #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
+}
+
+impl EloArgs {
+    /// The flags of a stored elo run.
+    pub(super) fn of(spec: &MatchSpec) -> EloArgs {
+        let [a, b] = engine_pair(spec);
+        EloArgs { a, b, rounds: spec.rounds, games: Some(2 * spec.openings_per_round), play: PlayArgs::of(spec) }
+    }
+}
+
+impl MatchArgs {
+    /// The flags of a stored match.
+    pub(super) fn of(spec: &MatchSpec) -> MatchArgs {
+        let [a, b] = engine_pair(spec);
+        MatchArgs { a, b, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+    }
+}
+
+impl TournamentArgs {
+    /// The flags of a stored tournament: a gauntlet when every pairing has
+    /// the same first engine and not every pair of engines meets.
+    pub(super) fn of(spec: &MatchSpec) -> TournamentArgs {
+        let n = spec.engines.len();
+        let round_robin = spec.pairings.len() == n * (n - 1) / 2;
+        let hero = spec.pairings.first().map(|&(hero, _)| hero);
+        let gauntlet = hero
+            .filter(|&hero| !round_robin && spec.pairings.iter().all(|&(a, _)| a == hero))
+            .map(|hero| spec.engines[hero].name.clone());
+        let engines = spec.engines.iter().map(|e| e.name.clone()).collect();
+        TournamentArgs { engines, gauntlet, rounds: spec.rounds, play: PlayArgs::of(spec) }
+    }
+}
+
+impl SprtArgs {
+    /// The flags of a stored SPRT.
+    pub(super) fn of(spec: &MatchSpec) -> SprtArgs {
+        let [a, b] = engine_pair(spec);
+        let sprt = SprtParams::of(spec.sprt.as_ref());
+        SprtArgs { a, b, sprt, max_games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+    }
+}
+
+/// The names of a stored run's engines A and B.
+fn engine_pair(spec: &MatchSpec) -> [String; 2] {
+    [0, 1].map(|i| spec.engines.get(i).map(|e| e.name.clone()).unwrap_or_default())
 }
 
 /// `arena elo`.

@@ -41,5 +41,5 @@ pub(super) async fn dashboard(args: ServeArgs) -> CliResult {
     }
     let db = open_existing(&args.db.target).await?;
     let config = ServeConfig { listen, token, refresh: Duration::from_secs_f64(args.refresh) };
-    run_dashboard(db, config).await.map_err(anyhow::Error::msg)
+    Ok(run_dashboard(db, config).await?)
 }

@@ -6,7 +6,8 @@
 use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{RunKind, Spsa};
+use model::{MatchSpec, RunKind, Spsa};
+use serde::Serialize;
 
 use super::CliResult;
 use super::common::arena_exe;
@@ -16,12 +17,15 @@ use crate::engine_io::process::Timeouts;
 use crate::run::tune::{ParamFlag, declared_options, resolve};
 
 /// `arena tune`.
-#[derive(Args, Debug)]
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub struct TuneArgs {
     /// The engine whose options are tuned (a preset or an engines.toml name).
+    #[serde(skip)]
     #[arg(long)]
     engine: String,
     /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
+    #[serde(rename = "param")]
     #[arg(long = "param", required = true)]
     params: Vec<String>,
     /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
@@ -34,13 +38,41 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = DEFAULT_GAMMA)]
     gamma: f64,
     /// Stability constant A of a_k (default: 10 % of the iterations).
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long = "big-a")]
     big_a: Option<f64>,
     /// Seed of the perturbation signs.
     #[arg(long, default_value_t = 1)]
     spsa_seed: u64,
+    #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
+}
+
+impl TuneArgs {
+    /// The flags of a stored tuning run: its one engine (θ+ and θ− are that
+    /// engine under two names) and its parameters as they were resolved.
+    pub(super) fn of(spec: &MatchSpec) -> TuneArgs {
+        let name = spec.engines.first().map_or("", |e| e.name.as_str());
+        let engine = name.strip_suffix('+').unwrap_or(name).to_string();
+        let spsa = spec.tune.as_deref();
+        let params = spsa.map_or_else(Vec::new, |spsa| {
+            let param = |p: &model::TuneParam| {
+                format!("{}={}..{},start={},c={},r={}", p.name, p.min, p.max, p.start, p.c_end, p.r_end)
+            };
+            spsa.params.iter().map(param).collect()
+        });
+        TuneArgs {
+            engine,
+            params,
+            games: spsa.map_or(0, |spsa| 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2)),
+            alpha: spsa.map_or(DEFAULT_ALPHA, |spsa| spsa.alpha),
+            gamma: spsa.map_or(DEFAULT_GAMMA, |spsa| spsa.gamma),
+            big_a: spsa.map(|spsa| spsa.big_a),
+            spsa_seed: spsa.map_or(1, |spsa| spsa.seed),
+            play: PlayArgs::of(spec),
+        }
+    }
 }
 
 /// `arena tune`.

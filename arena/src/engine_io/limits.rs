@@ -13,22 +13,41 @@ const BASE_FILES: u64 = 64;
 /// and room for a restart while the old process is reaped.
 const FILES_PER_SLOT: u64 = 12;
 
+/// A concurrency this machine cannot hold.
+#[derive(Debug, thiserror::Error)]
+pub enum LimitError {
+    /// The limit could not be read or raised.
+    #[error("cannot read this process's limit on open files")]
+    Unknown(#[source] std::io::Error),
+    /// More files needed than the limit allows.
+    #[error(
+        "--concurrency {concurrency} needs about {needed} open files, but this process may open only {limit}; \
+         lower --concurrency to {fits} or raise the limit (ulimit -n)"
+    )]
+    TooFew {
+        /// The concurrency asked for.
+        concurrency: usize,
+        /// The files it needs.
+        needed: u64,
+        /// The limit.
+        limit: u64,
+        /// The largest concurrency that fits.
+        fits: u64,
+    },
+}
+
 /// Raises this process's soft limit on open files as far as the hard limit
 /// allows and checks that `concurrency` slots fit; returns the limit.
 ///
 /// # Errors
 ///
-/// One line naming the concurrency, what it needs and the limit, with the fix.
-pub fn fit_open_files(concurrency: usize) -> Result<u64, String> {
+/// [`LimitError`] naming the concurrency, what it needs and the limit, with the fix.
+pub fn fit_open_files(concurrency: usize) -> Result<u64, LimitError> {
     let needed = BASE_FILES + FILES_PER_SLOT * concurrency as u64;
-    let limit = rlimit::increase_nofile_limit(u64::MAX)
-        .map_err(|e| format!("cannot read this process's limit on open files: {e}"))?;
+    let limit = rlimit::increase_nofile_limit(u64::MAX).map_err(LimitError::Unknown)?;
     if needed > limit {
-        return Err(format!(
-            "--concurrency {concurrency} needs about {needed} open files, but this process may open only {limit}; \
-             lower --concurrency to {} or raise the limit (ulimit -n)",
-            limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT
-        ));
+        let fits = limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT;
+        return Err(LimitError::TooFew { concurrency, needed, limit, fits });
     }
     Ok(limit)
 }

@@ -29,27 +29,50 @@ impl std::fmt::Debug for Tablebases {
     }
 }
 
+/// Why the tables of `--tb` cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// No folder given.
+    #[error("--tb needs a folder of Syzygy tables (DIR or DIR:DIR…)")]
+    NoFolder,
+    /// A folder that does not exist here.
+    #[error("--tb {0}: no such folder; give the folder that holds the .rtbw/.rtbz files")]
+    Missing(String),
+    /// A folder without tables.
+    #[error("--tb {0}: no Syzygy tables (.rtbw/.rtbz files) in this folder")]
+    Empty(String),
+    /// A folder that cannot be read.
+    #[error("--tb {path}: cannot read the folder")]
+    Unreadable {
+        /// The folder.
+        path: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
 /// Opens the tables in `paths` (`DIR:DIR…` already split); returns them and
 /// the largest number of pieces they cover.
 ///
 /// # Errors
 ///
-/// One line naming a folder that is missing, not a folder, unreadable, or
-/// holds no Syzygy table.
-pub fn scan(paths: &[String]) -> Result<(Tablebase<Chess>, u32), String> {
+/// [`TablebaseError`] for a folder that is missing, not a folder,
+/// unreadable, or holds no Syzygy table.
+pub fn scan(paths: &[String]) -> Result<(Tablebase<Chess>, u32), TablebaseError> {
     let mut tables = Tablebase::new();
     if paths.is_empty() {
-        return Err("--tb needs a folder of Syzygy tables (DIR or DIR:DIR…)".into());
+        return Err(TablebaseError::NoFolder);
     }
     for path in paths {
         let folder = Path::new(path);
         if !folder.is_dir() {
-            return Err(format!("--tb {path}: no such folder; give the folder that holds the .rtbw/.rtbz files"));
+            return Err(TablebaseError::Missing(path.clone()));
         }
         match tables.add_directory(folder) {
-            Ok(0) => return Err(format!("--tb {path}: no Syzygy tables (.rtbw/.rtbz files) in this folder")),
+            Ok(0) => return Err(TablebaseError::Empty(path.clone())),
             Ok(_) => {}
-            Err(e) => return Err(format!("--tb {path}: cannot read the folder: {e}")),
+            Err(source) => return Err(TablebaseError::Unreadable { path: path.clone(), source }),
         }
     }
     let pieces = u32::try_from(tables.max_pieces()).unwrap_or(u32::MAX);
@@ -63,7 +86,7 @@ impl Tablebases {
     /// # Errors
     ///
     /// As [`scan`].
-    pub fn open(rule: &TablebaseRule) -> Result<Tablebases, String> {
+    pub fn open(rule: &TablebaseRule) -> Result<Tablebases, TablebaseError> {
         let (tables, _) = scan(&rule.paths)?;
         Ok(Tablebases { tables, rule: rule.clone(), warned: AtomicBool::new(false) })
     }
@@ -225,7 +248,7 @@ mod tests {
             (vec![empty.display().to_string()], "no Syzygy tables"),
             (vec![], "needs a folder"),
         ] {
-            let error = scan(&paths).unwrap_err();
+            let error = scan(&paths).unwrap_err().to_string();
             assert!(error.contains(needle) && !error.contains('\n'), "{error}");
         }
         let (_, pieces) = scan(&[concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy").to_string()]).unwrap();

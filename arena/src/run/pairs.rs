@@ -69,7 +69,10 @@ impl PairWork {
             })
             .collect();
         let tablebase = match &spec.tablebase {
-            Some(rule) => Some(Tablebases::open(rule).map_err(|e| RunError::Spec(format!("run {run}: {e}")))?),
+            Some(rule) => Some(
+                Tablebases::open(rule)
+                    .map_err(|e| RunError::Spec(format!("run {run}: {}", crate::util::one_line(&e))))?,
+            ),
             None => None,
         };
         Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
@@ -186,9 +189,8 @@ where
     }
 }
 
-fn warn_log_lost(error: &dyn std::error::Error) {
-    let cause = error.source().map(|cause| format!(": {cause}")).unwrap_or_default();
-    crate::term::warn(&format!("{error}{cause}; the game is kept without it"));
+fn warn_log_lost(error: &(dyn std::error::Error + 'static)) {
+    crate::term::warn(&format!("{}; the game is kept without it", crate::util::one_line(error)));
 }
 
 impl PairWork {

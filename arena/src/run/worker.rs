@@ -222,7 +222,9 @@ impl Catalogue {
             Spec::Suite(spec) => {
                 let mut positions = match load_suite(&spec.suite) {
                     Ok(suite) => suite.positions,
-                    Err(e) => return Job::Refused(format!("its suite is not readable here: {e}")),
+                    Err(e) => {
+                        return Job::Refused(format!("its suite is not readable here: {}", crate::util::one_line(&e)));
+                    }
                 };
                 positions.truncate(spec.count.unwrap_or(usize::MAX));
                 if positions.len() != spec.positions {

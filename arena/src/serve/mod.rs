@@ -91,12 +91,12 @@ pub fn router(db: Db, config: &ServeConfig) -> Router {
 ///
 /// # Errors
 ///
-/// One line when the address cannot be bound.
-pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), String> {
+/// [`ServeError`] when the address cannot be bound, or the server fails.
+pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), ServeError> {
     let listener = tokio::net::TcpListener::bind(config.listen)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e} (choose another with --listen)", config.listen))?;
-    let address = listener.local_addr().map_err(|e| e.to_string())?;
+        .map_err(|source| ServeError::Listen { address: config.listen, source })?;
+    let address = listener.local_addr().map_err(ServeError::Stopped)?;
     if !address.ip().is_loopback() && config.token.is_none() {
         crate::term::warn(&format!(
             "listening on {address} without a token: anyone who can reach it reads every run \
@@ -115,5 +115,22 @@ pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), String> {
             }
         })
         .await
-        .map_err(|e| format!("the server stopped: {e}"))
+        .map_err(ServeError::Stopped)
+}
+
+/// Why the dashboard could not serve.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The address cannot be bound.
+    #[error("cannot listen on {address} (choose another with --listen)")]
+    Listen {
+        /// The address.
+        address: SocketAddr,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The server failed while serving.
+    #[error("the server stopped")]
+    Stopped(#[source] std::io::Error),
 }

@@ -82,25 +82,49 @@ pub const BUILTIN: [BuiltinSuite; 9] = [
     },
 ];
 
+/// A suite that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// Neither built in nor a file that can be read.
+    #[error("suite '{name}' is not built in ({builtins}) and cannot be read as a file")]
+    Unknown {
+        /// The name given.
+        name: String,
+        /// The built-in suites.
+        builtins: String,
+        /// Why the file cannot be read.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file without a single position.
+    #[error("suite file {name} has no readable position (first problem: {first})")]
+    Empty {
+        /// The file.
+        name: String,
+        /// Its first problem.
+        first: String,
+    },
+}
+
 /// Reads a built-in suite by name, or a suite file.
 ///
 /// # Errors
 ///
-/// A one-line message when `name` is neither a built-in suite nor a readable file.
-pub fn load_suite(name: &str) -> Result<ParsedSuite, String> {
+/// [`SuiteError`] when `name` is neither a built-in suite nor a readable
+/// file of positions.
+pub fn load_suite(name: &str) -> Result<ParsedSuite, SuiteError> {
     if let Some(builtin) = BUILTIN.iter().find(|s| s.name.eq_ignore_ascii_case(name)) {
         return Ok(parse_suite(builtin.name, builtin.text, builtin.mate_in));
     }
-    let text = std::fs::read_to_string(name).map_err(|e| {
+    let text = std::fs::read_to_string(name).map_err(|source| {
         let names: Vec<&str> = BUILTIN.iter().map(|s| s.name).collect();
-        format!("suite '{name}' is not built in ({}) and cannot be read as a file: {e}", names.join(", "))
+        SuiteError::Unknown { name: name.to_string(), builtins: names.join(", "), source }
     })?;
     let file = std::path::Path::new(name).file_name().map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
     let suite = parse_suite(&file, &text, None);
     if suite.positions.is_empty() {
-        return Err(format!("suite file {name} has no readable position (first problem: {})", {
-            suite.skipped.first().map_or("the file is empty", String::as_str)
-        }));
+        let first = suite.skipped.first().map_or("the file is empty", String::as_str).to_string();
+        return Err(SuiteError::Empty { name: name.to_string(), first });
     }
     Ok(suite)
 }
@@ -214,6 +238,6 @@ mod tests {
                 ("hardmates", 24)
             ]
         );
-        assert!(load_suite("no-such-suite").unwrap_err().contains("wac, bk, ecm"));
+        assert!(load_suite("no-such-suite").unwrap_err().to_string().contains("wac, bk, ecm"));
     }
 }
