@@ -126,30 +126,17 @@ impl IoLog {
 /// Why a game's I/O log was not stored.
 #[derive(Debug, thiserror::Error)]
 pub enum LogError {
-    /// No room left on the log's disk: the run stops (see `run::disk`).
-    #[error(
-        "disk full: free space where '{}' is stored, then resume the run (its unfinished pairs are replayed whole)",
-        folder.display()
-    )]
-    DiskFull {
-        /// The run's folder of logs.
-        folder: PathBuf,
-    },
+    /// No room left on the disk of the run's folder of logs: the run stops (see `run::disk`).
+    #[error("disk full: free space where '{}' is stored, then resume the run (its unfinished pairs are replayed whole)", .0.display())]
+    DiskFull(PathBuf),
     /// Any other failure: the game is kept without its log.
-    #[error("cannot write an engine I/O log in {}", folder.display())]
-    Io {
-        /// The run's folder of logs.
-        folder: PathBuf,
-        /// What failed.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("cannot write an engine I/O log in {}", .0.display())]
+    Io(PathBuf, #[source] std::io::Error),
 }
 
 impl LogError {
-    fn of(folder: &Path, source: std::io::Error) -> LogError {
-        let folder = folder.to_path_buf();
-        if is_disk_full(&source) { LogError::DiskFull { folder } } else { LogError::Io { folder, source } }
+    fn of(folder: &Path, e: std::io::Error) -> LogError {
+        if is_disk_full(&e) { LogError::DiskFull(folder.into()) } else { LogError::Io(folder.into(), e) }
     }
 }
 

@@ -19,21 +19,13 @@ pub enum LimitError {
     /// The limit could not be read or raised.
     #[error("cannot read this process's limit on open files")]
     Unknown(#[source] std::io::Error),
-    /// More files needed than the limit allows.
+    /// More files needed (1) for a concurrency (0) than the limit (2)
+    /// allows; (3) fits.
     #[error(
-        "--concurrency {concurrency} needs about {needed} open files, but this process may open only {limit}; \
-         lower --concurrency to {fits} or raise the limit (ulimit -n)"
+        "--concurrency {0} needs about {1} open files, but this process may open only {2}; \
+         lower --concurrency to {3} or raise the limit (ulimit -n)"
     )]
-    TooFew {
-        /// The concurrency asked for.
-        concurrency: usize,
-        /// The files it needs.
-        needed: u64,
-        /// The limit.
-        limit: u64,
-        /// The largest concurrency that fits.
-        fits: u64,
-    },
+    TooFew(usize, u64, u64, u64),
 }
 
 /// Raises this process's soft limit on open files as far as the hard limit
@@ -46,8 +38,7 @@ pub fn fit_open_files(concurrency: usize) -> Result<u64, LimitError> {
     let needed = BASE_FILES + FILES_PER_SLOT * concurrency as u64;
     let limit = rlimit::increase_nofile_limit(u64::MAX).map_err(LimitError::Unknown)?;
     if needed > limit {
-        let fits = limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT;
-        return Err(LimitError::TooFew { concurrency, needed, limit, fits });
+        return Err(LimitError::TooFew(concurrency, needed, limit, limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT));
     }
     Ok(limit)
 }

@@ -42,14 +42,8 @@ pub enum TablebaseError {
     #[error("--tb {0}: no Syzygy tables (.rtbw/.rtbz files) in this folder")]
     Empty(String),
     /// A folder that cannot be read.
-    #[error("--tb {path}: cannot read the folder")]
-    Unreadable {
-        /// The folder.
-        path: String,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("--tb {0}: cannot read the folder")]
+    Unreadable(String, #[source] std::io::Error),
 }
 
 /// Opens the tables in `paths` (`DIR:DIR…` already split); returns them and
@@ -72,7 +66,7 @@ pub fn scan(paths: &[String]) -> Result<(Tablebase<Chess>, u32), TablebaseError>
         match tables.add_directory(folder) {
             Ok(0) => return Err(TablebaseError::Empty(path.clone())),
             Ok(_) => {}
-            Err(source) => return Err(TablebaseError::Unreadable { path: path.clone(), source }),
+            Err(e) => return Err(TablebaseError::Unreadable(path.clone(), e)),
         }
     }
     let pieces = u32::try_from(tables.max_pieces()).unwrap_or(u32::MAX);

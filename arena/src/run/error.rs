@@ -30,6 +30,6 @@ impl RunError {
     /// The disk under the database or the I/O logs is full: the run stops,
     /// and `arena resume` replays its pairs in flight once there is room.
     pub fn is_disk_full(&self) -> bool {
-        matches!(self, RunError::Db(DbError::DiskFull { .. }) | RunError::Log(LogError::DiskFull { .. }))
+        matches!(self, RunError::Db(DbError::DiskFull { .. }) | RunError::Log(LogError::DiskFull(_)))
     }
 }

@@ -177,7 +177,7 @@ where
         let fault = record.termination.is_fault();
         match tokio::task::spawn_blocking(move || log.store(fault)).await {
             Ok(Ok(place)) => record.io_log = Some(place),
-            Ok(Err(e @ LogError::DiskFull { .. })) => full = Some(e),
+            Ok(Err(e @ LogError::DiskFull(_))) => full = Some(e),
             Ok(Err(e)) => warn_log_lost(&e),
             Err(e) => warn_log_lost(&e),
         }

@@ -93,9 +93,8 @@ pub fn router(db: Db, config: &ServeConfig) -> Router {
 ///
 /// [`ServeError`] when the address cannot be bound, or the server fails.
 pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), ServeError> {
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|source| ServeError::Listen { address: config.listen, source })?;
+    let listener =
+        tokio::net::TcpListener::bind(config.listen).await.map_err(|e| ServeError::Listen(config.listen, e))?;
     let address = listener.local_addr().map_err(ServeError::Stopped)?;
     if !address.ip().is_loopback() && config.token.is_none() {
         crate::term::warn(&format!(
@@ -122,14 +121,8 @@ pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), ServeError
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
     /// The address cannot be bound.
-    #[error("cannot listen on {address} (choose another with --listen)")]
-    Listen {
-        /// The address.
-        address: SocketAddr,
-        /// Why.
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("cannot listen on {0} (choose another with --listen)")]
+    Listen(SocketAddr, #[source] std::io::Error),
     /// The server failed while serving.
     #[error("the server stopped")]
     Stopped(#[source] std::io::Error),

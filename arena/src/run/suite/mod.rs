@@ -85,25 +85,12 @@ pub const BUILTIN: [BuiltinSuite; 9] = [
 /// A suite that cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum SuiteError {
-    /// Neither built in nor a file that can be read.
-    #[error("suite '{name}' is not built in ({builtins}) and cannot be read as a file")]
-    Unknown {
-        /// The name given.
-        name: String,
-        /// The built-in suites.
-        builtins: String,
-        /// Why the file cannot be read.
-        #[source]
-        source: std::io::Error,
-    },
-    /// A file without a single position.
-    #[error("suite file {name} has no readable position (first problem: {first})")]
-    Empty {
-        /// The file.
-        name: String,
-        /// Its first problem.
-        first: String,
-    },
+    /// Neither built in nor a file that can be read: the name, the built-in suites.
+    #[error("suite '{0}' is not built in ({1}) and cannot be read as a file")]
+    Unknown(String, String, #[source] std::io::Error),
+    /// A file without a single position: the file, its first problem.
+    #[error("suite file {0} has no readable position (first problem: {1})")]
+    Empty(String, String),
 }
 
 /// Reads a built-in suite by name, or a suite file.
@@ -118,13 +105,13 @@ pub fn load_suite(name: &str) -> Result<ParsedSuite, SuiteError> {
     }
     let text = std::fs::read_to_string(name).map_err(|source| {
         let names: Vec<&str> = BUILTIN.iter().map(|s| s.name).collect();
-        SuiteError::Unknown { name: name.to_string(), builtins: names.join(", "), source }
+        SuiteError::Unknown(name.to_string(), names.join(", "), source)
     })?;
     let file = std::path::Path::new(name).file_name().map_or(name.to_string(), |f| f.to_string_lossy().into_owned());
     let suite = parse_suite(&file, &text, None);
     if suite.positions.is_empty() {
-        let first = suite.skipped.first().map_or("the file is empty", String::as_str).to_string();
-        return Err(SuiteError::Empty { name: name.to_string(), first });
+        let first = suite.skipped.first().map_or("the file is empty", String::as_str);
+        return Err(SuiteError::Empty(name.to_string(), first.to_string()));
     }
     Ok(suite)
 }
