@@ -3,6 +3,7 @@
 //! pentanomial tally, run kinds, states and verdicts, and the specs a run is
 //! stored with. No I/O here, only serde.
 
+pub mod adjudication;
 pub mod record;
 pub mod run;
 pub mod spec;

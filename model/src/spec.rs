@@ -57,21 +57,16 @@ impl EngineSpec {
         EngineSpec { name: preset.to_string(), preset: Some(preset.to_string()), ..EngineSpec::default() }
     }
 
-    /// What it is, for reports: `bundled engine, preset P` or the command
-    /// line, then the UCI options it sets (`; options A=1, B=x`).
+    /// What runs, for reports: `bundled engine, preset P` or the command
+    /// line (the options it sets are reported beside it, once).
     pub fn describe(&self) -> String {
-        let what = match &self.preset {
+        match &self.preset {
             Some(preset) => format!("bundled engine, preset {preset}"),
             None => std::iter::once(self.command.as_str())
                 .chain(self.args.iter().map(String::as_str))
                 .collect::<Vec<_>>()
                 .join(" "),
-        };
-        if self.options.is_empty() {
-            return what;
         }
-        let options: Vec<String> = self.options.iter().map(|(name, value)| format!("{name}={value}")).collect();
-        format!("{what}; options {}", options.join(", "))
     }
 
     /// How to start it; `arena_exe` is the `arena` binary that can run the
@@ -414,11 +409,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_description_names_the_options() {
+    fn a_description_names_what_runs_and_leaves_the_options_to_the_report() {
         let mut engine = EngineSpec::bundled("nmp2");
         assert_eq!(engine.describe(), "bundled engine, preset nmp2");
         engine.options = vec![("CheckExtensionLeafOnly".into(), "true".into()), ("Hash".into(), "64".into())];
-        assert_eq!(engine.describe(), "bundled engine, preset nmp2; options CheckExtensionLeafOnly=true, Hash=64");
+        assert_eq!(engine.describe(), "bundled engine, preset nmp2");
         let external = EngineSpec {
             name: "sf".into(),
             command: "/usr/games/stockfish".into(),
@@ -426,6 +421,6 @@ mod tests {
             options: vec![("Threads".into(), "1".into())],
             ..EngineSpec::default()
         };
-        assert_eq!(external.describe(), "/usr/games/stockfish --x; options Threads=1");
+        assert_eq!(external.describe(), "/usr/games/stockfish --x");
     }
 }

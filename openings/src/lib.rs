@@ -6,8 +6,10 @@
 
 mod builtin;
 pub mod chess960;
+pub mod epd;
 mod parse;
 mod pgn;
+pub mod suites;
 
 use std::path::Path;
 

@@ -15,8 +15,8 @@ use crate::engine_io::process::Timeouts;
 use crate::reporting::{Detail, report_of};
 use crate::run::Runtime;
 use crate::run::local::RunEnd;
-use crate::run::suite::epd::TestPosition;
-use crate::run::suite::load_suite;
+use openings::epd::TestPosition;
+use openings::suites::load_suite;
 
 /// Refuses a `--concurrency` (`what` it counts) of 0, or one the machine's
 /// limit on open files cannot hold, with one line.

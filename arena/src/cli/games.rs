@@ -14,9 +14,10 @@ use serde::Serialize;
 use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
 use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
-use crate::game::adjudication::{Adjudication, draw_flag, parse_draw, parse_resign, resign_flag};
+use crate::game::adjudication::Adjudication;
 use crate::run::plan::{apply_variant, plan, repetition_warning};
 use model::TimeControl;
+use model::adjudication::{draw_flag, parse_draw, parse_resign, resign_flag};
 
 /// Options shared by every command that plays games. Each flag is declared
 /// once, here: clap reads it from the command line (and from a run file's

@@ -71,6 +71,10 @@ pub struct TournamentArgs {
     /// Passes through the opening set.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
+    games: Option<usize>,
     #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
@@ -126,7 +130,8 @@ impl TournamentArgs {
             .filter(|&hero| !round_robin && spec.pairings.iter().all(|&(a, _)| a == hero))
             .map(|hero| spec.engines[hero].name.clone());
         let engines = spec.engines.iter().map(|e| e.name.clone()).collect();
-        TournamentArgs { engines, gauntlet, rounds: spec.rounds, play: PlayArgs::of(spec) }
+        let games = Some(2 * spec.openings_per_round);
+        TournamentArgs { engines, gauntlet, rounds: spec.rounds, games, play: PlayArgs::of(spec) }
     }
 }
 
@@ -147,11 +152,7 @@ fn engine_pair(spec: &MatchSpec) -> [String; 2] {
 /// `arena elo`.
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
-    let per_round = match args.games {
-        Some(0) => return Err(anyhow!("--games must be at least 1")),
-        Some(games) => games.div_ceil(2),
-        None => whole_book(&book, &args.play)?,
-    };
+    let per_round = openings_per_round(args.games, &book, &args.play)?;
     let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
     let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
@@ -163,10 +164,19 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     const LARGEST: usize = 100_000;
     match book.len() {
         n if n > LARGEST => Err(anyhow!(
-            "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it (arena elo), or use arena match/sprt",
+            "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it",
             play.openings
         )),
         n => Ok(n),
+    }
+}
+
+/// Openings a pass plays of each pairing: those `--games` asks for, else the whole book.
+fn openings_per_round(games: Option<usize>, book: &Book, play: &PlayArgs) -> CliResult<usize> {
+    match games {
+        Some(0) => Err(anyhow!("--games must be at least 1")),
+        Some(games) => Ok(games.div_ceil(2)),
+        None => whole_book(book, play),
     }
 }
 
@@ -199,7 +209,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
     };
     let book = open_book(&args.play)?;
-    let per_round = whole_book(&book, &args.play)?;
+    let per_round = openings_per_round(args.games, &book, &args.play)?;
     let engines = resolve_engines(&args.play, &names)?;
     let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await

@@ -12,6 +12,8 @@
 //!
 //! Mate scores count as ±100,000 cp.
 
+#[cfg(test)]
+use model::adjudication::{parse_draw, parse_resign};
 use model::{GameResult, Termination};
 use shakmaty::Color;
 
@@ -102,83 +104,6 @@ impl Adjudicator {
     }
 }
 
-/// Parses `movenumber=40,movecount=8,score=10` (draw) or `off`.
-///
-/// # Errors
-///
-/// A message naming the bad key or value.
-pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, String> {
-    if text == "off" {
-        return Ok(None);
-    }
-    let mut rule = DrawRule { move_number: 40, move_count: 8, score: 10 };
-    for (key, value) in key_values(text)? {
-        match key {
-            "movenumber" => rule.move_number = number(key, value)?,
-            "movecount" => rule.move_count = number(key, value)?,
-            "score" => rule.score = number(key, value)?,
-            _ => return Err(format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')")),
-        }
-    }
-    if rule.move_number == 0 || rule.move_count == 0 || rule.score < 0 {
-        return Err(format!(
-            "movenumber and movecount must be at least 1 and score at least 0 (got movenumber={}, movecount={}, score={})",
-            rule.move_number, rule.move_count, rule.score
-        ));
-    }
-    Ok(Some(rule))
-}
-
-/// A draw rule as `--draw` writes it (the inverse of [`parse_draw`]).
-pub fn draw_flag(rule: Option<DrawRule>) -> String {
-    rule.map_or("off".into(), |d| format!("movenumber={},movecount={},score={}", d.move_number, d.move_count, d.score))
-}
-
-/// A resign rule as `--resign` writes it (the inverse of [`parse_resign`]).
-pub fn resign_flag(rule: Option<ResignRule>) -> String {
-    rule.map_or("off".into(), |r| format!("movecount={},score={},twosided={}", r.move_count, r.score, r.two_sided))
-}
-
-/// Parses `movecount=3,score=1000[,twosided=true]` (resign) or `off`.
-///
-/// # Errors
-///
-/// A message naming the bad key or value.
-pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, String> {
-    if text == "off" {
-        return Ok(None);
-    }
-    let mut rule = ResignRule { move_count: 3, score: 1000, two_sided: false };
-    for (key, value) in key_values(text)? {
-        match key {
-            "movecount" => rule.move_count = number(key, value)?,
-            "score" => rule.score = number(key, value)?,
-            "twosided" => {
-                rule.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?
-            }
-            _ => return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')")),
-        }
-    }
-    if rule.move_count == 0 || rule.score <= 0 {
-        return Err(format!(
-            "movecount and score must be at least 1 (got movecount={}, score={}; score is the centipawns the loser is behind)",
-            rule.move_count, rule.score
-        ));
-    }
-    Ok(Some(rule))
-}
-
-fn key_values(text: &str) -> Result<Vec<(&str, &str)>, String> {
-    text.split(',')
-        .filter(|p| !p.is_empty())
-        .map(|part| part.split_once('=').ok_or_else(|| format!("'{part}' is not key=value")))
-        .collect()
-}
-
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value.parse().map_err(|_| format!("{key} needs a whole number, got '{value}'"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,12 +161,5 @@ mod tests {
         assert_eq!(feed(rules, &[(300, -250)], 100), Some((GameResult::WhiteWins, Termination::MaxMoves, 0)));
         assert_eq!(feed(rules, &[(300, 0)], 100), Some((GameResult::Draw, Termination::MaxMoves, 0)));
         assert_eq!(feed(rules, &[(300, -250)], 99), None);
-    }
-
-    #[test]
-    fn bad_settings_are_named() {
-        assert!(parse_draw("movenumber=x").unwrap_err().contains("movenumber"));
-        assert!(parse_resign("colour=1").unwrap_err().contains("unknown resign setting"));
-        assert_eq!(parse_draw("off").unwrap(), None);
     }
 }

@@ -155,8 +155,9 @@ pub fn go_limits(mover: &Clock, white: &Clock, black: &Clock) -> GoLimits {
 mod tests {
     use super::*;
 
-    fn tc(text: &str) -> TimeControl {
-        text.parse().unwrap()
+    /// A fresh clock under the time control `text`.
+    fn started(text: &str) -> Clock {
+        Clock::new(&text.parse().unwrap())
     }
 
     /// Table-driven simulated clock: (time control, costs of successive moves
@@ -184,7 +185,7 @@ mod tests {
             ("st=1,timemargin=50", &[1000, 1049, 1051], &[Some(0), Some(0), None]),
         ];
         for (text, costs, expected) in table {
-            let mut clock = Clock::new(&tc(text));
+            let mut clock = started(text);
             for (ply, (cost, want)) in costs.iter().zip(expected.iter()).enumerate() {
                 let got = clock.charge(*cost).ok().map(|()| clock.remaining_ms());
                 assert_eq!(got, *want, "{text}, move {}", ply + 1);
@@ -197,29 +198,29 @@ mod tests {
 
     #[test]
     fn node_time_charges_reported_nodes_and_moves_to_go_counts_down() {
-        let clock = Clock::new(&tc("40/300,nodetime=3"));
+        let clock = started("40/300,nodetime=3");
         assert_eq!(clock.cost_ms(Duration::from_secs(9), Some(2700)), 900);
         assert_eq!(clock.cost_ms(Duration::from_millis(7), None), 7, "no nodes reported: wall time");
         assert!(!clock.deadline_is_time_forfeit());
         assert_eq!(clock.deadline(), Duration::from_secs(60));
-        let mut clock = Clock::new(&tc("3/30"));
+        let mut clock = started("3/30");
         assert_eq!(clock.moves_to_go(), Some(3));
         clock.charge(1).unwrap();
         assert_eq!(clock.moves_to_go(), Some(2));
         clock.charge(1).unwrap();
         clock.charge(1).unwrap();
         assert_eq!(clock.moves_to_go(), Some(3));
-        assert_eq!(Clock::new(&tc("5+0.5")).deadline(), Duration::from_secs(5));
+        assert_eq!(started("5+0.5").deadline(), Duration::from_secs(5));
     }
 
     #[test]
     fn go_limits_per_side_allow_time_odds() {
-        let white = Clock::new(&tc("60+1"));
-        let black = Clock::new(&tc("30+0.5"));
+        let white = started("60+1");
+        let black = started("30+0.5");
         let go = go_limits(&white, &white, &black);
         assert_eq!(go.clocks_ms, Some((60_000, 30_000)));
         assert_eq!(go.increments_ms, Some((1000, 500)));
-        let nodes = Clock::new(&tc("nodes=100"));
+        let nodes = started("nodes=100");
         assert_eq!(go_limits(&nodes, &nodes, &black).nodes, Some(100));
         let mixed = go_limits(&black, &nodes, &black);
         assert_eq!(mixed.clocks_ms, Some((30_000, 30_000)), "an opponent without a clock mirrors the mover's");

@@ -20,9 +20,9 @@ use super::stop::Stop;
 use super::unit::{Outcome, Played, Stored, Work};
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::output::Score;
-use crate::run::suite::epd::TestPosition;
 use crate::run::suite::go_limits;
 use model::{Limit, TimeControl};
+use openings::epd::TestPosition;
 
 /// Tolerance beyond a `movetime` before the search counts as stalled.
 const MOVETIME_GRACE: Duration = Duration::from_secs(10);

@@ -18,7 +18,7 @@ use super::shared::{OnError, Shared};
 use super::slot::Runtime;
 use super::unit::Work;
 use super::work_loop::{DEFAULT_LEASE, IDLE_POLL, start_slots};
-use crate::run::suite::epd::TestPosition;
+use openings::epd::TestPosition;
 
 /// How a run ended here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

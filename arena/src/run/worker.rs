@@ -26,8 +26,8 @@ use super::stop::Stop;
 use super::unit::{Outcome, Played, Work};
 use super::work_loop::start_slots;
 use crate::engine_io::engines::{EngineSpec, Registry};
-use crate::run::suite::load_suite;
 use crate::util::lock;
+use openings::suites::load_suite;
 
 /// What a worker is asked to do.
 #[derive(Clone, Debug)]

@@ -38,7 +38,9 @@ pub struct RunRow {
     pub llr: Option<(f64, f64, f64)>,
     /// Seconds to the end at the pace of the latest games (running runs).
     pub eta_s: Option<f64>,
-    /// Game slots holding a unit of it now (`host:pid/index`).
+    /// Game slots holding a unit of it now (`host:pid/index`); `seats` in
+    /// the JSON API, its name there since the API appeared.
+    #[serde(rename = "seats")]
     pub slots: Vec<String>,
     /// Workers take higher priorities first.
     pub priority: i64,

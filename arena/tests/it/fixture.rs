@@ -135,22 +135,52 @@ fn printing_commands_end_quietly_when_the_reader_goes_away() {
 /// (`tests/fixtures/v2.db`, made by that release's `arena`: a finished elo
 /// match, tournament, tuning run, suite run, Chess960 match and SPRT, an
 /// SPRT created for workers and never played, and an elo match stopped by
-/// Ctrl-C after 4 games) lists, shows, reports, writes its run files and
+/// Ctrl-C after 24 games) lists, shows, reports, writes its run files and
 /// exports as that release did, and its two open runs resume to their end.
+/// Three changes since: the tournament's (run 2) `arena show` rates its
+/// engines as the full report does (that release printed every engine but
+/// the anchor unrated, with 0 games), and its run file names the games per
+/// pairing (`--games`, which tournaments take since); and an engine's
+/// options are named once in a report's header, beside what runs (that
+/// release also put them into what runs, so the Chess960 match, run 6,
+/// showed `UCI_Chess960=true` twice).
 #[test]
 fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
     let dir = temp_dir("fixture-v2");
     std::fs::copy(format!("{FIXTURE}/v2.db"), dir.join("arena.db")).unwrap();
-    let expected = |name: &str| std::fs::read_to_string(format!("{FIXTURE}/{name}")).unwrap();
+    let printed = |name: &str| std::fs::read_to_string(format!("{FIXTURE}/{name}")).unwrap();
+    let expected = |name: &str| printed(name).replace("; options UCI_Chess960=true", "");
 
     assert_eq!(stdout(&arena_ok(&dir, &["runs"])), expected("v2-runs.txt"));
     for run in 1..=8 {
         let run = run.to_string();
         let before: Value = serde_json::from_str(&expected(&format!("v2-report-{run}.json"))).unwrap();
         assert_eq!(report(&dir, &run), before, "report of run {run}");
-        assert_eq!(stdout(&arena_ok(&dir, &["show", &run])), expected(&format!("v2-show-{run}.txt")), "run {run}");
+        let show = stdout(&arena_ok(&dir, &["show", &run]));
+        let mut config = String::new();
         if run != "5" {
-            let config = stdout(&arena_ok(&dir, &["show", &run, "--config"]));
+            config = stdout(&arena_ok(&dir, &["show", &run, "--config"]));
+        }
+        if run == "2" {
+            let (head, ratings) = show.split_once("\nRatings\n").unwrap();
+            let (before, unrated) = expected("v2-show-2.txt")
+                .split_once("\nRatings\n")
+                .map(|(h, r)| (h.to_string(), r.to_string()))
+                .unwrap();
+            assert_eq!(head, before, "run 2 up to its ratings");
+            assert!(unrated.contains("unrated") && !ratings.contains("unrated"), "{ratings}");
+            let full = stdout(&arena_ok(&dir, &["report", &run]));
+            assert!(
+                full.contains(ratings.lines().nth(5).unwrap()),
+                "the first rated engine as the report has it: {show}"
+            );
+            let draw = "draw = \"movenumber=40,movecount=8,score=10\"\n";
+            let with_games = expected("v2-config-2.toml").replace(draw, &format!("{draw}games = 50\n"));
+            assert_eq!(config, with_games, "run file of run 2");
+            continue;
+        }
+        assert_eq!(show, expected(&format!("v2-show-{run}.txt")), "run {run}");
+        if run != "5" {
             assert_eq!(config, expected(&format!("v2-config-{run}.toml")), "run file of run {run}");
         }
     }

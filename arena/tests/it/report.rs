@@ -197,6 +197,26 @@ fn tournament_report_has_crosstable_and_anchored_ratings() {
     assert!(text.contains("Crosstable") && text.contains("relative to nmp2"), "{text}");
     let show = stdout(&arena_ok(&dir, &["show", "1"]));
     assert!(show.contains("Bradley–Terry") && show.contains("relative to plain"), "{show}");
+    // The short view's ratings are the full report's, line for line.
+    let ratings =
+        |text: &str| text.split("Ratings\n").nth(1).map(|rest| rest.lines().take(7).collect::<Vec<_>>().join("\n"));
+    let full = stdout(&arena_ok(&dir, &["report", "1"]));
+    assert_eq!(ratings(&show), ratings(&full), "show: {show}\nreport: {full}");
+    assert!(ratings(&show).is_some_and(|r| !r.contains("unrated")), "{show}");
+
+    // --games sizes a tournament; an engine's options are named once in the header.
+    std::fs::write(
+        dir.join("engines.toml"),
+        "[[engine]]\nname = \"big\"\npreset = \"plain\"\noptions = { Hash = 32 }\n",
+    )
+    .unwrap();
+    let play = ["tournament", "--engines", "plain,nmp2,big", "--games", "2", "--tc", "nodes=300", "--quiet"];
+    arena_ok(&dir, &play);
+    let json: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "2", "--format", "json"]))).unwrap();
+    assert_eq!(json["header"]["games_played"], 6, "one opening per pairing, both colours");
+    let show = stdout(&arena_ok(&dir, &["show", "2"]));
+    let line = show.lines().find(|l| l.starts_with("engine big:")).unwrap_or_default();
+    assert_eq!(line, "engine big: bundled engine, preset plain, options Hash=32", "{show}");
 
     let bad = Command::new(ARENA).args(["report", "1", "--anchor", "nobody"]).current_dir(&dir).output().unwrap();
     assert_eq!(bad.status.code(), Some(2));

@@ -320,7 +320,7 @@ impl Report {
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let engines = names.iter().map(|name| engine(name, inputs.games, inputs.move_totals)).collect();
-        let tournament = (names.len() > 2).then(|| tournament(&names, inputs.games, inputs.anchor.as_deref()));
+        let tournament = (names.len() > 2).then(|| tournament(&names, inputs.pairs, inputs.anchor.as_deref()));
         Report {
             version: REPORT_VERSION,
             header: inputs.header,
@@ -475,13 +475,19 @@ fn lengths(games: &[GameSummary]) -> Vec<LengthBin> {
     bins
 }
 
-fn tournament(names: &[String], games: &[GameSummary], anchor: Option<&str>) -> Tournament {
+/// The crosstable and ratings, from the finished pairs: the counts every
+/// other statistic of the report uses, and what both its full and its short
+/// view (`arena show`) have.
+fn tournament(names: &[String], pairs: &[PairOutcome], anchor: Option<&str>) -> Tournament {
     let n = names.len();
     let mut crosstable: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
     let index = |name: &str| names.iter().position(|n| n == name);
-    for game in games {
-        let (Some(w), Some(b)) = (index(&game.white), index(&game.black)) else { continue };
-        let white_points = game.result.white_score();
+    let games = pairs.iter().flat_map(|pair| {
+        [(&pair.engine_a, &pair.engine_b, pair.results[0]), (&pair.engine_b, &pair.engine_a, pair.results[1])]
+    });
+    for (white, black, result) in games {
+        let (Some(w), Some(b)) = (index(white), index(black)) else { continue };
+        let white_points = result.white_score();
         for (row, col, points) in [(w, b, white_points), (b, w, 1.0 - white_points)] {
             let cell = crosstable[row][col].get_or_insert(Cell { points: 0.0, games: 0 });
             cell.points += points;

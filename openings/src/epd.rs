@@ -222,7 +222,7 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - bm Ke2
 
     #[test]
     fn shipped_suites_parse_without_skips() {
-        for (name, text, mate) in super::super::BUILTIN.iter().map(|s| (s.name, s.text, s.mate_in)) {
+        for (name, text, mate) in crate::suites::BUILTIN.iter().map(|s| (s.name, s.text, s.mate_in)) {
             let suite = parse_suite(name, text, mate);
             assert!(suite.skipped.is_empty(), "{name}: {:?}", &suite.skipped[..suite.skipped.len().min(3)]);
             assert!(!suite.positions.is_empty(), "{name}");
