@@ -41,6 +41,14 @@ pub fn budget(clock: &Clock, overhead_ms: u64) -> TimeBudget {
     TimeBudget { soft_ms: soft, hard_ms: hard }
 }
 
+/// The search time of `go movetime`: the move time less the move overhead,
+/// so that `bestmove` arrives within the move time a GUI allows (cutechess
+/// and arena forfeit an engine whose answer takes longer than the move time
+/// plus their time margin, 0 by default), but never less than half of it.
+pub fn movetime_budget(movetime_ms: u64, overhead_ms: u64) -> u64 {
+    movetime_ms.saturating_sub(overhead_ms).max(movetime_ms / 2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -69,6 +77,14 @@ mod tests {
                 to_go = to_go.map(|m| if m <= 1 { moves_to_go.unwrap_or(1) } else { m - 1 });
             }
         }
+    }
+
+    #[test]
+    fn a_move_time_keeps_the_overhead_back_but_half_at_least() {
+        assert_eq!(movetime_budget(1_000, 50), 950);
+        assert_eq!(movetime_budget(100, 50), 50);
+        assert_eq!(movetime_budget(60, 50), 30);
+        assert_eq!(movetime_budget(1_000, 0), 1_000);
     }
 
     #[test]

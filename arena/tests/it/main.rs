@@ -21,5 +21,6 @@ mod shared_file;
 mod stockfish;
 mod suite;
 mod tablebase;
+mod time_controls;
 mod tune;
 mod workers;

@@ -20,7 +20,7 @@ use crate::board::Board;
 use crate::game::Game;
 use crate::ordering::History;
 use crate::score::{INFINITY, MAX_PLY, Score, mate_in_moves};
-use crate::time::{Clock, budget};
+use crate::time::{Clock, budget, movetime_budget};
 use crate::tt::TranspositionTable;
 pub use counters::Counters;
 pub use pruning::PruningConfig;
@@ -272,6 +272,7 @@ impl Searcher {
             hard_ms = b.hard_ms;
         }
         if let Some(movetime) = limits.movetime_ms {
+            let movetime = movetime_budget(movetime, self.settings.move_overhead_ms);
             soft_ms = soft_ms.min(movetime);
             hard_ms = hard_ms.min(movetime);
         }
