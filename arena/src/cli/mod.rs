@@ -3,6 +3,7 @@
 //! another command's module.
 
 mod common;
+mod docs;
 mod engines;
 mod export;
 mod games;
@@ -84,7 +85,7 @@ pub(crate) fn write_error(error: std::io::Error, what: &str) -> CliError {
 
 /// Self-play testing of chess search features.
 #[derive(Parser, Debug)]
-#[command(name = "arena", version, about, long_about = None)]
+#[command(name = "arena", version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("ARENA_COMMIT"), ")"), about, long_about = None)]
 pub struct Cli {
     /// The subcommand.
     #[command(subcommand)]
@@ -130,6 +131,10 @@ pub enum Command {
     Stats(stats::StatsArgs),
     /// Plan an SPRT: pass probability and expected games against the true Elo.
     SprtCalc(stats::SprtCalcArgs),
+    /// Print the completion script of a shell: arena completions bash > /etc/bash_completion.d/arena.
+    Completions(docs::CompletionsArgs),
+    /// Write the man pages (arena.1 and one per command) into a folder.
+    Man(docs::ManArgs),
     /// Speak UCI as the bundled engine (used by the arena itself).
     #[command(name = "engine-uci", hide = true)]
     EngineUci {
@@ -378,6 +383,8 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Engines(args) => engines::list(args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
         Command::EngineUci { .. } => Err(anyhow!("engine-uci runs outside the async runtime")),
     }
 }

@@ -5,6 +5,7 @@ mod affinity;
 mod chess960;
 mod common;
 mod disk_full;
+mod docs;
 mod fixture;
 mod io_log;
 mod layers;
