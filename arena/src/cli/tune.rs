@@ -44,6 +44,10 @@ pub struct TuneArgs {
     /// Seed of the perturbation signs.
     #[arg(long, default_value_t = 1)]
     spsa_seed: u64,
+    /// Print how far each parameter can move in the planned games, then stop without playing.
+    #[serde(skip)]
+    #[arg(long)]
+    plan: bool,
     #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
@@ -70,6 +74,7 @@ impl TuneArgs {
             gamma: spsa.map_or(DEFAULT_GAMMA, |spsa| spsa.gamma),
             big_a: spsa.map(|spsa| spsa.big_a),
             spsa_seed: spsa.map_or(1, |spsa| spsa.seed),
+            plan: false,
             play: PlayArgs::of(spec),
         }
     }
@@ -119,19 +124,34 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
-    if !args.play.quiet {
-        for p in &spsa.params {
+    for (i, p) in spsa.params.iter().enumerate() {
+        let (reach, range) = (spsa.reach(i), p.max - p.min);
+        if args.plan || !args.play.quiet {
             crate::term::note(&format!(
-                "tuning {} from {} in {}..{}{} (c_end {}, r_end {})",
+                "tuning {} from {} in {}..{}{} (c_end {}, r_end {}): in {iterations} iterations θ can move at most {reach:.1}, {:.0} % of its range",
                 p.name,
                 p.start,
                 p.min,
                 p.max,
                 if p.integer { ", integer" } else { "" },
                 p.c_end,
-                p.r_end
+                p.r_end,
+                100.0 * reach / range
             ));
         }
+        if reach < range / 2.0 {
+            crate::term::warn(&format!(
+                "{}: θ can move at most {reach:.1} of its range {range} in {iterations} iterations, so an optimum far from {} \
+                 is out of reach; give more --games, or a larger r (e.g. --param {}=…,r={:.3} reaches half the range)",
+                p.name,
+                p.start,
+                p.name,
+                (p.r_end * range / 2.0 / reach.max(f64::MIN_POSITIVE) * 1000.0).ceil() / 1000.0
+            ));
+        }
+    }
+    if args.plan {
+        return Ok(());
     }
     spec.tune = Some(Box::new(spsa));
     start(&args.play, spec, &book).await

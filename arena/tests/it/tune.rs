@@ -145,3 +145,24 @@ fn bad_tune_flags_are_one_line_and_store_nothing() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("is a check") && !dir.join("bad.db").exists(), "{stderr}");
 }
+
+/// `arena tune --plan` says how far each parameter can move in the planned
+/// games and stops; a reach below half the range is warned about, with the
+/// r that would reach it (θ travels Σ 2·a_k/c_k at most: 95.0 of FHRMargin's
+/// 400 here, by the gains of `model::tune`).
+#[test]
+fn the_plan_says_how_far_theta_can_move_and_warns_when_it_is_not_far() {
+    let dir = temp_dir("tune-plan");
+    let plan = |param: &str| {
+        let out = arena(&dir, &["tune", "--engine", "fhr", "--param", param, "--games", "1600", "--plan"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let short = plan("FHRMargin=0..400,start=100");
+    assert!(short.contains("θ can move at most 95.0, 24 % of its range"), "{short}");
+    assert!(short.contains("warning: FHRMargin") && short.contains("r=0.005"), "{short}");
+    let far = plan("FHRMargin=0..400,start=100,r=0.005");
+    assert!(far.contains("at most 237.4") && !far.contains("warning"), "{far}");
+    assert!(!dir.join("arena.db").exists(), "a plan stores nothing");
+    let _ = std::fs::remove_dir_all(&dir);
+}
