@@ -6,7 +6,8 @@
 //! (`[LL, LD, DD+WL, WD, WW]`, when pair counts are known), `trinomial_estimate`
 //! and `pentanomial_estimate` (each: `elo`, `elo_ci95` `[low, high]`, `los`,
 //! `p_value`, `nelo`, `nelo_ci95`, `draw_ratio`, `bound`: `null`, `"at least"`
-//! or `"at most"`), `exact_p_value` (sign test on decisive games), `sprt`
+//! or `"at most"`, `elo_limit`: the one-sided 95 % bound when `bound` is set,
+//! `elo_text`: the Elo as the views print it), `exact_p_value` (sign test on decisive games), `sprt`
 //! (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`, `lower`, `upper`,
 //! `verdict`: `"H1"`, `"H0"`, `"continue"`, `"inconclusive"`), and `verdict` (text).
 
@@ -38,10 +39,16 @@ pub struct Estimate {
     pub draw_ratio: f64,
     /// `"at least"` / `"at most"` when the sample has no losses / no wins.
     pub bound: Option<&'static str>,
+    /// With `bound`: the one-sided 95 % bound of the Elo, which the views
+    /// print instead of `elo` and `elo_ci95`.
+    pub elo_limit: Option<f64>,
+    /// The Elo as every view prints it: `+12.3 ± 4.5`, or `> +507.3 (all won)`.
+    pub elo_text: String,
 }
 
 impl From<Summary> for Estimate {
     fn from(s: Summary) -> Estimate {
+        let elo_text = s.elo_text();
         Estimate {
             elo: s.elo,
             elo_ci95: [s.elo_ci95.0, s.elo_ci95.1],
@@ -54,6 +61,8 @@ impl From<Summary> for Estimate {
                 OneSided::AtLeast => "at least",
                 OneSided::AtMost => "at most",
             }),
+            elo_limit: s.limit,
+            elo_text,
         }
     }
 }
@@ -219,10 +228,17 @@ impl Statistics {
         let mut out = String::new();
         let pct = |x: f64| format!("{:.1} %", 100.0 * x);
         let line = |label: &str, e: &Estimate, elo: bool| {
-            let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
-            if elo {
+            if e.elo_limit.is_some() {
+                // A one-sided sample: its bound, not the regularised estimate.
+                if elo {
+                    format!("{label:<16}{}\n", e.elo_text)
+                } else {
+                    let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
+                    format!("{label:<16}unbounded{why}\n")
+                }
+            } else if elo {
                 format!(
-                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]{bound}\n",
+                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]\n",
                     e.elo,
                     (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
                     e.elo_ci95[0],

@@ -133,7 +133,7 @@ impl PairWork {
                 let (a, b) = (&counts.engine_a, &counts.engine_b);
                 let mut line = format!("{a} vs {b} +{} ={} -{}", tally.wins, tally.draws, tally.losses);
                 if let Some(s) = summarize(&Counts::pairs(tally)) {
-                    line += &format!("  Elo {:+.1} ± {:.1}", s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0);
+                    line += &format!("  Elo {}", s.elo_text());
                 }
                 line
             }

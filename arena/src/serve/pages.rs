@@ -116,7 +116,7 @@ fn runs_table(rows: &[RunRow]) -> String {
             r.done,
             r.planned,
             r.wdl.map_or("-".into(), |[w, d, l]| format!("{w}-{d}-{l}")),
-            r.elo.map_or("-".into(), |(elo, half)| format!("{elo:+.1} ± {half:.1}")),
+            escape(r.elo_text.as_deref().unwrap_or("-")),
             r.llr.map_or("-".into(), |(llr, lo, hi)| format!("{llr:.2} ({lo:.2}, {hi:.2})")),
             escape(&r.status),
             escape(&status),

@@ -34,6 +34,9 @@ pub struct RunRow {
     pub wdl: Option<[u64; 3]>,
     /// Its Elo (pentanomial) and the half-width of the 95 % interval.
     pub elo: Option<(f64, f64)>,
+    /// The Elo as every view prints it: `+12.3 ± 4.5`, or the one-sided
+    /// bound of a sample that lost nothing or won nothing, `> +507.3 (all won)`.
+    pub elo_text: Option<String>,
     /// The SPRT's LLR with its lower and upper bound.
     pub llr: Option<(f64, f64, f64)>,
     /// Seconds to the end at the pace of the latest games (running runs).
@@ -79,6 +82,7 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         planned,
         wdl: None,
         elo: None,
+        elo_text: None,
         llr: None,
         eta_s: None,
         slots: db.slots_on(run.id).await?,
@@ -96,7 +100,9 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
                 let tally = first.tally;
                 row.wdl = Some([tally.wins, tally.draws, tally.losses]);
                 let counts = Counts::pairs(&tally);
-                row.elo = summarize(&counts).map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
+                let summary = summarize(&counts);
+                row.elo = summary.as_ref().map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
+                row.elo_text = summary.as_ref().map(reports::stats::Summary::elo_text);
                 if let Some(test) = games.sprt {
                     let bounds = test.bounds();
                     row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));

@@ -213,10 +213,15 @@ fn blocks(report: &Report) -> Vec<Block> {
                 rules: vec![(0.0, String::new())],
             };
             out.push(Block::Plot {
-                caption: format!(
-                    "Elo after {} games: {:+.1} [{:+.1}, {:+.1}]",
-                    last.games, last.elo, last.low, last.high
-                ),
+                caption: match &pairing.statistics.pentanomial_estimate {
+                    Some(e) if e.elo_limit.is_some() => {
+                        format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text)
+                    }
+                    _ => format!(
+                        "Elo after {} games: {:+.1} [{:+.1}, {:+.1}]",
+                        last.games, last.elo, last.low, last.high
+                    ),
+                },
                 svg: plot.to_svg(),
             });
         }

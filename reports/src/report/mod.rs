@@ -397,7 +397,11 @@ fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<V
         });
         let last = k + 1 == relevant.len();
         if (k + 1) % stride == 0 || last {
-            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(tally.pentanomial)) {
+            // A one-sided sample (nothing lost or nothing won) has a bound, not
+            // a point with an interval: it is left out of the curve.
+            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(tally.pentanomial))
+                && summary.bound.is_none()
+            {
                 elo_progress.push(EloPoint {
                     games: tally.games(),
                     elo: summary.elo,

@@ -48,6 +48,53 @@ pub struct Summary {
     /// Set when A lost no game (or won none): the estimate rests on the
     /// regularised zero count and is a bound, not a point estimate.
     pub bound: Option<OneSided>,
+    /// With `bound`: the one-sided 95 % bound of the Elo (see [`one_sided_limit`]),
+    /// what every view prints instead of `elo` and its interval.
+    pub limit: Option<f64>,
+}
+
+/// One-sided 95 % bound of the Elo of a sample that lost nothing (or won
+/// nothing): Wilson's score bound with a game's variance taken at its
+/// largest, μ(1 − μ) (a score in [0, 1] with mean μ varies at most as a coin
+/// does). It stays finite at a perfect score, where the two-sided interval of
+/// the regularised sample is thousands of Elo wide, and it is conservative below
+/// it. `games` counts games (a pair is two).
+pub fn one_sided_limit(side: OneSided, score: f64, games: f64) -> f64 {
+    let z = standard_normal().inverse_cdf(0.95);
+    let toward = |p: f64| {
+        let n = games.max(1.0);
+        let centre = p + z * z / (2.0 * n);
+        let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        (centre - spread) / (1.0 + z * z / n)
+    };
+    match side {
+        OneSided::AtLeast => elo_of_score(toward(score).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
+        OneSided::AtMost => -elo_of_score(toward(1.0 - score).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
+    }
+}
+
+/// An Elo as every view prints it: `+12.3 ± 4.5`, or for a one-sided sample
+/// its bound, `> +507.3 (all won)` (`all lost`, or `none lost` / `none won`
+/// for a sample with draws), never the thousands that the regularised
+/// estimate would give.
+pub fn elo_text(elo: f64, ci95: (f64, f64), bound: Option<(OneSided, f64)>, score: f64) -> String {
+    match bound {
+        // `+ 0.0` turns a negative zero into a positive one: `+0.0`, not `-0.0`.
+        None => format!("{:+.1} ± {:.1}", elo + 0.0, (ci95.1 - ci95.0) / 2.0),
+        Some((OneSided::AtLeast, limit)) => {
+            format!("> {limit:+.1} ({})", if score >= 1.0 { "all won" } else { "none lost" })
+        }
+        Some((OneSided::AtMost, limit)) => {
+            format!("< {limit:+.1} ({})", if score <= 0.0 { "all lost" } else { "none won" })
+        }
+    }
+}
+
+impl Summary {
+    /// [`elo_text`] of this summary.
+    pub fn elo_text(&self) -> String {
+        elo_text(self.elo, self.elo_ci95, self.bound.zip(self.limit), self.score)
+    }
 }
 
 /// Which side a one-sided estimate bounds.
@@ -120,6 +167,7 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
         nelo: t * per_game,
         nelo_ci95: ((t - z * t_se) * per_game, (t + z * t_se) * per_game),
         bound,
+        limit: bound.map(|side| one_sided_limit(side, raw_score, per_game_n)),
     })
 }
 
@@ -154,4 +202,32 @@ pub fn cutechess_elo(wins: u64, draws: u64, losses: u64) -> Option<(f64, f64)> {
     let z = standard_normal().inverse_cdf(0.975);
     let (lo, hi) = ((mu - z * se).max(SCORE_FLOOR), (mu + z * se).min(1.0 - SCORE_FLOOR));
     Some((elo_of_score(mu), (elo_of_score(hi) - elo_of_score(lo)) / 2.0))
+}
+
+#[cfg(test)]
+mod one_sided_tests {
+    use super::*;
+
+    #[test]
+    fn a_one_sided_sample_prints_wilsons_bound() {
+        // Wilson's one-sided 95 % bound, z = 1.6449, computed by hand: all of
+        // 50 games won gives a score of at least 50 / (50 + z²) = 0.94867, Elo 506.69;
+        // 49 of 50 points with no loss (score 0.98) gives 0.91519, Elo 413.24.
+        assert!((one_sided_limit(OneSided::AtLeast, 1.0, 50.0) - 506.686).abs() < 0.01);
+        assert!((one_sided_limit(OneSided::AtLeast, 0.98, 50.0) - 413.236).abs() < 0.01);
+        assert!((one_sided_limit(OneSided::AtMost, 0.0, 50.0) + 506.686).abs() < 0.01);
+
+        // 25 pairs all won: the views print the bound, never the regularised thousands.
+        let all_won = summarize(&Counts::Pentanomial([0, 0, 0, 0, 25])).unwrap();
+        assert_eq!(all_won.bound, Some(OneSided::AtLeast));
+        assert_eq!(all_won.elo_text(), "> +506.7 (all won)");
+        let no_loss = summarize(&Counts::Trinomial { wins: 48, draws: 2, losses: 0 }).unwrap();
+        assert_eq!(no_loss.elo_text(), "> +413.2 (none lost)");
+        let all_lost = summarize(&Counts::Trinomial { wins: 0, draws: 0, losses: 10 }).unwrap();
+        assert!(all_lost.elo_text().starts_with("< -") && all_lost.elo_text().ends_with("(all lost)"));
+        // A two-sided sample keeps its interval.
+        let mixed = summarize(&Counts::Trinomial { wins: 10, draws: 10, losses: 10 }).unwrap();
+        assert_eq!(mixed.limit, None);
+        assert!(mixed.elo_text().starts_with("+0.0 ± "), "{}", mixed.elo_text());
+    }
 }
