@@ -6,7 +6,7 @@
 //! (`[LL, LD, DD+WL, WD, WW]`, when pair counts are known), `trinomial_estimate`
 //! and `pentanomial_estimate` (each: `elo`, `elo_ci95` `[low, high]`, `los`,
 //! `p_value`, `nelo`, `nelo_ci95`, `draw_ratio`, `bound`: `null`, `"at least"`
-//! or `"at most"`, `elo_limit`: the one-sided 95 % bound when `bound` is set,
+//! or `"at most"`, `elo_limit`: the one-sided 95 % bound when the score's interval reaches 0 or 1,
 //! `elo_text`: the Elo as the views print it), `exact_p_value` (sign test on decisive games), `sprt`
 //! (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`, `lower`, `upper`,
 //! `verdict`: `"H1"`, `"H0"`, `"continue"`, `"inconclusive"`), and `verdict` (text).
@@ -39,8 +39,8 @@ pub struct Estimate {
     pub draw_ratio: f64,
     /// `"at least"` / `"at most"` when the sample has no losses / no wins.
     pub bound: Option<&'static str>,
-    /// With `bound`: the one-sided 95 % bound of the Elo, which the views
-    /// print instead of `elo` and `elo_ci95`.
+    /// When the score's interval reaches 100 % (or 0 %): the one-sided 95 %
+    /// bound of the Elo, which the views print instead of `elo` and `elo_ci95`.
     pub elo_limit: Option<f64>,
     /// The Elo as every view prints it: `+12.3 ± 4.5`, or `> +507.3 (all won)`.
     pub elo_text: String,
@@ -61,7 +61,7 @@ impl From<Summary> for Estimate {
                 OneSided::AtLeast => "at least",
                 OneSided::AtMost => "at most",
             }),
-            elo_limit: s.limit,
+            elo_limit: s.limit.map(|(_, limit)| limit),
             elo_text,
         }
     }
@@ -237,8 +237,9 @@ impl Statistics {
                     format!("{label:<16}unbounded{why}\n")
                 }
             } else if elo {
+                let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
                 format!(
-                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]\n",
+                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]{bound}\n",
                     e.elo,
                     (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
                     e.elo_ci95[0],

@@ -11,7 +11,13 @@
 //! 1000, whose hidden best value is N; the further `Skill` is from N, the
 //! more of its moves are random instead of a one-ply material grab),
 //! `false-mate` (claims `mate 1` with its move as the PV at every move),
-//! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal).
+//! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal),
+//! `bad-score` (`score 35`, neither cp nor mate), `no-infinite` (answers
+//! `go infinite` at once instead of at `stop`), `crash-on-option` (exits
+//! when its option `Danger` is set to its maximum).
+//!
+//! Every mode but `no-infinite` keeps a `go infinite` or `go ponder` search
+//! open until `stop` or `ponderhit`, as the protocol says.
 
 use std::io::{BufRead, Write, stdin, stdout};
 
@@ -31,6 +37,8 @@ fn main() {
     let mut position = Chess::default();
     let mut goes = 0;
     let mut skill: i64 = 0;
+    // The answer of a `go infinite` or `go ponder` search, given at `stop` or `ponderhit`.
+    let mut open_search: Option<String> = None;
     let mut line = Vec::new();
     let mut input = stdin().lock();
     loop {
@@ -45,6 +53,9 @@ fn main() {
                 let _ = writeln!(out, "id name fake-{mode}\nid author arena tests");
                 let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
                 let _ = writeln!(out, "option name Clear Hash type button");
+                if mode == "crash-on-option" {
+                    let _ = writeln!(out, "option name Danger type spin default 0 min 0 max 10");
+                }
                 if mode == "tunable" {
                     let _ = writeln!(out, "option name Skill type spin default 0 min 0 max 1000");
                 }
@@ -55,12 +66,24 @@ fn main() {
             Some("isready") => {
                 let _ = writeln!(out, "readyok");
             }
+            Some("setoption") if mode == "crash-on-option" && tokens.ends_with(&["Danger", "value", "10"]) => {
+                std::process::exit(5);
+            }
+            Some("stop" | "ponderhit") => {
+                if let Some(best) = open_search.take() {
+                    let _ = writeln!(out, "bestmove {best}");
+                }
+            }
             Some("setoption") if mode == "tunable" => {
                 if let [_, "name", "Skill", "value", value] = tokens.as_slice() {
                     skill = value.parse().unwrap_or(0);
                 }
             }
             Some("position") => position = parse_position(&tokens).unwrap_or_default(),
+            Some("go") if mode != "no-infinite" && tokens.iter().any(|t| *t == "infinite" || *t == "ponder") => {
+                let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&position));
+                open_search = Some(choose(&position));
+            }
             Some("go") => {
                 goes += 1;
                 match mode.as_str() {
@@ -91,6 +114,12 @@ fn main() {
                         let pv = if mode == "false-mate" { best.clone() } else { format!("{best} a1a1") };
                         let mate = if mode == "false-mate" { 1 } else { 2 };
                         let _ = writeln!(out, "info depth 3 score mate {mate} nodes 1 pv {pv}\nbestmove {best}");
+                        let _ = out.flush();
+                        continue;
+                    }
+                    "bad-score" => {
+                        let best = choose(&position);
+                        let _ = writeln!(out, "info depth 1 score 35 nodes 1 pv {best}\nbestmove {best}");
                         let _ = out.flush();
                         continue;
                     }

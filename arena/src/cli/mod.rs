@@ -2,6 +2,7 @@
 //! using only [`common`] (the shared helpers) and the library, never
 //! another command's module.
 
+mod check;
 mod common;
 mod docs;
 mod engines;
@@ -127,6 +128,8 @@ pub enum Command {
     Log(inspect::LogArgs),
     /// List the engines known by name, with their UCI options.
     Engines(engines::EnginesArgs),
+    /// Check engines' UCI behaviour step by step (pass / warn / fail); non-zero status on a fail.
+    Check(check::CheckArgs),
     /// Statistics for W/D/L or pentanomial counts you already have.
     Stats(stats::StatsArgs),
     /// Plan an SPRT: pass probability and expected games against the true Elo.
@@ -381,6 +384,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Pgn(args) => inspect::pgn(args).await,
         Command::Log(args) => inspect::log(args).await,
         Command::Engines(args) => engines::list(args).await,
+        Command::Check(args) => check::run(args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),
         Command::Completions(args) => docs::completions(&args),

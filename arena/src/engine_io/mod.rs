@@ -1,8 +1,9 @@
 //! Engines as processes: the UCI protocol, one engine process, a player (an
 //! engine's seat: its process kept across games), engines by name, the engine I/O
-//! log, core pinning and the limit on open files. Uses only [`crate::util`].
+//! log, core pinning, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
 
 pub mod affinity;
+pub mod check;
 pub mod engines;
 pub mod iolog;
 pub mod limits;

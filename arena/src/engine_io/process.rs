@@ -398,6 +398,47 @@ impl EngineProcess {
         }
     }
 
+    /// Writes one line to the engine, as it is (`arena check` speaks the
+    /// protocol a step at a time).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Exited`] when the engine's input is closed.
+    pub async fn write_line(&mut self, line: &str) -> Result<(), EngineError> {
+        self.send(line, "a command").await
+    }
+
+    /// The next line the engine prints, or `None` if it prints none before
+    /// `deadline`.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Exited`] when the engine's output ends.
+    pub async fn line_before(&mut self, deadline: Instant) -> Result<Option<String>, EngineError> {
+        match timeout_at(deadline, self.stdout.next_line()).await {
+            Ok(Ok(Some(line))) => {
+                self.logged(Direction::FromEngine, &line);
+                Ok(Some(line))
+            }
+            Ok(Ok(None) | Err(_)) => Err(EngineError::Exited { name: self.name.clone(), command: "a command" }),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// Sends `quit` and waits up to `limit` for the process to end: how long
+    /// it took, or `None` if it was still running and was killed.
+    pub async fn quit_timed(mut self, limit: Duration) -> Option<Duration> {
+        let start = Instant::now();
+        let _ = self.stdin.write_all(format!("{}\n", command::quit()).as_bytes()).await;
+        match tokio::time::timeout(limit, self.child.wait()).await {
+            Ok(_) => Some(start.elapsed()),
+            Err(_) => {
+                let _ = self.child.kill().await;
+                None
+            }
+        }
+    }
+
     /// Sends `quit`, waits up to `limit` for the exit, then kills. The
     /// process is reaped in every case.
     pub async fn quit(mut self, limit: Duration) {

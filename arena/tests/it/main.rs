@@ -2,6 +2,7 @@
 //! binary (one link step): a module per subject, sharing [`common`].
 
 mod affinity;
+mod check;
 mod chess960;
 mod common;
 mod disk_full;

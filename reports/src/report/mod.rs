@@ -400,7 +400,7 @@ fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<V
             // A one-sided sample (nothing lost or nothing won) has a bound, not
             // a point with an interval: it is left out of the curve.
             if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(tally.pentanomial))
-                && summary.bound.is_none()
+                && summary.limit.is_none()
             {
                 elo_progress.push(EloPoint {
                     games: tally.games(),

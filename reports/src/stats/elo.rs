@@ -48,9 +48,12 @@ pub struct Summary {
     /// Set when A lost no game (or won none): the estimate rests on the
     /// regularised zero count and is a bound, not a point estimate.
     pub bound: Option<OneSided>,
-    /// With `bound`: the one-sided 95 % bound of the Elo (see [`one_sided_limit`]),
-    /// what every view prints instead of `elo` and its interval.
-    pub limit: Option<f64>,
+    /// Set when the score's two-sided interval reaches 100 % (or 0 %): all
+    /// won, or nearly so, where the Elo interval is unbounded or thousands
+    /// wide. The side and the one-sided 95 % bound of the Elo (see
+    /// [`one_sided_limit`]), which every view prints instead of `elo` and its
+    /// interval.
+    pub limit: Option<(OneSided, f64)>,
 }
 
 /// One-sided 95 % bound of the Elo of a sample that lost nothing (or won
@@ -93,7 +96,7 @@ pub fn elo_text(elo: f64, ci95: (f64, f64), bound: Option<(OneSided, f64)>, scor
 impl Summary {
     /// [`elo_text`] of this summary.
     pub fn elo_text(&self) -> String {
-        elo_text(self.elo, self.elo_ci95, self.bound.zip(self.limit), self.score)
+        elo_text(self.elo, self.elo_ci95, self.limit, self.score)
     }
 }
 
@@ -130,6 +133,13 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     // bound stays finite (the summary is labelled `bound` then).
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
     let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
+    let one_sided = if mu + z * se >= 1.0 {
+        Some(OneSided::AtLeast)
+    } else if mu - z * se <= 0.0 {
+        Some(OneSided::AtMost)
+    } else {
+        None
+    };
     let los = normal.cdf((mu - 0.5) / se);
     let p_value = 2.0 * normal.cdf(-((mu - 0.5) / se).abs());
 
@@ -167,7 +177,7 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
         nelo: t * per_game,
         nelo_ci95: ((t - z * t_se) * per_game, (t + z * t_se) * per_game),
         bound,
-        limit: bound.map(|side| one_sided_limit(side, raw_score, per_game_n)),
+        limit: one_sided.map(|side| (side, one_sided_limit(side, raw_score, per_game_n))),
     })
 }
 
@@ -220,11 +230,16 @@ mod one_sided_tests {
         // 25 pairs all won: the views print the bound, never the regularised thousands.
         let all_won = summarize(&Counts::Pentanomial([0, 0, 0, 0, 25])).unwrap();
         assert_eq!(all_won.bound, Some(OneSided::AtLeast));
+        assert_eq!(all_won.limit.map(|(side, _)| side), Some(OneSided::AtLeast));
         assert_eq!(all_won.elo_text(), "> +506.7 (all won)");
         let no_loss = summarize(&Counts::Trinomial { wins: 48, draws: 2, losses: 0 }).unwrap();
         assert_eq!(no_loss.elo_text(), "> +413.2 (none lost)");
         let all_lost = summarize(&Counts::Trinomial { wins: 0, draws: 0, losses: 10 }).unwrap();
         assert!(all_lost.elo_text().starts_with("< -") && all_lost.elo_text().ends_with("(all lost)"));
+        // No pair lost, but pairs drawn and split: the interval stays inside
+        // (0, 1) in score, so the Elo keeps its two-sided interval.
+        let split = summarize(&Counts::Pentanomial([0, 0, 3, 0, 1])).unwrap();
+        assert_eq!((split.bound, split.limit), (Some(OneSided::AtLeast), None));
         // A two-sided sample keeps its interval.
         let mixed = summarize(&Counts::Trinomial { wins: 10, draws: 10, losses: 10 }).unwrap();
         assert_eq!(mixed.limit, None);

@@ -1,0 +1,76 @@
+//! `arena check ENGINE…`: each engine's UCI compliance, one table per engine
+//! (see [`crate::engine_io::check`]); the status is non-zero when a step
+//! fails, so the command can gate a script.
+
+use std::path::PathBuf;
+
+use anyhow::anyhow;
+use clap::Args;
+use model::EngineSpec;
+
+use super::{CliResult, outln};
+use crate::engine_io::check::{Status, check};
+use crate::engine_io::engines::Registry;
+use crate::engine_io::process::Timeouts;
+
+/// `arena check`.
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Engines: names from engines.toml or presets, or paths of UCI programs.
+    #[arg(required = true, value_name = "ENGINE")]
+    engines: Vec<String>,
+    /// engines.toml with more engines (default: ./engines.toml if present).
+    #[arg(long)]
+    engines_file: Option<PathBuf>,
+}
+
+/// `arena check`.
+pub(super) async fn run(args: CheckArgs) -> CliResult {
+    let registry = Registry::load(args.engines_file.as_deref())?;
+    let arena_exe = std::env::current_exe()?;
+    let mut failed = Vec::new();
+    for name in &args.engines {
+        let spec = resolve(&registry, name)?;
+        let launch = spec.launch(&arena_exe);
+        let what = spec.describe();
+        crate::term::set_line(&format!("checking {name}…"));
+        let compliance = check(&spec, &launch, Timeouts::default()).await;
+        crate::term::end_line();
+        let id = compliance.id_name.as_deref().map(|id| format!(" [id name: {id}]")).unwrap_or_default();
+        outln!("engine {name}: {what}{id}");
+        let width = compliance.findings.iter().map(|f| f.step.chars().count()).max().unwrap_or(0);
+        for finding in &compliance.findings {
+            outln!("  {:<width$}  {:<4}  {}", finding.step, finding.status.as_str(), finding.detail);
+        }
+        let count = |status| compliance.findings.iter().filter(|f| f.status == status).count();
+        outln!(
+            "  {}: {} pass, {} warn, {} fail\n",
+            name,
+            count(Status::Pass),
+            count(Status::Warn),
+            count(Status::Fail)
+        );
+        if compliance.worst() == Status::Fail {
+            let steps: Vec<&str> =
+                compliance.findings.iter().filter(|f| f.status == Status::Fail).map(|f| f.step).collect();
+            failed.push(format!("{name} ({})", steps.join(", ")));
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(anyhow!("{} of {} engines failed the check: {}", failed.len(), args.engines.len(), failed.join("; ")))
+    }
+}
+
+/// An engine by name, or a path to a program (run without arguments).
+fn resolve(registry: &Registry, name: &str) -> CliResult<EngineSpec> {
+    match registry.get(name) {
+        Ok(spec) => Ok(spec),
+        Err(_) if name.contains('/') && std::path::Path::new(name).is_file() => {
+            let short = name.rsplit('/').next().unwrap_or(name).to_string();
+            Ok(EngineSpec { name: short, command: name.to_string(), ..EngineSpec::default() })
+        }
+        Err(e) => Err(anyhow::Error::new(e).context("arena check: give an engine's name or the path of its program")),
+    }
+}

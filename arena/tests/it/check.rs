@@ -1,0 +1,82 @@
+//! `arena check`: the compliant bundled engine and scripted engine pass,
+//! each scripted fault is named on the step it breaks, and the status
+//! gates a script.
+
+use crate::common::{FAKE, arena, stdout, temp_dir};
+
+/// The step lines of one engine's table: (step, status, detail).
+fn table(text: &str, engine: &str) -> Vec<(String, String, String)> {
+    let mut rows = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("engine ") {
+            inside = line.starts_with(&format!("engine {engine}:"));
+            continue;
+        }
+        if !inside || !line.starts_with("  ") || line.starts_with(&format!("  {engine}:")) {
+            continue;
+        }
+        // Steps are padded to one width, then the status, then the detail.
+        let status_at = [" pass ", " warn ", " FAIL "].iter().filter_map(|s| line.find(s)).min().unwrap();
+        let step = line[..status_at].trim().to_string();
+        let status = line[status_at + 1..status_at + 5].to_string();
+        rows.push((step, status, line[status_at + 6..].trim().to_string()));
+    }
+    rows
+}
+
+#[test]
+fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
+    let dir = temp_dir("check");
+    let faults = [
+        ("illegal", "bestmove, ponder", "bestmove 'a1a1' is illegal"),
+        ("illegal-pv", "PVs", "PV move 'a1a1' is illegal"),
+        ("slow-quit", "quit", "still running"),
+        ("no-infinite", "go infinite, stop", "before stop"),
+        ("bad-score", "scores", "neither cp nor mate"),
+        ("crash-on-option", "options", "'setoption name Danger value 10'"),
+    ];
+    let mut toml = format!("[[engine]]\nname = \"fake\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
+    for (mode, _, _) in faults {
+        toml += &format!("[[engine]]\nname = \"{mode}\"\ncommand = \"{FAKE}\"\nargs = [\"{mode}\"]\n");
+    }
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+
+    // The bundled engine and a well-behaved scripted one: no step fails, status 0.
+    let good = arena(&dir, &["check", "fhr", "fake"]);
+    let text = stdout(&good);
+    assert!(good.status.success(), "{text}{}", String::from_utf8_lossy(&good.stderr));
+    let bundled = table(&text, "fhr");
+    let steps: Vec<&str> = bundled.iter().map(|(step, _, _)| step.as_str()).collect();
+    for step in
+        ["start", "options", "go wtime/btime", "go movetime", "go nodes", "go infinite, stop", "UCI_Chess960", "quit"]
+    {
+        assert!(steps.contains(&step), "{step} missing: {text}");
+    }
+    assert!(bundled.iter().all(|(_, status, _)| status == "pass"), "{text}");
+    assert!(table(&text, "fake").iter().all(|(_, status, _)| status != "FAIL"), "{text}");
+
+    // Each fault fails the step it breaks and no other.
+    let mut args = vec!["check"];
+    args.extend(faults.iter().map(|(mode, _, _)| *mode));
+    let bad = arena(&dir, &args);
+    assert_eq!(bad.status.code(), Some(2));
+    let text = stdout(&bad);
+    for (mode, step, needle) in faults {
+        let failed: Vec<_> = table(&text, mode).into_iter().filter(|(_, status, _)| status == "FAIL").collect();
+        assert_eq!(failed.len(), 1, "{mode}: {failed:?}\n{text}");
+        assert_eq!(failed[0].0, step, "{mode}: {text}");
+        assert!(failed[0].2.contains(needle), "{mode}: {:?}", failed[0]);
+    }
+    let err = String::from_utf8_lossy(&bad.stderr);
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.contains("6 of 6 engines failed the check") && last.contains("crash-on-option (options)"), "{err}");
+
+    // An engine that is neither a name nor a program: one line.
+    let unknown = arena(&dir, &["check", "nobody"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&unknown.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("unknown engine 'nobody'"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
