@@ -38,12 +38,13 @@ impl Output {
     }
 }
 
-/// A running search: its stop flag, the release for `go infinite`, and
-/// where the search thread hands the searcher back.
+/// A running search: its stop flag, the release for `go infinite` (true:
+/// print the bestmove; false: a ponder search ended by `ponderhit`, whose
+/// move nobody asked for), and where the search thread hands the searcher back.
 struct Running {
     done: Receiver<Box<Searcher>>,
     stop: Arc<AtomicBool>,
-    release: Sender<()>,
+    release: Sender<bool>,
 }
 
 /// One search to run: the searcher lent to the thread and what it needs.
@@ -52,7 +53,7 @@ struct Job {
     game: Game,
     limits: Limits,
     infinite: bool,
-    released: Receiver<()>,
+    released: Receiver<bool>,
     done: Sender<Box<Searcher>>,
 }
 
@@ -96,6 +97,10 @@ struct Engine {
     thread: Option<SearchThread>,
     /// `UCI_Chess960`: how castling is read and written.
     mode: CastlingMode,
+    /// While a `go ponder` search runs: its `go` parameters without
+    /// `ponder`, searched afresh at `ponderhit` (the table keeps what the
+    /// ponder search found), so the clock runs from `ponderhit`.
+    pondering: Option<Vec<String>>,
 }
 
 /// Runs the UCI loop until `quit` or end of input. `preset` is the initial
@@ -120,6 +125,7 @@ pub fn run(
         settings: Settings::default(),
         thread: None,
         mode: CastlingMode::Standard,
+        pondering: None,
     };
     let mut input = input;
     let mut buffer = Vec::new();
@@ -160,7 +166,7 @@ impl Engine {
             "stop" => {
                 self.idle_searcher();
             }
-            "ponderhit" => self.out.say("info string ponderhit ignored: pondering is not supported"),
+            "ponderhit" => self.ponderhit(),
             "setoption" => self.set_option(&rest),
             "quit" => return false,
             other => self.out.say(&format!("info string unknown command '{}'", truncate(other))),
@@ -179,6 +185,7 @@ impl Engine {
         ));
         self.out.say("option name NodesTime type spin default 0 min 0 max 1000000");
         self.out.say("option name UCI_Chess960 type check default false");
+        self.out.say("option name Ponder type check default false");
         self.out.say(&format!("option name Pruning type string default {}", self.preset));
         for spec in PruningConfig::OPTIONS {
             let value = (spec.get)(&self.config);
@@ -194,11 +201,32 @@ impl Engine {
 
     /// Stops any running search, waits for it, and lends out the searcher.
     fn idle_searcher(&mut self) -> &mut Searcher {
+        self.stop_search(true)
+    }
+
+    /// `ponderhit`: the expected move was played; the ponder search ends
+    /// without a bestmove and the search the `go ponder` asked for starts now.
+    fn ponderhit(&mut self) {
+        let Some(args) = self.pondering.take() else {
+            self.out.say("info string ponderhit without go ponder ignored");
+            return;
+        };
+        self.stop_search(false);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        self.go(&args);
+    }
+
+    /// Stops any running search (its bestmove printed if `print`), waits
+    /// for it, and lends out the searcher.
+    fn stop_search(&mut self, print: bool) -> &mut Searcher {
+        if print {
+            self.pondering = None;
+        }
         let searcher = match self.slot.take() {
             Some(Slot::Idle(searcher)) => searcher,
             Some(Slot::Busy(running)) => {
                 running.stop.store(true, Ordering::Relaxed);
-                let _ = running.release.send(());
+                let _ = running.release.send(print);
                 match running.done.recv() {
                     Ok(searcher) => searcher,
                     Err(_) => {
@@ -240,8 +268,11 @@ impl Engine {
     fn go(&mut self, args: &[&str]) {
         let (limits, infinite) = self.parse_go(args);
         let white = shakmaty::Position::turn(self.game.board.position()).is_white();
-        let limits = Limits { clock: limits.clock_for(white), ..limits.base };
+        let ponder = args.contains(&"ponder");
+        // A ponder search has no limit until `ponderhit` gives it its own.
+        let limits = if ponder { Limits::default() } else { Limits { clock: limits.clock_for(white), ..limits.base } };
         self.idle_searcher();
+        self.pondering = ponder.then(|| args.iter().filter(|a| **a != "ponder").map(|a| (*a).to_string()).collect());
         let Some(Slot::Idle(mut searcher)) = self.slot.take() else { unreachable!("the searcher was just made idle") };
         searcher.config = self.config.clone();
         searcher.settings = self.settings.clone();
@@ -322,6 +353,8 @@ impl Engine {
                     self.out.say(&format!("info string UCI_Chess960 must be true or false, got '{}'", truncate(&value)))
                 }
             },
+            // Pondering is asked for by `go ponder`; the option only says that the engine can.
+            "ponder" => {}
             "move overhead" => match value.parse::<u64>() {
                 Ok(ms) if ms <= 5000 => self.settings.move_overhead_ms = ms,
                 _ => self.out.say(&format!("info string Move Overhead must be 0..5000 ms, got '{}'", truncate(&value))),
@@ -386,18 +419,25 @@ fn run_search(
     game: &Game,
     limits: &Limits,
     infinite: bool,
-    released: &Receiver<()>,
+    released: &Receiver<bool>,
     out: &Output,
 ) {
     let mode = game.mode;
     let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report, mode)));
-    if infinite {
-        // UCI: after `go infinite` the bestmove waits for `stop`.
-        let _ = released.recv();
+    // UCI: after `go infinite` or `go ponder` the bestmove waits for `stop`;
+    // a ponder search ended by `ponderhit` prints none.
+    if infinite && !released.recv().unwrap_or(true) {
+        return;
     }
     out.say(&format!("info string counters {}", result.counters));
     let best = result.best_move.map_or_else(|| "0000".to_string(), |m| uci(m, mode));
-    out.say(&format!("bestmove {best}"));
+    // The reply it expects, for a GUI that lets it ponder: the PV's second move.
+    match (result.pv.first(), result.pv.get(1)) {
+        (Some(first), Some(reply)) if Some(*first) == result.best_move => {
+            out.say(&format!("bestmove {best} ponder {}", uci(*reply, mode)));
+        }
+        _ => out.say(&format!("bestmove {best}")),
+    }
 }
 
 /// Formats a completed iteration as a UCI `info` line (moves written for `mode`).

@@ -242,3 +242,39 @@ fn one_search_thread_serves_every_go() {
         assert_eq!(*seen.get_or_insert_with(|| now.clone()), now, "round {round}");
     }
 }
+
+#[test]
+fn go_ponder_searches_until_ponderhit_then_keeps_the_clock_or_answers_stop() {
+    let mut engine = Engine::start();
+    engine.send("uci");
+    let lines = engine.until("uciok");
+    assert!(lines.iter().any(|l| l == "option name Ponder type check default false"), "{lines:?}");
+    engine.send("setoption name Ponder value true");
+    // Ponder on 1. e4 e5: no bestmove while the opponent thinks, however long.
+    engine.send("position startpos moves e2e4 e7e5");
+    engine.send("go ponder wtime 1000 btime 1000 winc 0 binc 0");
+    engine.until("info depth 4 ");
+    engine.send("isready");
+    let during = engine.until("readyok");
+    assert!(during.iter().all(|l| !l.starts_with("bestmove")), "a bestmove while pondering: {during:?}");
+    // ponderhit: the one bestmove comes from a search under the given clock (1 s, so well within it).
+    let hit = Instant::now();
+    engine.send("ponderhit");
+    let (best, lines) = engine.bestmove();
+    assert!(hit.elapsed() < Duration::from_millis(900), "{:?}", hit.elapsed());
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    assert_legal("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", &[], &best);
+    // A missed ponder move: stop answers with the ponder search's move, at once.
+    engine.send("position startpos moves e2e4 c7c5");
+    engine.send("go ponder wtime 60000 btime 60000");
+    engine.until("info depth 3 ");
+    let sent = Instant::now();
+    engine.send("stop");
+    let (best, _) = engine.bestmove();
+    assert!(sent.elapsed() < Duration::from_millis(50), "stop took {:?}", sent.elapsed());
+    assert_legal("rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", &[], &best);
+    // Nothing more: the stopped ponder search printed exactly one bestmove.
+    engine.send("isready");
+    let after = engine.until("readyok");
+    assert_eq!(after, ["readyok"], "{after:?}");
+}

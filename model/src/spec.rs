@@ -38,6 +38,11 @@ pub struct EngineSpec {
     /// The engine's own time control (time odds), overriding the run's.
     #[serde(default)]
     pub tc: Option<TimeControl>,
+    /// Ponder (`go ponder` on the expected reply while the opponent
+    /// thinks), if the engine declares `Ponder`. Stored only when set, so
+    /// the specs of runs without pondering read as they always did.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ponder: bool,
 }
 
 /// Program, arguments and directory of a spawn.

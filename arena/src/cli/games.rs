@@ -94,6 +94,10 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "is_false")]
     #[arg(long)]
     no_check_mate_pvs: bool,
+    /// Let every engine that declares Ponder think on the expected reply while its opponent thinks (as cutechess's -pondering); per engine: ponder = true in engines.toml. With pinning, each game slot gets two CPUs.
+    #[serde(skip_serializing_if = "is_false")]
+    #[arg(long)]
+    ponder: bool,
     /// No progress line.
     #[serde(skip)]
     #[arg(long)]
@@ -144,6 +148,7 @@ impl PlayArgs {
             }),
             tb_ignore_50: tb.is_some_and(|tb| tb.ignore_50),
             no_check_mate_pvs: !spec.check_mate_pvs,
+            ponder: !spec.engines.is_empty() && spec.engines.iter().all(|e| e.ponder),
             quiet: false,
             no_local: false,
         }
@@ -218,6 +223,10 @@ pub(super) fn build_spec(
     sprt: Option<Test>,
 ) -> CliResult<MatchSpec> {
     let tc: TimeControl = play.tc.parse()?;
+    let mut engines = engines;
+    for engine in &mut engines {
+        engine.ponder |= play.ponder;
+    }
     if rounds == 0 {
         return Err(anyhow!("--rounds must be at least 1"));
     }
@@ -270,9 +279,10 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         book.len(),
         spec.concurrency,
     );
+    let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
     let spec = Spec::Games(spec);
     play.record.check()?;
-    let affinity = play.slots.resolve(play.concurrency)?;
+    let affinity = play.slots.resolve(play.concurrency, per_slot)?;
     preflight(&spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;

@@ -238,18 +238,23 @@ pub struct SlotArgs {
 impl SlotArgs {
     /// The CPUs to share among `slots` slots, checked; `None` when nothing
     /// is pinned (`--affinity none`, or by default one slot or more slots
-    /// than CPUs: see [`crate::engine_io::affinity::Affinity::auto`]).
+    /// than CPUs: see [`crate::engine_io::affinity::Affinity::auto`]). A
+    /// slot whose engines ponder needs two CPUs (`per_slot`).
     ///
     /// # Errors
     ///
-    /// [`CliError`] for a bad list or fewer CPUs than slots.
-    pub(crate) fn resolve(&self, slots: usize) -> CliResult<Option<crate::engine_io::affinity::Affinity>> {
+    /// [`CliError`] for a bad list or fewer CPUs than slots need.
+    pub(crate) fn resolve(
+        &self,
+        slots: usize,
+        per_slot: usize,
+    ) -> CliResult<Option<crate::engine_io::affinity::Affinity>> {
         match self.affinity.as_deref().map(str::trim) {
-            None => Ok(crate::engine_io::affinity::Affinity::auto(slots)),
+            None => Ok(crate::engine_io::affinity::Affinity::auto(slots, per_slot)),
             Some("none") => Ok(None),
             Some(text) => {
                 let affinity = crate::engine_io::affinity::Affinity::parse(text).map_err(anyhow::Error::msg)?;
-                affinity.fits(slots).map_err(anyhow::Error::msg)?;
+                affinity.fits(slots, per_slot).map_err(anyhow::Error::msg)?;
                 Ok(Some(affinity))
             }
         }

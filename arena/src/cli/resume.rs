@@ -40,7 +40,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     check_concurrency(concurrency, "units played at once")?;
     spec.set_concurrency(concurrency);
     args.record.check()?;
-    let affinity = args.slots.resolve(concurrency)?;
+    let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
+    let affinity = args.slots.resolve(concurrency, if ponders { 2 } else { 1 })?;
     preflight(&spec).await?;
     let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await

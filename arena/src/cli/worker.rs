@@ -46,7 +46,8 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     if args.poll == 0 {
         return Err(anyhow!("--poll must be at least 1 second"));
     }
-    let affinity = args.slots.resolve(args.concurrency)?;
+    // A worker meets its runs later: slots get one CPU's share each, pondering or not.
+    let affinity = args.slots.resolve(args.concurrency, 1)?;
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {

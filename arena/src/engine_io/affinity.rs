@@ -80,12 +80,13 @@ impl Affinity {
     }
 
     /// The default: every CPU this process may use, shared among `slots`
-    /// slots when there are two or more and each can have a CPU of its own;
-    /// otherwise `None` (one slot has every CPU anyway, and slots that would
-    /// share a CPU are left to the operating system).
-    pub fn auto(slots: usize) -> Option<Affinity> {
+    /// slots when there are two or more and each can have `per_slot` CPUs of
+    /// its own (two when its engines ponder: one thinks while the other
+    /// ponders); otherwise `None` (one slot has every CPU anyway, and slots
+    /// that would share CPUs are left to the operating system).
+    pub fn auto(slots: usize, per_slot: usize) -> Option<Affinity> {
         let cpus = available().ok()?;
-        (slots >= 2 && slots <= cpus.len()).then_some(Affinity { cpus })
+        (slots >= 2 && slots * per_slot <= cpus.len()).then_some(Affinity { cpus })
     }
 
     /// The CPUs of each slot, as `0-1 | 2-3` (for the run's first line).
@@ -99,10 +100,12 @@ impl Affinity {
     /// # Errors
     ///
     /// One line saying how many CPUs there are for how many slots.
-    pub fn fits(&self, slots: usize) -> Result<(), String> {
-        if slots > self.cpus.len() {
+    pub fn fits(&self, slots: usize, per_slot: usize) -> Result<(), String> {
+        if slots * per_slot > self.cpus.len() {
+            let each =
+                if per_slot == 1 { "a CPU".to_string() } else { format!("{per_slot} CPUs (its engines ponder)") };
             return Err(format!(
-                "--affinity: {} CPU(s) ({}) for --concurrency {slots}: each game slot needs a CPU of its own; lower --concurrency or name more CPUs",
+                "--affinity: {} CPU(s) ({}) for --concurrency {slots}: each game slot needs {each} of its own; lower --concurrency or name more CPUs",
                 self.cpus.len(),
                 list(&self.cpus)
             ));
@@ -173,18 +176,23 @@ mod tests {
         assert_eq!(affinity.slot(0, 2), [0, 1, 2]);
         assert_eq!(affinity.slot(1, 2), [3, 4]);
         assert_eq!(affinity.slot(3, 5), [3]);
-        assert!(affinity.fits(5).is_ok());
-        let error = affinity.fits(6).unwrap_err();
+        assert!(affinity.fits(5, 1).is_ok());
+        let error = affinity.fits(6, 1).unwrap_err();
         assert!(error.contains("5 CPU(s) (0,1,2,3,4) for --concurrency 6"), "{error}");
+        // Pondering games need two CPUs each.
+        assert!(affinity.fits(2, 2).is_ok());
+        let error = affinity.fits(3, 2).unwrap_err();
+        assert!(error.contains("each game slot needs 2 CPUs (its engines ponder)"), "{error}");
     }
 
     #[test]
     fn by_default_only_slots_with_a_cpu_each_are_pinned() {
         let cpus = available().unwrap().len();
-        assert_eq!(Affinity::auto(1), None, "one slot has every CPU");
-        assert_eq!(Affinity::auto(cpus + 1), None, "slots that would share a CPU are not pinned");
+        assert_eq!(Affinity::auto(1, 1), None, "one slot has every CPU");
+        assert_eq!(Affinity::auto(cpus + 1, 1), None, "slots that would share a CPU are not pinned");
+        assert_eq!(Affinity::auto(cpus / 2 + 1, 2), None, "pondering slots that would share CPUs are not pinned");
         if cpus >= 2 {
-            let affinity = Affinity::auto(2).unwrap();
+            let affinity = Affinity::auto(2, 1).unwrap();
             assert_eq!(affinity.cpus, available().unwrap());
             assert_eq!(affinity.slot(0, 2).len() + affinity.slot(1, 2).len(), cpus);
         }

@@ -73,6 +73,8 @@ struct FileEntry {
     options: toml::Table,
     #[serde(default)]
     tc: Option<String>,
+    #[serde(default)]
+    ponder: bool,
 }
 
 impl Registry {
@@ -147,6 +149,7 @@ impl Registry {
                 preset: entry.preset,
                 options,
                 tc,
+                ponder: entry.ponder,
             });
         }
         Ok(Registry { configured })

@@ -28,6 +28,8 @@ pub struct Player {
     cpus: Option<Vec<usize>>,
     /// The current game's I/O log, given to every process it starts.
     log: Option<IoLog>,
+    /// It ponders: its spec asks for it and the engine declares `Ponder`.
+    ponders: bool,
 }
 
 impl Player {
@@ -52,6 +54,7 @@ impl Player {
             starts: 0,
             cpus: None,
             log: None,
+            ponders: false,
         }
     }
 
@@ -128,6 +131,17 @@ impl Player {
         )
         .await?;
         process.set_log(self.log.clone());
+        // Pondering is switched on only for an engine that declares it.
+        self.ponders = false;
+        if self.spec.ponder
+            && let Some(name) = process.declared("Ponder").map(|d| d.name.clone())
+        {
+            if let Err(e) = process.set_options(&[(name, "true".into())], self.timeouts.ready).await {
+                process.kill().await;
+                return Err(e);
+            }
+            self.ponders = true;
+        }
         match process.new_game(self.timeouts.ready).await {
             Ok(()) => Ok(process),
             Err(e) => {
@@ -160,6 +174,12 @@ impl Player {
                     .into(),
             }),
         }
+    }
+
+    /// Whether it ponders (see [`crate::game`]'s pondering): asked for, and
+    /// declared by the engine.
+    pub fn ponders(&self) -> bool {
+        self.ponders
     }
 
     /// The running process, if any.

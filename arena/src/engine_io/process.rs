@@ -81,6 +81,8 @@ pub enum EngineError {
 pub struct Thought {
     /// The move as printed; `None` for `(none)`, `0000` or an empty `bestmove`.
     pub best: Option<String>,
+    /// The reply the engine expects (`bestmove X ponder Y`), if named.
+    pub ponder: Option<String>,
     /// The last values reported in `info` lines (first PV line only).
     pub info: Info,
     /// Wall time from writing `go` to reading `bestmove`.
@@ -99,6 +101,11 @@ pub enum ThinkFailure {
     },
     /// The process ended or its pipe broke.
     Disconnected,
+    /// A ponder search whose move was not played did not answer `stop`.
+    StopIgnored {
+        /// Wall time waited after `stop`.
+        waited: Duration,
+    },
 }
 
 /// A running engine.
@@ -354,20 +361,83 @@ impl EngineProcess {
     /// [`ThinkFailure`] on timeout or disconnect; the process should then be
     /// discarded (it may still be thinking).
     pub async fn think(&mut self, position: &str, go: &str, deadline: Duration) -> Result<Thought, ThinkFailure> {
-        let mut bytes = Vec::with_capacity(position.len() + go.len() + 2);
-        for line in [position, go] {
+        self.write_search(position, go).await?;
+        self.answer(Instant::now(), deadline, Info::default()).await
+    }
+
+    /// Starts pondering: the position after the expected reply and `go ponder …`.
+    /// The engine thinks until [`EngineProcess::ponderhit`] or
+    /// [`EngineProcess::stop_pondering`].
+    ///
+    /// # Errors
+    ///
+    /// [`ThinkFailure::Disconnected`] when the engine's input is closed.
+    pub async fn ponder(&mut self, position: &str, go: &str) -> Result<(), ThinkFailure> {
+        self.write_search(position, go).await
+    }
+
+    /// Reads a pondering engine's lines (into its log, its `info` into
+    /// `info`) while the opponent thinks; cancel-safe, meant to be dropped
+    /// when the opponent answers. Ends only if the engine answers while
+    /// pondering (`Some`: its `bestmove`, which the protocol forbids before
+    /// `ponderhit` or `stop`) or disconnects (`None`).
+    pub async fn listen(&mut self, info: &mut Info) -> Option<Thought> {
+        let start = Instant::now();
+        loop {
+            let Ok(Some(line)) = self.stdout.next_line().await else {
+                self.logged(Direction::FromEngine, "(the engine closed its output)");
+                return None;
+            };
+            self.logged(Direction::FromEngine, &line);
+            match parse(&line) {
+                EngineLine::BestMove { mv, ponder } => {
+                    return Some(Thought { best: mv, ponder, info: std::mem::take(info), elapsed: start.elapsed() });
+                }
+                EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(info, new),
+                _ => {}
+            }
+        }
+    }
+
+    /// The expected reply was played: `ponderhit`, then the answer, waited
+    /// for up to `deadline` from now; the clock starts at `ponderhit`. `info`
+    /// is what the engine reported while pondering.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::think`].
+    pub async fn ponderhit(&mut self, deadline: Duration, info: Info) -> Result<Thought, ThinkFailure> {
+        self.write_search("ponderhit", "").await?;
+        self.answer(Instant::now(), deadline, info).await
+    }
+
+    /// Another reply was played (or the game ended): `stop`, and the
+    /// pondering search's `bestmove` read and dropped within `limit`.
+    ///
+    /// # Errors
+    ///
+    /// As [`EngineProcess::think`]: an engine that does not answer `stop`.
+    pub async fn stop_pondering(&mut self, limit: Duration) -> Result<(), ThinkFailure> {
+        self.write_search("stop", "").await?;
+        self.answer(Instant::now(), limit, Info::default()).await.map(|_| ())
+    }
+
+    /// Writes one or two command lines (an empty second is left out) at once.
+    async fn write_search(&mut self, first: &str, second: &str) -> Result<(), ThinkFailure> {
+        let mut bytes = Vec::with_capacity(first.len() + second.len() + 2);
+        for line in [first, second].into_iter().filter(|l| !l.is_empty()) {
             self.logged(Direction::ToEngine, line);
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        if self.stdin.write_all(&bytes).await.is_err() {
-            return Err(ThinkFailure::Disconnected);
-        }
-        let start = Instant::now();
+        self.stdin.write_all(&bytes).await.map_err(|_| ThinkFailure::Disconnected)
+    }
+
+    /// Reads until `bestmove`, or until `deadline` after `start`.
+    async fn answer(&mut self, start: Instant, deadline: Duration, mut info: Info) -> Result<Thought, ThinkFailure> {
         // One timer for the whole search, not one per line read.
         let expired = tokio::time::sleep_until(start + deadline);
         tokio::pin!(expired);
-        let mut info = Info::default();
         loop {
             let read = tokio::select! {
                 biased;
@@ -378,8 +448,8 @@ impl EngineProcess {
                 Ok(Ok(Some(line))) => {
                     self.logged(Direction::FromEngine, &line);
                     match parse(&line) {
-                        EngineLine::BestMove { mv } => {
-                            return Ok(Thought { best: mv, info, elapsed: start.elapsed() });
+                        EngineLine::BestMove { mv, ponder } => {
+                            return Ok(Thought { best: mv, ponder, info, elapsed: start.elapsed() });
                         }
                         EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(&mut info, new),
                         _ => {}

@@ -8,6 +8,7 @@
 
 pub mod adjudication;
 pub mod clock;
+mod ponder;
 pub mod pv;
 pub mod tablebase;
 
@@ -23,12 +24,13 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 
 use crate::engine_io::iolog::IoLog;
 use crate::engine_io::player::Player;
-use crate::engine_io::process::ThinkFailure;
+use crate::engine_io::process::{ThinkFailure, Thought};
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::output::Score;
 use crate::game::clock::{Clock, go_limits};
 use crate::game::tablebase::Tablebases;
 use adjudication::{Adjudication, Adjudicator};
+use ponder::Ponder;
 
 /// A game that could not be played for a reason of the machine's, not of an
 /// engine's: an engine could not be started for lack of file descriptors,
@@ -96,6 +98,8 @@ async fn play_logged(
     let mut moves: Vec<MoveRecord> = Vec::new();
     let mut pv_issues: Vec<PvIssue> = Vec::new();
     let mut players = [white, black];
+    // What each side is pondering on while the other thinks.
+    let mut pondering: [Option<Ponder>; 2] = [None, None];
 
     let (result, termination, detail) = 'game: {
         // Both engines are made ready at once: one round trip per game, not two.
@@ -121,15 +125,21 @@ async fn play_logged(
             let side = usize::from(mover == Color::Black);
             let go = command::go(&go_limits(&clocks[side], &clocks[0], &clocks[1]));
             let deadline = clocks[side].deadline();
-            let Some(process) = players[side].process() else {
-                break 'game fault(mover, Termination::Disconnect, "no process".into(), &game.position);
-            };
-            let thought = match process.think(&game.position_command, &go, deadline).await {
+            let reply = moves.last().map(|m: &MoveRecord| m.uci.as_str());
+            let asked = Search { position: &game.position_command, go: &go, deadline, reply };
+            let thought = match search(&mut players, &mut pondering, side, asked).await {
                 Ok(thought) => thought,
                 Err(failure) => {
                     players[side].discard().await;
                     let (termination, detail) = match failure {
                         ThinkFailure::Disconnected => (Termination::Disconnect, "the engine process ended".to_string()),
+                        ThinkFailure::StopIgnored { waited } => (
+                            Termination::Stalled,
+                            format!(
+                                "no bestmove {} ms after stop (its ponder move was not played)",
+                                waited.as_millis()
+                            ),
+                        ),
                         ThinkFailure::Timeout { elapsed, .. } if clocks[side].deadline_is_time_forfeit() => {
                             (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()))
                         }
@@ -179,6 +189,7 @@ async fn play_logged(
                 _ if game.position.is_check() => "+",
                 _ => "",
             };
+            let expected = thought.ponder.clone();
             moves.push(MoveRecord {
                 uci,
                 san: format!("{san}{suffix}"),
@@ -197,8 +208,12 @@ async fn play_logged(
             {
                 break 'game (result, termination, String::new());
             }
+            pondering[side] = ponder::start(players[side], &game, expected.as_deref(), &clocks, side).await;
         }
     };
+    for (player, ponder) in players.iter_mut().zip(pondering) {
+        ponder::finish(player, ponder).await;
+    }
     Ok(GameRecord {
         white: players[0].spec.name.clone(),
         black: players[1].spec.name.clone(),
@@ -215,6 +230,61 @@ async fn play_logged(
         pv_issues,
         io_log: None,
     })
+}
+
+/// What the side to move is asked: the position and `go`, the deadline of
+/// its answer, and the reply just played (what a ponder search expected).
+struct Search<'a> {
+    position: &'a str,
+    go: &'a str,
+    deadline: std::time::Duration,
+    reply: Option<&'a str>,
+}
+
+/// One search of the side to move (`side`): `ponderhit` if it pondered on
+/// the reply just played, else `stop` to its ponder search and `position` +
+/// `go`; while it thinks, the other side's ponder output is read.
+async fn search(
+    players: &mut [&mut Player; 2],
+    pondering: &mut [Option<Ponder>; 2],
+    side: usize,
+    asked: Search<'_>,
+) -> Result<Thought, ThinkFailure> {
+    let Search { position, go, deadline, reply } = asked;
+    let [white, black] = players;
+    let (mover, waiting) = if side == 0 { (white, black) } else { (black, white) };
+    let stop_limit = mover.timeouts().ready;
+    let Some(process) = mover.process() else { return Err(ThinkFailure::Disconnected) };
+    match pondering[side].take() {
+        Some(Ponder::On { expected, info }) if Some(expected.as_str()) == reply => {
+            return process.ponderhit(deadline, info).await;
+        }
+        Some(Ponder::Answered { expected, early }) if Some(expected.as_str()) == reply => {
+            return Ok(Thought { elapsed: std::time::Duration::ZERO, ..early });
+        }
+        Some(Ponder::On { .. }) => match process.stop_pondering(stop_limit).await {
+            Ok(()) => {}
+            Err(ThinkFailure::Timeout { elapsed, .. }) => return Err(ThinkFailure::StopIgnored { waited: elapsed }),
+            Err(failure) => return Err(failure),
+        },
+        Some(Ponder::Answered { .. } | Ponder::Gone) | None => {}
+    }
+    let other = 1 - side;
+    let think = process.think(position, go, deadline);
+    tokio::pin!(think);
+    let Some(Ponder::On { info, .. }) = &mut pondering[other] else { return think.await };
+    let Some(listener) = waiting.process() else { return think.await };
+    let early = tokio::select! {
+        biased;
+        thought = &mut think => return thought,
+        early = listener.listen(info) => early,
+    };
+    let thought = think.await;
+    pondering[other] = match (early, pondering[other].take()) {
+        (Some(early), Some(Ponder::On { expected, .. })) => Some(Ponder::Answered { expected, early }),
+        _ => Some(Ponder::Gone),
+    };
+    thought
 }
 
 /// The position a stored game ended in: its start, the opening moves and

@@ -195,6 +195,9 @@ impl ChunkWork {
                         format!("no bestmove after {} ms", elapsed.as_millis())
                     }
                     crate::engine_io::process::ThinkFailure::Disconnected => "engine exited".to_string(),
+                    crate::engine_io::process::ThinkFailure::StopIgnored { waited } => {
+                        format!("no bestmove {} ms after stop", waited.as_millis())
+                    }
                 };
                 result.time_ms = u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX);
                 player.discard().await;

@@ -28,6 +28,12 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
     for (engine, tc) in engines {
         let mut player = Player::new(engine.clone(), tc, engine.launch(arena_exe), None, timeouts);
         let ready = player.ready_for_game().await.map(|_| ());
+        if ready.is_ok() && engine.ponder && !player.ponders() {
+            crate::term::warn(&format!(
+                "engine '{}' does not declare the option Ponder: it plays without pondering",
+                engine.name
+            ));
+        }
         player.shutdown().await;
         ready?;
     }

@@ -6,9 +6,9 @@
 //! process ends as after Ctrl-C) and resumes it; bad ids and forms get
 //! 404 and 400 pages.
 
-use crate::common::{ARENA, arena, arena_ok, temp_dir};
+use crate::common::{ARENA, arena, arena_ok, http, start_serve, temp_dir};
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -18,54 +18,6 @@ use base64::Engine as _;
 use serde_json::{Value, json};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// Starts `arena serve ARGS` on a free port in `dir`; the child and its address.
-fn start_serve(dir: &Path, args: &[&str]) -> (Child, SocketAddr) {
-    let mut child = Command::new(ARENA)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .args(args)
-        .current_dir(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let line = lines.next().expect("serve says where it listens").unwrap();
-    let address = line.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&line);
-    // Keep reading its log so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
-    (child, address.parse().unwrap())
-}
-
-/// One HTTP/1.1 request; the status and body.
-fn http(address: SocketAddr, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
-    let mut stream = TcpStream::connect(address).unwrap();
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n");
-    for (name, value) in headers {
-        request += &format!("{name}: {value}\r\n");
-    }
-    request += &format!("Content-Length: {}\r\n\r\n{body}", body.len());
-    stream.write_all(request.as_bytes()).unwrap();
-    // Read the head, then the body by its length (Chromium keeps the connection open).
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        let n = stream.read(&mut chunk).unwrap();
-        bytes.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&bytes);
-        if let Some((head, body)) = text.split_once("\r\n\r\n") {
-            let length = head.lines().find_map(|l| {
-                let (name, value) = l.split_once(':')?;
-                name.eq_ignore_ascii_case("content-length").then(|| value.trim().parse::<usize>().ok())?
-            });
-            if n == 0 || length.is_some_and(|length| body.len() >= length) {
-                let status = head.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-                return (status, body.to_string());
-            }
-        }
-        assert!(n > 0, "the connection closed before the head ended");
-    }
-}
 
 fn form(address: SocketAddr, path: &str, body: &str) -> (u16, String) {
     http(address, "POST", path, &[("Content-Type", "application/x-www-form-urlencoded")], body)

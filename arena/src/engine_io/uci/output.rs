@@ -24,6 +24,8 @@ pub enum EngineLine {
     BestMove {
         /// The move as printed (not yet checked for legality).
         mv: Option<String>,
+        /// The reply the engine expects, if it names one.
+        ponder: Option<String>,
     },
     /// Anything else (ignored by the arena).
     Other,
@@ -107,7 +109,11 @@ pub fn parse(line: &str) -> EngineLine {
         Some("info") => EngineLine::Info(parse_info(line)),
         Some("bestmove") => {
             let mv = tokens.next().filter(|m| !matches!(*m, "(none)" | "0000" | "none" | "null"));
-            EngineLine::BestMove { mv: mv.map(str::to_string) }
+            let ponder = match (tokens.next(), tokens.next()) {
+                (Some("ponder"), Some(reply)) if !matches!(reply, "(none)" | "0000") => Some(reply.to_string()),
+                _ => None,
+            };
+            EngineLine::BestMove { mv: mv.map(str::to_string), ponder }
         }
         Some("uciok") => EngineLine::UciOk,
         Some("readyok") => EngineLine::ReadyOk,
@@ -197,10 +203,13 @@ mod tests {
         assert_eq!(info.nodes, Some(123_456_789_012_345));
         assert_eq!(info.time_ms, Some(77));
         assert_eq!(info.pv, ["e2e4", "e7e5"]);
-        assert_eq!(parse("bestmove (none)"), EngineLine::BestMove { mv: None });
-        assert_eq!(parse("bestmove 0000"), EngineLine::BestMove { mv: None });
-        assert_eq!(parse("bestmove"), EngineLine::BestMove { mv: None });
-        assert_eq!(parse("bestmove e7e8q ponder a1a2"), EngineLine::BestMove { mv: Some("e7e8q".into()) });
+        assert_eq!(parse("bestmove (none)"), EngineLine::BestMove { mv: None, ponder: None });
+        assert_eq!(parse("bestmove 0000"), EngineLine::BestMove { mv: None, ponder: None });
+        assert_eq!(parse("bestmove"), EngineLine::BestMove { mv: None, ponder: None });
+        assert_eq!(
+            parse("bestmove e7e8q ponder a1a2"),
+            EngineLine::BestMove { mv: Some("e7e8q".into()), ponder: Some("a1a2".into()) }
+        );
     }
 
     #[test]

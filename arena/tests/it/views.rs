@@ -1,0 +1,189 @@
+//! Every view of a run says the same thing. For each kind of run (match,
+//! elo, sprt, tournament, gauntlet, tune, suite, Chess960, and a perfect
+//! score), the numbers of the JSON report — games, W-D-L, pentanomial, Elo
+//! and its interval (or its one-sided bound), LLR, ratings, θ, suite rows —
+//! appear as the same text in the summary printed after the run, `arena
+//! show`, `arena report` as text, markdown and HTML, the dashboard's run page
+//! and runs list, and the same numbers in `/api/runs` and `/api/runs/N`.
+
+use crate::common::{FAKE, arena_ok, http, start_serve, stdout, temp_dir};
+
+use serde_json::Value;
+
+/// HTML text as a reader sees it: the entities the pages use, decoded.
+fn unescape(html: &str) -> String {
+    html.replace("&gt;", ">").replace("&lt;", "<").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
+}
+
+fn get(address: std::net::SocketAddr, path: &str) -> String {
+    let (status, body) = http(address, "GET", path, &[], "");
+    assert_eq!(status, 200, "{path}: {body}");
+    body
+}
+
+/// The texts every full view (the summary, show, the report in every
+/// format, the run page) must contain, each with what it stands for.
+fn facts(report: &Value) -> Vec<(String, String)> {
+    let mut facts = Vec::new();
+    let header = &report["header"];
+    if let Some(played) = header["games_played"].as_u64() {
+        facts.push(("games".into(), format!("games {played} of {}", header["games_planned"])));
+    }
+    for pairing in report["pairings"].as_array().into_iter().flatten() {
+        let stats = &pairing["statistics"];
+        let name = format!("{} vs {}", pairing["a"].as_str().unwrap(), pairing["b"].as_str().unwrap());
+        let (w, d, l) = (&stats["wins"], &stats["draws"], &stats["losses"]);
+        facts.push((format!("{name} W-D-L"), format!("+{w} ={d} -{l}")));
+        let p = &stats["pentanomial"];
+        facts
+            .push((format!("{name} pairs"), format!("LL {} LD {} DD+WL {} WD {} WW {}", p[0], p[1], p[2], p[3], p[4])));
+        let estimate = &stats["pentanomial_estimate"];
+        if estimate["elo_limit"].is_null() {
+            let elo = estimate["elo"].as_f64().unwrap();
+            let [low, high] = [0, 1].map(|i| estimate["elo_ci95"][i].as_f64().unwrap());
+            facts.push((format!("{name} Elo"), format!("{elo:+7.1}").trim().to_string()));
+            facts.push((format!("{name} interval"), format!("[{low:+.1}, {high:+.1}]")));
+        } else {
+            facts.push((format!("{name} Elo bound"), estimate["elo_text"].as_str().unwrap().to_string()));
+        }
+        if let Some(llr) = stats["sprt"]["llr"].as_f64() {
+            facts.push((format!("{name} LLR"), format!("LLR {llr:.2}")));
+        }
+    }
+    if let Some(ratings) = report["tournament"]["ratings"].as_array() {
+        for rating in ratings {
+            let engine = rating["name"].as_str().unwrap();
+            if let Some(elo) = rating["elo"].as_f64() {
+                facts.push((format!("rating of {engine}"), format!("{elo:+.1}")));
+            }
+            if let Some(ci) = rating["elo_ci95"].as_array() {
+                let (low, high) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+                facts.push((format!("interval of {engine}"), format!("[{low:+.1}, {high:+.1}]")));
+            }
+        }
+    }
+    if let Some(tune) = report["tune"].as_object() {
+        facts.push((
+            "iterations".into(),
+            format!("{} of {} iterations", tune["iterations_played"], tune["iterations_planned"]),
+        ));
+        for param in tune["params"].as_array().unwrap() {
+            facts.push((format!("θ of {}", param["name"]), param["option_value"].as_str().unwrap().to_string()));
+        }
+    }
+    for row in report["rows"].as_array().into_iter().flatten() {
+        let what = format!("{} at {}", row["engine"], row["limit"]);
+        facts.push((format!("{what} solved"), format!("{}/{}", row["solved"], row["answered"])));
+    }
+    facts
+}
+
+/// What the runs list shows of a run: the first pairing's W-D-L, its Elo
+/// as the views print it, and the LLR; and the same numbers in `/api/runs`.
+fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
+    let mut facts = Vec::new();
+    let header = &report["header"];
+    if let Some(played) = header["games_played"].as_u64() {
+        assert_eq!(row["done"].as_u64(), Some(played), "/api/runs games: {row}");
+        assert_eq!(row["planned"], header["games_planned"], "/api/runs planned: {row}");
+        facts.push(("games".into(), format!("{played}/{}", header["games_planned"])));
+    }
+    let Some(first) = report["pairings"].as_array().and_then(|p| p.first()) else { return facts };
+    let stats = &first["statistics"];
+    let wdl = [&stats["wins"], &stats["draws"], &stats["losses"]];
+    assert_eq!(row["wdl"].as_array().unwrap().iter().collect::<Vec<_>>(), wdl, "/api/runs W-D-L: {row}");
+    facts.push(("W-D-L".into(), format!("{}-{}-{}", wdl[0], wdl[1], wdl[2])));
+    let estimate = &stats["pentanomial_estimate"];
+    assert_eq!(row["elo"][0], estimate["elo"], "/api/runs Elo: {row}");
+    assert_eq!(row["elo_text"], estimate["elo_text"], "/api/runs Elo text: {row}");
+    facts.push(("Elo".into(), estimate["elo_text"].as_str().unwrap().to_string()));
+    if let Some(llr) = stats["sprt"]["llr"].as_f64() {
+        assert_eq!(row["llr"][0].as_f64(), Some(llr), "/api/runs LLR: {row}");
+        facts.push(("LLR".into(), format!("{llr:.2}")));
+    }
+    facts
+}
+
+/// Checks that every view of run `run` in `dir` (served at `address`;
+/// `summary` printed after it) shows the numbers of its JSON report.
+pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, run: usize, summary: &str) {
+    let run = run.to_string();
+    let json: Value = serde_json::from_str(&stdout(&arena_ok(dir, &["report", &run, "--format", "json"]))).unwrap();
+    let facts = facts(&json);
+    assert!(facts.len() >= 2, "run {run}: {facts:?}");
+    let html_file = format!("report-{run}.html");
+    arena_ok(dir, &["report", &run, "-o", &html_file]);
+    let views = [
+        ("the summary after the run", summary.to_string()),
+        ("show", stdout(&arena_ok(dir, &["show", &run]))),
+        ("report", stdout(&arena_ok(dir, &["report", &run]))),
+        ("report --format markdown", stdout(&arena_ok(dir, &["report", &run, "--format", "markdown"]))),
+        ("report --format html", unescape(&std::fs::read_to_string(dir.join(&html_file)).unwrap())),
+        ("the run page", unescape(&get(address, &format!("/runs/{run}")))),
+    ];
+    for (view, text) in &views {
+        assert_shows(&format!("run {run}: {view}"), text, &facts);
+    }
+    let api_run: Value = serde_json::from_str(&get(address, &format!("/api/runs/{run}"))).unwrap();
+    assert_eq!(api_run, json, "run {run}: /api/runs/{run} is the JSON report");
+    let api_runs: Value = serde_json::from_str(&get(address, "/api/runs")).unwrap();
+    let row = api_runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"].as_u64().map(|id| id.to_string()) == Some(run.clone()))
+        .unwrap();
+    let runs_page = unescape(&get(address, "/"));
+    let row_text = runs_page
+        .lines()
+        .find(|l| l.contains(&format!("<a href=\"/runs/{run}\">")))
+        .unwrap_or_else(|| panic!("run {run} is not in the runs list"));
+    assert_shows(&format!("run {run}: the runs list"), row_text, &row_facts(&json, row));
+}
+
+fn assert_shows(view: &str, text: &str, facts: &[(String, String)]) {
+    for (what, needle) in facts {
+        assert!(text.contains(needle.as_str()), "{view} does not show {what} as '{needle}':\n{text}");
+    }
+}
+
+#[test]
+fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
+    let dir = temp_dir("views");
+    std::fs::write(
+        dir.join("engines.toml"),
+        format!("[[engine]]\nname = \"random\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n"),
+    )
+    .unwrap();
+    let fast = ["--tc", "nodes=300", "--quiet"];
+    let runs: Vec<Vec<&str>> = vec![
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "4"],
+        vec!["elo", "--a", "nmp2", "--b", "plain", "--games", "4"],
+        vec!["sprt", "--a", "fhr", "--b", "plain", "--elo0", "0", "--elo1", "100", "--max-games", "6"],
+        vec!["tournament", "--engines", "plain,nmp2,fhr", "--games", "2"],
+        vec!["tournament", "--engines", "fhr,plain,nmp2", "--gauntlet", "fhr", "--games", "2"],
+        vec!["tune", "--engine", "fhr", "--param", "FHRMargin=0..400", "--games", "4"],
+        vec!["suite", "--engines", "plain,fhr", "--suite", "wac", "--depth", "2..3", "--count", "4", "--quiet"],
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--openings", "frc"],
+        vec!["match", "--a", "fhr", "--b", "random", "--games", "6"],
+    ];
+    let mut summaries = Vec::new();
+    for args in &runs {
+        let mut args = args.clone();
+        if args[0] != "suite" {
+            args.extend(fast);
+        }
+        summaries.push(stdout(&arena_ok(&dir, &args)));
+    }
+    let (mut server, address) = start_serve(&dir, &[]);
+    for (index, summary) in summaries.iter().enumerate() {
+        assert_views_agree(&dir, address, index + 1, summary);
+    }
+    // The perfect score is a bound in every view, never the regularised thousands.
+    let perfect: Value = serde_json::from_str(&get(address, "/api/runs/9")).unwrap();
+    let text = perfect["pairings"][0]["statistics"]["pentanomial_estimate"]["elo_text"].as_str().unwrap();
+    assert!(text.starts_with("> +") && text.ends_with(')'), "{text}");
+    let _ = server.kill();
+    let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
