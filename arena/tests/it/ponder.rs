@@ -30,7 +30,9 @@ async fn engines_ponder_within_their_clocks_and_only_where_asked() {
          [[engine]]\nname = \"fake\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n"
     );
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
-    let play = ["match", "--a", "thinker", "--b", "plain", "--games", "2", "--tc", "1+0.05", "--maxmoves", "30"];
+    // A margin for a loaded test machine's scheduler; the clock check below is exact.
+    let tc = "1+0.05,timemargin=200";
+    let play = ["match", "--a", "thinker", "--b", "plain", "--games", "2", "--tc", tc, "--maxmoves", "30"];
     let out = arena_ok(&dir, &[&play[..], &["--concurrency", "1", "--quiet"]].concat());
     assert!(!String::from_utf8_lossy(&out.stderr).contains("Ponder"), "both declare Ponder");
 
