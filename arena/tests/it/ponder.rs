@@ -84,24 +84,8 @@ async fn engines_ponder_within_their_clocks_and_only_where_asked() {
     assert!(hits > 0 && misses > 0, "{hits} ponder hits, {misses} misses");
 
     // --ponder for every engine: one that does not declare Ponder is warned about, and plays.
-    let out = arena_ok(
-        &dir,
-        &[
-            "match",
-            "--a",
-            "fake",
-            "--b",
-            "plain",
-            "--games",
-            "2",
-            "--tc",
-            "1+0.05",
-            "--maxmoves",
-            "20",
-            "--ponder",
-            "--quiet",
-        ],
-    );
+    let fake = "match --a fake --b plain --games 2 --tc 1+0.05,timemargin=200 --maxmoves 20 --ponder --quiet";
+    let out = arena_ok(&dir, &fake.split(' ').collect::<Vec<_>>());
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("engine 'fake' does not declare the option Ponder").count(), 1, "{err}");
     let log = stdout(&arena_ok(&dir, &["log", "2", "1.1"]));
