@@ -7,7 +7,7 @@ use clap::ValueEnum;
 use db::{Db, DbError};
 use model::{RunInfo, Spec, SpecError};
 use reports::report::{
-    Brief, EngineHeader, Header, Inputs, Layout, Report, SuiteHeader, SuiteInputs, SuiteReport, render_html,
+    Brief, Budget, EngineHeader, Header, Inputs, Layout, Report, SuiteHeader, SuiteInputs, SuiteReport, render_html,
     render_html_body, render_markdown, render_text, utc_timestamp,
 };
 
@@ -138,7 +138,13 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 kind: info.kind,
                 status: info.status,
                 engines,
-                time_control: spec.tc.to_string(),
+                time_control: match spec.budgets.is_empty() {
+                    true => spec.tc.to_string(),
+                    false => {
+                        let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+                        format!("{} (one pairing per budget)", budgets.join(", "))
+                    }
+                },
                 openings: match spec.variant {
                     model::Variant::Standard => spec.openings.clone(),
                     variant => format!("{} ({})", spec.openings, variant.pgn()),
@@ -155,6 +161,11 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 Some(_) => db.tune_iterations(run).await?,
                 None => Vec::new(),
             };
+            let budgets = match spec.budgets.is_empty() {
+                true => Vec::new(),
+                false => scale_budgets(db, run, &spec).await?,
+            };
+            let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
             let report = Report::build(Inputs {
                 header,
                 pairings,
@@ -165,6 +176,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 anchor,
                 tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
                 pv_issues: &pv_issues,
+                scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
             });
             Ok(RunReport::Games(report, terminations))
         }
@@ -197,4 +209,50 @@ pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Re
         Some(Spec::Suite(suite)) => (db.suite_answer_count(run.id).await?, suite.answers_planned() as i64),
         _ => (run.games, 2 * run.pairs_planned),
     })
+}
+
+/// A scaling run's budgets with the mean depth and seldepth each side's
+/// moves reached there, read from the stored moves (the games' rows keep
+/// depth totals but no seldepth): each engine copy plays one budget only.
+async fn scale_budgets(db: &Db, run: i64, spec: &model::MatchSpec) -> Result<Vec<Budget>, DbError> {
+    use std::collections::HashMap;
+    // Per engine copy: sums and counts of depth and seldepth.
+    let mut sums: HashMap<String, [(u64, u64); 2]> = HashMap::new();
+    let mut after = 0;
+    loop {
+        let page = db.games_page(run, after, 500, true).await?;
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        for game in &page {
+            let record = &game.record;
+            let first = openings::play_out(&record.start_fen, &record.opening_moves);
+            let white_first = shakmaty::Position::turn(&first).is_white();
+            for (ply, mv) in record.moves.iter().enumerate() {
+                let white = (ply % 2 == 0) == white_first;
+                let engine = if white { &record.white } else { &record.black };
+                let entry = sums.entry(engine.clone()).or_default();
+                for (slot, value) in [mv.depth, mv.seldepth].into_iter().enumerate() {
+                    if let Some(value) = value {
+                        entry[slot].0 += value;
+                        entry[slot].1 += 1;
+                    }
+                }
+            }
+        }
+    }
+    let mean = |name: &str, slot: usize| {
+        let (sum, count) = sums.get(name).map_or((0, 0), |s| s[slot]);
+        (count > 0).then(|| sum as f64 / count as f64)
+    };
+    let side = |i: usize| spec.engines.get(i).map_or([None, None], |e| [mean(&e.name, 0), mean(&e.name, 1)]);
+    Ok(spec
+        .budgets
+        .iter()
+        .enumerate()
+        .map(|(i, tc)| Budget {
+            label: tc.to_string(),
+            amount: tc.budget().unwrap_or(f64::NAN),
+            depths: [side(2 * i), side(2 * i + 1)],
+        })
+        .collect())
 }

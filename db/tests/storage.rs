@@ -85,6 +85,7 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
     let spec = MatchSpec {
+        budgets: Vec::new(),
         kind: RunKind::Elo,
         engines: vec![EngineSpec::bundled("fhr"), EngineSpec::bundled("plain")],
         pairings: vec![(0, 1)],

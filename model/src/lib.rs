@@ -19,7 +19,7 @@ pub use run::{
 };
 pub use spec::{
     Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,
-    TablebaseRule, TbResults, Variant,
+    TablebaseRule, TbResults, Variant, base_name,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

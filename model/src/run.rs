@@ -22,11 +22,13 @@ pub enum RunKind {
     Suite,
     /// `arena tune`: SPSA, one pair of games per iteration.
     Tune,
+    /// `arena scale`: A vs B at several search budgets, one pairing each.
+    Scale,
 }
 
 /// Every kind, in the order of [`RunKind::as_str`].
-pub const RUN_KINDS: [RunKind; 6] =
-    [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite, RunKind::Tune];
+pub const RUN_KINDS: [RunKind; 7] =
+    [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite, RunKind::Tune, RunKind::Scale];
 
 impl RunKind {
     /// Stable name, as stored.
@@ -38,6 +40,7 @@ impl RunKind {
             RunKind::Sprt => "sprt",
             RunKind::Suite => "suite",
             RunKind::Tune => "tune",
+            RunKind::Scale => "scale",
         }
     }
 

@@ -15,6 +15,12 @@ use crate::tune::Spsa;
 /// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
 pub const BUNDLED_SUBCOMMAND: &str = "engine-uci";
 
+/// The engine a scaling run's copy `A@BUDGET` stands for (`A`), as named on
+/// the command line and in `engines.toml`; any other name as it is.
+pub fn base_name(name: &str) -> &str {
+    name.rsplit_once('@').map_or(name, |(base, _)| base)
+}
+
 /// How to start one engine and configure it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineSpec {
@@ -232,6 +238,11 @@ pub struct MatchSpec {
     /// Standard, or Chess960 when any planned opening needs it.
     #[serde(default, skip_serializing_if = "Variant::is_standard")]
     pub variant: Variant,
+    /// A scaling run's budgets, cheapest first: pairing i is A against B
+    /// under budgets[i] (each engine copy carries it as its own time control).
+    /// Empty for every other kind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub budgets: Vec<TimeControl>,
 }
 
 impl MatchSpec {

@@ -109,6 +109,20 @@ impl std::str::FromStr for TimeControl {
 }
 
 impl TimeControl {
+    /// The size of this limit as a search budget, for drawing Elo against
+    /// it: nodes, depth, milliseconds per move, or for a clock the
+    /// milliseconds of the first period plus 40 increments (a 40-move game's
+    /// time, as fishtest compares time controls); `None` for `inf`.
+    pub fn budget(&self) -> Option<f64> {
+        match &self.limit {
+            Limit::Nodes(n) => Some(*n as f64),
+            Limit::Depth(d) => Some(f64::from(*d)),
+            Limit::MoveTime(ms) => Some(*ms as f64),
+            Limit::Clock(periods) => periods.first().map(|p| p.time_ms as f64 + 40.0 * p.increment_ms as f64),
+            Limit::Infinite => None,
+        }
+    }
+
     fn parse(text: &str, new: bool) -> Result<TimeControl, BadTimeControl> {
         let bad = |problem: String| BadTimeControl { text: text.to_string(), problem };
         let mut parts = text.split([',', ' ']).filter(|p| !p.is_empty());

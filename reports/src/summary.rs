@@ -228,14 +228,13 @@ impl Statistics {
         let mut out = String::new();
         let pct = |x: f64| format!("{:.1} %", 100.0 * x);
         let line = |label: &str, e: &Estimate, elo: bool| {
-            if e.elo_limit.is_some() {
+            let every_game_one_way = e.elo_text.ends_with("(all won)") || e.elo_text.ends_with("(all lost)");
+            if e.elo_limit.is_some() && elo {
                 // A one-sided sample: its bound, not the regularised estimate.
-                if elo {
-                    format!("{label:<16}{}\n", e.elo_text)
-                } else {
-                    let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
-                    format!("{label:<16}unbounded{why}\n")
-                }
+                format!("{label:<16}{}\n", e.elo_text)
+            } else if every_game_one_way && !elo {
+                let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
+                format!("{label:<16}unbounded{why}\n")
             } else if elo {
                 let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
                 format!(

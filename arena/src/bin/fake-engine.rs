@@ -10,6 +10,9 @@
 //! `tunable` (for `arena tune`'s convergence test: an option `Skill`, 0 to
 //! 1000, whose hidden best value is N; the further `Skill` is from N, the
 //! more of its moves are random instead of a one-ply material grab),
+//! `budget` (for `arena scale`'s test: the larger its `go nodes`, the more of
+//! its moves are the one-ply grab: nodes / N of them, all from N nodes on),
+//! `flat` (N / 1000 of its moves are the grab, whatever the budget),
 //! `false-mate` (claims `mate 1` with its move as the PV at every move),
 //! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal),
 //! `bad-score` (`score 35`, neither cp nor mate), `no-infinite` (answers
@@ -123,6 +126,16 @@ fn main() {
                         let _ = out.flush();
                         continue;
                     }
+                    "budget" | "flat" => {
+                        let nodes = tokens.iter().position(|t| *t == "nodes").and_then(|i| tokens.get(i + 1));
+                        let nodes: u64 = nodes.and_then(|v| v.parse().ok()).unwrap_or(0);
+                        let n = n.max(1) as u64;
+                        let good = if mode == "budget" { (1000 * nodes / n).min(1000) } else { (n as u64).min(1000) };
+                        let (best, score) = grab_or_random(&position, good, 0);
+                        let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
+                        let _ = out.flush();
+                        continue;
+                    }
                     "tunable" => {
                         let (best, score) = tunable(&position, skill, n as i64);
                         let _ = writeln!(out, "info depth 1 score cp {score} nodes 1 pv {best}\nbestmove {best}");
@@ -182,14 +195,22 @@ fn grab(position: &Chess, m: &Move) -> i64 {
 /// and the skill, so the same values replay the same games. The score is the
 /// material after the move, from the mover's side.
 fn tunable(position: &Chess, skill: i64, best: i64) -> (String, i64) {
+    let distance = (skill - best).abs().min(1000) as f64 / 1000.0;
+    let good = (1000.0 * (1.0 - distance.sqrt())) as u64;
+    grab_or_random(position, good, skill as u64)
+}
+
+/// With probability `good` / 1000 the best one-ply grab, else a random
+/// move; the draw is decided by a hash of the position and `salt`, so the
+/// same values replay the same games. The score is the material after the
+/// move, from the mover's side.
+fn grab_or_random(position: &Chess, good: u64, salt: u64) -> (String, i64) {
     let moves = position.legal_moves();
     let Some(first) = moves.first() else { return ("0000".to_string(), 0) };
     let hash = position.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
-    let mut z = hash.0 ^ (skill as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut z = hash.0 ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 31)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z ^= z >> 29;
-    let distance = (skill - best).abs().min(1000) as f64 / 1000.0;
-    let good = (1000.0 * (1.0 - distance.sqrt())) as u64;
     let chosen = if (z % 1000) < good {
         *moves.iter().max_by_key(|m| grab(position, m)).unwrap_or(first)
     } else {

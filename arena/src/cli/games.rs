@@ -259,6 +259,7 @@ pub(super) fn build_spec(
         check_mate_pvs: !play.no_check_mate_pvs,
         tablebase,
         variant: Variant::Standard,
+        budgets: Vec::new(),
     })
 }
 

@@ -102,6 +102,8 @@ pub enum Command {
     Match(play::MatchArgs),
     /// Round robin (or gauntlet) between several engines.
     Tournament(play::TournamentArgs),
+    /// A against B at several search budgets (nodes, depth or time controls): Elo against budget, and whether the gain changes with it.
+    Scale(play::ScaleArgs),
     /// Sequential probability ratio test: play pairs until H0 or H1 is accepted.
     Sprt(play::SprtArgs),
     /// SPSA tuning of an engine's UCI options by self-play (θ+ against θ−, a pair per iteration).
@@ -362,6 +364,7 @@ pub(crate) fn stored_flags(spec: &model::MatchSpec) -> Result<(&'static str, tom
         RunKind::Match => ("match", toml::Table::try_from(play::MatchArgs::of(spec))?),
         RunKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
         RunKind::Sprt => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec))?),
+        RunKind::Scale => ("scale", toml::Table::try_from(play::ScaleArgs::of(spec))?),
         _ => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec))?),
     })
 }
@@ -376,6 +379,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Elo(args) => play::elo(args).await,
         Command::Match(args) => play::match_(args).await,
         Command::Tournament(args) => play::tournament(args).await,
+        Command::Scale(args) => play::scale(args).await,
         Command::Sprt(args) => play::sprt(args).await,
         Command::Tune(args) => tune::tune(args).await,
         Command::Suite(args) => suite::suite(args).await,

@@ -135,6 +135,88 @@ impl TournamentArgs {
     }
 }
 
+/// `arena scale`.
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ScaleArgs {
+    /// Engine A (the one being tested).
+    #[serde(skip)]
+    #[arg(long)]
+    a: String,
+    /// Engine B (the reference).
+    #[serde(skip)]
+    #[arg(long)]
+    b: String,
+    /// Budgets, cheapest first, comma-separated: nodes=1000,nodes=4000 or depth=6,depth=8 or 1+0.01,4+0.04 (a modifier such as ,timemargin=50 belongs to the budget before it).
+    #[arg(long, required = true)]
+    budgets: String,
+    /// Games at each budget: the same openings at every budget, interleaved so the curve fills in evenly.
+    #[arg(long, default_value_t = 200)]
+    games: usize,
+    #[serde(flatten)]
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+impl ScaleArgs {
+    /// The flags of a stored scaling run.
+    pub(super) fn of(spec: &MatchSpec) -> ScaleArgs {
+        let [a, b] = engine_pair(spec).map(|name| model::base_name(&name).to_string());
+        let budgets = spec.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        ScaleArgs { a, b, budgets, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+    }
+}
+
+/// `--budgets`: time controls separated by commas, a modifier (`key=value`
+/// whose key is a modifier's) kept with the budget before it.
+fn parse_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
+    const MODIFIERS: [&str; 3] = ["timemargin=", "nodetime=", "stall="];
+    let mut pieces: Vec<String> = Vec::new();
+    for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match pieces.last_mut() {
+            Some(last) if MODIFIERS.iter().any(|m| piece.starts_with(m)) => {
+                last.push(',');
+                last.push_str(piece);
+            }
+            _ => pieces.push(piece.to_string()),
+        }
+    }
+    let budgets: Vec<model::TimeControl> =
+        pieces.iter().map(|p| p.parse().map_err(|e| anyhow!("--budgets: {e}"))).collect::<CliResult<_>>()?;
+    if budgets.len() < 2 {
+        return Err(anyhow!("--budgets needs at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000"));
+    }
+    if let Some(inf) = budgets.iter().find(|tc| tc.budget().is_none()) {
+        return Err(anyhow!("--budgets: '{inf}' has no size to draw against; give nodes=, depth=, st= or a clock"));
+    }
+    Ok(budgets)
+}
+
+/// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
+/// under its budget), one pairing per budget, the same openings for all.
+pub(super) async fn scale(args: ScaleArgs) -> CliResult {
+    if args.games == 0 {
+        return Err(anyhow!("--games must be at least 1"));
+    }
+    let budgets = parse_budgets(&args.budgets)?;
+    let book = open_book(&args.play)?;
+    let base = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let mut engines = Vec::with_capacity(2 * budgets.len());
+    for budget in &budgets {
+        for engine in &base {
+            let mut copy = engine.clone();
+            copy.name = format!("{}@{budget}", engine.name);
+            copy.tc = Some(budget.clone());
+            engines.push(copy);
+        }
+    }
+    let pairings = (0..budgets.len()).map(|i| (2 * i, 2 * i + 1)).collect();
+    let mut spec = build_spec(&args.play, RunKind::Scale, engines, pairings, args.games.div_ceil(2), 1, None)?;
+    spec.tc = budgets[0].clone();
+    spec.budgets = budgets;
+    start(&args.play, spec, &book).await
+}
+
 impl SprtArgs {
     /// The flags of a stored SPRT.
     pub(super) fn of(spec: &MatchSpec) -> SprtArgs {

@@ -32,7 +32,7 @@ use model::MatchSpec;
 use super::{Cli, CliResult, Command, run};
 
 /// The commands a run file may hold.
-const COMMANDS: [&str; 5] = ["elo", "match", "tournament", "sprt", "tune"];
+const COMMANDS: [&str; 6] = ["elo", "match", "tournament", "sprt", "tune", "scale"];
 
 /// The command line `text` (the file `path`) stands for, without the program
 /// name; `extra` (flags given after the file, such as `--db`) is appended.
@@ -119,6 +119,14 @@ pub fn write(spec: &MatchSpec) -> Result<String, toml::ser::Error> {
         engines.truncate(1);
         let name = engines[0].name.strip_suffix('+').unwrap_or(&engines[0].name).to_string();
         engines[0].name = name;
+    }
+    if !spec.budgets.is_empty() {
+        // A and B, copied once per budget as `A@BUDGET` under that budget.
+        engines.truncate(2);
+        for engine in &mut engines {
+            engine.name = model::base_name(&engine.name).to_string();
+            engine.tc = None;
+        }
     }
     let names: Vec<toml::Value> = engines.iter().map(|e| e.name.clone().into()).collect();
     file.insert("engines".into(), names.into());

@@ -247,7 +247,8 @@ impl Catalogue {
             if engine.preset.is_some() {
                 continue; // the bundled engine: this arena binary
             }
-            match self.registry.get(&engine.name) {
+            // A scaling run's copies `A@BUDGET` are engine A of this machine.
+            match self.registry.get(model::base_name(&engine.name)) {
                 Ok(local) if local.preset.is_none() => {
                     engine.command = local.command;
                     engine.args = local.args;

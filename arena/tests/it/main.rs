@@ -20,6 +20,7 @@ mod records;
 mod report;
 mod runfile;
 mod runs;
+mod scale;
 mod serve;
 mod shared_file;
 mod stockfish;

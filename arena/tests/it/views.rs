@@ -1,6 +1,6 @@
 //! Every view of a run says the same thing. For each kind of run (match,
-//! elo, sprt, tournament, gauntlet, tune, suite, Chess960, and a perfect
-//! score), the numbers of the JSON report — games, W-D-L, pentanomial, Elo
+//! elo, sprt, tournament, gauntlet, tune, suite, Chess960, a perfect
+//! score, and scale), the numbers of the JSON report — games, W-D-L, pentanomial, Elo
 //! and its interval (or its one-sided bound), LLR, ratings, θ, suite rows —
 //! appear as the same text in the summary printed after the run, `arena
 //! show`, `arena report` as text, markdown and HTML, the dashboard's run page
@@ -69,6 +69,12 @@ fn facts(report: &Value) -> Vec<(String, String)> {
         ));
         for param in tune["params"].as_array().unwrap() {
             facts.push((format!("θ of {}", param["name"]), param["option_value"].as_str().unwrap().to_string()));
+        }
+    }
+    if let Some(verdict) = report["scale"]["verdict"].as_str() {
+        facts.push(("the scaling trend".into(), verdict.to_string()));
+        for point in report["scale"]["points"].as_array().unwrap() {
+            facts.push((format!("Elo at {}", point["budget"]), point["elo_text"].as_str().unwrap().to_string()));
         }
     }
     for row in report["rows"].as_array().into_iter().flatten() {
@@ -166,6 +172,7 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         vec!["suite", "--engines", "plain,fhr", "--suite", "wac", "--depth", "2..3", "--count", "4", "--quiet"],
         vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--openings", "frc"],
         vec!["match", "--a", "fhr", "--b", "random", "--games", "6"],
+        vec!["scale", "--a", "fhr", "--b", "plain", "--budgets", "nodes=150,nodes=300", "--games", "4"],
     ];
     let mut summaries = Vec::new();
     for args in &runs {

@@ -95,6 +95,9 @@ impl Layout for Brief<'_> {
         if let Some(tune) = &report.tune {
             blocks.extend(tune.table_blocks());
         }
+        if let Some(scale) = &report.scale {
+            blocks.extend(scale.blocks().into_iter().filter(|b| !matches!(b, Block::Plot { .. })));
+        }
         for pairing in &report.pairings {
             blocks.extend(statistics_blocks(pairing));
         }
@@ -169,6 +172,9 @@ fn blocks(report: &Report) -> Vec<Block> {
     let mut out = header_blocks(report);
     if let Some(tune) = &report.tune {
         out.extend(tune.blocks());
+    }
+    if let Some(scale) = &report.scale {
+        out.extend(scale.blocks());
     }
     out.extend(mate_pv_blocks(report));
     for pairing in &report.pairings {

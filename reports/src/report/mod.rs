@@ -32,6 +32,7 @@
 
 mod document;
 mod html;
+mod scale;
 mod suite;
 mod svg;
 mod text;
@@ -50,6 +51,7 @@ use crate::summary::Statistics;
 
 pub use document::{Brief, Document, Layout};
 pub use html::{HTML_STYLE, escape as html_escape, render_html, render_html_body};
+pub use scale::{Budget, ScalePoint, ScaleSection};
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
 pub use tune::{ThetaPoint, TuneSection, TunedParam};
@@ -122,6 +124,9 @@ pub struct Inputs<'a> {
     pub anchor: Option<String>,
     /// A tuning run's SPSA settings and stored iterations.
     pub tune: Option<(&'a Spsa, &'a [TuneIteration])>,
+    /// A scaling run's engines A and B (as named on the command line) and
+    /// its budgets, pairing i at budget i.
+    pub scale: Option<(&'a str, &'a str, &'a [Budget])>,
     /// Mate scores whose PV did not back them, per engine and kind.
     pub pv_issues: &'a [PvIssueCount],
 }
@@ -304,6 +309,9 @@ pub struct Report {
     /// For tuning runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tune: Option<Box<TuneSection>>,
+    /// For scaling runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Box<ScaleSection>>,
     /// Mate scores whose PV did not back them (absent when there were none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mate_pvs: Vec<MatePvRow>,
@@ -320,7 +328,10 @@ impl Report {
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let engines = names.iter().map(|name| engine(name, inputs.games, inputs.move_totals)).collect();
-        let tournament = (names.len() > 2).then(|| tournament(&names, inputs.pairs, inputs.anchor.as_deref()));
+        // A scaling run's engine copies play only their own budget: no round robin to rate.
+        let tournament = (names.len() > 2 && inputs.scale.is_none())
+            .then(|| tournament(&names, inputs.pairs, inputs.anchor.as_deref()));
+        let scale = inputs.scale.map(|(a, b, budgets)| Box::new(ScaleSection::build(a, b, budgets, &pairings)));
         Report {
             version: REPORT_VERSION,
             header: inputs.header,
@@ -329,6 +340,7 @@ impl Report {
             lengths: lengths(inputs.games),
             tournament,
             tune: inputs.tune.map(|(spsa, iterations)| Box::new(TuneSection::build(spsa, iterations))),
+            scale,
             mate_pvs: inputs
                 .pv_issues
                 .iter()

@@ -97,6 +97,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         anchor: None,
         tune: None,
         pv_issues: &[],
+        scale: None,
     });
     let pairing = &report.pairings[0];
     // Colours: White W W D L → 2-1-1; Black L W D D → 1-2-1.
@@ -176,6 +177,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         sprt: None,
         tune: None,
         pv_issues: &[],
+        scale: None,
         pairs: &pairs,
         games: &games,
         move_totals: &[],
@@ -215,6 +217,7 @@ fn empty_run_renders() {
         anchor: None,
         tune: None,
         pv_issues: &[],
+        scale: None,
     });
     for rendered in [render_text(&report), render_markdown(&report), render_html(&report)] {
         assert!(!rendered.contains("NaN") && rendered.contains("no games yet"), "{rendered}");

@@ -76,19 +76,19 @@ pub fn one_sided_limit(side: OneSided, score: f64, games: f64) -> f64 {
     }
 }
 
-/// An Elo as every view prints it: `+12.3 ± 4.5`, or for a one-sided sample
-/// its bound, `> +507.3 (all won)` (`all lost`, or `none lost` / `none won`
-/// for a sample with draws), never the thousands that the regularised
-/// estimate would give.
+/// An Elo as every view prints it: `+12.3 ± 4.5`, or where the score's
+/// interval reaches 100 % (0 %) its one-sided bound, `> +507.3 (all won)`
+/// (`all lost`, or `one-sided 95 % bound` when not every game went one way),
+/// never the thousands that the regularised estimate would give.
 pub fn elo_text(elo: f64, ci95: (f64, f64), bound: Option<(OneSided, f64)>, score: f64) -> String {
     match bound {
         // `+ 0.0` turns a negative zero into a positive one: `+0.0`, not `-0.0`.
         None => format!("{:+.1} ± {:.1}", elo + 0.0, (ci95.1 - ci95.0) / 2.0),
         Some((OneSided::AtLeast, limit)) => {
-            format!("> {limit:+.1} ({})", if score >= 1.0 { "all won" } else { "none lost" })
+            format!("> {limit:+.1} ({})", if score >= 1.0 { "all won" } else { "one-sided 95 % bound" })
         }
         Some((OneSided::AtMost, limit)) => {
-            format!("< {limit:+.1} ({})", if score <= 0.0 { "all lost" } else { "none won" })
+            format!("< {limit:+.1} ({})", if score <= 0.0 { "all lost" } else { "one-sided 95 % bound" })
         }
     }
 }
@@ -233,7 +233,7 @@ mod one_sided_tests {
         assert_eq!(all_won.limit.map(|(side, _)| side), Some(OneSided::AtLeast));
         assert_eq!(all_won.elo_text(), "> +506.7 (all won)");
         let no_loss = summarize(&Counts::Trinomial { wins: 48, draws: 2, losses: 0 }).unwrap();
-        assert_eq!(no_loss.elo_text(), "> +413.2 (none lost)");
+        assert_eq!(no_loss.elo_text(), "> +413.2 (one-sided 95 % bound)");
         let all_lost = summarize(&Counts::Trinomial { wins: 0, draws: 0, losses: 10 }).unwrap();
         assert!(all_lost.elo_text().starts_with("< -") && all_lost.elo_text().ends_with("(all lost)"));
         // No pair lost, but pairs drawn and split: the interval stays inside

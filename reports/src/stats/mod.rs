@@ -8,6 +8,7 @@
 mod distribution;
 pub mod elo;
 pub mod ratings;
+pub mod scaling;
 pub mod sprt;
 
 pub use distribution::Counts;

@@ -1,0 +1,76 @@
+//! `arena scale`: scripted engines whose difference grows with the node
+//! budget give a curve with a significant slope; identical engines give
+//! none. The run file plays the same run again; bad budgets are one line.
+
+use crate::common::{FAKE, arena, arena_ok, stdout, temp_dir, validate_against_schema};
+use serde_json::Value;
+
+#[test]
+fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
+    let dir = temp_dir("scale");
+    let toml = format!(
+        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
+         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n\
+         [[engine]]\nname = \"same\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let budgets = "nodes=1000,nodes=2000,nodes=4000,nodes=8000";
+    let summary =
+        stdout(&arena_ok(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", budgets, "--games", "40"]));
+    arena_ok(&dir, &["scale", "--a", "steady", "--b", "same", "--budgets", budgets, "--games", "40", "--quiet"]);
+
+    let report = |run: &str| -> Value {
+        let json = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", run, "--format", "json"]))).unwrap();
+        validate_against_schema(&json);
+        json
+    };
+    let grows = report("1");
+    assert_eq!(grows["header"]["kind"], "scale");
+    let scale = &grows["scale"];
+    let points = scale["points"].as_array().unwrap();
+    assert_eq!(points.len(), 4);
+    // The same openings at every budget: 40 games each, cheapest first.
+    for (point, nodes) in points.iter().zip([1000.0, 2000.0, 4000.0, 8000.0]) {
+        assert_eq!((point["games"].as_u64(), point["amount"].as_f64()), (Some(40), Some(nodes)), "{point}");
+    }
+    let elos: Vec<f64> = points.iter().map(|p| p["elo"].as_f64().unwrap()).collect();
+    assert!(elos[0] < -100.0 && elos[3] > elos[0] + 200.0, "{elos:?}");
+    let trend = &scale["trend"];
+    assert!(trend["slope"].as_f64().unwrap() > 0.0 && trend["p_value"].as_f64().unwrap() < 0.01, "{trend}");
+    let verdict = scale["verdict"].as_str().unwrap();
+    assert!(verdict.ends_with("the difference grows with the budget"), "{verdict}");
+    // Every pairing of the run is one budget, and the pairs alternate budgets opening by opening.
+    assert_eq!(grows["pairings"].as_array().unwrap().len(), 4);
+    assert!(grows["tournament"].is_null(), "budgets are not a round robin");
+    // The line and the plot are in every view.
+    assert!(summary.contains(verdict), "{summary}");
+    let html_path = dir.join("scale.html");
+    arena_ok(&dir, &["report", "1", "-o", html_path.to_str().unwrap()]);
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.contains("Elo of grows against steady by budget") && html.contains(verdict), "the plot");
+
+    let flat = report("2");
+    let trend = &flat["scale"]["trend"];
+    assert!(trend["p_value"].as_f64().unwrap() > 0.5, "{trend}");
+    assert!(flat["scale"]["verdict"].as_str().unwrap().ends_with("no significant change with the budget"));
+
+    // The run file plays the same run again.
+    let config = stdout(&arena_ok(&dir, &["show", "1", "--config"]));
+    assert!(config.contains("[scale]") || config.contains("scale"), "{config}");
+    std::fs::write(dir.join("again.toml"), &config).unwrap();
+    arena_ok(&dir, &["run", "again.toml", "--quiet"]);
+    let again = report("3");
+    assert_eq!(again["scale"]["points"], grows["scale"]["points"], "the same games: fake engines are deterministic");
+
+    // Bad budgets: one line, nothing stored.
+    for (budgets, needle) in
+        [("nodes=1000", "at least two budgets"), ("nodes=1000,inf", "has no size"), ("nodes=1000,nodes=x", "--budgets")]
+    {
+        let out = arena(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", budgets, "--db", "bad.db"]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.trim().lines().count() == 1 && err.contains(needle), "{budgets}: {err}");
+    }
+    assert!(!dir.join("bad.db").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Issue #39: the papers' features along the search budget, as resumable
+# scaling runs in one database. Each of vnm, fhr, multicut and vnb plays
+# nmp2 at 4,000, 16,000, 64,000 and 256,000 nodes per move (64x; at 256,000
+# nodes both sides reach a mean depth of about 9, the verified null-move
+# paper's Table 3 depth), 2,000 games per budget, the same noob_2moves
+# openings at every budget, interleaved opening by opening so that every
+# curve fills in evenly.
+# The first call creates the runs; every call (again after Ctrl-C, a crash
+# or a reboot) plays on where they stopped, oldest run first, with a
+# worker of two game slots. Progress is the worker's line per unit.
+#
+#   bench/scaling.sh [DB]          # default: scaling.db here
+#   arena show N --db scaling.db   # any time, from another terminal
+#   arena report N --db scaling.db -o scale-N.html
+set -euo pipefail
+set -m
+cd "$(dirname "$0")/.."
+db=${1:-scaling.db}
+arena=target/release/arena
+cargo build --release -p arena --quiet
+budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
+if [ ! -e "$db" ]; then
+    for feature in vnm fhr multicut vnb; do
+        "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
+            --openings noob_2moves --seed 39 --db "$db" --no-local --quiet >/dev/null
+    done
+fi
+"$arena" runs --db "$db"
+"$arena" worker --db "$db" --concurrency 2 --no-io-log
+"$arena" runs --db "$db"

@@ -1,0 +1,95 @@
+//! Whether an Elo difference changes with the search budget: a weighted
+//! least-squares line through the Elo measured at each budget against
+//! log₂ of the budget, each point weighted by the inverse of its variance
+//! (its 95 % interval's half-width / 1.96, squared). The slope is Elo per
+//! doubling of the budget; its standard error is √(1 / Σ wᵢ(xᵢ − x̄)²), the
+//! textbook one for known point variances, and the p-value is that of a
+//! normal z = slope / se, two-sided.
+
+use serde::Serialize;
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// The line of Elo against log₂ budget.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Trend {
+    /// Elo per doubling of the budget.
+    pub slope: f64,
+    /// Its 95 % interval.
+    pub slope_ci95: [f64; 2],
+    /// Two-sided p-value of "the Elo does not change with the budget".
+    pub p_value: f64,
+    /// The line's Elo at the first budget.
+    pub intercept: f64,
+}
+
+/// The weighted line through `points`: (log₂ budget, Elo, standard error of
+/// the Elo). `None` with fewer than two budgets, or budgets all alike.
+pub fn trend(points: &[(f64, f64, f64)]) -> Option<Trend> {
+    let usable: Vec<(f64, f64, f64)> =
+        points.iter().copied().filter(|(x, y, se)| x.is_finite() && y.is_finite() && *se > 0.0).collect();
+    if usable.len() < 2 {
+        return None;
+    }
+    let weights: Vec<f64> = usable.iter().map(|(_, _, se)| 1.0 / (se * se)).collect();
+    let total: f64 = weights.iter().sum();
+    let mean_x = usable.iter().zip(&weights).map(|((x, _, _), w)| w * x).sum::<f64>() / total;
+    let mean_y = usable.iter().zip(&weights).map(|((_, y, _), w)| w * y).sum::<f64>() / total;
+    let sxx: f64 = usable.iter().zip(&weights).map(|((x, _, _), w)| w * (x - mean_x).powi(2)).sum();
+    if sxx <= 0.0 {
+        return None;
+    }
+    let sxy: f64 = usable.iter().zip(&weights).map(|((x, y, _), w)| w * (x - mean_x) * (y - mean_y)).sum();
+    let slope = sxy / sxx;
+    let se = (1.0 / sxx).sqrt();
+    let normal = Normal::standard();
+    let z = normal.inverse_cdf(0.975);
+    let first_x = usable.iter().map(|(x, _, _)| *x).fold(f64::INFINITY, f64::min);
+    Some(Trend {
+        slope,
+        slope_ci95: [slope - z * se, slope + z * se],
+        p_value: 2.0 * normal.cdf(-(slope / se).abs()),
+        intercept: mean_y + slope * (first_x - mean_x),
+    })
+}
+
+/// The trend in one line, for every view.
+pub fn verdict(trend: Option<&Trend>) -> String {
+    let Some(t) = trend else {
+        return "no trend: fewer than two budgets with games".to_string();
+    };
+    let change = format!(
+        "{:+.1} Elo per doubling of the budget [{:+.1}, {:+.1}], p = {:.3}",
+        t.slope, t.slope_ci95[0], t.slope_ci95[1], t.p_value
+    );
+    if t.p_value >= 0.05 {
+        format!("{change}: no significant change with the budget")
+    } else if t.slope > 0.0 {
+        format!("{change}: the difference grows with the budget")
+    } else {
+        format!("{change}: the difference shrinks with the budget")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_weighted_line_matches_a_hand_computation() {
+        // Three budgets 1, 2, 4 (x = 0, 1, 2), Elo 0, 10, 30, standard errors
+        // 10, 10, 20: weights 0.01, 0.01, 0.0025; Σw = 0.0225; x̄ = 0.015 / 0.0225
+        // = 2/3; ȳ = (0.1 + 0.075) / 0.0225 = 7.7778; Sxx = 0.01·(4/9) +
+        // 0.01·(1/9) + 0.0025·(16/9) = 0.01; Sxy = 0.01·(−2/3)(−7.7778) +
+        // 0.01·(1/3)(2.2222) + 0.0025·(4/3)(22.2222) = 0.15; slope 15,
+        // se = √(1 / 0.01) = 10, z = 1.5, p = 0.1336.
+        let t = trend(&[(0.0, 0.0, 10.0), (1.0, 10.0, 10.0), (2.0, 30.0, 20.0)]).unwrap();
+        assert!((t.slope - 15.0).abs() < 1e-9, "{t:?}");
+        assert!((t.slope_ci95[1] - t.slope - 19.5996).abs() < 1e-3, "{t:?}");
+        assert!((t.p_value - 0.13361).abs() < 1e-4, "{t:?}");
+        assert!((t.intercept - (7.7778 - 15.0 * 2.0 / 3.0)).abs() < 1e-3, "{t:?}");
+        assert!(verdict(Some(&t)).ends_with("no significant change with the budget"));
+        let steep = trend(&[(0.0, -50.0, 5.0), (2.0, 0.0, 5.0), (4.0, 50.0, 5.0)]).unwrap();
+        assert!(steep.p_value < 1e-6 && verdict(Some(&steep)).ends_with("grows with the budget"));
+        assert_eq!(trend(&[(0.0, 1.0, 1.0)]), None);
+    }
+}
