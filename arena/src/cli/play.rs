@@ -16,14 +16,9 @@ use super::{CliResult, SprtParams};
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct EloArgs {
-    /// Engine A (the one being tested).
     #[serde(skip)]
-    #[arg(long)]
-    a: String,
-    /// Engine B (the reference).
-    #[serde(skip)]
-    #[arg(long)]
-    b: String,
+    #[command(flatten)]
+    engines: PairArgs,
     /// Passes through the opening set (each opening twice per pass, colours swapped).
     #[arg(long, default_value_t = 1)]
     rounds: usize,
@@ -40,14 +35,9 @@ pub struct EloArgs {
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct MatchArgs {
-    /// Engine A.
     #[serde(skip)]
-    #[arg(long)]
-    a: String,
-    /// Engine B.
-    #[serde(skip)]
-    #[arg(long)]
-    b: String,
+    #[command(flatten)]
+    engines: PairArgs,
     /// Games to play (rounded up to whole pairs; openings wrap around the book).
     #[arg(long, default_value_t = 100)]
     games: usize,
@@ -84,14 +74,9 @@ pub struct TournamentArgs {
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct SprtArgs {
-    /// Engine A (the change).
     #[serde(skip)]
-    #[arg(long)]
-    a: String,
-    /// Engine B (the base).
-    #[serde(skip)]
-    #[arg(long)]
-    b: String,
+    #[command(flatten)]
+    engines: PairArgs,
     #[serde(flatten)]
     #[command(flatten)]
     sprt: SprtParams,
@@ -106,16 +91,19 @@ pub struct SprtArgs {
 impl EloArgs {
     /// The flags of a stored elo run.
     pub(super) fn of(spec: &MatchSpec) -> EloArgs {
-        let [a, b] = engine_pair(spec);
-        EloArgs { a, b, rounds: spec.rounds, games: Some(2 * spec.openings_per_round), play: PlayArgs::of(spec) }
+        EloArgs {
+            engines: PairArgs::of(spec),
+            rounds: spec.rounds,
+            games: Some(2 * spec.openings_per_round),
+            play: PlayArgs::of(spec),
+        }
     }
 }
 
 impl MatchArgs {
     /// The flags of a stored match.
     pub(super) fn of(spec: &MatchSpec) -> MatchArgs {
-        let [a, b] = engine_pair(spec);
-        MatchArgs { a, b, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+        MatchArgs { engines: PairArgs::of(spec), games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
     }
 }
 
@@ -139,14 +127,9 @@ impl TournamentArgs {
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct ScaleArgs {
-    /// Engine A (the one being tested).
     #[serde(skip)]
-    #[arg(long)]
-    a: String,
-    /// Engine B (the reference).
-    #[serde(skip)]
-    #[arg(long)]
-    b: String,
+    #[command(flatten)]
+    engines: PairArgs,
     /// Budgets, cheapest first, comma-separated: nodes=1000,nodes=4000 or depth=6,depth=8 or 1+0.01,4+0.04 (a modifier such as ,timemargin=50 belongs to the budget before it).
     #[arg(long, required = true)]
     budgets: String,
@@ -161,9 +144,8 @@ pub struct ScaleArgs {
 impl ScaleArgs {
     /// The flags of a stored scaling run.
     pub(super) fn of(spec: &MatchSpec) -> ScaleArgs {
-        let [a, b] = engine_pair(spec).map(|name| model::base_name(&name).to_string());
         let budgets = spec.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-        ScaleArgs { a, b, budgets, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+        ScaleArgs { engines: PairArgs::of(spec), budgets, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
     }
 }
 
@@ -200,7 +182,7 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     }
     let budgets = parse_budgets(&args.budgets)?;
     let book = open_book(&args.play)?;
-    let base = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let base = resolve_engines(&args.play, &args.engines.names())?;
     let mut engines = Vec::with_capacity(2 * budgets.len());
     for budget in &budgets {
         for engine in &base {
@@ -220,9 +202,35 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
 impl SprtArgs {
     /// The flags of a stored SPRT.
     pub(super) fn of(spec: &MatchSpec) -> SprtArgs {
-        let [a, b] = engine_pair(spec);
         let sprt = SprtParams::of(spec.sprt.as_ref());
-        SprtArgs { a, b, sprt, max_games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+        SprtArgs { engines: PairArgs::of(spec), sprt, max_games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+    }
+}
+
+/// Engines A and B of a two-engine run: `--a` and `--b`, declared once for
+/// elo, match, sprt and scale.
+#[derive(Args, Debug)]
+pub struct PairArgs {
+    /// Engine A (the one being tested).
+    #[arg(long)]
+    a: String,
+    /// Engine B (the reference).
+    #[arg(long)]
+    b: String,
+}
+
+impl PairArgs {
+    /// A and B of a stored run (a scaling run's copies `A@BUDGET` as `A`).
+    fn of(spec: &MatchSpec) -> PairArgs {
+        let [a, b] = engine_pair(spec);
+        if spec.budgets.is_empty() {
+            return PairArgs { a, b };
+        }
+        PairArgs { a: model::base_name(&a).to_string(), b: model::base_name(&b).to_string() }
+    }
+
+    fn names(&self) -> [&str; 2] {
+        [&self.a, &self.b]
     }
 }
 
@@ -235,7 +243,7 @@ fn engine_pair(spec: &MatchSpec) -> [String; 2] {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = openings_per_round(args.games, &book, &args.play)?;
-    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let engines = resolve_engines(&args.play, &args.engines.names())?;
     let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
@@ -269,7 +277,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
-    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let engines = resolve_engines(&args.play, &args.engines.names())?;
     let spec = build_spec(&args.play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
     start(&args.play, spec, &book).await
 }
@@ -305,7 +313,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
-    let engines = resolve_engines(&args.play, &[&args.a, &args.b])?;
+    let engines = resolve_engines(&args.play, &args.engines.names())?;
     let spec = build_spec(&args.play, RunKind::Sprt, engines, vec![(0, 1)], pairs, 1, Some(test))?;
     start(&args.play, spec, &book).await
 }
