@@ -61,3 +61,39 @@ fn completions_are_scripts_the_shells_accept_and_man_pages_cover_every_command()
     assert!(elo.contains("\\-\\-tc") && elo.contains("\\-\\-openings"), "arena-elo.1 names its flags");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every relative link of the README and the guide names a file that exists
+/// (anchors aside), the README stays a front door (at most 200 lines), and
+/// the guide's SUMMARY lists every page of `docs/src`.
+#[test]
+fn the_readme_and_the_guide_link_only_to_files_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    assert!(readme.lines().count() <= 200, "README.md has {} lines", readme.lines().count());
+    let mut pages = vec![root.join("README.md")];
+    let mut guide: Vec<String> = std::fs::read_dir(root.join("docs/src"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    guide.sort();
+    pages.extend(guide.iter().map(|name| root.join("docs/src").join(name)));
+    let mut links = 0;
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (_, rest) in text.match_indices("](").map(|(at, _)| ((), &text[at + 2..])) {
+            let target = rest.split(')').next().unwrap().split('#').next().unwrap();
+            if target.is_empty() || target.starts_with("http") {
+                continue;
+            }
+            links += 1;
+            let path = page.parent().unwrap().join(target);
+            assert!(path.exists(), "{}: the link {target} names no file", page.display());
+        }
+    }
+    assert!(links >= 20, "{links} links");
+    let summary = std::fs::read_to_string(root.join("docs/src/SUMMARY.md")).unwrap();
+    for name in guide.iter().filter(|n| *n != "SUMMARY.md") {
+        assert!(summary.contains(&format!("({name})")), "SUMMARY.md does not list {name}");
+    }
+}
