@@ -9,6 +9,10 @@
 # The first call creates the runs; every call (again after Ctrl-C, a crash
 # or a reboot) plays on where they stopped, oldest run first, with a
 # worker of two game slots. Progress is the worker's line per unit.
+# The runs outlive a machine through bench/scaling/scaling.db.gz: a call
+# without the database starts from that snapshot, and after the worker
+# stops (Ctrl-C, or all done) the script writes the snapshot anew, to be
+# committed, so the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
 #   arena show N --db scaling.db   # any time, from another terminal
@@ -20,6 +24,10 @@ db=${1:-scaling.db}
 arena=target/release/arena
 cargo build --release -p arena --quiet
 budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
+snapshot=bench/scaling/scaling.db.gz
+if [ ! -e "$db" ] && [ -e "$snapshot" ]; then
+    gunzip -c "$snapshot" > "$db"
+fi
 if [ ! -e "$db" ]; then
     for feature in vnm fhr multicut vnb; do
         "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
@@ -27,5 +35,11 @@ if [ ! -e "$db" ]; then
     done
 fi
 "$arena" runs --db "$db"
-"$arena" worker --db "$db" --concurrency 2 --no-io-log
+# Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
+trap ':' INT
+"$arena" worker --db "$db" --concurrency 2 --no-io-log || true
+trap - INT
 "$arena" runs --db "$db"
+mkdir -p "$(dirname "$snapshot")"
+gzip -9 -c "$db" > "$snapshot"
+echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"

@@ -1,5 +1,5 @@
-//! Every time-control form the README lists plays the bundled engines to a
-//! result without a forfeit: the clock's rules and the engine's own time
+//! Every time-control form the guide lists (docs/src/playing.md) plays the
+//! bundled engines to a result without a forfeit: the clock's rules and the engine's own time
 //! management agree (under `st=` the engine keeps its Move Overhead back
 //! from the move time, and the arena forfeits only an answer later than the
 //! move time plus `timemargin`, 0 by default, as cutechess does).
