@@ -17,6 +17,7 @@ use tokio::time::Instant;
 
 use crate::engine_io::engines::{EngineSpec, Launch};
 use crate::engine_io::process::{EngineProcess, Timeouts};
+use crate::engine_io::uci::output::{EngineLine, parse};
 use crate::engine_io::uci::{CHESS960_OPTION, command};
 
 /// A step's outcome.
@@ -259,7 +260,10 @@ fn judge_limit(found: &Search, go: &str, allowed_ms: u64) -> Finding {
             fail(step, format!("'{go}' answered after {ms} ms: it would lose on time"))
         }
         "go nodes" => {
-            let nodes = last_nodes(&found.lines);
+            let nodes = found.lines.iter().rev().find_map(|line| match parse(line) {
+                EngineLine::Info(info) => info.nodes,
+                _ => None,
+            });
             match nodes {
                 Some(n) if !(10_000..=22_000).contains(&n) => {
                     warn(step, format!("'{go}' searched {n} nodes: nodes= time controls are not exact with it"))
@@ -368,9 +372,11 @@ fn judge_searches(searches: &[Search]) -> Vec<Finding> {
             } else if line.split_whitespace().any(|t| t == "score") {
                 scores += 1;
             }
-            if let Some(moves) = pv_of(line) {
+            if let EngineLine::Info(info) = parse(line)
+                && !info.pv.is_empty()
+            {
                 pvs += 1;
-                if let Some(bad) = illegal_in(&found.position, found.mode, &moves) {
+                if let Some(bad) = illegal_in(&found.position, found.mode, &info.pv) {
                     pv_problem.get_or_insert(format!("{}: PV move '{bad}' is illegal in '{}'", found.step, clip(line)));
                 }
             }
@@ -440,21 +446,6 @@ fn score_syntax(line: &str) -> Option<&'static str> {
     }
 }
 
-/// The moves after `pv` in an info line (the last field by convention).
-fn pv_of(line: &str) -> Option<Vec<String>> {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let at = tokens.iter().position(|t| *t == "pv")?;
-    Some(tokens[at + 1..].iter().map(|t| (*t).to_string()).collect())
-}
-
-fn last_nodes(lines: &[String]) -> Option<u64> {
-    lines.iter().rev().find_map(|line| {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let at = tokens.iter().position(|t| *t == "nodes")?;
-        tokens.get(at + 1)?.parse().ok()
-    })
-}
-
 /// The position a `position …` command sets, standard castling.
 fn board_of(position: &str) -> (Chess, CastlingMode) {
     let rest = position.trim_start_matches("position").trim();
@@ -479,17 +470,13 @@ async fn search(
     let mut lines = Vec::new();
     loop {
         match process.line_before(start + limit).await {
-            Ok(Some(line)) if line.split_whitespace().next() == Some("bestmove") => {
-                let tokens: Vec<&str> = line.split_whitespace().collect();
-                let best = tokens.get(1).filter(|m| !matches!(**m, "(none)" | "0000")).map(|m| (*m).to_string());
-                let ponder = match tokens.get(2..4) {
-                    Some(["ponder", mv]) => Some((*mv).to_string()),
-                    _ => None,
-                };
-                let (position, mode) = board;
-                return Ok(Search { lines, best, ponder, elapsed: start.elapsed(), position, mode, step });
-            }
-            Ok(Some(line)) => lines.push(line),
+            Ok(Some(line)) => match parse(&line) {
+                EngineLine::BestMove { mv: best, ponder } => {
+                    let (position, mode) = board;
+                    return Ok(Search { lines, best, ponder, elapsed: start.elapsed(), position, mode, step });
+                }
+                _ => lines.push(line),
+            },
             Ok(None) => return Err(format!("'{go}': no bestmove within {} ms", limit.as_millis())),
             Err(e) => return Err(format!("'{go}': {e}")),
         }
@@ -535,7 +522,6 @@ mod tests {
         assert_eq!(score_syntax("info depth 3 score mate -2 pv e2e4"), None);
         assert_eq!(score_syntax("info depth 3 score 25"), Some("a score that is neither cp nor mate"));
         assert_eq!(score_syntax("info depth 3 score cp x"), Some("a score without an integer"));
-        assert_eq!(pv_of("info depth 2 pv e2e4 e7e5"), Some(vec!["e2e4".into(), "e7e5".into()]));
         let (start, mode) = board_of("position startpos moves e2e4");
         assert_eq!(illegal_in(&start, mode, &["e7e5".into(), "g1f3".into()]), None);
         assert_eq!(illegal_in(&start, mode, &["e7e5".into(), "e1g1".into()]), Some("e1g1".into()));

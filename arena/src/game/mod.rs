@@ -189,7 +189,7 @@ async fn play_logged(
                 _ if game.position.is_check() => "+",
                 _ => "",
             };
-            let expected = thought.ponder.clone();
+            let expected = thought.ponder;
             moves.push(MoveRecord {
                 uci,
                 san: format!("{san}{suffix}"),

@@ -45,7 +45,7 @@ pub struct ScalePoint {
     pub elo_text: String,
     /// Draws per game.
     pub draw_ratio: Option<f64>,
-    /// Mean depth and seldepth of A's moves.
+    /// Mean depth of A's moves.
     pub a_depth: Option<f64>,
     /// Mean seldepth of A's moves.
     pub a_seldepth: Option<f64>,
