@@ -110,6 +110,16 @@ impl Db {
         results: &[SuiteResult],
         complete: bool,
     ) -> Result<Option<bool>, DbError> {
+        let (db, chunk, results) = (self.clone(), chunk.clone(), results.to_vec());
+        self.detach(async move { db.finish_suite_chunk_now(&chunk, &results, complete).await }).await
+    }
+
+    async fn finish_suite_chunk_now(
+        &self,
+        chunk: &ClaimedChunk,
+        results: &[SuiteResult],
+        complete: bool,
+    ) -> Result<Option<bool>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
         // The run's row first, then the chunk's: the order `finish_pair` locks in.

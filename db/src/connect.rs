@@ -373,6 +373,35 @@ impl Db {
         .map_err(|e| self.error(e))
     }
 
+    /// Runs `job` to its end even if the caller stops waiting for it. A
+    /// sqlx query dropped mid-way (a heartbeat's renewal when its game ends,
+    /// a game's store when its run is decided) could keep SQLite's only
+    /// connection from coming back to the pool: every other slot then
+    /// waited 30 s for it and failed. Writes that a slot may abandon go
+    /// through here: a task of their own, which no drop cancels.
+    pub(crate) async fn detach<T: Send + 'static>(
+        &self,
+        job: impl Future<Output = Result<T, DbError>> + Send + 'static,
+    ) -> Result<T, DbError> {
+        match tokio::spawn(job).await {
+            Ok(done) => done,
+            Err(e) => Err(DbError::Sql(format!("a database task ended early: {e}"))),
+        }
+    }
+
+    /// Waits, at most `limit`, until every connection of the pool is back
+    /// in it. A query dropped mid-way (a heartbeat cancelled when its game
+    /// ends) hands its connection back through a task spawned on the
+    /// runtime that dropped it; a slot's own runtime must run that task
+    /// before it ends, or SQLite's single connection is lost to every other
+    /// slot and the caller (each waits its acquire timeout, then fails).
+    pub async fn quiesce(&self, limit: std::time::Duration) {
+        let deadline = std::time::Instant::now() + limit;
+        while self.pool.num_idle() < self.pool.size() as usize && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    }
+
     /// The rows of a query whose only parameter is a run id.
     pub(crate) async fn rows_of_run(&self, sql: &str, run: i64) -> Result<Vec<AnyRow>, DbError> {
         sqlx::query(self.backend.sql(sql)).bind(run).fetch_all(&self.pool).await.map_err(|e| self.error(e))

@@ -100,6 +100,11 @@ impl Db {
     ///
     /// A database failure (then nothing of the game is stored).
     pub async fn save_first_game(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
+        let (db, pair, game) = (self.clone(), pair.clone(), game.clone());
+        self.detach(async move { db.save_first_game_now(&pair, &game).await }).await
+    }
+
+    async fn save_first_game_now(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
         let mut tx = self.write().await?;
         // The claim is checked by the insert itself: one statement less per game.
         if self.insert_game(&mut tx, pair, 0, game).await?.is_none() {
@@ -299,6 +304,11 @@ impl Db {
     /// Extends the lease of item `id` of `queue` by `lease` from now; `false`
     /// when it is lost (handed out again, or the item or its run stopped).
     pub(crate) async fn renew(&self, queue: Queue, id: i64, claim: i64, lease: Duration) -> Result<bool, DbError> {
+        let db = self.clone();
+        self.detach(async move { db.renew_now(queue, id, claim, lease).await }).await
+    }
+
+    async fn renew_now(&self, queue: Queue, id: i64, claim: i64, lease: Duration) -> Result<bool, DbError> {
         let table = queue.table();
         let mut tx = self.write().await?;
         let renewed = sqlx::query(self.backend.sql(&format!(
@@ -319,6 +329,11 @@ impl Db {
     /// Gives item `id` of `queue` back (pending again) if `claim` is still
     /// its newest; a pair's stored game is deleted with it.
     pub(crate) async fn release(&self, queue: Queue, id: i64, claim: i64) -> Result<(), DbError> {
+        let db = self.clone();
+        self.detach(async move { db.release_now(queue, id, claim).await }).await
+    }
+
+    async fn release_now(&self, queue: Queue, id: i64, claim: i64) -> Result<(), DbError> {
         let table = queue.table();
         let mut tx = self.write().await?;
         if self.holds_item(&mut tx, queue, id, claim).await? {

@@ -37,7 +37,8 @@ impl Db {
     ///
     /// A database failure.
     pub async fn tune_theta(&self, run: i64) -> Result<Option<Vec<f64>>, DbError> {
-        let rows = self.rows_of_run(LATEST_THETA, run).await?;
+        let db = self.clone();
+        let rows = self.detach(async move { db.rows_of_run(LATEST_THETA, run).await }).await?;
         rows.first().map(|row| vector(row, 0)).transpose()
     }
 

@@ -19,6 +19,11 @@ impl Db {
     ///
     /// A database failure.
     pub async fn worker_beat(&self, name: &str, beat: &WorkerBeat) -> Result<(), DbError> {
+        let (db, name, beat) = (self.clone(), name.to_string(), beat.clone());
+        self.detach(async move { db.worker_beat_now(&name, &beat).await }).await
+    }
+
+    async fn worker_beat_now(&self, name: &str, beat: &WorkerBeat) -> Result<(), DbError> {
         let mut tx = self.write().await?;
         sqlx::query(self.backend.sql(
             "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults) \

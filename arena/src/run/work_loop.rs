@@ -177,29 +177,40 @@ async fn race<W: Work>(
 ) -> Option<Result<Outcome, RunError>> {
     let db = slot.db().clone();
     let run = work.run_of(unit);
-    let heartbeat = heartbeat(&**work, shared, &db, slot.lease(), unit, doing(run, what));
-    let mut abandon = stop.clone();
-    let play = work.clone().play(slot, unit, stop);
-    tokio::pin!(play, heartbeat);
-    loop {
-        let storing = async {
-            match pending.as_mut() {
-                Some(last) => last.storing.as_mut().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            played = &mut play => return Some(played),
-            () = &mut heartbeat => return Some(Ok(Outcome::Done(Played::LeaseLost))),
-            () = async { let _ = abandon.wait_for(|level| *level >= Stop::Abandon).await; } => return None,
-            stored = storing => {
-                let Some(last) = pending.take() else { continue };
-                if settled(&**work, shared, &db, last.unit, &last.what, stored).await == Some(run) {
-                    return Some(Ok(Outcome::Done(Played::RunEnded)));
+    let ended = {
+        let heartbeat = heartbeat(&**work, shared, &db, slot.lease(), unit, doing(run, what));
+        let mut abandon = stop.clone();
+        let play = work.clone().play(slot, unit, stop);
+        tokio::pin!(play, heartbeat);
+        loop {
+            let storing = async {
+                match pending.as_mut() {
+                    Some(last) => last.storing.as_mut().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                played = &mut play => break Some(played),
+                () = &mut heartbeat => break Some(Ok(Outcome::Done(Played::LeaseLost))),
+                () = async { let _ = abandon.wait_for(|level| *level >= Stop::Abandon).await; } => break None,
+                stored = storing => {
+                    let Some(last) = pending.take() else { continue };
+                    if settled(&**work, shared, &db, last.unit, &last.what, stored).await == Some(run) {
+                        return Some(Ok(Outcome::Done(Played::RunEnded)));
+                    }
                 }
             }
         }
+    };
+    // The heartbeat (dropped above) or the last unit's write may have held
+    // the database's one SQLite connection mid-way. That write finishes now,
+    // before this slot asks for the database again (settling this unit, the
+    // next claim), which would wait for a connection nobody drives, and
+    // before a new pending write could replace it.
+    if let Some(last) = pending.take() {
+        last.settle(&**work, shared, &db).await;
     }
+    ended
 }
 
 /// Renews `unit`'s lease every third of its length, and beats, until a
@@ -306,7 +317,7 @@ pub async fn start_slots<W: Work>(
         if runtime.db.is_shared() {
             tasks.spawn(serving);
         } else {
-            match slot_thread(index, cpus, serving) {
+            match slot_thread(index, cpus, runtime.db.clone(), serving) {
                 Ok(done) => threads.push(done),
                 Err(serving) => {
                     tasks.spawn(serving);
@@ -325,7 +336,12 @@ pub async fn start_slots<W: Work>(
 /// Runs `serving` on a new thread with a single-threaded runtime; the
 /// receiver hears when it ends. The future back when the thread or its
 /// runtime cannot be made (then it runs as a task).
-fn slot_thread<F>(index: usize, cpus: Option<Vec<usize>>, serving: F) -> Result<tokio::sync::oneshot::Receiver<()>, F>
+fn slot_thread<F>(
+    index: usize,
+    cpus: Option<Vec<usize>>,
+    db: Db,
+    serving: F,
+) -> Result<tokio::sync::oneshot::Receiver<()>, F>
 where
     F: Future<Output = ()> + Send + 'static,
 {
@@ -342,6 +358,8 @@ where
         }
         if let Some(serving) = lock(&taken).take() {
             slot_runtime.block_on(serving);
+            // A connection this slot dropped mid-query returns through a task on this runtime.
+            slot_runtime.block_on(db.quiesce(Duration::from_secs(2)));
         }
         let _ = done.send(());
     });
