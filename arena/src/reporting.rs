@@ -101,14 +101,32 @@ impl RunReport {
     }
 }
 
-/// An engine as reports show it.
-fn engine_header(engine: &EngineSpec) -> EngineHeader {
-    EngineHeader {
-        name: engine.name.clone(),
-        kind: engine.describe(),
-        options: engine.options.clone(),
-        time_control: engine.tc.as_ref().map(ToString::to_string),
-    }
+/// The engines as reports show them, each with what played it on each
+/// machine (a scaling run's copies `A@BUDGET` share A's, shown once).
+fn engine_headers(engines: &[EngineSpec], identities: &[model::EngineIdentity]) -> Vec<EngineHeader> {
+    let mut shown: Vec<&str> = Vec::new();
+    engines
+        .iter()
+        .map(|engine| {
+            let base = model::base_name(&engine.name);
+            let played_by = match shown.contains(&base) {
+                true => Vec::new(),
+                false => {
+                    shown.push(base);
+                    identities.iter().filter(|i| i.engine == base).cloned().collect()
+                }
+            };
+            EngineHeader {
+                name: engine.name.clone(),
+                kind: engine.describe(),
+                options: engine.options.clone(),
+                time_control: engine.tc.as_ref().map(ToString::to_string),
+                commit: engine.source.as_ref().map(|s| s.commit.clone()),
+                bench: engine.bench.and_then(|b| b.nodes()),
+                played_by,
+            }
+        })
+        .collect()
 }
 
 /// The report of stored run `run`; `anchor` is the engine rated 0 in a
@@ -125,7 +143,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
             names.join(", ")
         )));
     }
-    let engines = spec.engines().iter().map(engine_header).collect();
+    let engines = engine_headers(spec.engines(), &db.identities(run).await?);
     match spec {
         Spec::Games(spec) => {
             let pairs = db.pair_outcomes(run).await?;

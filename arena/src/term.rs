@@ -20,6 +20,11 @@ static TERMINAL: LazyLock<bool> = LazyLock::new(|| std::io::stderr().is_terminal
 /// Clears the live line on a terminal.
 const CLEAR: &str = "\r\x1b[2K";
 
+/// Whether standard error is a terminal (the live line redrawn in place).
+pub fn is_terminal() -> bool {
+    *TERMINAL
+}
+
 /// Prints `message` on a line of its own above the live line (a closed
 /// standard error is no error).
 pub fn note(message: &str) {

@@ -10,6 +10,7 @@
 mod chunks;
 mod connect;
 mod dialect;
+mod identities;
 mod lease;
 mod moves;
 mod read;

@@ -14,8 +14,8 @@ pub mod tune;
 
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
 pub use run::{
-    EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, PvIssueCount, RunInfo, RunKind, RunStatus,
-    SuiteChunkPlan, SuiteResult, WorkerBeat, WorkerInfo,
+    EngineIdentity, EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, PvIssueCount, RunInfo, RunKind,
+    RunStatus, SuiteChunkPlan, SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
     Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,

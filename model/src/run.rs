@@ -123,6 +123,29 @@ pub struct RunInfo {
     pub priority: i64,
 }
 
+/// What played as one of a run's engines on one machine: recorded the
+/// first time that machine plays it, and again for a change accepted with
+/// `--accept-change`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct EngineIdentity {
+    /// The engine's name in the run.
+    pub engine: String,
+    /// The machine.
+    pub host: String,
+    /// The executable's sha256 (the `arena` binary's for the bundled engine).
+    pub sha256: String,
+    /// The engine's `id name` (for the bundled engine, arena's version).
+    pub id_name: String,
+    /// The bench signature this machine measured, if the engine has one.
+    pub bench: Option<i64>,
+    /// Its bench speed, nodes per second.
+    pub nps: Option<i64>,
+    /// A change of binary accepted with `--accept-change`.
+    pub accepted: bool,
+    /// When, Unix ms.
+    pub seen_ms: i64,
+}
+
 /// An arena process that plays work (a local run or an `arena worker`), as
 /// the work loop records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

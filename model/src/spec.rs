@@ -49,6 +49,93 @@ pub struct EngineSpec {
     /// the specs of runs without pondering read as they always did.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ponder: bool,
+    /// Built from a source revision: the repository, the commit the run
+    /// means forever, and the build command (stored only when set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+    /// The expected bench signature (nodes of the engine's `bench`), checked
+    /// before the engine's first game on a machine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<BenchSignature>,
+    /// Arguments that make the program run its bench (default `bench`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bench_args: Vec<String>,
+}
+
+/// Where a source engine comes from.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Source {
+    /// The repository as the creating machine named it: a path or a URL.
+    pub repo: String,
+    /// The revision asked for (branch, tag or commit), for reports.
+    pub rev: String,
+    /// The full commit id `rev` meant when the run was created; empty in an
+    /// engine not yet resolved.
+    #[serde(default)]
+    pub commit: String,
+    /// Run in the checkout by `sh -c`; `{exe}` is where the binary must end up.
+    pub build: String,
+}
+
+/// The default build command of a source engine (as OpenBench's `make EXE=`).
+pub const DEFAULT_BUILD: &str = "make -j EXE={exe}";
+
+impl Source {
+    /// The repository's short name: the last part of its path or URL
+    /// without `.git`, which a worker's `--repo NAME=…` may use.
+    pub fn repo_name(&self) -> &str {
+        let trimmed = self.repo.trim_end_matches('/');
+        let last = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);
+        last.strip_suffix(".git").unwrap_or(last)
+    }
+
+    /// The commit's first 8 hex digits, as reports show it.
+    pub fn short_commit(&self) -> &str {
+        self.commit.get(..8).unwrap_or(&self.commit)
+    }
+}
+
+/// An engine's bench signature: a node count, or `auto` (taken from the
+/// first build when the run is created, then stored as the count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum BenchSignature {
+    /// The node count the bench must print.
+    Nodes(u64),
+    /// Not known yet: measured when the run is created.
+    Auto(AutoWord),
+}
+
+/// The word `auto` of [`BenchSignature::Auto`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AutoWord {
+    /// `auto`.
+    Auto,
+}
+
+impl BenchSignature {
+    /// The node count, once known.
+    pub fn nodes(self) -> Option<u64> {
+        match self {
+            BenchSignature::Nodes(nodes) => Some(nodes),
+            BenchSignature::Auto(_) => None,
+        }
+    }
+}
+
+impl std::str::FromStr for BenchSignature {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<BenchSignature, String> {
+        match text.trim() {
+            "auto" => Ok(BenchSignature::Auto(AutoWord::Auto)),
+            number => number
+                .parse()
+                .map(BenchSignature::Nodes)
+                .map_err(|_| format!("bench signature '{text}' is neither a node count nor 'auto'")),
+        }
+    }
 }
 
 /// Program, arguments and directory of a spawn.
@@ -73,6 +160,10 @@ impl EngineSpec {
     pub fn describe(&self) -> String {
         match &self.preset {
             Some(preset) => format!("bundled engine, preset {preset}"),
+            None if self.source.is_some() => {
+                let source = self.source.as_ref().expect("checked");
+                format!("{} at {} ({}), built by: {}", source.repo, source.short_commit(), source.rev, source.build)
+            }
             None => std::iter::once(self.command.as_str())
                 .chain(self.args.iter().map(String::as_str))
                 .collect::<Vec<_>>()

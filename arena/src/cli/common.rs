@@ -6,7 +6,7 @@ use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
 
 use db::{Db, Target};
-use model::{Spec, SuiteSpec};
+use model::{EngineIdentity, Spec, SuiteSpec};
 
 use super::export::{LivePgn, write_epd, write_pgn};
 use super::{CliResult, RecordArgs};
@@ -70,9 +70,23 @@ pub(super) fn runtime(
     })
 }
 
-/// Starts and quits every engine of a run once (see [`crate::run::preflight`]).
-pub(super) async fn preflight(spec: &Spec) -> CliResult<()> {
-    Ok(crate::run::preflight(&arena_exe()?, Timeouts::default(), spec).await?)
+/// Makes a run's engines ready here from what the spec stores (source
+/// engines built, every engine started once, bench signatures checked; see
+/// [`crate::run::identity`]): what plays, to record once the run exists.
+pub(super) async fn make_ready(spec: &mut Spec) -> CliResult<Vec<EngineIdentity>> {
+    let stored = &crate::run::identity::stored_repo;
+    Ok(crate::run::identity::make_ready(&arena_exe()?, Timeouts::default(), spec, stored).await?)
+}
+
+/// Records what plays run `run` here, refusing a changed engine unless `accept`.
+pub(super) async fn check_identities(
+    db: &Db,
+    run: i64,
+    spec: &Spec,
+    measured: &[EngineIdentity],
+    accept: bool,
+) -> CliResult<()> {
+    Ok(crate::run::identity::check_identities(db, run, spec.engines(), measured, accept).await?)
 }
 
 /// Says how to play a run created with `--no-local`.

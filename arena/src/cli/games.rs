@@ -11,7 +11,7 @@ use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 use serde::Serialize;
 
-use super::common::{check_concurrency, open_db, play_run, preflight, runtime, waits_for_workers};
+use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers};
 use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
 use crate::game::adjudication::Adjudication;
@@ -281,10 +281,10 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         spec.concurrency,
     );
     let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
-    let spec = Spec::Games(spec);
+    let mut spec = Spec::Games(spec);
     play.record.check()?;
     let affinity = play.slots.resolve(play.concurrency, per_slot)?;
-    preflight(&spec).await?;
+    let measured = make_ready(&mut spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
     let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
@@ -292,6 +292,7 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     });
     let runtime = runtime(&db, target, play.quiet, affinity, !play.slots.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;
+    check_identities(&db, run, &spec, &measured, false).await?;
     if !play.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
     }

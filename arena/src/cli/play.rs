@@ -11,6 +11,8 @@ use openings::Book;
 
 use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliResult, SprtParams};
+use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
+use crate::engine_io::source::repo_location;
 
 /// `arena elo`.
 #[derive(Args, Debug, Serialize)]
@@ -182,7 +184,7 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     }
     let budgets = parse_budgets(&args.budgets)?;
     let book = open_book(&args.play)?;
-    let base = resolve_engines(&args.play, &args.engines.names())?;
+    let base = args.engines.engines(&args.play)?;
     let mut engines = Vec::with_capacity(2 * budgets.len());
     for budget in &budgets {
         for engine in &base {
@@ -207,30 +209,77 @@ impl SprtArgs {
     }
 }
 
-/// Engines A and B of a two-engine run: `--a` and `--b`, declared once for
-/// elo, match, sprt and scale.
+/// Engines A and B of a two-engine run: `--a` and `--b` by name, or two
+/// revisions of one repository (`--repo R --dev REV --base REV`), declared
+/// once for elo, match, sprt and scale.
 #[derive(Args, Debug)]
 pub struct PairArgs {
     /// Engine A (the one being tested).
-    #[arg(long)]
-    a: String,
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
+    a: Option<String>,
     /// Engine B (the reference).
-    #[arg(long)]
-    b: String,
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
+    b: Option<String>,
+    /// Build A and B from this git repository (a path or any URL git can clone): --dev is A, --base is B.
+    #[arg(long, value_name = "PATH|URL", requires_all = ["dev", "base"])]
+    repo: Option<String>,
+    /// With --repo: the revision under test (branch, tag or commit), resolved to its commit when the run is created.
+    #[arg(long, value_name = "REV", requires = "repo")]
+    dev: Option<String>,
+    /// With --repo: the reference revision.
+    #[arg(long, value_name = "REV", requires = "repo")]
+    base: Option<String>,
+    /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
+    #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
+    build: String,
+    /// With --repo: the bench signature check: auto (the signature measured from each build when the run is created) or off.
+    #[arg(long, value_name = "auto|off", requires = "repo", default_value = "auto")]
+    bench: String,
 }
 
 impl PairArgs {
     /// A and B of a stored run (a scaling run's copies `A@BUDGET` as `A`).
     fn of(spec: &MatchSpec) -> PairArgs {
         let [a, b] = engine_pair(spec);
-        if spec.budgets.is_empty() {
-            return PairArgs { a, b };
+        let base = |name: &str| Some(model::base_name(name).to_string());
+        PairArgs {
+            a: base(&a),
+            b: base(&b),
+            repo: None,
+            dev: None,
+            base: None,
+            build: DEFAULT_BUILD.to_string(),
+            bench: "auto".to_string(),
         }
-        PairArgs { a: model::base_name(&a).to_string(), b: model::base_name(&b).to_string() }
     }
 
-    fn names(&self) -> [&str; 2] {
-        [&self.a, &self.b]
+    /// The two engines: by name from the registry, or built from `--repo`.
+    fn engines(&self, play: &PlayArgs) -> CliResult<Vec<EngineSpec>> {
+        let (Some(repo), Some(dev), Some(base)) = (&self.repo, &self.dev, &self.base) else {
+            let names = [self.a.as_deref().unwrap_or_default(), self.b.as_deref().unwrap_or_default()];
+            return resolve_engines(play, &names);
+        };
+        let bench = match self.bench.as_str() {
+            "auto" => Some(BenchSignature::Auto(model::spec::AutoWord::Auto)),
+            "off" => None,
+            other => return Err(anyhow!("--bench {other}: give auto or off")),
+        };
+        let repo = repo_location(repo);
+        let engine = |rev: &String| EngineSpec {
+            name: rev.replace('@', "-"),
+            source: Some(Source {
+                repo: repo.clone(),
+                rev: rev.clone(),
+                commit: String::new(),
+                build: self.build.clone(),
+            }),
+            bench,
+            ..EngineSpec::default()
+        };
+        if dev == base {
+            return Err(anyhow!("--dev and --base are both '{dev}': name two revisions"));
+        }
+        Ok(vec![engine(dev), engine(base)])
     }
 }
 
@@ -243,7 +292,7 @@ fn engine_pair(spec: &MatchSpec) -> [String; 2] {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = openings_per_round(args.games, &book, &args.play)?;
-    let engines = resolve_engines(&args.play, &args.engines.names())?;
+    let engines = args.engines.engines(&args.play)?;
     let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
     start(&args.play, spec, &book).await
 }
@@ -277,7 +326,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
-    let engines = resolve_engines(&args.play, &args.engines.names())?;
+    let engines = args.engines.engines(&args.play)?;
     let spec = build_spec(&args.play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
     start(&args.play, spec, &book).await
 }
@@ -313,7 +362,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
-    let engines = resolve_engines(&args.play, &args.engines.names())?;
+    let engines = args.engines.engines(&args.play)?;
     let spec = build_spec(&args.play, RunKind::Sprt, engines, vec![(0, 1)], pairs, 1, Some(test))?;
     start(&args.play, spec, &book).await
 }

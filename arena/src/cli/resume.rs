@@ -5,7 +5,7 @@ use anyhow::anyhow;
 use clap::Args;
 use model::{RunStatus, Spec};
 
-use super::common::{check_concurrency, open_db, play_run, preflight, runtime};
+use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime};
 use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
@@ -25,6 +25,9 @@ pub struct ResumeArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Play on although an engine's binary (or arena, for the bundled engine) is not the one the run started with here; the change is recorded and reported.
+    #[arg(long)]
+    accept_change: bool,
 }
 
 /// `arena resume`.
@@ -42,7 +45,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     args.record.check()?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
     let affinity = args.slots.resolve(concurrency, if ponders { 2 } else { 1 })?;
-    preflight(&spec).await?;
+    let measured = make_ready(&mut spec).await?;
+    check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
     let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

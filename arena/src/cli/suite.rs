@@ -7,7 +7,9 @@ use std::path::PathBuf;
 use clap::Args;
 use model::{Spec, SuiteSpec};
 
-use super::common::{check_concurrency, open_db, play_run, preflight, runtime, suite_positions, waits_for_workers};
+use super::common::{
+    check_concurrency, check_identities, make_ready, open_db, play_run, runtime, suite_positions, waits_for_workers,
+};
 use super::{CliResult, DbArg, RecordArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
 use crate::run::chunks::plan_chunks;
@@ -90,11 +92,12 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         spec.concurrency,
     );
     let chunks = plan_chunks(&spec, &Default::default());
-    let spec = Spec::Suite(spec);
-    preflight(&spec).await?;
+    let mut spec = Spec::Suite(spec);
+    let measured = make_ready(&mut spec).await?;
     let target = &args.db.target;
     let db = open_db(target).await?;
     let run = db.create_run(&spec, &[]).await?;
+    check_identities(&db, run, &spec, &measured, false).await?;
     if !args.quiet {
         crate::term::note(&format!("run {run}: {described}; database {target}"));
     }

@@ -35,6 +35,22 @@ pub struct WorkerArgs {
     quiet: bool,
     #[command(flatten)]
     slots: SlotArgs,
+    /// Build source engines from this repository (repeatable): NAME is an engine's name or the repository's short name (e.g. myengine=~/src/myengine). Runs never choose a worker's repositories.
+    #[arg(long = "repo", value_name = "NAME=PATH|URL", value_parser = parse_repo)]
+    repos: Vec<(String, String)>,
+    /// Play on although an engine's binary (or arena, for the bundled engine) is not what this machine played the run with before; the change is recorded and reported.
+    #[arg(long)]
+    accept_change: bool,
+}
+
+/// `--repo NAME=PATH|URL`.
+fn parse_repo(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, repo)) if !name.is_empty() && !repo.is_empty() => {
+            Ok((name.to_string(), crate::engine_io::source::repo_location(repo)))
+        }
+        _ => Err(format!("'{text}' is not NAME=PATH|URL (e.g. myengine=~/src/myengine)")),
+    }
 }
 
 /// `arena worker`.
@@ -57,6 +73,8 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
         only_run: args.run,
         lease: Duration::from_secs(args.lease),
         poll: Duration::from_secs(args.poll),
+        repos: args.repos,
+        accept_change: args.accept_change,
     };
     let summary = run_worker(config).await;
     db.close().await;

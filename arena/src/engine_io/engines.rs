@@ -14,6 +14,13 @@
 //! name = "fhr-wide"
 //! preset = "fhr"                  # the bundled engine with a preset ...
 //! options = { FHRMargin = 50 }    # ... and changed UCI options
+//!
+//! [[engine]]
+//! name = "dev"
+//! git = "~/src/myengine"          # built from source: a path or URL git can clone
+//! rev = "feature-x"               # branch, tag or commit (resolved when a run is created)
+//! build = "make -j EXE={exe}"     # run in a checkout of the commit; {exe}: where the binary goes
+//! bench = "auto"                  # or the expected node count; bench_args = ["bench"] by default
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -22,7 +29,7 @@ use engine::search::PruningConfig;
 use engine::search::pruning::PRESETS;
 use serde::Deserialize;
 
-pub use model::spec::{BUNDLED_SUBCOMMAND, EngineSpec, Launch};
+pub use model::spec::{BUNDLED_SUBCOMMAND, BenchSignature, DEFAULT_BUILD, EngineSpec, Launch, Source};
 
 /// Engine names that could not be resolved or an `engines.toml` that could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +82,16 @@ struct FileEntry {
     tc: Option<String>,
     #[serde(default)]
     ponder: bool,
+    #[serde(default)]
+    git: Option<String>,
+    #[serde(default)]
+    rev: Option<String>,
+    #[serde(default)]
+    build: Option<String>,
+    #[serde(default)]
+    bench: Option<toml::Value>,
+    #[serde(default)]
+    bench_args: Vec<String>,
 }
 
 impl Registry {
@@ -119,11 +136,45 @@ impl Registry {
                     PRESETS.join(", ")
                 )));
             }
-            let command = match (&entry.command, &entry.preset) {
-                (Some(command), None) => command.clone(),
-                (None, Some(_)) => String::new(),
-                _ => return Err(bad(format!("engine '{}' needs exactly one of 'command' or 'preset'", entry.name))),
+            let command = match (&entry.command, &entry.preset, &entry.git) {
+                (Some(command), None, None) => command.clone(),
+                (None, Some(_), None) | (None, None, Some(_)) => String::new(),
+                _ => {
+                    return Err(bad(format!(
+                        "engine '{}' needs exactly one of 'command', 'preset' or 'git'",
+                        entry.name
+                    )));
+                }
             };
+            let source = match (&entry.git, &entry.rev, &entry.build) {
+                (Some(git), rev, build) => Some(Source {
+                    repo: crate::engine_io::source::repo_location(git),
+                    rev: rev.clone().unwrap_or_else(|| "HEAD".into()),
+                    commit: String::new(),
+                    build: build.clone().unwrap_or_else(|| DEFAULT_BUILD.into()),
+                }),
+                (None, None, None) => None,
+                (None, ..) => return Err(bad(format!("engine '{}': 'rev' and 'build' need 'git'", entry.name))),
+            };
+            let bench = match &entry.bench {
+                None => None,
+                Some(toml::Value::Integer(n)) if *n > 0 => Some(BenchSignature::Nodes(*n as u64)),
+                Some(toml::Value::String(text)) => {
+                    Some(text.parse().map_err(|e: String| bad(format!("engine '{}': {e}", entry.name)))?)
+                }
+                Some(other) => {
+                    return Err(bad(format!(
+                        "engine '{}': bench = {other} is neither a positive node count nor \"auto\"",
+                        entry.name
+                    )));
+                }
+            };
+            if entry.preset.is_some() && (bench.is_some() || !entry.bench_args.is_empty()) {
+                return Err(bad(format!(
+                    "engine '{}': a preset's bench is the bundled engine's; 'bench' is for external engines",
+                    entry.name
+                )));
+            }
             let tc = match &entry.tc {
                 Some(tc) => {
                     Some(tc.parse::<model::TimeControl>().map_err(|e| bad(format!("engine '{}': {e}", entry.name)))?)
@@ -150,6 +201,9 @@ impl Registry {
                 options,
                 tc,
                 ponder: entry.ponder,
+                source,
+                bench,
+                bench_args: entry.bench_args,
             });
         }
         Ok(Registry { configured })
@@ -174,6 +228,14 @@ impl Registry {
     /// All names: presets first, then configured engines.
     pub fn names(&self) -> Vec<String> {
         PRESETS.iter().map(|p| p.to_string()).chain(self.configured.iter().map(|e| e.name.clone())).collect()
+    }
+}
+
+/// A leading `~/` as the home folder (as a shell would), for paths in `engines.toml`.
+pub fn expand_home(path: &str) -> String {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Path::new(&home).join(rest).display().to_string(),
+        _ => path.to_string(),
     }
 }
 
@@ -205,6 +267,10 @@ mod tests {
     fn bad_files_name_the_problem() {
         for (text, needle) in [
             ("[[engine]]\nname = \"a\"\n", "exactly one of"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\ngit = \"r\"\n", "exactly one of"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\nrev = \"main\"\n", "need 'git'"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\nbench = \"soon\"\n", "neither a node count"),
+            ("[[engine]]\nname = \"a\"\ncommand = \"x\"\nbench = -3\n", "positive node count"),
             ("[[engine]]\nname = \"a\"\npreset = \"zzz\"\n", "unknown preset"),
             ("[[engine]]\nname = \"a\"\ncommand = \"x\"\ntc = \"40/\"\n", "bad time control"),
             ("[[engine]]\nname = \"a\"\ncommand = \"x\"\n[[engine]]\nname = \"a\"\ncommand = \"y\"\n", "defined twice"),

@@ -1,12 +1,14 @@
 //! Engines as processes: the UCI protocol, one engine process, a player (an
 //! engine's seat: its process kept across games), engines by name, the engine I/O
-//! log, core pinning, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
+//! log, engines built from source and their bench signatures, core pinning, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
 
 pub mod affinity;
+pub mod bench;
 pub mod check;
 pub mod engines;
 pub mod iolog;
 pub mod limits;
 pub mod player;
 pub mod process;
+pub mod source;
 pub mod uci;

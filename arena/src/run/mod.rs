@@ -16,6 +16,7 @@
 pub mod chunks;
 pub mod disk;
 pub mod error;
+pub mod identity;
 pub mod local;
 pub mod pairs;
 pub mod plan;

@@ -17,15 +17,15 @@ use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
 use super::error::RunError;
+use super::identity::{check_identities, make_ready};
 use super::pairs::PairWork;
-use super::preflight::preflight;
 use super::progress::Progress;
 use super::shared::{OnError, Shared, worker_name};
 use super::slot::{Runtime, Slot};
 use super::stop::Stop;
 use super::unit::{Outcome, Played, Work};
 use super::work_loop::start_slots;
-use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::engine_io::engines::{DEFAULT_BUILD, EngineSpec, Registry};
 use crate::util::lock;
 use openings::suites::load_suite;
 
@@ -44,6 +44,11 @@ pub struct WorkerConfig {
     pub lease: Duration,
     /// How often to look for new runs (and for work) when there is none.
     pub poll: Duration,
+    /// Repositories this machine builds source engines from (`--repo
+    /// NAME=PATH|URL`): NAME is an engine's name or a repository's short name.
+    pub repos: Vec<(String, String)>,
+    /// Play on although an engine is not what this machine played before.
+    pub accept_change: bool,
 }
 
 /// What a worker did.
@@ -205,7 +210,12 @@ impl Catalogue {
             return Job::Refused(why);
         }
         let runtime = &self.config.runtime;
-        if let Err(e) = preflight(&runtime.arena_exe, runtime.timeouts, &spec).await {
+        let allowed = |engine: &EngineSpec| self.allowed_repo(engine);
+        let measured = match make_ready(&runtime.arena_exe, runtime.timeouts, &mut spec, &allowed).await {
+            Ok(measured) => measured,
+            Err(e) => return Job::Refused(e.to_string()),
+        };
+        if let Err(e) = check_identities(db, run, spec.engines(), &measured, self.config.accept_change).await {
             return Job::Refused(e.to_string());
         }
         match spec {
@@ -244,8 +254,8 @@ impl Catalogue {
     /// from its `engines.toml`; the run's options and time control stay).
     fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
         for engine in engines.iter_mut() {
-            if engine.preset.is_some() {
-                continue; // the bundled engine: this arena binary
+            if engine.preset.is_some() || engine.source.is_some() {
+                continue; // the bundled engine (this arena binary), or built here: see allowed_repo
             }
             // A scaling run's copies `A@BUDGET` are engine A of this machine.
             match self.registry.get(model::base_name(&engine.name)) {
@@ -265,6 +275,31 @@ impl Catalogue {
             }
         }
         Ok(())
+    }
+}
+
+impl Catalogue {
+    /// The repository and build command this machine uses for a source
+    /// engine: its own `engines.toml` entry of that name (its build, else
+    /// the run's), or a `--repo` naming the engine or the repository (the
+    /// run's build). Never the repository the database names: whoever can
+    /// write the database must not run programs on every worker.
+    fn allowed_repo(&self, engine: &EngineSpec) -> Result<(String, String), String> {
+        let name = model::base_name(&engine.name);
+        let source = engine.source.as_ref().ok_or_else(|| format!("engine '{name}' is not built from source"))?;
+        if let Ok(local) = self.registry.get(name)
+            && let Some(own) = local.source
+        {
+            return Ok((own.repo, if own.build == DEFAULT_BUILD { source.build.clone() } else { own.build }));
+        }
+        let repo_name = source.repo_name();
+        match self.config.repos.iter().find(|(key, _)| key == name || key == repo_name) {
+            Some((_, repo)) => Ok((repo.clone(), source.build.clone())),
+            None => Err(format!(
+                "engine '{name}' is built from source (repository {repo_name}, commit {}) and this worker allows no repository for it: add --repo {repo_name}=PATH|URL, or an engines.toml entry '{name}' with git = …",
+                source.short_commit()
+            )),
+        }
     }
 }
 

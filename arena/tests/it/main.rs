@@ -23,6 +23,7 @@ mod runs;
 mod scale;
 mod serve;
 mod shared_file;
+mod source;
 mod stockfish;
 mod suite;
 mod tablebase;

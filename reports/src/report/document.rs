@@ -146,7 +146,9 @@ fn header_blocks(report: &Report) -> Vec<Block> {
         let options: Vec<String> = engine.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let options = if options.is_empty() { String::new() } else { format!(", options {}", options.join(" ")) };
         let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
-        facts.push(format!("engine {}: {}{options}{tc}", engine.name, engine.kind));
+        let bench = engine.bench.map(|n| format!(", bench signature {n}")).unwrap_or_default();
+        facts.push(format!("engine {}: {}{options}{tc}{bench}", engine.name, engine.kind));
+        facts.extend(engine.played_by.iter().map(played_by));
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
     facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
@@ -158,6 +160,19 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     ));
     out.push(Block::Lines(false, facts));
     out
+}
+
+/// One machine's record of what played an engine.
+fn played_by(identity: &model::EngineIdentity) -> String {
+    let sha = identity.sha256.get(..12).unwrap_or(&identity.sha256);
+    let id = if identity.id_name.is_empty() { String::new() } else { format!(", id name {}", identity.id_name) };
+    let bench = match (identity.bench, identity.nps) {
+        (Some(nodes), Some(nps)) => format!(", bench {nodes} nodes at {} knps", nps / 1000),
+        (Some(nodes), None) => format!(", bench {nodes} nodes"),
+        _ => String::new(),
+    };
+    let accepted = if identity.accepted { " (a change, accepted with --accept-change)" } else { "" };
+    format!("  played on {}: sha256 {sha}{id}{bench}{accepted}", identity.host)
 }
 
 /// A pairing's heading and statistics.

@@ -76,6 +76,16 @@ pub struct EngineHeader {
     pub options: Vec<(String, String)>,
     /// Its own time control, when it differs from the run's.
     pub time_control: Option<String>,
+    /// Built from source: the full commit id the run means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The bench signature every machine's binary must print.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<u64>,
+    /// What played it on each machine (executable, `id name`, bench), with
+    /// any change accepted during the run.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub played_by: Vec<model::EngineIdentity>,
 }
 
 /// Facts about the run.

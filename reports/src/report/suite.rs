@@ -290,6 +290,9 @@ mod tests {
             kind: format!("bundled engine, preset {name}"),
             options: Vec::new(),
             time_control: None,
+            commit: None,
+            bench: None,
+            played_by: Vec::new(),
         };
         let report = SuiteReport::build(SuiteInputs {
             header: SuiteHeader {

@@ -18,6 +18,9 @@ fn header(names: &[&str]) -> Header {
                 kind: format!("preset {n}"),
                 options: vec![("Hash".to_string(), "16".to_string())],
                 time_control: None,
+                commit: None,
+                bench: None,
+                played_by: Vec::new(),
             })
             .collect(),
         time_control: "10+0.1".to_string(),

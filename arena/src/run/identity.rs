@@ -1,0 +1,258 @@
+//! What plays a run on this machine, made ready and proven: source engines
+//! built (their revision resolved when the run is created), every engine
+//! started once (preflight), each engine's executable hashed and its bench
+//! run where it has a signature, and all of it compared with what this
+//! machine recorded for the run before.
+//!
+//! Identity, by kind of engine:
+//! - a path engine is its executable's sha256 on each machine; across
+//!   machines only a bench signature proves it the same;
+//! - a source engine is its commit (fixed when the run is created) and its
+//!   bench signature;
+//! - the bundled engine is arena's version (and the binary's sha256, kept).
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use db::Db;
+use model::{EngineIdentity, Spec};
+
+use super::error::RunError;
+use super::preflight::preflight;
+use crate::engine_io::bench::signature;
+use crate::engine_io::engines::{BenchSignature, EngineSpec, Source};
+use crate::engine_io::process::Timeouts;
+use crate::engine_io::source::{Cache, file_digest, find_program};
+
+/// arena's version as the bundled engine's identity.
+pub const ARENA_VERSION: &str = concat!("arena ", env!("CARGO_PKG_VERSION"), " (", env!("ARENA_COMMIT"), ")");
+
+/// Where this machine takes a source engine's code from: the repository
+/// and build command to use, or why it will not build it.
+pub type RepoChoice<'a> = &'a (dyn Fn(&EngineSpec) -> Result<(String, String), String> + Sync);
+
+/// The repository and build stored with the engine: for the machine that
+/// creates the run and for `arena resume` (the user's own run).
+pub fn stored_repo(engine: &EngineSpec) -> Result<(String, String), String> {
+    let source = engine.source.as_ref().ok_or("not a source engine")?;
+    Ok((source.repo.clone(), source.build.clone()))
+}
+
+/// Makes `spec`'s engines ready on this machine: source engines built and
+/// pointed at their binaries, every engine started once, identities
+/// measured (a bench `auto` becomes the measured count). Returns one
+/// identity per engine of the run (a scaling run's copies share theirs).
+///
+/// # Errors
+///
+/// [`RunError::Spec`] for a build, bench or repository problem, or the
+/// preflight's engine error.
+pub async fn make_ready(
+    arena_exe: &Path,
+    timeouts: Timeouts,
+    spec: &mut Spec,
+    repos: RepoChoice<'_>,
+) -> Result<Vec<EngineIdentity>, RunError> {
+    let jobs = source_jobs(spec.engines(), repos)?;
+    if !jobs.is_empty() {
+        let built = blocking(move || build_sources(jobs)).await?;
+        for (i, exe, commit) in built {
+            let engine = &mut spec.engines_mut()[i];
+            engine.command = exe;
+            engine.args.clear();
+            if let Some(source) = engine.source.as_mut() {
+                source.commit = commit;
+            }
+        }
+    }
+    let ids = preflight(arena_exe, timeouts, spec).await?;
+    let (exe, mut engines) = (arena_exe.to_path_buf(), spec.engines().to_vec());
+    let (engines, measured) = blocking(move || measure(&exe, &mut engines, &ids).map(|m| (engines, m))).await?;
+    spec.engines_mut().clone_from_slice(&engines);
+    Ok(measured)
+}
+
+/// Runs `job` (builds, benches: minutes of blocking work) off the async threads.
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> Result<T, RunError> + Send + 'static,
+) -> Result<T, RunError> {
+    tokio::task::spawn_blocking(job).await.map_err(|e| RunError::Spec(format!("a build or bench failed: {e}")))?
+}
+
+/// A source engine to build: its index, name, repository, build command
+/// and source as stored.
+type SourceJob = (usize, String, String, String, Source);
+
+/// The source engines of a run and where this machine takes each from.
+fn source_jobs(engines: &[EngineSpec], repos: RepoChoice<'_>) -> Result<Vec<SourceJob>, RunError> {
+    let mut jobs = Vec::new();
+    for (i, engine) in engines.iter().enumerate() {
+        let Some(source) = engine.source.clone() else { continue };
+        let (repo, build) = repos(engine).map_err(RunError::Spec)?;
+        jobs.push((i, model::base_name(&engine.name).to_string(), repo, build, source));
+    }
+    Ok(jobs)
+}
+
+/// Builds each job (one build per commit and command, a revision resolved
+/// once): each engine's binary and commit.
+fn build_sources(jobs: Vec<SourceJob>) -> Result<Vec<(usize, String, String)>, RunError> {
+    let cache = Cache::locate().map_err(spec_error)?;
+    let mut commits: HashMap<(String, String), String> = HashMap::new();
+    let mut built = Vec::with_capacity(jobs.len());
+    for (i, name, repo, build, source) in jobs {
+        let commit = match (source.commit.is_empty(), commits.get(&(repo.clone(), source.rev.clone()))) {
+            (false, _) => source.commit.clone(),
+            (true, Some(commit)) => commit.clone(),
+            (true, None) => {
+                let commit = cache.resolve(&repo, &source.rev).map_err(spec_error)?;
+                commits.insert((repo.clone(), source.rev.clone()), commit.clone());
+                commit
+            }
+        };
+        let exe = cache.build(&name, &repo, &commit, &build).map_err(spec_error)?.exe;
+        built.push((i, exe.display().to_string(), commit));
+    }
+    Ok(built)
+}
+
+/// Hashes each engine's executable and runs its bench where it has a
+/// signature (once per engine of a scaling run's copies).
+fn measure(
+    arena_exe: &Path,
+    engines: &mut [EngineSpec],
+    ids: &[Option<String>],
+) -> Result<Vec<EngineIdentity>, RunError> {
+    let host = db::host_name();
+    let mut measured: Vec<EngineIdentity> = Vec::new();
+    for (i, engine) in engines.iter_mut().enumerate() {
+        let name = model::base_name(&engine.name).to_string();
+        if let Some(done) = measured.iter().find(|m| m.engine == name) {
+            if let Some(nodes) = done.bench {
+                engine.bench = Some(BenchSignature::Nodes(nodes as u64));
+            }
+            continue;
+        }
+        let mut identity = EngineIdentity {
+            engine: name.clone(),
+            host: host.clone(),
+            sha256: String::new(),
+            id_name: ids.get(i).cloned().flatten().unwrap_or_default(),
+            bench: None,
+            nps: None,
+            accepted: false,
+            seen_ms: model::now_ms(),
+        };
+        if engine.preset.is_some() {
+            identity.sha256 = arena_digest(arena_exe)?;
+            identity.id_name = ARENA_VERSION.to_string();
+            measured.push(identity);
+            continue;
+        }
+        let launch = engine.launch(arena_exe);
+        let program = find_program(&launch.program, launch.dir.as_deref()).ok_or_else(|| {
+            RunError::Spec(format!("engine '{name}': no executable {} here", launch.program.display()))
+        })?;
+        identity.sha256 = file_digest(&program)
+            .map_err(|e| RunError::Spec(format!("engine '{name}': cannot read {}: {e}", program.display())))?;
+        if let Some(expected) = engine.bench {
+            crate::term::set_line(&format!("bench of {name}…"));
+            let result = signature(&name, &launch, &engine.bench_args, expected.nodes());
+            crate::term::end_line();
+            let result = result.map_err(|e| RunError::Spec(e.to_string()))?;
+            crate::term::note(&format!("bench of {name}: {} nodes, {} nps", result.nodes, result.nps));
+            engine.bench = Some(BenchSignature::Nodes(result.nodes));
+            identity.bench = Some(result.nodes as i64);
+            identity.nps = Some(result.nps as i64);
+        }
+        measured.push(identity);
+    }
+    Ok(measured)
+}
+
+/// The sha256 of the `arena` binary, computed once per process.
+fn arena_digest(arena_exe: &Path) -> Result<String, RunError> {
+    static DIGEST: OnceLock<String> = OnceLock::new();
+    if let Some(digest) = DIGEST.get() {
+        return Ok(digest.clone());
+    }
+    let digest = file_digest(arena_exe)
+        .map_err(|e| RunError::Spec(format!("cannot read the arena binary {}: {e}", arena_exe.display())))?;
+    Ok(DIGEST.get_or_init(|| digest).clone())
+}
+
+/// Compares what plays here with what this machine recorded for run `run`
+/// and records what is new: a different executable of a path engine, or a
+/// different arena for the bundled engine, is refused unless `accept`
+/// (then recorded as an accepted change). Warns once when a path engine
+/// without a bench signature has played on more than one machine.
+///
+/// # Errors
+///
+/// [`RunError::Spec`] naming the engine, both hashes and the flag;
+/// [`RunError::Db`].
+pub async fn check_identities(
+    db: &Db,
+    run: i64,
+    engines: &[EngineSpec],
+    measured: &[EngineIdentity],
+    accept: bool,
+) -> Result<(), RunError> {
+    let recorded = db.identities(run).await?;
+    for now in measured {
+        let Some(engine) = engines.iter().find(|e| model::base_name(&e.name) == now.engine) else { continue };
+        let before = recorded.iter().rev().find(|r| r.engine == now.engine && r.host == now.host);
+        let changed = match before {
+            None => None,
+            Some(before) => changed(engine, before, now),
+        };
+        match (before, changed) {
+            (Some(_), None) => {}
+            (Some(_), Some(what)) if !accept => {
+                return Err(RunError::Spec(format!(
+                    "engine '{}' of run {run} is not what this machine ({}) played before: {what} (restore it, or accept the change with --accept-change)",
+                    now.engine, now.host
+                )));
+            }
+            (Some(_), Some(what)) => {
+                crate::term::warn(&format!("engine '{}': accepted a change ({what}); the report shows it", now.engine));
+                db.record_identity(run, &EngineIdentity { accepted: true, ..now.clone() }).await?;
+            }
+            (None, _) => {
+                warn_unproven(engine, &recorded, now);
+                db.record_identity(run, now).await?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// What makes `now` another engine than `before` on the same machine, if anything.
+fn changed(engine: &EngineSpec, before: &EngineIdentity, now: &EngineIdentity) -> Option<String> {
+    let short = |sha: &str| sha.get(..12).unwrap_or(sha).to_string();
+    if engine.preset.is_some() {
+        return (before.id_name != now.id_name).then(|| format!("{} then, {} now", before.id_name, now.id_name));
+    }
+    if engine.source.is_some() {
+        return None; // the commit is the run's; its bench was checked
+    }
+    (before.sha256 != now.sha256)
+        .then(|| format!("its executable had sha256 {}…, it has {}… now", short(&before.sha256), short(&now.sha256)))
+}
+
+/// One warning when a path engine without a bench signature is played on a
+/// second machine: nothing proves the two builds alike.
+fn warn_unproven(engine: &EngineSpec, recorded: &[EngineIdentity], now: &EngineIdentity) {
+    let elsewhere = recorded.iter().any(|r| r.engine == now.engine && r.host != now.host);
+    if elsewhere && engine.preset.is_none() && engine.bench.is_none() {
+        crate::term::warn(&format!(
+            "engine '{}' plays on more than one machine without a bench signature: its identity across machines cannot be proven (give it bench = N or \"auto\" in engines.toml)",
+            now.engine
+        ));
+    }
+}
+
+fn spec_error(error: crate::engine_io::source::SourceError) -> RunError {
+    RunError::Spec(error.to_string())
+}

@@ -1,0 +1,506 @@
+//! Engines built from source revisions (issue #34), through the binary: a
+//! git repository made here holds a small engine whose two commits differ
+//! in strength and in bench output, built by a cheap real build command
+//! (the engine is a script that runs the scripted engine; the build writes
+//! it with the scripted engine's path, and counts itself in a file).
+
+use super::common::{ARENA, FAKE, temp_dir};
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The build command of the test engine: the script made executable, one
+/// line added to `$BUILD_LOG` per build.
+const BUILD: &str = r#"sed "s|@FAKE@|$FAKE_ENGINE|" engine.sh > {exe} && chmod +x {exe} && echo built >> "$BUILD_LOG""#;
+
+/// The test engine at strength `grab` (per mille of its moves that take
+/// the most material; 0 plays at random) with `bench` as its bench line.
+fn engine_script(grab: u32, bench: &str) -> String {
+    format!("#!/bin/sh\nif [ \"$1\" = bench ]; then {bench}; exit 0; fi\nexec @FAKE@ flat {grab}\n")
+}
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .args(["-c", "user.name=arena", "-c", "user.email=arena@test", "-c", "init.defaultBranch=main"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Commits the engine at `grab` with `bench` to the repository's checked-out branch.
+fn commit(repo: &Path, grab: u32, bench: &str, message: &str) -> String {
+    std::fs::write(repo.join("engine.sh"), engine_script(grab, bench)).unwrap();
+    git(repo, &["add", "engine.sh"]);
+    git(repo, &["commit", "-qm", message]);
+    git(repo, &["rev-parse", "HEAD"])
+}
+
+/// A repository with `base` (random moves, bench 1000) and `main` one
+/// commit later (material grabs, bench 2000); the two commit ids.
+fn repository(dir: &Path) -> (PathBuf, String, String) {
+    let repo = dir.join("myengine");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q"]);
+    let base = commit(&repo, 0, "echo 'Nodes searched : 1000'", "random mover");
+    git(&repo, &["branch", "base"]);
+    let main = commit(&repo, 1000, "echo 'Nodes searched : 2000'", "grabs material");
+    (repo, main, base)
+}
+
+/// `arena ARGS` in `dir` with the build's environment and cache `cache`.
+fn command(dir: &Path, cache: &Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(ARENA);
+    cmd.args(args)
+        .current_dir(dir)
+        .env("ARENA_CACHE", cache)
+        .env("FAKE_ENGINE", FAKE)
+        .env("BUILD_LOG", dir.join("builds.log"));
+    cmd
+}
+
+fn run(dir: &Path, cache: &Path, args: &[&str]) -> Output {
+    command(dir, cache, args).output().unwrap()
+}
+
+fn run_ok(dir: &Path, cache: &Path, args: &[&str]) -> String {
+    let out = run(dir, cache, args);
+    assert!(out.status.success(), "arena {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Requires `args` to fail with one line holding `needle`, and no run stored.
+fn assert_one_line_refusal(dir: &Path, cache: &Path, args: &[&str], needle: &str, db: &str) {
+    let out = run(dir, cache, args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.starts_with("arena: ")).collect();
+    assert_eq!(errors.len(), 1, "{stderr}");
+    assert!(errors[0].contains(needle), "wanted '{needle}' in: {stderr}");
+    if dir.join(db).exists() {
+        let runs = run_ok(dir, cache, &["runs", "--db", db]);
+        assert!(runs.lines().count() <= 1, "nothing stored: {runs}");
+    }
+}
+
+fn builds(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("builds.log")).map_or(0, |text| text.lines().count())
+}
+
+fn report_json(dir: &Path, cache: &Path, db: &str, run: &str) -> serde_json::Value {
+    serde_json::from_str(&run_ok(dir, cache, &["report", run, "--db", db, "--format", "json"])).unwrap()
+}
+
+fn wait(mut child: Child, what: &str) -> Output {
+    let deadline = Instant::now() + Duration::from_secs(180);
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "{what} did not end");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
+    let dir = temp_dir("source-sprt");
+    let cache = dir.join("cache");
+    let (repo, main, base) = repository(&dir);
+    let repo_text = repo.display().to_string();
+    let sprt = |db: &str| {
+        let args = [
+            "sprt",
+            "--repo",
+            &repo_text,
+            "--dev",
+            "main",
+            "--base",
+            "base",
+            "--build",
+            BUILD,
+            "--tc",
+            "nodes=1000",
+            "--openings",
+            "noob_2moves",
+            "--seed",
+            "1",
+            "--max-games",
+            "600",
+            "--quiet",
+            "--db",
+            db,
+        ];
+        command(&dir, &cache, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+    };
+    // Two processes that need the same two commits at once build each once.
+    let (first, second) = (sprt("a.db"), sprt("b.db"));
+    for (out, db) in [(wait(first, "the first sprt"), "a.db"), (wait(second, "the second sprt"), "b.db")] {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{db}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("SPRT accepted H1: main gains"), "{db}: {text}");
+        assert!(text.contains(&format!("at {} (main)", &main[..8])), "{text}");
+        assert!(text.contains("bench signature 2000") && text.contains("bench signature 1000"), "{text}");
+        let report = report_json(&dir, &cache, db, "1");
+        let engines = &report["header"]["engines"];
+        assert_eq!(engines[0]["commit"], main.as_str(), "{db}");
+        assert_eq!(engines[1]["commit"], base.as_str(), "{db}");
+        assert_eq!(engines[0]["played_by"][0]["bench"], 2000);
+    }
+    assert_eq!(builds(&dir), 2, "one build per commit for both processes");
+
+    // A run created now means today's main; moving main afterwards changes
+    // nothing about what plays on resume, and the cache serves both builds.
+    run_ok(
+        &dir,
+        &cache,
+        &[
+            "match",
+            "--repo",
+            &repo_text,
+            "--dev",
+            "main",
+            "--base",
+            "base",
+            "--build",
+            BUILD,
+            "--tc",
+            "nodes=1000",
+            "--games",
+            "4",
+            "--no-local",
+            "--db",
+            "c.db",
+        ],
+    );
+    let moved = commit(&repo, 0, "echo 'Nodes searched : 3000'", "main moves on");
+    assert_ne!(moved, main);
+    run_ok(&dir, &cache, &["resume", "1", "--db", "c.db", "--quiet"]);
+    let report = report_json(&dir, &cache, "c.db", "1");
+    assert_eq!(report["header"]["engines"][0]["commit"], main.as_str());
+    assert_eq!(report["header"]["games_played"], 4);
+    assert_eq!(builds(&dir), 2, "the second run and its resume reused the cache");
+}
+
+#[test]
+fn a_failing_build_an_unknown_revision_and_bad_benches_are_one_line_each() {
+    let dir = temp_dir("source-failures");
+    let cache = dir.join("cache");
+    let (repo, _, _) = repository(&dir);
+    let repo_text = repo.display().to_string();
+    let pair = |dev: &str, build: &str| -> Vec<String> {
+        [
+            "match",
+            "--repo",
+            &repo_text,
+            "--dev",
+            dev,
+            "--base",
+            "base",
+            "--build",
+            build,
+            "--tc",
+            "nodes=1000",
+            "--games",
+            "2",
+            "--db",
+            "x.db",
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let refuse = |args: Vec<String>, needle: &str| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_one_line_refusal(&dir, &cache, &args, needle, "x.db");
+    };
+    refuse(
+        pair("main", "echo compiling; echo 'error: no such file' >&2; exit 4"),
+        "failed (exit status 4): compiling | error: no such file",
+    );
+    refuse(pair("nope", BUILD), "revision 'nope' is not in");
+    refuse(pair("main", "true"), "left no executable");
+
+    // A signature the build does not print, and a bench that is not deterministic.
+    commit(&repo, 1000, "echo \"$(od -An -N2 -tu2 /dev/urandom | tr -d ' ') nodes 5 nps\"", "random bench");
+    std::fs::write(
+        dir.join("engines.toml"),
+        format!(
+            "[[engine]]\nname = \"wrong\"\ngit = \"{repo_text}\"\nrev = \"base\"\nbuild = '{BUILD}'\nbench = 1234\n\n\
+             [[engine]]\nname = \"noisy\"\ngit = \"{repo_text}\"\nrev = \"main\"\nbuild = '{BUILD}'\nbench = \"auto\"\n"
+        ),
+    )
+    .unwrap();
+    let named = |a: &str| -> Vec<String> {
+        ["match", "--a", a, "--b", "plain", "--tc", "nodes=1000", "--games", "2", "--db", "x.db"]
+            .map(str::to_string)
+            .to_vec()
+    };
+    refuse(named("wrong"), "bench of wrong is 1000 nodes, not the 1234 the run expects");
+    refuse(named("noisy"), "bench of noisy is not deterministic");
+}
+
+#[test]
+fn a_worker_builds_only_from_repositories_it_allows_and_serves_its_other_runs() {
+    let dir = temp_dir("source-worker");
+    let cache = dir.join("cache");
+    let (repo, _, _) = repository(&dir);
+    let repo_text = repo.display().to_string();
+    run_ok(
+        &dir,
+        &cache,
+        &[
+            "match",
+            "--repo",
+            &repo_text,
+            "--dev",
+            "main",
+            "--base",
+            "base",
+            "--build",
+            BUILD,
+            "--tc",
+            "nodes=1000",
+            "--games",
+            "4",
+            "--no-local",
+            "--db",
+            "w.db",
+        ],
+    );
+    run_ok(
+        &dir,
+        &cache,
+        &["match", "--a", "fhr", "--b", "plain", "--tc", "nodes=500", "--games", "2", "--no-local", "--db", "w.db"],
+    );
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    let other_cache = elsewhere.join("cache");
+    let db = dir.join("w.db").display().to_string();
+    // No repository allowed: run 1 is refused in one line, run 2 is played.
+    let worker = command(&elsewhere, &other_cache, &["worker", "--db", &db, "--poll", "1", "--concurrency", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let runs = run_ok(&dir, &cache, &["runs", "--db", "w.db"]);
+        if runs.lines().any(|l| l.trim_start().starts_with("2 ") && l.contains("finished")) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the worker did not play run 2: {runs}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    super::common::signal_job(&worker, "INT");
+    let out = wait(worker, "the worker");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("not serving run 1: engine 'main' is built from source (repository myengine")
+            && stderr.contains("allows no repository for it: add --repo myengine="),
+        "{stderr}"
+    );
+    assert_eq!(builds(&dir), 2, "the worker built nothing: only the creator's two builds");
+    // With its own clone allowed, the worker builds the stored commits and finishes run 1.
+    let clone = elsewhere.join("clone");
+    git(&elsewhere, &["clone", "-q", &repo_text, &clone.display().to_string()]);
+    let allowed = format!("myengine={}", clone.display());
+    let out = run(&elsewhere, &other_cache, &["worker", "--db", &db, "--run", "1", "--repo", &allowed, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = report_json(&dir, &cache, "w.db", "1");
+    assert_eq!(report["header"]["games_played"], 4);
+}
+
+#[test]
+fn a_swapped_binary_is_refused_on_resume_unless_the_change_is_accepted() {
+    let dir = temp_dir("source-swap");
+    let cache = dir.join("cache");
+    let dev = dir.join("dev-engine");
+    std::fs::copy(FAKE, &dev).unwrap();
+    std::fs::write(
+        dir.join("engines.toml"),
+        format!(
+            "[[engine]]\nname = \"dev\"\ncommand = \"{}\"\nargs = [\"flat\", \"1000\"]\n\n\
+             [[engine]]\nname = \"ref\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"0\"]\n",
+            dev.display()
+        ),
+    )
+    .unwrap();
+    let job = command(
+        &dir,
+        &cache,
+        &[
+            "match",
+            "--a",
+            "dev",
+            "--b",
+            "ref",
+            "--tc",
+            "nodes=1000",
+            "--games",
+            "100000",
+            "--openings",
+            "noob_2moves",
+            "--concurrency",
+            "1",
+            "--quiet",
+            "--db",
+            "s.db",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(Stdio::null())
+    .process_group(0)
+    .spawn()
+    .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !run(&dir, &cache, &["show", "1", "--db", "s.db"]).status.success() || games_played(&dir, &cache) == 0 {
+        assert!(Instant::now() < deadline, "no game stored");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    super::common::signal_job(&job, "KILL");
+    let _ = wait(job, "the killed match");
+    // Another build under the same name: a script that runs the scripted engine.
+    std::fs::remove_file(&dev).unwrap();
+    std::fs::write(&dev, format!("#!/bin/sh\nexec {FAKE} \"$@\"\n")).unwrap();
+    std::fs::set_permissions(&dev, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    assert_one_line_refusal_keeping_run(&dir, &cache);
+    // Accepted, the run plays on (Ctrl-C once it stored more games: the run is long).
+    let before = games_played(&dir, &cache);
+    let job = command(&dir, &cache, &["resume", "1", "--db", "s.db", "--quiet", "--accept-change"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while games_played(&dir, &cache) <= before {
+        assert!(Instant::now() < deadline, "the accepted resume played nothing");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    super::common::signal_job(&job, "INT");
+    assert!(wait(job, "the accepted resume").status.success());
+    let report = report_json(&dir, &cache, "s.db", "1");
+    let played_by = report["header"]["engines"][0]["played_by"].as_array().unwrap().clone();
+    assert_eq!(played_by.len(), 2, "{played_by:?}");
+    assert_eq!(played_by[1]["accepted"], true);
+    assert_ne!(played_by[0]["sha256"], played_by[1]["sha256"]);
+    let text = run_ok(&dir, &cache, &["show", "1", "--db", "s.db"]);
+    assert!(text.contains("(a change, accepted with --accept-change)"), "{text}");
+}
+
+fn games_played(dir: &Path, cache: &Path) -> u64 {
+    report_json(dir, cache, "s.db", "1")["header"]["games_played"].as_u64().unwrap()
+}
+
+/// The swapped binary refused: one line naming the engine, both hashes and the flag.
+fn assert_one_line_refusal_keeping_run(dir: &Path, cache: &Path) {
+    let out = run(dir, cache, &["resume", "1", "--db", "s.db", "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("arena: ")).count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("engine 'dev' of run 1 is not what this machine")
+            && stderr.contains("its executable had sha256")
+            && stderr.contains("--accept-change"),
+        "{stderr}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_workers_on_postgres_build_the_commits_from_their_own_clones_and_finish_exactly() {
+    let dir = temp_dir("source-postgres");
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let target = match db::scratch_postgres(&server.parse().unwrap(), "arena_source_workers").await {
+        Ok(target) => target,
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => return eprintln!("skipping: {e}"),
+    };
+    let db::Target::Postgres(url) = &target else { unreachable!() };
+    let cache = dir.join("cache");
+    let (repo, main, base) = repository(&dir);
+    let repo_text = repo.display().to_string();
+    run_ok(
+        &dir,
+        &cache,
+        &[
+            "match",
+            "--repo",
+            &repo_text,
+            "--dev",
+            "main",
+            "--base",
+            "base",
+            "--build",
+            BUILD,
+            "--tc",
+            "nodes=1000",
+            "--games",
+            "40",
+            "--openings",
+            "noob_2moves",
+            "--no-local",
+            "--db",
+            url,
+        ],
+    );
+    // Two machines: each its own clone, cache and host name.
+    let workers: Vec<Child> = ["left", "right"]
+        .iter()
+        .map(|machine| {
+            let home = dir.join(machine);
+            std::fs::create_dir_all(&home).unwrap();
+            let clone = home.join("clone");
+            git(&home, &["clone", "-q", &repo_text, &clone.display().to_string()]);
+            let allowed = format!("myengine={}", clone.display());
+            command(
+                &home,
+                &home.join("cache"),
+                &[
+                    "worker",
+                    "--db",
+                    url,
+                    "--run",
+                    "1",
+                    "--repo",
+                    &allowed,
+                    "--concurrency",
+                    "1",
+                    "--lease",
+                    "3",
+                    "--poll",
+                    "1",
+                    "--quiet",
+                ],
+            )
+            .env("HOSTNAME", machine)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+        })
+        .collect();
+    for worker in workers {
+        let out = wait(worker, "a worker");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    for machine in ["left", "right"] {
+        assert_eq!(builds(&dir.join(machine)), 2, "{machine} built both commits once");
+    }
+    let db = db::Db::open(&target).await.unwrap();
+    let info = db.run(1).await.unwrap();
+    assert_eq!((info.status, info.games, info.pairs_done), (model::RunStatus::Finished, 40, 20));
+    let outcomes = db.pair_outcomes(1).await.unwrap();
+    let seqs: std::collections::HashSet<i64> = outcomes.iter().map(|o| o.finished_seq).collect();
+    assert_eq!((outcomes.len(), seqs.len()), (20, 20), "every pair once");
+    let identities = db.identities(1).await.unwrap();
+    for (engine, commit) in [("main", &main), ("base", &base)] {
+        let hosts: std::collections::BTreeSet<&str> =
+            identities.iter().filter(|i| i.engine == engine).map(|i| i.host.as_str()).collect();
+        assert!(hosts.contains("left") && hosts.contains("right"), "{engine} on {hosts:?}");
+        let report = report_json(&dir, &cache, url, "1");
+        assert!(report["header"]["engines"].as_array().unwrap().iter().any(|e| e["commit"] == commit.as_str()));
+    }
+    db.close().await;
+}

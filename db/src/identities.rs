@@ -1,0 +1,64 @@
+//! What played: each engine's executable, `id name` and bench per run and
+//! machine (`engine_identities`).
+
+use sqlx::Row;
+
+use model::EngineIdentity;
+
+use crate::{Db, DbError};
+
+impl Db {
+    /// Records what played `identity.engine` of run `run` on `identity.host`.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn record_identity(&self, run: i64, identity: &EngineIdentity) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        sqlx::query(self.backend.sql(
+            "INSERT INTO engine_identities (run_id, engine, host, sha256, id_name, bench, nps, accepted, seen_ms) \
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, {now_ms})",
+        ))
+        .bind(run)
+        .bind(&identity.engine)
+        .bind(&identity.host)
+        .bind(&identity.sha256)
+        .bind(&identity.id_name)
+        .bind(identity.bench)
+        .bind(identity.nps)
+        .bind(i64::from(identity.accepted))
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Everything recorded of run `run`'s engines, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn identities(&self, run: i64) -> Result<Vec<EngineIdentity>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT engine, host, sha256, id_name, bench, nps, accepted, seen_ms FROM engine_identities \
+             WHERE run_id = ? ORDER BY id",
+        ))
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| EngineIdentity {
+                engine: r.get(0),
+                host: r.get(1),
+                sha256: r.get(2),
+                id_name: r.get(3),
+                bench: r.get(4),
+                nps: r.get(5),
+                accepted: r.get::<i64, _>(6) != 0,
+                seen_ms: r.get(7),
+            })
+            .collect())
+    }
+}
