@@ -26,8 +26,9 @@ impl Db {
     async fn worker_beat_now(&self, name: &str, beat: &WorkerBeat) -> Result<(), DbError> {
         let mut tx = self.write().await?;
         sqlx::query(self.backend.sql(
-            "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults) \
-             VALUES (?, {now_ms}, {now_ms}, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET \
+            "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused) \
+             VALUES (?, {now_ms}, {now_ms}, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET \
+             refused = CASE WHEN excluded.refused = '' THEN workers.refused ELSE excluded.refused END, \
              last_seen_ms = excluded.last_seen_ms, run_id = COALESCE(excluded.run_id, workers.run_id), \
              doing = excluded.doing, units = workers.units + excluded.units, \
              progress = workers.progress + excluded.progress, faults = workers.faults + excluded.faults",
@@ -38,6 +39,7 @@ impl Db {
         .bind(beat.units)
         .bind(beat.progress)
         .bind(beat.faults)
+        .bind(beat.refused.clone().unwrap_or_default())
         .execute(&mut *tx)
         .await
         .map_err(|e| self.error(e))?;
@@ -51,7 +53,7 @@ impl Db {
     /// A database failure.
     pub async fn workers(&self) -> Result<Vec<WorkerInfo>, DbError> {
         let rows = sqlx::query(self.backend.sql(
-            "SELECT name, started_ms, last_seen_ms, run_id, doing, units, progress, faults FROM workers \
+            "SELECT name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused FROM workers \
              ORDER BY last_seen_ms DESC, name",
         ))
         .fetch_all(&self.pool)
@@ -68,6 +70,7 @@ impl Db {
                 units: r.get(5),
                 progress: r.get(6),
                 faults: r.get(7),
+                refused: r.get(8),
             })
             .collect())
     }

@@ -16,3 +16,7 @@ CREATE TABLE engine_identities (
     seen_ms   INTEGER NOT NULL
 );
 CREATE INDEX engine_identities_run ON engine_identities (run_id, engine, host);
+
+-- Why a worker will not serve a run (its engines cannot be built or proven
+-- there), for the dashboard's workers page.
+ALTER TABLE workers ADD COLUMN refused TEXT NOT NULL DEFAULT '';

@@ -166,6 +166,8 @@ pub struct WorkerInfo {
     pub progress: i64,
     /// Units that failed and went back to the queue.
     pub faults: i64,
+    /// The latest run it would not serve, and why (empty: none).
+    pub refused: String,
 }
 
 /// What a process did since it last said so, for [`WorkerInfo`].
@@ -181,6 +183,8 @@ pub struct WorkerBeat {
     pub progress: i64,
     /// Units failed since.
     pub faults: i64,
+    /// A run this process will not serve, and why (kept until the next one).
+    pub refused: Option<String>,
 }
 
 impl WorkerBeat {
@@ -189,6 +193,9 @@ impl WorkerBeat {
         self.units += other.units;
         self.progress += other.progress;
         self.faults += other.faults;
+        if other.refused.is_some() {
+            self.refused = other.refused;
+        }
         if other.run.is_some() {
             self.run = other.run;
             self.doing = other.doing;

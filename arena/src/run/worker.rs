@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, ClaimedPair, Db, DbError};
-use model::{RunKind, RunStatus, Spec};
+use model::{RunKind, RunStatus, Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
@@ -184,7 +184,9 @@ impl Catalogue {
                     )),
                     // With --run the refusal is the worker's error, said once.
                     Job::Refused(why) if self.config.only_run.is_none() => {
-                        self.shared.note(&format!("not serving run {run}: {why}"));
+                        let line = format!("not serving run {run}: {why}");
+                        self.shared.note(&line);
+                        self.shared.beat(db, WorkerBeat { refused: Some(line), ..WorkerBeat::default() }, true).await;
                     }
                     Job::Refused(_) => {}
                 }

@@ -240,7 +240,7 @@ fn workers_table(workers: &[model::WorkerInfo]) -> String {
         "<h1>Workers</h1><p class=\"muted\">Every arena process that plays units: <code>arena worker</code>s and \
          local runs. Seen: its last claim, heartbeat or store.</p><div class=\"scroll\"><table><thead><tr>\
          <th>Worker</th><th class=\"r\">Seen</th><th>Run</th><th>Latest unit</th><th class=\"r\">Units</th>\
-         <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th></tr></thead><tbody>\n",
+         <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th><th>Not serving</th></tr></thead><tbody>\n",
     );
     for w in workers {
         let ago = (now - w.last_seen_ms).max(0) as f64 / 1000.0;
@@ -249,7 +249,7 @@ fn workers_table(workers: &[model::WorkerInfo]) -> String {
             if ago > 120.0 { format!("{} ago (gone?)", duration(ago)) } else { format!("{} ago", duration(ago)) };
         out += &format!(
             "<tr><td>{}</td><td class=\"r\">{seen}</td><td>{}</td><td>{}</td><td class=\"r\">{}</td>\
-             <td class=\"r\">{}</td><td class=\"r\">{:.1}</td><td class=\"r\">{}</td></tr>\n",
+             <td class=\"r\">{}</td><td class=\"r\">{:.1}</td><td class=\"r\">{}</td><td>{}</td></tr>\n",
             escape(&w.name),
             w.run.map_or("-".into(), |run| format!("<a href=\"/runs/{run}\">{run}</a>")),
             escape(&w.doing),
@@ -257,6 +257,7 @@ fn workers_table(workers: &[model::WorkerInfo]) -> String {
             w.progress,
             w.progress as f64 / minutes,
             w.faults,
+            escape(&w.refused),
         );
     }
     out + "</tbody></table></div>"
