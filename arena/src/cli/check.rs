@@ -30,7 +30,7 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
     let arena_exe = std::env::current_exe()?;
     let mut failed = Vec::new();
     for name in &args.engines {
-        let spec = resolve(&registry, name)?;
+        let spec = resolve(&registry, name).await?;
         let launch = spec.launch(&arena_exe);
         let what = spec.describe();
         crate::term::set_line(&format!("checking {name}…"));
@@ -64,9 +64,13 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
 }
 
 /// An engine by name, or a path to a program (run without arguments).
-fn resolve(registry: &Registry, name: &str) -> CliResult<EngineSpec> {
+async fn resolve(registry: &Registry, name: &str) -> CliResult<EngineSpec> {
     match registry.get(name) {
-        Ok(spec) => Ok(spec),
+        Ok(mut spec) => {
+            let stored = &crate::run::identity::stored_repo;
+            crate::run::identity::build_here(std::slice::from_mut(&mut spec), stored).await?;
+            Ok(spec)
+        }
         Err(_) if name.contains('/') && std::path::Path::new(name).is_file() => {
             let short = name.rsplit('/').next().unwrap_or(name).to_string();
             Ok(EngineSpec { name: short, command: name.to_string(), ..EngineSpec::default() })

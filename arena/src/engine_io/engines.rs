@@ -231,14 +231,6 @@ impl Registry {
     }
 }
 
-/// A leading `~/` as the home folder (as a shell would), for paths in `engines.toml`.
-pub fn expand_home(path: &str) -> String {
-    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => Path::new(&home).join(rest).display().to_string(),
-        _ => path.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -219,11 +219,19 @@ impl Cache {
 /// a path that exists made absolute, so that it means the same folder from
 /// any working directory (a run stores it); a URL as it is.
 pub fn repo_location(text: &str) -> String {
-    let expanded = crate::engine_io::engines::expand_home(text);
+    let expanded = expand_home(text);
     let path = Path::new(&expanded);
     match path.exists() {
         true => std::path::absolute(path).map_or(expanded.clone(), |p| p.display().to_string()),
         false => expanded,
+    }
+}
+
+/// A leading `~/` as the home folder (as a shell would), for paths in `engines.toml`.
+pub fn expand_home(path: &str) -> String {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => Path::new(&home).join(rest).display().to_string(),
+        _ => path.to_string(),
     }
 }
 

@@ -54,23 +54,35 @@ pub async fn make_ready(
     spec: &mut Spec,
     repos: RepoChoice<'_>,
 ) -> Result<Vec<EngineIdentity>, RunError> {
-    let jobs = source_jobs(spec.engines(), repos)?;
-    if !jobs.is_empty() {
-        let built = blocking(move || build_sources(jobs)).await?;
-        for (i, exe, commit) in built {
-            let engine = &mut spec.engines_mut()[i];
-            engine.command = exe;
-            engine.args.clear();
-            if let Some(source) = engine.source.as_mut() {
-                source.commit = commit;
-            }
-        }
-    }
+    build_here(spec.engines_mut(), repos).await?;
     let ids = preflight(arena_exe, timeouts, spec).await?;
     let (exe, mut engines) = (arena_exe.to_path_buf(), spec.engines().to_vec());
     let (engines, measured) = blocking(move || measure(&exe, &mut engines, &ids).map(|m| (engines, m))).await?;
     spec.engines_mut().clone_from_slice(&engines);
     Ok(measured)
+}
+
+/// Builds the source engines among `engines` here (a revision not yet
+/// resolved is resolved now) and points each at its binary; also for
+/// commands that start engines outside a run (`arena check`).
+///
+/// # Errors
+///
+/// [`RunError::Spec`] for a repository, revision or build problem.
+pub async fn build_here(engines: &mut [EngineSpec], repos: RepoChoice<'_>) -> Result<(), RunError> {
+    let jobs = source_jobs(engines, repos)?;
+    if jobs.is_empty() {
+        return Ok(());
+    }
+    for (i, exe, commit) in blocking(move || build_sources(jobs)).await? {
+        let engine = &mut engines[i];
+        engine.command = exe;
+        engine.args.clear();
+        if let Some(source) = engine.source.as_mut() {
+            source.commit = commit;
+        }
+    }
+    Ok(())
 }
 
 /// Runs `job` (builds, benches: minutes of blocking work) off the async threads.
