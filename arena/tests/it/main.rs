@@ -15,6 +15,7 @@ mod live_pgn;
 mod machine_limits;
 mod mate_pvs;
 mod misbehaving_engines;
+mod packaging;
 mod ponder;
 mod records;
 mod report;
