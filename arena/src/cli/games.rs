@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers};
 use super::{CliResult, DbArg, RecordArgs, SlotArgs};
-use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Registry, Source};
+use crate::engine_io::source::repo_location;
 use crate::game::adjudication::Adjudication;
 use crate::run::plan::{apply_variant, plan, repetition_warning};
 use model::TimeControl;
@@ -106,6 +107,40 @@ pub struct PlayArgs {
     #[serde(skip)]
     #[arg(long)]
     no_local: bool,
+}
+
+/// An engine built from a revision of a git repository, on the command
+/// line: `--repo` (with `--dev`/`--base` for two engines, `--rev` for tune),
+/// `--build`, `--bench`. Declared once, flattened where they apply.
+#[derive(Args, Debug, Clone, Default)]
+pub struct SourceArgs {
+    /// Build the engines from this git repository (a path or any URL git can clone), each revision resolved to its commit when the run is created.
+    #[arg(long, value_name = "PATH|URL")]
+    pub(super) repo: Option<String>,
+    /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
+    #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
+    build: String,
+    /// With --repo: the bench signature check: auto (measured from each build when the run is created) or off.
+    #[arg(long, value_name = "auto|off", requires = "repo", default_value = "auto")]
+    bench: String,
+}
+
+impl SourceArgs {
+    /// The engine at revision `rev` of `--repo`, named after the revision.
+    pub(super) fn engine(&self, repo: &str, rev: &str) -> CliResult<EngineSpec> {
+        let bench = match self.bench.as_str() {
+            "auto" => Some(BenchSignature::Auto(model::spec::AutoWord::Auto)),
+            "off" => None,
+            other => return Err(anyhow!("--bench {other}: give auto or off")),
+        };
+        let source = Source {
+            repo: repo_location(repo),
+            rev: rev.to_string(),
+            commit: String::new(),
+            build: if self.build.is_empty() { DEFAULT_BUILD.to_string() } else { self.build.clone() },
+        };
+        Ok(EngineSpec { name: rev.replace('@', "-"), source: Some(source), bench, ..EngineSpec::default() })
+    }
 }
 
 /// `--tb-adjudicate`.

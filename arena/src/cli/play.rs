@@ -9,10 +9,9 @@ use serde::Serialize;
 
 use openings::Book;
 
-use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
+use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliResult, SprtParams};
-use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
-use crate::engine_io::source::repo_location;
+use crate::engine_io::engines::EngineSpec;
 
 /// `arena elo`.
 #[derive(Args, Debug, Serialize)]
@@ -220,21 +219,14 @@ pub struct PairArgs {
     /// Engine B (the reference).
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     b: Option<String>,
-    /// Build A and B from this git repository (a path or any URL git can clone): --dev is A, --base is B.
-    #[arg(long, value_name = "PATH|URL", requires_all = ["dev", "base"])]
-    repo: Option<String>,
-    /// With --repo: the revision under test (branch, tag or commit), resolved to its commit when the run is created.
+    #[command(flatten)]
+    source: SourceArgs,
+    /// With --repo: the revision under test (engine A): a branch, tag or commit.
     #[arg(long, value_name = "REV", requires = "repo")]
     dev: Option<String>,
-    /// With --repo: the reference revision.
+    /// With --repo: the reference revision (engine B).
     #[arg(long, value_name = "REV", requires = "repo")]
     base: Option<String>,
-    /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
-    #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
-    build: String,
-    /// With --repo: the bench signature check: auto (the signature measured from each build when the run is created) or off.
-    #[arg(long, value_name = "auto|off", requires = "repo", default_value = "auto")]
-    bench: String,
 }
 
 impl PairArgs {
@@ -242,44 +234,22 @@ impl PairArgs {
     fn of(spec: &MatchSpec) -> PairArgs {
         let [a, b] = engine_pair(spec);
         let base = |name: &str| Some(model::base_name(name).to_string());
-        PairArgs {
-            a: base(&a),
-            b: base(&b),
-            repo: None,
-            dev: None,
-            base: None,
-            build: DEFAULT_BUILD.to_string(),
-            bench: "auto".to_string(),
-        }
+        PairArgs { a: base(&a), b: base(&b), source: SourceArgs::default(), dev: None, base: None }
     }
 
     /// The two engines: by name from the registry, or built from `--repo`.
     fn engines(&self, play: &PlayArgs) -> CliResult<Vec<EngineSpec>> {
-        let (Some(repo), Some(dev), Some(base)) = (&self.repo, &self.dev, &self.base) else {
+        let Some(repo) = &self.source.repo else {
             let names = [self.a.as_deref().unwrap_or_default(), self.b.as_deref().unwrap_or_default()];
             return resolve_engines(play, &names);
         };
-        let bench = match self.bench.as_str() {
-            "auto" => Some(BenchSignature::Auto(model::spec::AutoWord::Auto)),
-            "off" => None,
-            other => return Err(anyhow!("--bench {other}: give auto or off")),
-        };
-        let repo = repo_location(repo);
-        let engine = |rev: &String| EngineSpec {
-            name: rev.replace('@', "-"),
-            source: Some(Source {
-                repo: repo.clone(),
-                rev: rev.clone(),
-                commit: String::new(),
-                build: self.build.clone(),
-            }),
-            bench,
-            ..EngineSpec::default()
+        let (Some(dev), Some(base)) = (&self.dev, &self.base) else {
+            return Err(anyhow!("--repo needs --dev REV and --base REV (the revision under test and the reference)"));
         };
         if dev == base {
             return Err(anyhow!("--dev and --base are both '{dev}': name two revisions"));
         }
-        Ok(vec![engine(dev), engine(base)])
+        Ok(vec![self.source.engine(repo, dev)?, self.source.engine(repo, base)?])
     }
 }
 

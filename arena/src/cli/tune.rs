@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::CliResult;
 use super::common::arena_exe;
-use super::games::{PlayArgs, build_spec, open_book, resolve_engines, start};
+use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::process::Timeouts;
 use crate::run::tune::{ParamFlag, declared_options, resolve};
@@ -22,8 +22,15 @@ use crate::run::tune::{ParamFlag, declared_options, resolve};
 pub struct TuneArgs {
     /// The engine whose options are tuned (a preset or an engines.toml name).
     #[serde(skip)]
-    #[arg(long)]
-    engine: String,
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
+    engine: Option<String>,
+    #[serde(skip)]
+    #[command(flatten)]
+    source: SourceArgs,
+    /// With --repo: the revision to tune (a branch, tag or commit).
+    #[serde(skip)]
+    #[arg(long, value_name = "REV", requires = "repo")]
+    rev: Option<String>,
     /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
     #[serde(rename = "param")]
     #[arg(long = "param", required = true)]
@@ -67,7 +74,9 @@ impl TuneArgs {
             spsa.params.iter().map(param).collect()
         });
         TuneArgs {
-            engine,
+            engine: Some(engine),
+            source: SourceArgs::default(),
+            rev: None,
             params,
             games: spsa.map_or(0, |spsa| 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2)),
             alpha: spsa.map_or(DEFAULT_ALPHA, |spsa| spsa.alpha),
@@ -104,7 +113,14 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
             return Err(anyhow!("--param {} is given twice", flag.name));
         }
     }
-    let base = resolve_engines(&args.play, &[&args.engine])?.remove(0);
+    let mut base = match (&args.source.repo, &args.rev, &args.engine) {
+        (Some(repo), Some(rev), _) => args.source.engine(repo, rev)?,
+        (Some(_), None, _) => return Err(anyhow!("--repo needs --rev REV, the revision to tune")),
+        (None, _, Some(name)) => resolve_engines(&args.play, &[name])?.remove(0),
+        (None, _, None) => return Err(anyhow!("give --engine NAME, or --repo PATH --rev REV")),
+    };
+    // A source engine is built (its revision resolved) before its options are read.
+    crate::run::identity::build_here(std::slice::from_mut(&mut base), &crate::run::identity::stored_repo).await?;
     let declared = declared_options(&base, &arena_exe()?, Timeouts::default()).await?;
     let params = flags
         .iter()

@@ -86,6 +86,14 @@ fn assert_one_line_refusal(dir: &Path, cache: &Path, args: &[&str], needle: &str
     }
 }
 
+/// Creates a `--no-local` match of `games` games between main and base of `repo`.
+fn create_match(dir: &Path, cache: &Path, repo: &str, games: &str, db: &str, extra: &[&str]) {
+    let mut args = vec!["match", "--repo", repo, "--dev", "main", "--base", "base", "--build", BUILD];
+    args.extend(["--tc", "nodes=1000", "--games", games, "--no-local", "--db", db]);
+    args.extend(extra);
+    run_ok(dir, cache, &args);
+}
+
 fn builds(dir: &Path) -> usize {
     std::fs::read_to_string(dir.join("builds.log")).map_or(0, |text| text.lines().count())
 }
@@ -152,28 +160,7 @@ fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
 
     // A run created now means today's main; moving main afterwards changes
     // nothing about what plays on resume, and the cache serves both builds.
-    run_ok(
-        &dir,
-        &cache,
-        &[
-            "match",
-            "--repo",
-            &repo_text,
-            "--dev",
-            "main",
-            "--base",
-            "base",
-            "--build",
-            BUILD,
-            "--tc",
-            "nodes=1000",
-            "--games",
-            "4",
-            "--no-local",
-            "--db",
-            "c.db",
-        ],
-    );
+    create_match(&dir, &cache, &repo_text, "4", "c.db", &[]);
     let moved = commit(&repo, 0, "echo 'Nodes searched : 3000'", "main moves on");
     assert_ne!(moved, main);
     run_ok(&dir, &cache, &["resume", "1", "--db", "c.db", "--quiet"]);
@@ -181,6 +168,37 @@ fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
     assert_eq!(report["header"]["engines"][0]["commit"], main.as_str());
     assert_eq!(report["header"]["games_played"], 4);
     assert_eq!(builds(&dir), 2, "the second run and its resume reused the cache");
+}
+
+#[test]
+fn tune_builds_the_revision_before_reading_its_options() {
+    let dir = temp_dir("source-tune");
+    let cache = dir.join("cache");
+    let (repo, _, _) = repository(&dir);
+    let repo_text = repo.display().to_string();
+    let args = [
+        "tune",
+        "--repo",
+        &repo_text,
+        "--rev",
+        "main",
+        "--build",
+        BUILD,
+        "--param",
+        "Hash=1..64",
+        "--games",
+        "8",
+        "--tc",
+        "nodes=1000",
+        "--plan",
+        "--db",
+        "t.db",
+    ];
+    let out = run(&dir, &cache, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("built main at") && stderr.contains("Hash"), "{stderr}");
+    assert_eq!(builds(&dir), 1);
 }
 
 #[test]
@@ -246,28 +264,7 @@ fn a_worker_builds_only_from_repositories_it_allows_and_serves_its_other_runs() 
     let cache = dir.join("cache");
     let (repo, _, _) = repository(&dir);
     let repo_text = repo.display().to_string();
-    run_ok(
-        &dir,
-        &cache,
-        &[
-            "match",
-            "--repo",
-            &repo_text,
-            "--dev",
-            "main",
-            "--base",
-            "base",
-            "--build",
-            BUILD,
-            "--tc",
-            "nodes=1000",
-            "--games",
-            "4",
-            "--no-local",
-            "--db",
-            "w.db",
-        ],
-    );
+    create_match(&dir, &cache, &repo_text, "4", "w.db", &[]);
     run_ok(
         &dir,
         &cache,
@@ -421,30 +418,7 @@ async fn two_workers_on_postgres_build_the_commits_from_their_own_clones_and_fin
     let cache = dir.join("cache");
     let (repo, main, base) = repository(&dir);
     let repo_text = repo.display().to_string();
-    run_ok(
-        &dir,
-        &cache,
-        &[
-            "match",
-            "--repo",
-            &repo_text,
-            "--dev",
-            "main",
-            "--base",
-            "base",
-            "--build",
-            BUILD,
-            "--tc",
-            "nodes=1000",
-            "--games",
-            "40",
-            "--openings",
-            "noob_2moves",
-            "--no-local",
-            "--db",
-            url,
-        ],
-    );
+    create_match(&dir, &cache, &repo_text, "40", url, &["--openings", "noob_2moves"]);
     // Two machines: each its own clone, cache and host name.
     let workers: Vec<Child> = ["left", "right"]
         .iter()
