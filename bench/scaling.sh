@@ -36,8 +36,11 @@ if [ ! -e "$db" ]; then
 fi
 "$arena" runs --db "$db"
 # Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
+# The runs outlive arena versions by design: --accept-change plays on with a
+# newer arena (the bundled engine's identity is arena's version) and every
+# report lists each version that played.
 trap ':' INT
-"$arena" worker --db "$db" --concurrency 2 --no-io-log || true
+"$arena" worker --db "$db" --concurrency 2 --no-io-log --accept-change || true
 trap - INT
 "$arena" runs --db "$db"
 mkdir -p "$(dirname "$snapshot")"

@@ -99,6 +99,9 @@ struct Catalogue {
     config: WorkerConfig,
     registry: Registry,
     jobs: Mutex<Jobs>,
+    /// Held by the slot that refreshes, so that a new run is prepared
+    /// (built, benched, its identities recorded) once, not once per slot.
+    refreshing: tokio::sync::Mutex<()>,
     done: Mutex<WorkerSummary>,
     shared: Arc<Shared>,
 }
@@ -126,6 +129,7 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
         config,
         registry,
         jobs,
+        refreshing: tokio::sync::Mutex::new(()),
         done: Mutex::new(WorkerSummary::default()),
         shared: shared.clone(),
     });
@@ -159,6 +163,12 @@ impl Catalogue {
     async fn refresh(&self, now: bool) -> Result<(), DbError> {
         let stale = lock(&self.jobs).refreshed.is_none_or(|at| at.elapsed() >= self.config.poll);
         if !now && !stale {
+            return Ok(());
+        }
+        let _refreshing = self.refreshing.lock().await;
+        // Another slot may have refreshed while this one waited.
+        let fresh = lock(&self.jobs).refreshed.is_some_and(|at| at.elapsed() < self.config.poll);
+        if !now && fresh {
             return Ok(());
         }
         let db = &self.config.runtime.db;
