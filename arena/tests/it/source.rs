@@ -51,6 +51,22 @@ fn repository(dir: &Path) -> (PathBuf, String, String) {
     (repo, main, base)
 }
 
+/// A test's folder, its build cache, and the repository of [`repository`].
+struct Setup {
+    dir: PathBuf,
+    cache: PathBuf,
+    repo: PathBuf,
+    repo_text: String,
+    main: String,
+    base: String,
+}
+
+fn setup(name: &str) -> Setup {
+    let dir = temp_dir(name);
+    let (repo, main, base) = repository(&dir);
+    Setup { cache: dir.join("cache"), repo_text: repo.display().to_string(), dir, repo, main, base }
+}
+
 /// `arena ARGS` in `dir` with the build's environment and cache `cache`.
 fn command(dir: &Path, cache: &Path, args: &[&str]) -> Command {
     let mut cmd = Command::new(ARENA);
@@ -113,10 +129,7 @@ fn wait(mut child: Child, what: &str) -> Output {
 
 #[test]
 fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
-    let dir = temp_dir("source-sprt");
-    let cache = dir.join("cache");
-    let (repo, main, base) = repository(&dir);
-    let repo_text = repo.display().to_string();
+    let Setup { dir, cache, repo, repo_text, main, base } = setup("source-sprt");
     let sprt = |db: &str| {
         let args = [
             "sprt",
@@ -172,10 +185,7 @@ fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
 
 #[test]
 fn tune_builds_the_revision_before_reading_its_options() {
-    let dir = temp_dir("source-tune");
-    let cache = dir.join("cache");
-    let (repo, _, _) = repository(&dir);
-    let repo_text = repo.display().to_string();
+    let Setup { dir, cache, repo_text, .. } = setup("source-tune");
     let args = [
         "tune",
         "--repo",
@@ -203,10 +213,7 @@ fn tune_builds_the_revision_before_reading_its_options() {
 
 #[test]
 fn a_failing_build_an_unknown_revision_and_bad_benches_are_one_line_each() {
-    let dir = temp_dir("source-failures");
-    let cache = dir.join("cache");
-    let (repo, _, _) = repository(&dir);
-    let repo_text = repo.display().to_string();
+    let Setup { dir, cache, repo, repo_text, .. } = setup("source-failures");
     let pair = |dev: &str, build: &str| -> Vec<String> {
         [
             "match",
@@ -260,10 +267,7 @@ fn a_failing_build_an_unknown_revision_and_bad_benches_are_one_line_each() {
 
 #[test]
 fn a_worker_builds_only_from_repositories_it_allows_and_serves_its_other_runs() {
-    let dir = temp_dir("source-worker");
-    let cache = dir.join("cache");
-    let (repo, _, _) = repository(&dir);
-    let repo_text = repo.display().to_string();
+    let Setup { dir, cache, repo_text, .. } = setup("source-worker");
     create_match(&dir, &cache, &repo_text, "4", "w.db", &[]);
     run_ok(
         &dir,
@@ -407,7 +411,7 @@ fn assert_one_line_refusal_keeping_run(dir: &Path, cache: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_workers_on_postgres_build_the_commits_from_their_own_clones_and_finish_exactly() {
-    let dir = temp_dir("source-postgres");
+    let Setup { dir, cache, repo_text, main, base, .. } = setup("source-postgres");
     let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
     let target = match db::scratch_postgres(&server.parse().unwrap(), "arena_source_workers").await {
         Ok(target) => target,
@@ -415,9 +419,6 @@ async fn two_workers_on_postgres_build_the_commits_from_their_own_clones_and_fin
         Err(e) => return eprintln!("skipping: {e}"),
     };
     let db::Target::Postgres(url) = &target else { unreachable!() };
-    let cache = dir.join("cache");
-    let (repo, main, base) = repository(&dir);
-    let repo_text = repo.display().to_string();
     create_match(&dir, &cache, &repo_text, "40", url, &["--openings", "noob_2moves"]);
     // Two machines: each its own clone, cache and host name.
     let workers: Vec<Child> = ["left", "right"]
