@@ -39,14 +39,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn identities(&self, run: i64) -> Result<Vec<EngineIdentity>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT engine, host, sha256, id_name, bench, nps, accepted, seen_ms FROM engine_identities \
-             WHERE run_id = ? ORDER BY id",
-        ))
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        let rows = self
+            .rows_of_run(
+                "SELECT engine, host, sha256, id_name, bench, nps, accepted, seen_ms FROM engine_identities \
+                 WHERE run_id = ? ORDER BY id",
+                run,
+            )
+            .await?;
         Ok(rows
             .iter()
             .map(|r| EngineIdentity {

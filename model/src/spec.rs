@@ -77,6 +77,13 @@ pub struct Source {
     pub build: String,
 }
 
+/// A repository's short name: the last part of its path or URL without `.git`.
+pub fn repo_name(repo: &str) -> &str {
+    let trimmed = repo.trim_end_matches('/');
+    let last = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);
+    last.strip_suffix(".git").unwrap_or(last)
+}
+
 /// The default build command of a source engine (as OpenBench's `make EXE=`).
 pub const DEFAULT_BUILD: &str = "make -j EXE={exe}";
 
@@ -84,9 +91,7 @@ impl Source {
     /// The repository's short name: the last part of its path or URL
     /// without `.git`, which a worker's `--repo NAME=…` may use.
     pub fn repo_name(&self) -> &str {
-        let trimmed = self.repo.trim_end_matches('/');
-        let last = trimmed.rsplit(['/', ':']).next().unwrap_or(trimmed);
-        last.strip_suffix(".git").unwrap_or(last)
+        repo_name(&self.repo)
     }
 
     /// The commit's first 8 hex digits, as reports show it.

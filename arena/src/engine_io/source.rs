@@ -184,8 +184,7 @@ impl Cache {
     fn mirror(&self, repo: &str, need: Option<&str>) -> Result<PathBuf, SourceError> {
         let repos = self.root.join("repos");
         mkdir(&repos)?;
-        let base = repo.trim_end_matches('/').rsplit(['/', ':']).next().unwrap_or("repo");
-        let key = format!("{}-{}", sanitize(base.trim_end_matches(".git")), &digest(repo)[..12]);
+        let key = format!("{}-{}", sanitize(model::spec::repo_name(repo)), &digest(repo)[..12]);
         let mirror = repos.join(format!("{key}.git"));
         let _lock = lock_file(&repos.join(format!("{key}.lock")), &format!("the clone of {repo}"))?;
         if mirror.exists() {
