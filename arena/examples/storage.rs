@@ -52,6 +52,9 @@ fn game(plies: usize, seed: u64) -> GameRecord {
         finished_ms: 1_795_219_260_000,
         pv_issues: Vec::new(),
         io_log: None,
+        machine: String::new(),
+        lost_ms: None,
+        tc_scale: None,
     }
 }
 

@@ -8,7 +8,20 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Command::EngineUci { pruning } = &cli.command {
+    if let Command::EngineUci { pruning, bench } = &cli.command {
+        if bench.is_some() {
+            return match engine::search::PruningConfig::preset(pruning) {
+                Ok(config) => {
+                    let result = engine::bench::run(&config, engine::bench::DEFAULT_DEPTH);
+                    println!("{} nodes {} nps", result.nodes, result.nps());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("arena engine-uci: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
         return match engine::uci::run(BufReader::new(stdin()), stdout(), pruning) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

@@ -7,8 +7,8 @@ use clap::ValueEnum;
 use db::{Db, DbError};
 use model::{RunInfo, Spec, SpecError};
 use reports::report::{
-    Brief, Budget, EngineHeader, Header, Inputs, Layout, Report, SuiteHeader, SuiteInputs, SuiteReport, render_html,
-    render_html_body, render_markdown, render_text, utc_timestamp,
+    Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
+    render_html, render_html_body, render_markdown, render_text, utc_timestamp,
 };
 
 use crate::engine_io::engines::EngineSpec;
@@ -50,9 +50,10 @@ pub enum RunReport {
 }
 
 /// How much of a report to build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Detail {
     /// Everything (`arena report`).
+    #[default]
     Full,
     /// The short view (`arena show`, after a run): no pass over the games.
     Brief,
@@ -129,9 +130,28 @@ fn engine_headers(engines: &[EngineSpec], identities: &[model::EngineIdentity]) 
         .collect()
 }
 
-/// The report of stored run `run`; `anchor` is the engine rated 0 in a
-/// tournament, or the 100 % reference of a suite (default: the first).
-pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail) -> Result<RunReport, ReportError> {
+/// What a report is asked for, beside its run.
+#[derive(Clone, Debug, Default)]
+pub struct Ask {
+    /// The engine rated 0 in a tournament, or the 100 % reference of a
+    /// suite (default: the first).
+    pub anchor: Option<String>,
+    /// How much to build.
+    pub detail: Detail,
+    /// Count the games of machines set aside (`None`: as the run says).
+    pub count_set_aside: Option<bool>,
+}
+
+impl Ask {
+    /// The report's `detail`, everything else as the run says.
+    pub fn of(detail: Detail) -> Ask {
+        Ask { detail, ..Ask::default() }
+    }
+}
+
+/// The report of stored run `run`.
+pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportError> {
+    let Ask { anchor, detail, count_set_aside } = ask;
     let info = db.run(run).await?;
     let spec = Spec::of(&info)?;
     if let Some(name) = &anchor
@@ -147,9 +167,17 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
     match spec {
         Spec::Games(spec) => {
             let pairs = db.pair_outcomes(run).await?;
+            let records = db.machine_records(run).await?;
+            let states = db.machine_states(run).await?;
+            let machines = MachineInputs {
+                records: &records,
+                states: &states,
+                count_set_aside: count_set_aside.unwrap_or(spec.machines.count_set_aside),
+            };
+            let excluded = reports::report::machines_left_out(machines);
             let (games, move_totals, terminations) = match detail {
                 Detail::Full => (db.game_summaries(run).await?, db.move_totals(run).await?, Vec::new()),
-                Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run).await?),
+                Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run, &excluded).await?),
             };
             let header = Header {
                 run,
@@ -195,6 +223,7 @@ pub async fn report_of(db: &Db, run: i64, anchor: Option<String>, detail: Detail
                 tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
                 pv_issues: &pv_issues,
                 scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
+                machines: Some(machines),
             });
             Ok(RunReport::Games(report, terminations))
         }

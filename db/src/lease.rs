@@ -285,12 +285,15 @@ impl Db {
                 "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
                  WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
                      AND EXISTS (SELECT 1 FROM runs r WHERE r.id = q.run_id AND r.status = 'running') \
+                     AND NOT EXISTS (SELECT 1 FROM run_machines m WHERE m.run_id = q.run_id AND m.machine = ? \
+                         AND m.set_aside <> '') \
                      ORDER BY q.idx LIMIT 1 {{skip_locked}}) \
                  RETURNING {columns}"
             )))
             .bind(worker)
             .bind(millis(lease))
             .bind(run)
+            .bind(crate::machines::machine_of(worker))
             .fetch_optional(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
@@ -393,11 +396,12 @@ impl Db {
     ) -> Result<Option<i64>, DbError> {
         let mut query = sqlx::query(self.backend.sql(
             "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
-             opening, opening_moves, opening_san, started_ms, finished_ms, io_log, \
-             white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
+             opening, opening_moves, opening_san, started_ms, finished_ms, io_log, machine, lost_ms, tc_scale, \
+             white_overheads, black_overheads, white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
              white_nps_sum, white_nps_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
              black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves) \
-             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
+             SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
              WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}) \
              RETURNING id",
         ))
@@ -416,7 +420,13 @@ impl Db {
         .bind(game.opening_san.join(" "))
         .bind(game.started_ms)
         .bind(game.finished_ms)
-        .bind(game.io_log.as_deref());
+        .bind(game.io_log.as_deref())
+        .bind(&game.machine)
+        .bind(game.lost_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)))
+        .bind(game.tc_scale);
+        for overheads in game.overheads() {
+            query = query.bind(overheads.encode());
+        }
         for side in side_totals(game) {
             query = query
                 .bind(side.moves)

@@ -12,6 +12,7 @@ mod connect;
 mod dialect;
 mod identities;
 mod lease;
+mod machines;
 mod moves;
 mod read;
 mod runs;
@@ -23,7 +24,7 @@ mod workers;
 pub use connect::Db;
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
-pub use runs::host_name;
+pub use machines::{machine_name, name_machine};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
 

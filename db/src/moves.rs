@@ -1,6 +1,8 @@
 //! A game's moves as stored: one JSON array per game in `game_moves.moves_json`,
 //! one array per move, `[uci, san, time_ms, clock_ms, score_cp, score_mate,
-//! depth, seldepth, nodes, nps, pv]` (see `migrations/sqlite/0010_packed_moves.sql`).
+//! depth, seldepth, nodes, nps, pv]` (see `migrations/sqlite/0010_packed_moves.sql`),
+//! and since `0012_machines.sql` two more when arena measured them:
+//! `latency_ms, engine_ms`.
 //! One value per game instead of one row per move makes storing a game two
 //! row inserts; the view `moves` still shows a row per move to SQL.
 
@@ -14,32 +16,89 @@ use model::MoveRecord;
 type Stored<'a> =
     (&'a str, &'a str, i64, i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, &'a str);
 
+/// A move's measured times as stored: latency and the engine's own time.
+type Times = (Option<i64>, Option<i64>);
+
+/// [`Stored`] with the measured times.
+type Timed<'a> = (
+    &'a str,
+    &'a str,
+    i64,
+    i64,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    Option<i64>,
+    &'a str,
+    Option<i64>,
+    Option<i64>,
+);
+
 /// One move read back; strings owned because JSON escapes may need decoding.
-type Read =
-    (String, String, u64, u64, Option<i64>, Option<i64>, Option<u64>, Option<u64>, Option<u64>, Option<u64>, String);
+/// The measured times are absent from moves stored before they were kept.
+#[derive(serde::Deserialize)]
+struct Read(
+    String,
+    String,
+    u64,
+    u64,
+    Option<i64>,
+    Option<i64>,
+    Option<u64>,
+    Option<u64>,
+    Option<u64>,
+    Option<u64>,
+    String,
+    #[serde(default)] Option<u64>,
+    #[serde(default)] Option<u64>,
+);
 
 /// The JSON stored for `moves`.
 pub(crate) fn encode(moves: &[MoveRecord]) -> String {
-    let wide = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
-    let rows: Vec<Stored<'_>> = moves
-        .iter()
-        .map(|m| {
-            (
-                m.uci.as_str(),
-                m.san.as_str(),
-                wide(m.time_ms),
-                wide(m.clock_ms),
-                m.score_cp,
-                m.score_mate,
-                m.depth.map(wide),
-                m.seldepth.map(wide),
-                m.nodes.map(wide),
-                m.nps.map(wide),
-                m.pv.as_str(),
-            )
-        })
-        .collect();
-    serde_json::to_string(&rows).unwrap_or_else(|_| "[]".into())
+    let mut json = String::with_capacity(moves.len() * 96 + 2);
+    json.push('[');
+    for (i, m) in moves.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        let one = match stored(m) {
+            (row, None) => serde_json::to_string(&row),
+            ((a, b, c, d, e, f, g, h, i, j, k), Some((l, n))) => {
+                let timed: Timed<'_> = (a, b, c, d, e, f, g, h, i, j, k, l, n);
+                serde_json::to_string(&timed)
+            }
+        };
+        json.push_str(&one.unwrap_or_else(|_| "null".into()));
+    }
+    json.push(']');
+    json
+}
+
+/// A count as stored: a signed 64-bit integer (see [`Stored`]).
+fn wide(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// A move's stored fields, and its measured times when it has them.
+fn stored(m: &MoveRecord) -> (Stored<'_>, Option<Times>) {
+    let row = (
+        m.uci.as_str(),
+        m.san.as_str(),
+        wide(m.time_ms),
+        wide(m.clock_ms),
+        m.score_cp,
+        m.score_mate,
+        m.depth.map(wide),
+        m.seldepth.map(wide),
+        m.nodes.map(wide),
+        m.nps.map(wide),
+        m.pv.as_str(),
+    );
+    let timed =
+        (m.latency_ms.is_some() || m.engine_ms.is_some()).then(|| (m.latency_ms.map(wide), m.engine_ms.map(wide)));
+    (row, timed)
 }
 
 /// The moves of a stored value; a value that is not a list of moves (only
@@ -58,19 +117,39 @@ fn decode_json(json: &str) -> Result<Vec<MoveRecord>, String> {
     let rows: Vec<Read> = serde_json::from_str(json).map_err(|e| e.to_string())?;
     Ok(rows
         .into_iter()
-        .map(|(uci, san, time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps, pv)| MoveRecord {
-            uci,
-            san,
-            time_ms,
-            clock_ms,
-            score_cp,
-            score_mate,
-            depth,
-            seldepth,
-            nodes,
-            nps,
-            pv,
-        })
+        .map(
+            |Read(
+                uci,
+                san,
+                time_ms,
+                clock_ms,
+                score_cp,
+                score_mate,
+                depth,
+                seldepth,
+                nodes,
+                nps,
+                pv,
+                latency_ms,
+                engine_ms,
+            )| {
+                MoveRecord {
+                    uci,
+                    san,
+                    time_ms,
+                    clock_ms,
+                    score_cp,
+                    score_mate,
+                    depth,
+                    seldepth,
+                    nodes,
+                    nps,
+                    pv,
+                    latency_ms,
+                    engine_ms,
+                }
+            },
+        )
         .collect())
 }
 
@@ -161,6 +240,12 @@ impl<'a> Fast<'a> {
         }
         self.eat(b',')?;
         let pv = self.string()?;
+        let mut timed = [None; 2];
+        if self.eat(b',').is_some() {
+            timed[0] = self.integer()?;
+            self.eat(b',')?;
+            timed[1] = self.integer()?;
+        }
         self.eat(b']')?;
         let [time_ms, clock_ms, score_cp, score_mate, depth, seldepth, nodes, nps] = numbers;
         let unsigned = |v: Option<i64>| v.map(u64::try_from).transpose().ok();
@@ -176,6 +261,8 @@ impl<'a> Fast<'a> {
             nodes: unsigned(nodes)?,
             nps: unsigned(nps)?,
             pv,
+            latency_ms: unsigned(timed[0])?,
+            engine_ms: unsigned(timed[1])?,
         })
     }
 }
@@ -201,6 +288,8 @@ mod tests {
                 ..MoveRecord::default()
             },
             MoveRecord { uci: "e7e5".into(), san: "e5".into(), score_mate: Some(-3), ..MoveRecord::default() },
+            MoveRecord { uci: "g1f3".into(), san: "Nf3".into(), latency_ms: Some(7), ..MoveRecord::default() },
+            MoveRecord { uci: "b8c6".into(), latency_ms: Some(9), engine_ms: Some(4), ..MoveRecord::default() },
         ];
         let json = encode(&moves);
         assert_eq!(decode(&json).unwrap(), moves);
@@ -208,9 +297,18 @@ mod tests {
         let plain = &moves[1..];
         assert_eq!(Fast::new(&encode(plain)).moves().as_deref(), Some(plain));
         assert!(Fast::new(&json).moves().is_none(), "escapes go to serde_json");
-        let spaced = r#"[["e7e5", "e5", 0, 0, null, -3, null, null, null, null, ""]]"#;
+        assert_eq!(decode(&encode(plain)).unwrap(), plain);
+        let spaced = r#"[["e7e5", "e5", 0, 0, null, -3, null, null, null, null, ""], ["g1f3", "Nf3", 0, 0,
+            null, null, null, null, null, null, "", 7, null], ["b8c6", "", 0, 0, null, null, null, null, null, null,
+            "", 9, 4]]"#;
         assert_eq!(Fast::new(spaced).moves().as_deref(), Some(plain));
         assert_eq!(decode(spaced).unwrap(), plain);
+        // Moves stored before the times were kept have eleven fields.
+        assert!(
+            encode(&plain[..1]).ends_with(r#""e5",0,0,null,-3,null,null,null,null,""]]"#),
+            "{}",
+            encode(&plain[..1])
+        );
         assert_eq!(decode("[]").unwrap(), Vec::new());
         assert!(decode("[[\"e2e4\"]]").is_err());
         assert!(decode("not json").is_err());

@@ -20,8 +20,8 @@ impl Db {
         let rows = self
             .rows_of_run(
                 "SELECT p.idx, p.engine_a, p.engine_b, p.opening_name, p.finished_seq, p.llr, \
-             MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END) \
-             FROM pairs p JOIN games g ON g.pair_id = p.id \
+             MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END), \
+             MAX(g.machine) FROM pairs p JOIN games g ON g.pair_id = p.id \
              WHERE p.run_id = ? AND p.status = 'done' GROUP BY p.id ORDER BY p.finished_seq",
                 run,
             )
@@ -39,23 +39,35 @@ impl Db {
                     finished_seq: r.get(4),
                     llr: r.get(5),
                     results: [first, second],
+                    machine: r.get(8),
                 })
             })
             .collect())
     }
 
-    /// How many games of a run ended each way: (termination, count).
+    /// How many games of a run ended each way, most first: (termination,
+    /// count), leaving out the games of the machines in `left_out`.
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn terminations(&self, run: i64) -> Result<Vec<(String, i64)>, DbError> {
-        let rows = self.rows_of_run(
-            "SELECT termination, COUNT(*) FROM games WHERE run_id = ? GROUP BY termination ORDER BY COUNT(*) DESC, termination",
-            run,
-        )
-        .await?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    pub async fn terminations(&self, run: i64, left_out: &[String]) -> Result<Vec<(String, i64)>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT machine, termination, COUNT(*) FROM games WHERE run_id = ? GROUP BY machine, termination",
+                run,
+            )
+            .await?;
+        let mut counts: Vec<(String, i64)> = Vec::new();
+        for row in rows.iter().filter(|r| !left_out.contains(&r.get::<String, _>(0))) {
+            let (termination, n): (String, i64) = (row.get(1), row.get(2));
+            match counts.iter_mut().find(|(t, _)| *t == termination) {
+                Some((_, count)) => *count += n,
+                None => counts.push((termination, n)),
+            }
+        }
+        counts.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+        Ok(counts)
     }
 
     /// Per engine and kind, how many of its mate scores their PV did not
@@ -123,7 +135,7 @@ impl Db {
     pub async fn game_summaries(&self, run: i64) -> Result<Vec<GameSummary>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies \
+                "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies, g.machine \
              FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? ORDER BY g.id",
                 run,
             )
@@ -138,6 +150,7 @@ impl Db {
                 result: GameResult::from_pgn(&r.get::<String, _>(4)).unwrap_or(GameResult::Draw),
                 termination: Termination::parse(&r.get::<String, _>(5)).unwrap_or(Termination::Disconnect),
                 plies: r.get(6),
+                machine: r.get(7),
             })
             .collect())
     }
@@ -234,7 +247,7 @@ impl Db {
         };
         let rows = sqlx::query(self.backend.sql(&format!(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
-             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log{moves} \
+             g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log, g.machine, g.lost_ms, g.tc_scale{moves} \
              FROM games g JOIN pairs p ON p.id = g.pair_id {join} WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
         )))
         .bind(run)
@@ -247,7 +260,7 @@ impl Db {
         for row in &rows {
             let mut game = game_row(row);
             if with_moves {
-                let json: String = row.get(15);
+                let json: String = row.get(18);
                 game.record.moves = crate::moves::decode(&json).map_err(|e| {
                     DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
                 })?;
@@ -279,6 +292,9 @@ fn game_row(r: &AnyRow) -> GameRow {
             finished_ms: r.get(13),
             pv_issues: Vec::new(),
             io_log: r.get(14),
+            machine: r.get(15),
+            lost_ms: r.get::<Option<i64>, _>(16).and_then(|ms| u64::try_from(ms).ok()),
+            tc_scale: r.get(17),
         },
     }
 }

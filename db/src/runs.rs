@@ -41,7 +41,7 @@ impl Db {
         .bind(spec.kind().as_str())
         .bind(spec.to_json())
         .bind(now_ms())
-        .bind(host_name())
+        .bind(crate::machine_name())
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?
@@ -244,13 +244,4 @@ fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {
     RunKind::parse(text).ok_or_else(|| {
         DbError::Sql(format!("run {run} has kind '{text}', which this arena version does not know (use a newer arena)"))
     })
-}
-
-/// This machine's name: `$HOSTNAME`, else `/etc/hostname`, else `localhost`.
-pub fn host_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
 }

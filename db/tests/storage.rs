@@ -74,12 +74,17 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
                 nodes: Some((1 << 40) + i as u64), // large, within the i64 that both servers store
                 nps: None,
                 pv: format!("m{i} x y"),
+                latency_ms: Some(12 + i as u64),
+                engine_ms: (i % 2 == 1).then_some(10),
             })
             .collect(),
         started_ms: 1_700_000_000_000,
         finished_ms: 1_700_000_060_000,
         pv_issues: Vec::new(),
         io_log: None,
+        machine: String::new(),
+        lost_ms: None,
+        tc_scale: None,
     }
 }
 
@@ -103,6 +108,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         tablebase: None,
         check_mate_pvs: true,
         variant: Variant::Standard,
+        machines: model::MachineRule::default(),
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
 }
@@ -157,7 +163,7 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         assert_eq!(fhr.moves, 3 * 35, "{target}: half of 30 + 40 plies per pair");
         let summaries = db.game_summaries(run).await.unwrap();
         assert_eq!(summaries.iter().map(|s| s.plies).sum::<i64>(), 3 * 70);
-        assert_eq!(db.terminations(run).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
+        assert_eq!(db.terminations(run, &[]).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
         db.close().await;
     }
 }

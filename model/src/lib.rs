@@ -4,6 +4,7 @@
 //! stored with. No I/O here, only serde.
 
 pub mod adjudication;
+pub mod latency;
 pub mod record;
 pub mod run;
 pub mod spec;
@@ -12,14 +13,15 @@ pub mod tally;
 pub mod time_control;
 pub mod tune;
 
+pub use latency::Latencies;
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
 pub use run::{
-    EngineIdentity, EngineMoveTotals, GameRow, GameSummary, PairOutcome, PairPlan, PvIssueCount, RunInfo, RunKind,
-    RunStatus, SuiteChunkPlan, SuiteResult, WorkerBeat, WorkerInfo,
+    EngineIdentity, EngineMoveTotals, GameRow, GameSummary, LostMove, MachineRecord, MachineState, PairOutcome,
+    PairPlan, PvIssueCount, RunInfo, RunKind, RunStatus, SuiteChunkPlan, SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, Launch, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit, SuiteSpec,
-    TablebaseRule, TbResults, Variant, base_name,
+    Adjudication, DrawRule, EngineSpec, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit,
+    SuiteSpec, TablebaseRule, TbResults, Variant, base_name,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

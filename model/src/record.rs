@@ -169,6 +169,21 @@ pub struct MoveRecord {
     pub nps: Option<u64>,
     /// Principal variation, space-separated UCI.
     pub pv: String,
+    /// Wall time arena measured from sending `go` (or `ponderhit`) to
+    /// reading `bestmove`, in milliseconds; `None` in games stored before
+    /// it was kept.
+    pub latency_ms: Option<u64>,
+    /// The time the engine said it used: its last `info … time`.
+    pub engine_ms: Option<u64>,
+}
+
+impl MoveRecord {
+    /// What the move cost beyond what the engine said it used (pipes,
+    /// scheduling, the engine's own overhead): latency − engine time, 0 when
+    /// the engine says it used more. `None` unless both are known.
+    pub fn overhead_ms(&self) -> Option<u64> {
+        Some(self.latency_ms?.saturating_sub(self.engine_ms?))
+    }
 }
 
 /// What is wrong with a PV that backs a mate score (`--check-mate-pvs`).
@@ -240,6 +255,17 @@ pub struct GameRecord {
     /// Where the game's engine I/O log was written (`host:path`), if kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub io_log: Option<String>,
+    /// The machine that played it (`arena worker --name`, else the host
+    /// name); empty in games stored before it was kept.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub machine: String,
+    /// A game lost on time or by a stall: the wall time arena measured for
+    /// the move that lost it, from `go` to `bestmove` or to giving up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lost_ms: Option<u64>,
+    /// The factor the game's clocks were multiplied by (`--scale-nps`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc_scale: Option<f64>,
 }
 
 impl GameRecord {
@@ -248,6 +274,18 @@ impl GameRecord {
         let white_starts = self.start_fen.split_whitespace().nth(1) != Some("b");
         let white_first = white_starts == self.opening_moves.len().is_multiple_of(2);
         white_first == ply.is_multiple_of(2)
+    }
+
+    /// Each side's move overheads (White's, Black's), of the moves whose
+    /// latency and engine time are both known.
+    pub fn overheads(&self) -> [crate::Latencies; 2] {
+        let mut sides = [crate::Latencies::default(), crate::Latencies::default()];
+        for (ply, m) in self.moves.iter().enumerate() {
+            if let Some(ms) = m.overhead_ms() {
+                sides[usize::from(!self.is_white_move(ply))].add(ms);
+            }
+        }
+        sides
     }
 
     /// The engine that made engine move `ply`.

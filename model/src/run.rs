@@ -146,6 +146,58 @@ pub struct EngineIdentity {
     pub seen_ms: i64,
 }
 
+/// A machine's standing in a run: set aside (and why), readmitted.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MachineState {
+    /// The machine (`arena worker --name`, else its host name).
+    pub machine: String,
+    /// Why it gets no more pairs of the run (`None`: it does).
+    pub set_aside: Option<String>,
+    /// When it was set aside, Unix ms.
+    pub set_aside_ms: Option<i64>,
+    /// Readmitted from the dashboard: never set aside again in this run.
+    pub readmitted: bool,
+    /// Its measured speed, when the run scales clocks (`--scale-nps`).
+    pub nps: Option<i64>,
+    /// The factor its clocks are multiplied by.
+    pub scale: Option<f64>,
+}
+
+/// What a run's games say about one machine that played them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MachineRecord {
+    /// The machine.
+    pub machine: String,
+    /// Games it stored.
+    pub games: u64,
+    /// Games lost on time there.
+    pub time_losses: u64,
+    /// Games lost there by an illegal move, a crash or a stall.
+    pub other_faults: u64,
+    /// Per engine, its moves' overheads there.
+    pub overheads: Vec<(String, crate::Latencies)>,
+    /// Its games lost on time or by a stall, with the latency of the losing move.
+    pub lost: Vec<LostMove>,
+}
+
+/// A move that lost a game on time or by a stall.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LostMove {
+    /// Pair position in the plan (0-based).
+    pub pair_index: i64,
+    /// 0 or 1.
+    pub game_in_pair: i64,
+    /// The engine that lost.
+    pub engine: String,
+    /// `time-forfeit` or `stalled`.
+    pub termination: String,
+    /// Wall time from `go` to `bestmove` or to giving up, ms (`None` in games
+    /// stored before it was kept).
+    pub latency_ms: Option<u64>,
+    /// The stored detail (`no move after 1012 ms`).
+    pub detail: String,
+}
+
 /// An arena process that plays work (a local run or an `arena worker`), as
 /// the work loop records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -256,6 +308,8 @@ pub struct PairOutcome {
     pub finished_seq: i64,
     /// SPRT LLR after this pair.
     pub llr: Option<f64>,
+    /// The machine that played it (empty for pairs stored before it was kept).
+    pub machine: String,
 }
 
 /// A stored game (without moves).
@@ -288,6 +342,8 @@ pub struct GameSummary {
     pub termination: Termination,
     /// Engine moves played (opening moves not counted).
     pub plies: i64,
+    /// The machine that played it (empty for games stored before it was kept).
+    pub machine: String,
 }
 
 /// One engine's mate scores of one kind that their PV does not back, in a run.

@@ -339,6 +339,49 @@ pub struct MatchSpec {
     /// Empty for every other kind.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub budgets: Vec<TimeControl>,
+    /// How machines are made equal and watched: clocks scaled to each
+    /// machine's speed, machines set aside, and whether their games count.
+    #[serde(default, skip_serializing_if = "MachineRule::is_default")]
+    pub machines: MachineRule,
+}
+
+/// How a run treats the machines that play it.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MachineRule {
+    /// A machine is set aside when its faults, or its residual, are this
+    /// unlikely (Bonferroni-corrected p below it; 0: never). See
+    /// `reports::stats::machines`.
+    pub set_aside_p: f64,
+    /// Count the games of machines set aside (by default they are left out).
+    pub count_set_aside: bool,
+    /// Clocks scaled to each machine: the reference speed in nodes per
+    /// second of the run's first engine's bench; each machine plays the time
+    /// control × reference / measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale_nps: Option<u64>,
+    /// With clock scaling, a machine measured slower than this is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_nps: Option<u64>,
+}
+
+/// The default of [`MachineRule::set_aside_p`].
+pub const SET_ASIDE_P: f64 = 1e-4;
+
+impl Default for MachineRule {
+    fn default() -> MachineRule {
+        MachineRule { set_aside_p: SET_ASIDE_P, count_set_aside: false, scale_nps: None, min_nps: None }
+    }
+}
+
+impl MachineRule {
+    fn is_default(&self) -> bool {
+        *self == MachineRule::default()
+    }
+
+    /// The slowest speed a machine may have: `min_nps`, else a quarter of the reference.
+    pub fn floor_nps(&self) -> Option<u64> {
+        self.min_nps.or(self.scale_nps.map(|reference| reference / 4))
+    }
 }
 
 impl MatchSpec {

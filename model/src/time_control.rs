@@ -109,6 +109,29 @@ impl std::str::FromStr for TimeControl {
 }
 
 impl TimeControl {
+    /// This time control with its wall clock multiplied by `factor` (a
+    /// machine's speed scaling, `--scale-nps`): each period's time and
+    /// increment, or the time per move. Node and depth limits, node-time
+    /// clocks (charged in nodes) and the margin are unchanged.
+    pub fn scaled(&self, factor: f64) -> TimeControl {
+        let times = |ms: u64| (ms as f64 * factor).round().clamp(1.0, u64::MAX as f64) as u64;
+        let limit = match (&self.limit, self.node_time) {
+            (Limit::Clock(periods), None) => Limit::Clock(
+                periods
+                    .iter()
+                    .map(|p| Period {
+                        moves: p.moves,
+                        time_ms: times(p.time_ms),
+                        increment_ms: if p.increment_ms == 0 { 0 } else { times(p.increment_ms) },
+                    })
+                    .collect(),
+            ),
+            (Limit::MoveTime(ms), None) => Limit::MoveTime(times(*ms)),
+            (limit, _) => limit.clone(),
+        };
+        TimeControl { limit, ..self.clone() }
+    }
+
     /// The size of this limit as a search budget, for drawing Elo against
     /// it: nodes, depth, milliseconds per move, or for a clock the
     /// milliseconds of the first period plus 40 increments (a 40-move game's
@@ -273,6 +296,18 @@ impl TimeControl {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_scaled_clock_multiplies_times_and_keeps_counts() {
+        let tc: super::TimeControl = "40/60+0.5".parse().unwrap();
+        assert_eq!(tc.scaled(2.0).to_string(), "40/120+1");
+        let st: super::TimeControl = "st=0.1".parse().unwrap();
+        assert_eq!(st.scaled(1.5).to_string(), "st=0.15");
+        for fixed in ["nodes=1000", "depth=5", "10+0.1,nodetime=1000"] {
+            let tc: super::TimeControl = fixed.parse().unwrap();
+            assert_eq!(tc.scaled(3.0), tc, "{fixed}");
+        }
+    }
+
     use super::*;
 
     fn tc(text: &str) -> TimeControl {

@@ -306,6 +306,9 @@ mod tests {
             finished_ms: 1_795_219_201_000,
             pv_issues: Vec::new(),
             io_log: None,
+            machine: String::new(),
+            lost_ms: None,
+            tc_scale: None,
         };
         let mut out = String::new();
         write_game(

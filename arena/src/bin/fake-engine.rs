@@ -17,7 +17,8 @@
 //! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal),
 //! `bad-score` (`score 35`, neither cp nor mate), `no-infinite` (answers
 //! `go infinite` at once instead of at `stop`), `crash-on-option` (exits
-//! when its option `Danger` is set to its maximum).
+//! when its option `Danger` is set to its maximum), `late` (holds each
+//! `bestmove` back N ms while saying it used no time: a stalling machine).
 //!
 //! Every mode but `no-infinite` keeps a `go infinite` or `go ponder` search
 //! open until `stop` or `ponderhit`, as the protocol says.
@@ -133,6 +134,13 @@ fn main() {
                         let good = if mode == "budget" { (1000 * nodes / n).min(1000) } else { (n as u64).min(1000) };
                         let (best, score) = grab_or_random(&position, good, 0);
                         let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
+                        let _ = out.flush();
+                        continue;
+                    }
+                    "late" => {
+                        std::thread::sleep(std::time::Duration::from_millis(n as u64));
+                        let best = choose(&position);
+                        let _ = writeln!(out, "info depth 1 time 0 score cp 0 nodes 1 pv {best}\nbestmove {best}");
                         let _ = out.flush();
                         continue;
                     }

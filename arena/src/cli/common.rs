@@ -12,7 +12,7 @@ use super::export::{LivePgn, write_epd, write_pgn};
 use super::{CliResult, RecordArgs};
 use super::{out, outln};
 use crate::engine_io::process::Timeouts;
-use crate::reporting::{Detail, report_of};
+use crate::reporting::{Ask, Detail, report_of};
 use crate::run::Runtime;
 use crate::run::local::RunEnd;
 use openings::epd::TestPosition;
@@ -160,7 +160,7 @@ pub(super) async fn play_run(
         }
         e => anyhow::Error::new(e).context(format!("run {run}")),
     })?;
-    out!("{}", report_of(db, run, None, Detail::Brief).await?.brief());
+    out!("{}", report_of(db, run, Ask::of(Detail::Brief)).await?.brief());
     if let Some(path) = &record.pgn {
         let games = match live {
             Some(pgn) => pgn.finish().await?,

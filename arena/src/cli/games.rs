@@ -7,7 +7,7 @@ use anyhow::anyhow;
 use std::path::PathBuf;
 
 use clap::Args;
-use model::{MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
+use model::{MachineRule, MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 use serde::Serialize;
 
@@ -99,6 +99,22 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "is_false")]
     #[arg(long)]
     ponder: bool,
+    /// Scale clocks to each machine's speed: the reference nodes per second of the first engine's bench; a machine measured at half of it plays twice the time control (node and depth limits are not scaled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_name = "NPS")]
+    scale_nps: Option<u64>,
+    /// With --scale-nps: refuse machines slower than this (default: a quarter of the reference).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_name = "NPS", requires = "scale_nps")]
+    min_nps: Option<u64>,
+    /// Set a machine aside (no more pairs of this run) when its faults or its residual are this unlikely: a Bonferroni-corrected p-value; 0 never sets one aside.
+    #[serde(skip_serializing_if = "is_default_p")]
+    #[arg(long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
+    set_aside_p: f64,
+    /// Count the games of machines set aside (by default the result leaves them out).
+    #[serde(skip_serializing_if = "is_false")]
+    #[arg(long)]
+    count_set_aside: bool,
     /// No progress line.
     #[serde(skip)]
     #[arg(long)]
@@ -184,6 +200,10 @@ impl PlayArgs {
             tb_ignore_50: tb.is_some_and(|tb| tb.ignore_50),
             no_check_mate_pvs: !spec.check_mate_pvs,
             ponder: !spec.engines.is_empty() && spec.engines.iter().all(|e| e.ponder),
+            scale_nps: spec.machines.scale_nps,
+            min_nps: spec.machines.min_nps,
+            set_aside_p: spec.machines.set_aside_p,
+            count_set_aside: spec.machines.count_set_aside,
             quiet: false,
             no_local: false,
         }
@@ -193,6 +213,30 @@ impl PlayArgs {
 /// Leaves a zero out of a run file (the flag's default).
 pub(super) fn is_zero(value: &usize) -> bool {
     *value == 0
+}
+
+/// Leaves the default `--set-aside-p` out of a run file.
+fn is_default_p(p: &f64) -> bool {
+    *p == model::spec::SET_ASIDE_P
+}
+
+/// The run's machine rule from `--scale-nps`, `--min-nps`, `--set-aside-p`, `--count-set-aside`.
+fn machine_rule(play: &PlayArgs) -> CliResult<MachineRule> {
+    if !(0.0..1.0).contains(&play.set_aside_p) {
+        return Err(anyhow!(
+            "--set-aside-p {}: give a p-value from 0 (never) to below 1, e.g. 0.0001",
+            play.set_aside_p
+        ));
+    }
+    if play.scale_nps == Some(0) || play.min_nps == Some(0) {
+        return Err(anyhow!("--scale-nps and --min-nps are speeds in nodes per second, above 0"));
+    }
+    Ok(MachineRule {
+        set_aside_p: play.set_aside_p,
+        count_set_aside: play.count_set_aside,
+        scale_nps: play.scale_nps,
+        min_nps: play.min_nps,
+    })
 }
 
 /// Leaves a switch that is off out of a run file.
@@ -295,6 +339,7 @@ pub(super) fn build_spec(
         tablebase,
         variant: Variant::Standard,
         budgets: Vec::new(),
+        machines: machine_rule(play)?,
     })
 }
 

@@ -9,7 +9,7 @@ use model::Spec;
 use super::common::open_existing;
 use super::export::{stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out, outln};
-use crate::reporting::{Detail, done_and_planned, report_of};
+use crate::reporting::{Ask, Detail, done_and_planned, report_of};
 
 /// `arena show`.
 #[derive(Args, Debug)]
@@ -92,7 +92,7 @@ pub(super) async fn show(args: RunArgs) -> CliResult {
         out!("{}", super::runfile::write(&spec)?);
         return Ok(());
     }
-    out!("{}", report_of(&db, args.run, None, Detail::Brief).await?.brief());
+    out!("{}", report_of(&db, args.run, Ask::of(Detail::Brief)).await?.brief());
     Ok(())
 }
 

@@ -146,6 +146,9 @@ pub enum Command {
         /// Pruning preset.
         #[arg(long, default_value = "plain")]
         pruning: String,
+        /// `bench`: search the bench positions and print `N nodes N nps`, as engines' `bench` commands do.
+        #[arg(value_parser = ["bench"])]
+        bench: Option<String>,
     },
 }
 

@@ -8,7 +8,7 @@ use clap::Args;
 
 use super::common::open_existing;
 use super::{CliResult, DbArg, out};
-use crate::reporting::{Detail, Format, report_of};
+use crate::reporting::{Ask, Detail, Format, report_of};
 
 /// `arena report`.
 #[derive(Args, Debug)]
@@ -26,6 +26,18 @@ pub struct ReportArgs {
     /// Engine rated 0 in a tournament's ratings, or the 100 % reference of a suite run (default: the first engine).
     #[arg(long)]
     anchor: Option<String>,
+    /// The games of machines set aside: count them, or leave them out (default: as the run was started, see --count-set-aside).
+    #[arg(long, value_enum, value_name = "count|exclude")]
+    set_aside: Option<SetAside>,
+}
+
+/// `--set-aside`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum SetAside {
+    /// Count their games.
+    Count,
+    /// Leave their games out.
+    Exclude,
 }
 
 /// `arena report`.
@@ -39,7 +51,12 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
             _ => Format::Text,
         }
     });
-    let rendered = report_of(&db, args.run, args.anchor.clone(), Detail::Full).await?.render(format);
+    let ask = Ask {
+        anchor: args.anchor.clone(),
+        detail: Detail::Full,
+        count_set_aside: args.set_aside.map(|s| matches!(s, SetAside::Count)),
+    };
+    let rendered = report_of(&db, args.run, ask).await?.render(format);
     match &args.output {
         Some(path) => {
             std::fs::write(path, rendered)

@@ -41,6 +41,9 @@ pub struct WorkerArgs {
     /// Play on although an engine's binary (or arena, for the bundled engine) is not what this machine played the run with before; the change is recorded and reported.
     #[arg(long)]
     accept_change: bool,
+    /// This machine's name in the database, its reports and the dashboard (default: the host name). Give each machine its own.
+    #[arg(long)]
+    name: Option<String>,
 }
 
 /// `--repo NAME=PATH|URL`.
@@ -56,6 +59,12 @@ fn parse_repo(text: &str) -> Result<(String, String), String> {
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     check_concurrency(args.concurrency, "units played at once on this machine")?;
+    if let Some(name) = &args.name {
+        if name.is_empty() || name.contains(char::is_whitespace) || name.contains(':') {
+            return Err(anyhow!("--name '{name}' must be a word without spaces or ':' (e.g. --name box-2)"));
+        }
+        db::name_machine(name);
+    }
     if args.lease < 3 {
         return Err(anyhow!("--lease must be at least 3 seconds (heartbeats come every third of it)"));
     }

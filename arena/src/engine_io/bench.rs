@@ -92,8 +92,8 @@ pub fn signature(
     Ok(BenchResult { nodes: first.nodes, nps: first.nps.max(second.nps) })
 }
 
-/// One run of the bench.
-fn run_once(name: &str, launch: &Launch, args: &[String]) -> Result<BenchResult, BenchError> {
+/// One run of the bench (`args`, default `bench`).
+pub fn run_once(name: &str, launch: &Launch, args: &[String]) -> Result<BenchResult, BenchError> {
     let args: Vec<String> = if args.is_empty() { vec!["bench".into()] } else { args.to_vec() };
     let command = std::iter::once(launch.program.display().to_string())
         .chain(launch.args.iter().cloned())

@@ -100,6 +100,9 @@ async fn play_logged(
     let mut players = [white, black];
     // What each side is pondering on while the other thinks.
     let mut pondering: [Option<Ponder>; 2] = [None, None];
+    // The wall time of the move that lost on time or by a stall.
+    let mut lost_ms: Option<u64> = None;
+    let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
 
     let (result, termination, detail) = 'game: {
         // Both engines are made ready at once: one round trip per game, not two.
@@ -131,6 +134,11 @@ async fn play_logged(
                 Ok(thought) => thought,
                 Err(failure) => {
                     players[side].discard().await;
+                    lost_ms = match failure {
+                        ThinkFailure::Disconnected => None,
+                        ThinkFailure::StopIgnored { waited } => Some(millis(waited)),
+                        ThinkFailure::Timeout { elapsed, .. } => Some(millis(elapsed)),
+                    };
                     let (termination, detail) = match failure {
                         ThinkFailure::Disconnected => (Termination::Disconnect, "the engine process ended".to_string()),
                         ThinkFailure::StopIgnored { waited } => (
@@ -152,6 +160,7 @@ async fn play_logged(
             };
             let cost = clocks[side].cost_ms(thought.elapsed, thought.info.nodes);
             if let Err(overrun) = clocks[side].charge(cost) {
+                lost_ms = Some(millis(thought.elapsed));
                 let detail = format!("{cost} ms used, {} ms over", overrun.by_ms);
                 break 'game fault(mover, Termination::TimeForfeit, detail, &game.position);
             }
@@ -202,6 +211,8 @@ async fn play_logged(
                 nodes: thought.info.nodes,
                 nps: thought.info.nps,
                 pv: thought.info.pv.join(" "),
+                latency_ms: Some(millis(thought.elapsed)),
+                engine_ms: thought.info.time_ms,
             });
             if game.ending.is_none()
                 && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
@@ -229,6 +240,9 @@ async fn play_logged(
         finished_ms: now_ms(),
         pv_issues,
         io_log: None,
+        machine: String::new(),
+        lost_ms,
+        tc_scale: None,
     })
 }
 

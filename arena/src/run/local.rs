@@ -16,6 +16,7 @@ use super::pairs::PairWork;
 use super::progress::Progress;
 use super::shared::{OnError, Shared};
 use super::slot::Runtime;
+use super::speed::clock_scale;
 use super::unit::Work;
 use super::work_loop::{DEFAULT_LEASE, IDLE_POLL, start_slots};
 use openings::epd::TestPosition;
@@ -38,7 +39,8 @@ pub enum RunEnd {
 pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &MatchSpec) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     let reset = db.reset_unfinished(run).await?;
-    let work = PairWork::new(run, spec.clone(), &db.pairing_counts(run).await?)?;
+    let scale = clock_scale(db, run, spec, &runtime.arena_exe, spec.concurrency).await?;
+    let work = PairWork::new(run, spec.clone(), &db.pairing_counts(run).await?, scale)?;
     let info = db.run(run).await?;
     let done = 2 * u64::try_from(info.pairs_done).unwrap_or(0);
     let progress =

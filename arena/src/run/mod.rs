@@ -24,6 +24,7 @@ pub mod preflight;
 pub mod progress;
 pub mod shared;
 pub mod slot;
+pub mod speed;
 pub mod stop;
 pub mod suite;
 pub mod tune;

@@ -14,6 +14,7 @@ use std::time::Duration;
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
 use model::{GameRecord, MatchSpec, PairingCounts, RunStatus, Tally, Variant};
 use openings::Opening;
+use reports::stats::machines::{PairScore, residuals, to_set_aside};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
 use shakmaty::CastlingMode;
@@ -46,21 +47,34 @@ pub struct PairWork {
     tablebase: Option<Tablebases>,
     /// Mate-PV warnings said so far, per engine.
     pv_warned: Mutex<std::collections::HashMap<String, u32>>,
+    /// The factor this machine's clocks are multiplied by (`--scale-nps`).
+    clock_scale: Option<f64>,
 }
 
 /// Mate-PV warnings said per engine before the rest are only counted.
 const PV_WARNINGS: u32 = 5;
 
 impl PairWork {
-    /// Checks the time controls of a run's engines; `counts` are the stored
-    /// counts of its pairings.
+    /// Checks the time controls of a run's engines, multiplied by
+    /// `clock_scale` when the run scales clocks to this machine (see
+    /// `run::speed`); `counts` are the stored counts of its pairings.
     ///
     /// # Errors
     ///
     /// [`RunError::Spec`] for a bad time control, or tablebase folders this
     /// machine does not have.
-    pub fn new(run: i64, spec: MatchSpec, counts: &[PairingCounts]) -> Result<PairWork, RunError> {
-        let tcs = (0..spec.engines.len()).map(|i| spec.time_control(i).clone()).collect();
+    pub fn new(
+        run: i64,
+        spec: MatchSpec,
+        counts: &[PairingCounts],
+        clock_scale: Option<f64>,
+    ) -> Result<PairWork, RunError> {
+        let tcs = (0..spec.engines.len())
+            .map(|i| {
+                let tc = spec.time_control(i);
+                clock_scale.map_or_else(|| tc.clone(), |factor| tc.scaled(factor))
+            })
+            .collect();
         let names = spec.pairing_names();
         let tallies = names
             .iter()
@@ -75,7 +89,16 @@ impl PairWork {
             ),
             None => None,
         };
-        Ok(PairWork { run, spec, tcs, names, tallies: Mutex::new(tallies), tablebase, pv_warned: Mutex::default() })
+        Ok(PairWork {
+            run,
+            spec,
+            tcs,
+            names,
+            tallies: Mutex::new(tallies),
+            tablebase,
+            pv_warned: Mutex::default(),
+            clock_scale,
+        })
     }
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
@@ -172,6 +195,7 @@ async fn store_game<T, F>(
 where
     F: std::future::Future<Output = Result<T, RunError>>,
 {
+    record.machine = db::machine_name();
     let mut full = None;
     if let Some(log) = log {
         let fault = record.termination.is_fault();
@@ -203,6 +227,7 @@ impl PairWork {
         record: GameRecord,
         log: Option<IoLog>,
         tuning: Option<model::tune::Perturbation>,
+        faulted: bool,
     ) -> Result<Played, RunError> {
         let step = match (&self.spec.tune, &tuning) {
             (Some(spsa), Some(perturbation)) => Some(TuneStep { spsa, perturbation }),
@@ -216,6 +241,13 @@ impl PairWork {
         let Some(commit) = finished.map_err(on_failure)? else {
             return Ok(Played::LeaseLost);
         };
+        let pairs_done: u64 = commit.counts.tally.pentanomial.iter().sum();
+        if let Err(e) = self.watch_machines(&db, faulted, pairs_done).await {
+            crate::term::warn(&format!(
+                "run {}: the machines could not be checked ({e}); the pair is stored",
+                self.run
+            ));
+        }
         let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
         if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
             let values: Vec<String> =
@@ -223,6 +255,52 @@ impl PairWork {
             status = format!("{}  θ {}", status, values.join(" "));
         }
         Ok(Played::Stored(Stored { added: 2, status, run_finished: commit.run_finished }))
+    }
+}
+
+/// Machines are checked for residuals every this many finished pairs of a
+/// pairing (for faults, after every pair with a fault).
+const RESIDUAL_EVERY: u64 = 16;
+
+impl PairWork {
+    /// Sets aside the machines the run's rule picks (see
+    /// `reports::stats::machines`): after a pair with a fault, its faults;
+    /// every [`RESIDUAL_EVERY`] pairs, the residuals too. Nothing with one machine.
+    async fn watch_machines(&self, db: &Db, faulted: bool, pairs_done: u64) -> Result<(), DbError> {
+        let rule = self.spec.machines;
+        let residual_time = pairs_done.is_multiple_of(RESIDUAL_EVERY);
+        if rule.set_aside_p <= 0.0 || !(faulted || residual_time) {
+            return Ok(());
+        }
+        let faults = db.machine_faults(self.run).await?;
+        if faults.len() < 2 {
+            return Ok(());
+        }
+        let residuals = match residual_time {
+            true => {
+                let pairs = db.pair_outcomes(self.run).await?;
+                let scores: Vec<PairScore<'_>> = pairs
+                    .iter()
+                    .filter(|p| !p.machine.is_empty())
+                    .map(|p| {
+                        let a = p.results[0].white_score() + 1.0 - p.results[1].white_score();
+                        (p.machine.as_str(), p.engine_a.as_str(), a)
+                    })
+                    .collect();
+                residuals(&scores)
+            }
+            false => Vec::new(),
+        };
+        let states = db.machine_states(self.run).await?;
+        for (machine, why) in to_set_aside(&faults, &residuals, rule.set_aside_p) {
+            if states.iter().any(|s| s.machine == machine && (s.readmitted || s.set_aside.is_some())) {
+                continue;
+            }
+            if db.set_aside(self.run, &machine, &why, !rule.count_set_aside).await? {
+                crate::term::warn(&format!("run {}: machine {machine} set aside: {why}", self.run));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -273,10 +351,12 @@ impl Work for PairWork {
             check_mate_pvs: self.spec.check_mate_pvs,
             log: None,
         };
-        let record = game::play(a, b, &opening, game::Rules { log: first_log.as_ref(), ..rules })
+        let mut record = game::play(a, b, &opening, game::Rules { log: first_log.as_ref(), ..rules })
             .await
             .map_err(|e| on_failure(e.into()))?;
+        record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 1, &record);
+        let first_faulted = record.termination.is_fault();
         // The first game is stored (and its log written) while the second
         // is played: the slot does not wait for the database between them.
         // Storing fails or the lease is gone: the second game is wasted,
@@ -291,11 +371,13 @@ impl Work for PairWork {
         if !saved.map_err(on_failure)? {
             return Ok(Outcome::Done(Played::LeaseLost));
         }
-        let record = second.map_err(|e| on_failure(e.into()))?;
+        let mut record = second.map_err(|e| on_failure(e.into()))?;
+        record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 2, &record);
+        let faulted = first_faulted || record.termination.is_fault();
         let tuning = tuning.map(|(_, perturbation)| perturbation);
         let tune = self.spec.tune.is_some();
-        let finish = self.finish(db, pair.clone(), record, second_log, tuning);
+        let finish = self.finish(db, pair.clone(), record, second_log, tuning, faulted);
         Ok(if tune {
             // SPSA: the next iteration starts from the θ this one moves.
             Outcome::Done(finish.await?)

@@ -137,5 +137,5 @@ impl Shared {
 
 /// This process's name in the database: `host:pid`.
 pub fn worker_name() -> String {
-    format!("{}:{}", db::host_name(), std::process::id())
+    format!("{}:{}", db::machine_name(), std::process::id())
 }

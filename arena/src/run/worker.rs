@@ -22,6 +22,7 @@ use super::pairs::PairWork;
 use super::progress::Progress;
 use super::shared::{OnError, Shared, worker_name};
 use super::slot::{Runtime, Slot};
+use super::speed::clock_scale;
 use super::stop::Stop;
 use super::unit::{Outcome, Played, Work};
 use super::work_loop::start_slots;
@@ -84,6 +85,8 @@ enum Job {
     Pairs(Arc<PairWork>),
     Chunks(Arc<ChunkWork>),
     Refused(String),
+    /// This machine is set aside from the run until readmitted.
+    SetAside,
 }
 
 /// A unit claimed from one of the open runs.
@@ -172,6 +175,7 @@ impl Catalogue {
             return Ok(());
         }
         let db = &self.config.runtime.db;
+        self.follow_set_aside(db).await?;
         let mut open = Vec::new();
         for (run, kind, spec) in db.open_runs().await? {
             if self.config.only_run.is_some_and(|only| only != run) {
@@ -198,7 +202,7 @@ impl Catalogue {
                         self.shared.note(&line);
                         self.shared.beat(db, WorkerBeat { refused: Some(line), ..WorkerBeat::default() }, true).await;
                     }
-                    Job::Refused(_) => {}
+                    Job::Refused(_) | Job::SetAside => {}
                 }
                 lock(&self.jobs).known.insert(run, job);
             }
@@ -207,6 +211,29 @@ impl Catalogue {
         let mut jobs = lock(&self.jobs);
         jobs.open = open;
         jobs.refreshed = Some(Instant::now());
+        Ok(())
+    }
+
+    /// Follows the runs this machine is set aside from: a run it served is
+    /// left (said once, and shown on the workers page); a run it was
+    /// readmitted to is prepared again at this refresh.
+    async fn follow_set_aside(&self, db: &Db) -> Result<(), DbError> {
+        let set_aside = db.set_aside_runs(&db::machine_name()).await?;
+        let mut told = Vec::new();
+        {
+            let mut jobs = lock(&self.jobs);
+            jobs.known.retain(|run, job| !matches!(job, Job::SetAside) || set_aside.iter().any(|(r, _)| r == run));
+            for (run, why) in &set_aside {
+                if !matches!(jobs.known.get(run), Some(Job::SetAside)) {
+                    jobs.known.insert(*run, Job::SetAside);
+                    told.push(format!("not serving run {run} any more: this machine is set aside: {why}"));
+                }
+            }
+        }
+        for line in told {
+            self.shared.note(&line);
+            self.shared.beat(db, WorkerBeat { refused: Some(line), ..WorkerBeat::default() }, true).await;
+        }
         Ok(())
     }
 
@@ -236,7 +263,11 @@ impl Catalogue {
                     Ok(counts) => counts,
                     Err(e) => return Job::Refused(e.to_string()),
                 };
-                match PairWork::new(run, spec, &counts) {
+                let scale = match clock_scale(db, run, &spec, &runtime.arena_exe, self.config.concurrency).await {
+                    Ok(scale) => scale,
+                    Err(e) => return Job::Refused(e.to_string()),
+                };
+                match PairWork::new(run, spec, &counts, scale) {
                     Ok(work) => Job::Pairs(Arc::new(work)),
                     Err(e) => Job::Refused(e.to_string()),
                 }
@@ -355,7 +386,7 @@ impl Work for Catalogue {
                         return Ok(Some(Claim::Chunk(work, chunk)));
                     }
                 }
-                Job::Refused(_) => {}
+                Job::Refused(_) | Job::SetAside => {}
             }
         }
         Ok(None)

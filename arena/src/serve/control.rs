@@ -1,4 +1,4 @@
-//! Run control: stop, resume, priority. Each write needs the server's token
+//! Run control: stop, resume, priority, readmitting a machine set aside. Each write needs the server's token
 //! (form field `token` or `Authorization: Bearer …`): none given → 401, a
 //! wrong one or a read-only server → 403, and nothing changes. Every write,
 //! done or refused, is logged with its time and the client's address.
@@ -108,6 +108,7 @@ enum Action {
     Stop,
     Resume,
     Priority,
+    Readmit,
 }
 
 impl Action {
@@ -116,12 +117,13 @@ impl Action {
             "stop" => Some(Action::Stop),
             "resume" => Some(Action::Resume),
             "priority" => Some(Action::Priority),
+            "readmit" => Some(Action::Readmit),
             _ => None,
         }
     }
 }
 
-/// `POST /runs/{id}/{stop|resume|priority}`: the token, the run, then the action.
+/// `POST /runs/{id}/{stop|resume|priority|readmit}`: the token, the run, then the action.
 pub(super) async fn control(
     State(app): State<Arc<App>>,
     ConnectInfo(from): ConnectInfo<SocketAddr>,
@@ -131,9 +133,10 @@ pub(super) async fn control(
 ) -> Response {
     let write = Write { app: &app, from, what: format!("POST /runs/{id}/{action}") };
     let Some(action) = Action::parse(&action) else {
-        return write.refuse(StatusCode::NOT_FOUND, "no such control: stop, resume or priority");
+        return write.refuse(StatusCode::NOT_FOUND, "no such control: stop, resume, priority or readmit");
     };
-    let form = match write.authorize(&headers, form, action == Action::Priority) {
+    let needs_fields = matches!(action, Action::Priority | Action::Readmit);
+    let form = match write.authorize(&headers, form, needs_fields) {
         Ok(form) => form,
         Err((status, message)) => return write.refuse(status, &message),
     };
@@ -182,6 +185,15 @@ async fn act(
                     StatusCode::BAD_REQUEST,
                     format!("priority must be a whole number (higher runs first), got '{text}'"),
                 )),
+            }
+        }
+        Action::Readmit => {
+            let machine = form.get("machine").map(|m| m.trim().to_string()).unwrap_or_default();
+            match db.readmit(run, &machine).await? {
+                true => {
+                    Ok(format!("machine {machine} readmitted to run {run}: it gets pairs again and its games count"))
+                }
+                false => Err((StatusCode::CONFLICT, format!("machine '{machine}' is not set aside from run {run}"))),
             }
         }
     })

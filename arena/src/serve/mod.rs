@@ -12,7 +12,7 @@
 //! | `GET /workers` | the processes that play (workers and local runs): last seen, run, units, games per minute, faults |
 //! | `GET /live/…` | the live part of each page (what the script fetches) |
 //! | `GET /api/runs`, `/api/runs/{id}`, `/api/workers` | the same as JSON (`/api/runs/{id}` is `arena report --format json`) |
-//! | `POST /runs/{id}/stop`, `/resume`, `/priority` | run control; needs the token |
+//! | `POST /runs/{id}/stop`, `/resume`, `/priority`, `/readmit` (form field `machine`) | run control, a machine set aside readmitted; needs the token |
 //!
 //! Writes need the token given with `--token` or `ARENA_TOKEN` (form field
 //! `token` or `Authorization: Bearer …`), compared in constant time; without
@@ -52,8 +52,9 @@ pub(crate) struct CachedReport {
     html: (String, String),
 }
 
-/// What a run's report was built from: its status, games and finished pairs.
-type ReportKey = (RunStatus, i64, i64);
+/// What a run's report was built from: its status, games, finished pairs
+/// and which of its machines are set aside.
+type ReportKey = (RunStatus, i64, i64, Vec<(String, bool)>);
 
 /// What every handler shares.
 pub(crate) struct App {

@@ -14,7 +14,7 @@ use reports::report::{HTML_STYLE, html_escape as escape};
 
 use super::rows::{RunRow, duration, run_row};
 use super::{App, CachedReport};
-use crate::reporting::{Detail, ReportError, report_of};
+use crate::reporting::{Ask, Detail, ReportError, report_of};
 
 /// Extra style of the dashboard's own parts.
 const STYLE: &str = "body{max-width:90rem}nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\
@@ -160,14 +160,17 @@ pub(super) async fn api_runs(State(app): State<Arc<App>>) -> Response {
 async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportError> {
     let mut cache = app.reports.lock().await;
     let info = app.db.run(run).await?;
-    let key = (info.status, info.games, info.pairs_done);
+    // A machine set aside or readmitted changes the report without a game.
+    let standing: Vec<(String, bool)> =
+        app.db.machine_states(run).await?.into_iter().map(|s| (s.machine, s.set_aside.is_some())).collect();
+    let key = (info.status, info.games, info.pairs_done, standing);
     if info.kind.plays_games()
         && let Some((cached_key, report)) = cache.get(&run)
         && *cached_key == key
     {
         return Ok(report.clone());
     }
-    let report = report_of(&app.db, run, None, Detail::Full).await?;
+    let report = report_of(&app.db, run, Ask::of(Detail::Full)).await?;
     let cached = Arc::new(CachedReport { html: report.html_body(), report });
     cache.insert(run, (key, cached.clone()));
     Ok(cached)
@@ -185,7 +188,7 @@ async fn run_body(app: &App, id: &str) -> Result<(String, String), (StatusCode, 
 fn controls(app: &App, run: i64) -> String {
     if app.token.is_none() {
         return "<p class=\"muted\">Read-only: start <code>arena serve</code> with <code>--token</code> to stop, \
-                resume and prioritise runs here.</p>"
+                resume and prioritise runs and readmit machines here.</p>"
             .to_string();
     }
     let token =
@@ -194,7 +197,9 @@ fn controls(app: &App, run: i64) -> String {
         "<div class=\"controls\"><form method=\"post\" action=\"/runs/{run}/stop\">{token}<button>Stop</button></form>\
          <form method=\"post\" action=\"/runs/{run}/resume\">{token}<button>Resume</button></form>\
          <form method=\"post\" action=\"/runs/{run}/priority\">{token}\
-         <input type=\"number\" name=\"priority\" placeholder=\"priority\" required><button>Set priority</button></form></div>"
+         <input type=\"number\" name=\"priority\" placeholder=\"priority\" required><button>Set priority</button></form>\
+         <form method=\"post\" action=\"/runs/{run}/readmit\">{token}\
+         <input type=\"text\" name=\"machine\" placeholder=\"machine set aside\" required><button>Readmit</button></form></div>"
     )
 }
 

@@ -22,6 +22,19 @@ fn report(dir: &std::path::Path, run: &str) -> Value {
 /// missing from the curve must be such points (intervals thousands of Elo wide).
 fn report_as_before(dir: &std::path::Path, run: &str, before: &Value) -> Value {
     let mut now = report(dir, run);
+    // Since machines are watched (migration 0012): the machines section, each
+    // game's machine read from the slot that held its pair, and no overhead
+    // for moves stored before it was measured.
+    if let Some(machines) = now.as_object_mut().and_then(|o| o.remove("machines")) {
+        let games: u64 = machines["rows"].as_array().unwrap().iter().map(|r| r["games"].as_u64().unwrap()).sum();
+        assert_eq!(Some(games), now["header"]["games_played"].as_u64(), "run {run}: {machines}");
+        assert!(machines["rows"].as_array().unwrap().iter().all(|r| r["overhead_p50_ms"].is_null()));
+    }
+    for engine in now.get_mut("engines").and_then(Value::as_array_mut).into_iter().flatten() {
+        for key in ["overhead_p50_ms", "overhead_p99_ms"] {
+            assert_eq!(engine.as_object_mut().and_then(|e| e.remove(key)), Some(Value::Null), "run {run}");
+        }
+    }
     let Some(pairings) = now.get_mut("pairings").and_then(Value::as_array_mut) else { return now };
     for (k, pairing) in pairings.iter_mut().enumerate() {
         for key in ["trinomial_estimate", "pentanomial_estimate"] {

@@ -13,6 +13,7 @@ mod io_log;
 mod layers;
 mod live_pgn;
 mod machine_limits;
+mod machines;
 mod mate_pvs;
 mod misbehaving_engines;
 mod packaging;

@@ -106,6 +106,9 @@ impl Layout for Brief<'_> {
             blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
         }
         blocks.extend(mate_pv_blocks(report));
+        if let Some(machines) = &report.machines {
+            blocks.extend(machines.blocks(true));
+        }
         if let Some(tournament) = &report.tournament {
             blocks.extend(ratings_blocks(tournament));
         }
@@ -282,6 +285,7 @@ fn blocks(report: &Report) -> Vec<Block> {
             ("Nodes/move", Align::Right),
             ("nps", Align::Right),
             ("ms/move", Align::Right),
+            ("Overhead p50/p99 ms", Align::Right),
         ]),
         rows: report
             .engines
@@ -296,6 +300,10 @@ fn blocks(report: &Report) -> Vec<Block> {
                     optional(e.avg_nodes, 0),
                     optional(e.avg_nps, 0),
                     optional(e.avg_time_ms, 1),
+                    match (e.overhead_p50_ms, e.overhead_p99_ms) {
+                        (Some(p50), Some(p99)) => format!("{p50} / {p99}"),
+                        _ => "-".to_string(),
+                    },
                 ]
             })
             .collect(),
@@ -325,6 +333,9 @@ fn blocks(report: &Report) -> Vec<Block> {
             })
             .collect(),
     }));
+    if let Some(machines) = &report.machines {
+        out.extend(machines.blocks(false));
+    }
     if !report.lengths.is_empty() {
         out.push(Block::Heading(2, "Game lengths".to_string()));
         let bars = Bars {

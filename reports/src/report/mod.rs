@@ -32,6 +32,7 @@
 
 mod document;
 mod html;
+mod machines;
 mod scale;
 mod suite;
 mod svg;
@@ -41,7 +42,7 @@ mod tune;
 use std::collections::BTreeMap;
 
 use model::{EngineMoveTotals, GameSummary, PairOutcome, PvIssueCount, RunKind, RunStatus, Spsa, TuneIteration};
-use model::{GameResult, TERMINATIONS, Tally, Termination};
+use model::{GameResult, Latencies, MachineRecord, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
 
 use crate::stats::Counts;
@@ -51,6 +52,7 @@ use crate::summary::Statistics;
 
 pub use document::{Brief, Document, Layout};
 pub use html::{HTML_STYLE, escape as html_escape, render_html, render_html_body};
+pub use machines::{LostRow, MachineInputs, MachineRow, MachineSection, excluded as machines_left_out};
 pub use scale::{Budget, ScalePoint, ScaleSection};
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
 pub use text::{render_markdown, render_text};
@@ -139,6 +141,8 @@ pub struct Inputs<'a> {
     pub scale: Option<(&'a str, &'a str, &'a [Budget])>,
     /// Mate scores whose PV did not back them, per engine and kind.
     pub pv_issues: &'a [PvIssueCount],
+    /// The machines that played, and whether the games of those set aside count.
+    pub machines: Option<MachineInputs<'a>>,
 }
 
 /// One engine's mate scores of one kind that their PV did not back.
@@ -264,6 +268,10 @@ pub struct EngineReport {
     pub avg_nps: Option<f64>,
     /// Mean time per move, ms.
     pub avg_time_ms: Option<f64>,
+    /// Median of its moves' overhead (wall time beyond its own `info time`), ms.
+    pub overhead_p50_ms: Option<u64>,
+    /// 99th percentile of its moves' overhead, ms.
+    pub overhead_p99_ms: Option<u64>,
     /// Terminations that occurred in its games.
     pub terminations: Vec<TerminationCount>,
 }
@@ -325,29 +333,38 @@ pub struct Report {
     /// Mate scores whose PV did not back them (absent when there were none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mate_pvs: Vec<MatePvRow>,
+    /// The machines that played (absent when no game names its machine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machines: Option<Box<MachineSection>>,
 }
 
 impl Report {
     /// Builds the report of a run from its stored data.
     pub fn build(inputs: Inputs<'_>) -> Report {
+        // The games of machines set aside are left out of every count, unless asked for.
+        let excluded = inputs.machines.map(machines::excluded).unwrap_or_default();
+        let counted = |machine: &String| !excluded.contains(machine);
+        let pairs: Vec<PairOutcome> = inputs.pairs.iter().filter(|p| counted(&p.machine)).cloned().collect();
+        let games: Vec<GameSummary> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
         let pairings: Vec<PairingReport> = inputs
             .pairings
             .iter()
             .enumerate()
-            .map(|(index, (a, b))| pairing(a, b, inputs.pairs, inputs.sprt.filter(|_| index == 0)))
+            .map(|(index, (a, b))| pairing(a, b, &pairs, inputs.sprt.filter(|_| index == 0)))
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
-        let engines = names.iter().map(|name| engine(name, inputs.games, inputs.move_totals)).collect();
+        let records = inputs.machines.map_or(&[][..], |m| m.records);
+        let engines = names.iter().map(|name| engine(name, &games, inputs.move_totals, records)).collect();
         // A scaling run's engine copies play only their own budget: no round robin to rate.
-        let tournament = (names.len() > 2 && inputs.scale.is_none())
-            .then(|| tournament(&names, inputs.pairs, inputs.anchor.as_deref()));
+        let tournament =
+            (names.len() > 2 && inputs.scale.is_none()).then(|| tournament(&names, &pairs, inputs.anchor.as_deref()));
         let scale = inputs.scale.map(|(a, b, budgets)| Box::new(ScaleSection::build(a, b, budgets, &pairings)));
         Report {
             version: REPORT_VERSION,
             header: inputs.header,
             pairings,
             engines,
-            lengths: lengths(inputs.games),
+            lengths: lengths(&games),
             tournament,
             tune: inputs.tune.map(|(spsa, iterations)| Box::new(TuneSection::build(spsa, iterations))),
             scale,
@@ -367,6 +384,7 @@ impl Report {
                     ),
                 })
                 .collect(),
+            machines: inputs.machines.and_then(|m| MachineSection::build(m, inputs.pairs)).map(Box::new),
         }
     }
 
@@ -450,7 +468,11 @@ fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<V
     PairingReport { a: a.to_string(), b: b.to_string(), statistics, colours, openings, elo_progress, llr_progress }
 }
 
-fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals]) -> EngineReport {
+fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals], machines: &[MachineRecord]) -> EngineReport {
+    let mut overheads = Latencies::default();
+    for (_, latencies) in machines.iter().flat_map(|m| &m.overheads).filter(|(engine, _)| engine == name) {
+        overheads.merge(latencies);
+    }
     let mut by_termination: BTreeMap<usize, [u64; 3]> = BTreeMap::new();
     let (mut played, mut points) = (0u64, 0.0f64);
     for game in games.iter().filter(|g| g.white == name || g.black == name) {
@@ -478,6 +500,8 @@ fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals]) -> Eng
         avg_nodes: mean(total.nodes_sum, total.nodes_moves),
         avg_nps: mean(total.nps_sum, total.nps_moves),
         avg_time_ms: mean(total.time_ms, total.moves),
+        overhead_p50_ms: overheads.quantile(0.5),
+        overhead_p99_ms: overheads.quantile(0.99),
         terminations: by_termination
             .into_iter()
             .map(|(kind, [won, drawn, lost])| TerminationCount {

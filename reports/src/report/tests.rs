@@ -42,6 +42,7 @@ fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2], llr: f64) -> Pai
         results,
         finished_seq: index + 1,
         llr: Some(llr),
+        machine: String::new(),
     }
 }
 
@@ -59,6 +60,7 @@ fn games_of(pairs: &[PairOutcome], terminations: &[Termination]) -> Vec<GameSumm
                 result: pair.results[g],
                 termination: terminations[(2 * p + g) % terminations.len()],
                 plies: 30 + 25 * (2 * p + g) as i64,
+                machine: pair.machine.clone(),
             });
         }
     }
@@ -100,6 +102,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         anchor: None,
         tune: None,
         pv_issues: &[],
+        machines: None,
         scale: None,
     });
     let pairing = &report.pairings[0];
@@ -180,6 +183,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         sprt: None,
         tune: None,
         pv_issues: &[],
+        machines: None,
         scale: None,
         pairs: &pairs,
         games: &games,
@@ -220,6 +224,7 @@ fn empty_run_renders() {
         anchor: None,
         tune: None,
         pv_issues: &[],
+        machines: None,
         scale: None,
     });
     for rendered in [render_text(&report), render_markdown(&report), render_html(&report)] {

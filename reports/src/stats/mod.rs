@@ -7,6 +7,7 @@
 
 mod distribution;
 pub mod elo;
+pub mod machines;
 pub mod ratings;
 pub mod scaling;
 pub mod sprt;

@@ -1,0 +1,71 @@
+//! Clocks scaled to the machine (`--scale-nps`): before its first pair of a
+//! run, a process measures its speed with the bench of the run's first
+//! engine, one bench per game slot at once (the machine as loaded as when
+//! it plays, as fishtest's worker measures), and plays the run's clocks
+//! multiplied by reference / measured. A machine slower than the run's
+//! floor is refused.
+
+use model::MatchSpec;
+
+use super::error::RunError;
+use crate::engine_io::bench::run_once;
+use db::Db;
+
+/// The factor this machine's clocks are multiplied by for run `run` (`None`
+/// when the run does not scale clocks), measured with `slots` benches at
+/// once and recorded with the speed for the run's reports.
+///
+/// # Errors
+///
+/// [`RunError::Spec`] when the bench fails or the machine is below the
+/// floor; [`RunError::Db`] when the speed cannot be recorded.
+pub async fn clock_scale(
+    db: &Db,
+    run: i64,
+    spec: &MatchSpec,
+    arena_exe: &std::path::Path,
+    slots: usize,
+) -> Result<Option<f64>, RunError> {
+    let Some(reference) = spec.machines.scale_nps else { return Ok(None) };
+    let engine = spec.engines.first().ok_or_else(|| RunError::Spec(format!("run {run} has no engines")))?;
+    let (name, launch, args) =
+        (model::base_name(&engine.name).to_string(), engine.launch(arena_exe), engine.bench_args.clone());
+    crate::term::set_line(&format!("measuring this machine's speed: {} benches of {name} at once…", slots.max(1)));
+    let measured = tokio::task::spawn_blocking(move || {
+        let benches: Vec<_> = (0..slots.max(1))
+            .map(|_| {
+                let (name, launch, args) = (name.clone(), launch.clone(), args.clone());
+                std::thread::spawn(move || run_once(&name, &launch, &args))
+            })
+            .collect();
+        let speeds: Result<Vec<u64>, String> = benches
+            .into_iter()
+            .map(|b| {
+                b.join().map_err(|_| "a bench thread panicked".to_string())?.map(|r| r.nps).map_err(|e| e.to_string())
+            })
+            .collect();
+        speeds.map(|s| s.iter().sum::<u64>() / s.len().max(1) as u64)
+    })
+    .await
+    .map_err(|e| RunError::Spec(format!("the speed bench failed: {e}")))?;
+    crate::term::end_line();
+    let nps = measured.map_err(RunError::Spec)?;
+    if let Some(floor) = spec.machines.floor_nps()
+        && nps < floor
+    {
+        return Err(RunError::Spec(format!(
+            "{} k nps is below the run's floor of {} k nps (--min-nps; the reference is {} k nps)",
+            nps / 1000,
+            floor / 1000,
+            reference / 1000
+        )));
+    }
+    let factor = reference as f64 / nps.max(1) as f64;
+    db.record_speed(run, &db::machine_name(), nps, factor).await?;
+    crate::term::note(&format!(
+        "run {run}: this machine benches {} k nps (reference {} k): clocks × {factor:.2}",
+        nps / 1000,
+        reference / 1000
+    ));
+    Ok(Some(factor))
+}

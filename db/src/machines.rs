@@ -1,0 +1,397 @@
+//! The machines that play a run: what their games say about them (games,
+//! faults, move overheads, the latency of each move that lost), and their
+//! standing (`run_machines`: set aside, readmitted). A machine is named by
+//! `arena worker --name`, else by its host name ([`machine_name`]); every
+//! worker's name in the database starts with it and a colon.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use sqlx::{Any, Row, Transaction};
+
+use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
+
+use crate::runs::delete_games_of;
+use crate::{Db, DbError};
+
+static MACHINE_NAME: OnceLock<String> = OnceLock::new();
+
+/// Names this process's machine (`arena worker --name`), once, before it
+/// plays; `false` when a name was already set.
+pub fn name_machine(name: &str) -> bool {
+    MACHINE_NAME.set(name.to_string()).is_ok()
+}
+
+/// This machine's name: the one given with [`name_machine`], else `$HOSTNAME`,
+/// else `/etc/hostname`, else `localhost`.
+pub fn machine_name() -> String {
+    MACHINE_NAME.get().cloned().unwrap_or_else(host_name)
+}
+
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
+/// The machine of a worker or slot name (`machine:pid/slot`).
+pub(crate) fn machine_of(worker: &str) -> &str {
+    worker.rsplit_once(':').map_or(worker, |(machine, _)| machine)
+}
+
+impl Db {
+    /// What the games of run `run` say about each machine that played them,
+    /// by machine name (games stored before machines were named have none).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn machine_records(&self, run: i64) -> Result<Vec<MachineRecord>, DbError> {
+        let mut records: BTreeMap<String, MachineRecord> = BTreeMap::new();
+        let counts = self
+            .rows_of_run("SELECT machine, COUNT(*) FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine", run)
+            .await?;
+        for row in &counts {
+            let machine: String = row.get(0);
+            let games = u64::try_from(row.get::<i64, _>(1)).unwrap_or(0);
+            records.insert(machine.clone(), MachineRecord { machine, games, ..MachineRecord::default() });
+        }
+        let faults = self
+            .rows_of_run(
+                "SELECT g.machine, g.termination, g.result, g.white, g.black, g.lost_ms, p.idx, g.game_in_pair, \
+                 g.detail FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.machine <> '' \
+                 AND g.termination IN ('time-forfeit', 'illegal-move', 'disconnect', 'stalled') ORDER BY g.id",
+                run,
+            )
+            .await?;
+        for row in &faults {
+            let Some(record) = records.get_mut(&row.get::<String, _>(0)) else { continue };
+            let termination: String = row.get(1);
+            let white_lost = row.get::<String, _>(2) == "0-1";
+            let engine: String = if white_lost { row.get(3) } else { row.get(4) };
+            if termination == "time-forfeit" {
+                record.time_losses += 1;
+            } else {
+                record.other_faults += 1;
+            }
+            if termination == "time-forfeit" || termination == "stalled" {
+                record.lost.push(LostMove {
+                    pair_index: row.get(6),
+                    game_in_pair: row.get(7),
+                    engine,
+                    termination,
+                    latency_ms: row.get::<Option<i64>, _>(5).and_then(|ms| u64::try_from(ms).ok()),
+                    detail: row.get(8),
+                });
+            }
+        }
+        let overheads = self
+            .rows_of_run(
+                "SELECT machine, white, black, white_overheads, black_overheads FROM games \
+                 WHERE run_id = ? AND machine <> '' AND (white_overheads <> '' OR black_overheads <> '')",
+                run,
+            )
+            .await?;
+        let mut by_engine: BTreeMap<(String, String), Latencies> = BTreeMap::new();
+        for row in &overheads {
+            let machine: String = row.get(0);
+            for (engine, text) in [(row.get::<String, _>(1), row.get::<String, _>(3)), (row.get(2), row.get(4))] {
+                by_engine.entry((machine.clone(), engine)).or_default().merge(&Latencies::decode(&text));
+            }
+        }
+        for ((machine, engine), latencies) in by_engine {
+            if let Some(record) = records.get_mut(&machine)
+                && latencies.moves() > 0
+            {
+                record.overheads.push((engine, latencies));
+            }
+        }
+        Ok(records.into_values().collect())
+    }
+
+    /// The standing of every machine of run `run` that has one.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn machine_states(&self, run: i64) -> Result<Vec<MachineState>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT machine, set_aside, set_aside_ms, readmitted, nps, scale FROM run_machines WHERE run_id = ? \
+                 ORDER BY machine",
+                run,
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| MachineState {
+                machine: r.get(0),
+                set_aside: Some(r.get::<String, _>(1)).filter(|why| !why.is_empty()),
+                set_aside_ms: r.get(2),
+                readmitted: r.get::<i64, _>(3) != 0,
+                nps: r.get(4),
+                scale: r.get(5),
+            })
+            .collect())
+    }
+
+    /// The runs `machine` is set aside from, and why.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn set_aside_runs(&self, machine: &str) -> Result<Vec<(i64, String)>, DbError> {
+        let rows = sqlx::query(
+            self.backend.sql("SELECT run_id, set_aside FROM run_machines WHERE machine = ? AND set_aside <> ''"),
+        )
+        .bind(machine)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// Sets `machine` aside from run `run` for `why`: it gets no more of the
+    /// run's pairs, and the pairs it holds now go back to the queue (their
+    /// games deleted, whatever it sends for them later discarded). Nothing
+    /// when it was readmitted or is already set aside. With `leave_out`, its
+    /// finished pairs are taken out of the pairings' counts (`tallies`, which
+    /// the SPRT reads), and kept to be put back if it is readmitted. `true`
+    /// when it was set aside now.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn set_aside(&self, run: i64, machine: &str, why: &str, leave_out: bool) -> Result<bool, DbError> {
+        let sql = |text: &str| self.backend.sql(text);
+        let mut tx = self.write().await?;
+        let changed = sqlx::query(sql(
+            "INSERT INTO run_machines (run_id, machine, set_aside, set_aside_ms) VALUES (?, ?, ?, {now_ms}) \
+             ON CONFLICT (run_id, machine) DO UPDATE SET set_aside = excluded.set_aside, \
+             set_aside_ms = excluded.set_aside_ms \
+             WHERE run_machines.readmitted = 0 AND run_machines.set_aside = '' RETURNING run_id",
+        ))
+        .bind(run)
+        .bind(machine)
+        .bind(why)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .is_some();
+        if changed {
+            let held = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running' \
+                        AND substr(worker, 1, length(?) + 1) = ? || ':'";
+            for statement in delete_games_of(held) {
+                sqlx::query(sql(&statement))
+                    .bind(run)
+                    .bind(machine)
+                    .bind(machine)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.error(e))?;
+            }
+            sqlx::query(sql(
+                "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running' \
+                 AND substr(worker, 1, length(?) + 1) = ? || ':'",
+            ))
+            .bind(run)
+            .bind(machine)
+            .bind(machine)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+            if leave_out {
+                let counts = self.counts_of_machine(&mut tx, run, machine).await?;
+                self.add_to_tallies(&mut tx, run, &counts, -1).await?;
+                sqlx::query(sql("UPDATE run_machines SET left_out = ? WHERE run_id = ? AND machine = ?"))
+                    .bind(encode_counts(&counts))
+                    .bind(run)
+                    .bind(machine)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(|e| self.error(e))?;
+            }
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(changed)
+    }
+
+    /// The counts of `machine`'s finished pairs of run `run`, per pairing.
+    async fn counts_of_machine(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        machine: &str,
+    ) -> Result<Vec<PairingCounts>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT p.engine_a, p.engine_b, MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), \
+             MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END) FROM pairs p JOIN games g ON g.pair_id = p.id \
+             WHERE p.run_id = ? AND p.status = 'done' AND g.machine = ? GROUP BY p.id, p.engine_a, p.engine_b",
+        ))
+        .bind(run)
+        .bind(machine)
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let mut counts: Vec<PairingCounts> = Vec::new();
+        for row in &rows {
+            let result = |i: usize| row.get::<Option<String>, _>(i).as_deref().and_then(GameResult::from_pgn);
+            let (Some(first), Some(second)) = (result(2), result(3)) else { continue };
+            let (a, b): (String, String) = (row.get(0), row.get(1));
+            let index = match counts.iter().position(|c| c.engine_a == a && c.engine_b == b) {
+                Some(i) => i,
+                None => {
+                    counts.push(PairingCounts { engine_a: a, engine_b: b, tally: Tally::default() });
+                    counts.len() - 1
+                }
+            };
+            counts[index].tally.add_pair(first, second);
+        }
+        Ok(counts)
+    }
+
+    /// Adds `counts` (`sign` 1) to the pairings' tallies, or takes them out (−1).
+    async fn add_to_tallies(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        counts: &[PairingCounts],
+        sign: i64,
+    ) -> Result<(), DbError> {
+        for c in counts {
+            let t = &c.tally;
+            let n = |v: u64| sign * i64::try_from(v).unwrap_or(0);
+            sqlx::query(self.backend.sql(
+                "UPDATE tallies SET wins = wins + ?, draws = draws + ?, losses = losses + ?, p0 = p0 + ?, \
+                 p1 = p1 + ?, p2 = p2 + ?, p3 = p3 + ?, p4 = p4 + ? WHERE run_id = ? AND engine_a = ? AND engine_b = ?",
+            ))
+            .bind(n(t.wins))
+            .bind(n(t.draws))
+            .bind(n(t.losses))
+            .bind(n(t.pentanomial[0]))
+            .bind(n(t.pentanomial[1]))
+            .bind(n(t.pentanomial[2]))
+            .bind(n(t.pentanomial[3]))
+            .bind(n(t.pentanomial[4]))
+            .bind(run)
+            .bind(&c.engine_a)
+            .bind(&c.engine_b)
+            .execute(&mut **tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+
+    /// Records `machine`'s measured speed for run `run` and the factor its
+    /// clocks are multiplied by (`--scale-nps`).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn record_speed(&self, run: i64, machine: &str, nps: u64, scale: f64) -> Result<(), DbError> {
+        let mut tx = self.write().await?;
+        sqlx::query(self.backend.sql(
+            "INSERT INTO run_machines (run_id, machine, nps, scale) VALUES (?, ?, ?, ?) \
+             ON CONFLICT (run_id, machine) DO UPDATE SET nps = excluded.nps, scale = excluded.scale",
+        ))
+        .bind(run)
+        .bind(machine)
+        .bind(i64::try_from(nps).unwrap_or(i64::MAX))
+        .bind(scale)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Per machine of run `run`: games stored and games lost by a fault
+    /// (time, illegal move, crash, stall). One grouped scan of the run's games.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn machine_faults(&self, run: i64) -> Result<Vec<(String, u64, u64)>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT machine, COUNT(*), SUM(CASE WHEN termination IN ('time-forfeit', 'illegal-move', 'disconnect', \
+                 'stalled') THEN 1 ELSE 0 END) FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine \
+                 ORDER BY machine",
+                run,
+            )
+            .await?;
+        let count = |v: i64| u64::try_from(v).unwrap_or(0);
+        Ok(rows.iter().map(|r| (r.get(0), count(r.get(1)), count(r.get::<Option<i64>, _>(2).unwrap_or(0)))).collect())
+    }
+
+    /// Readmits `machine` to run `run`: it gets pairs again, its games count,
+    /// and it is not set aside again in this run. `false` when it was not
+    /// set aside.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn readmit(&self, run: i64, machine: &str) -> Result<bool, DbError> {
+        let mut tx = self.write().await?;
+        let left_out = sqlx::query(self.backend.sql(
+            "SELECT left_out FROM run_machines WHERE run_id = ? AND machine = ? AND set_aside <> '' {for_update}",
+        ))
+        .bind(run)
+        .bind(machine)
+        .fetch_optional(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let Some(left_out) = left_out else { return Ok(false) };
+        let counts = decode_counts(&left_out.get::<String, _>(0));
+        self.add_to_tallies(&mut tx, run, &counts, 1).await?;
+        sqlx::query(self.backend.sql(
+            "UPDATE run_machines SET set_aside = '', readmitted = 1, left_out = '' WHERE run_id = ? AND machine = ?",
+        ))
+        .bind(run)
+        .bind(machine)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(true)
+    }
+}
+
+/// One pairing's counts as kept in `run_machines.left_out`.
+type StoredCounts = (String, String, [u64; 8]);
+
+fn encode_counts(counts: &[PairingCounts]) -> String {
+    let rows: Vec<StoredCounts> = counts
+        .iter()
+        .map(|c| {
+            let (t, p) = (&c.tally, &c.tally.pentanomial);
+            (c.engine_a.clone(), c.engine_b.clone(), [t.wins, t.draws, t.losses, p[0], p[1], p[2], p[3], p[4]])
+        })
+        .collect();
+    serde_json::to_string(&rows).unwrap_or_default()
+}
+
+fn decode_counts(text: &str) -> Vec<PairingCounts> {
+    let rows: Vec<StoredCounts> = serde_json::from_str(text).unwrap_or_default();
+    rows.into_iter()
+        .map(|(engine_a, engine_b, [wins, draws, losses, p0, p1, p2, p3, p4])| PairingCounts {
+            engine_a,
+            engine_b,
+            tally: Tally { wins, draws, losses, pentanomial: [p0, p1, p2, p3, p4] },
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_name_starts_with_its_machine() {
+        assert_eq!(machine_of("box-1:4242/0"), "box-1");
+        assert_eq!(machine_of("a:b:17"), "a:b");
+        assert_eq!(machine_of("plain"), "plain");
+    }
+}
