@@ -124,17 +124,24 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| MachineState {
-                machine: r.get(0),
-                set_aside: Some(r.get::<String, _>(1)).filter(|why| !why.is_empty()),
-                set_aside_ms: r.get(2),
-                readmitted: r.get::<i64, _>(3) != 0,
-                nps: r.get(4),
-                scale: r.get(5),
-            })
-            .collect())
+        Ok(rows.iter().map(|r| state(r, 0)).collect())
+    }
+
+    /// Every machine with a standing in any run (set aside, readmitted, or
+    /// a measured speed), by run and machine: for the workers page.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn all_machine_states(&self) -> Result<Vec<(i64, MachineState)>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT run_id, machine, set_aside, set_aside_ms, readmitted, nps, scale FROM run_machines \
+             ORDER BY run_id DESC, machine",
+        ))
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|r| (r.get(0), state(r, 1))).collect())
     }
 
     /// The runs `machine` is set aside from, and why.
@@ -356,6 +363,19 @@ impl Db {
         .map_err(|e| self.error(e))?;
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(true)
+    }
+}
+
+/// A machine's standing from a row of `run_machines` whose columns from
+/// `first` are machine, set_aside, set_aside_ms, readmitted, nps, scale.
+fn state(r: &sqlx::any::AnyRow, first: usize) -> MachineState {
+    MachineState {
+        machine: r.get(first),
+        set_aside: Some(r.get::<String, _>(first + 1)).filter(|why| !why.is_empty()),
+        set_aside_ms: r.get(first + 2),
+        readmitted: r.get::<i64, _>(first + 3) != 0,
+        nps: r.get(first + 4),
+        scale: r.get(first + 5),
     }
 }
 

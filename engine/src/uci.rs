@@ -423,12 +423,18 @@ fn run_search(
     out: &Output,
 ) {
     let mode = game.mode;
+    let started = std::time::Instant::now();
     let result = searcher.search(game, limits, &mut |report| out.say(&info_line(report, mode)));
+    // The whole search, unfinished iteration included, as Stockfish ends a
+    // search: what a GUI compares its own clock with.
+    let time_ms = started.elapsed().as_millis() as u64;
     // UCI: after `go infinite` or `go ponder` the bestmove waits for `stop`;
     // a ponder search ended by `ponderhit` prints none.
     if infinite && !released.recv().unwrap_or(true) {
         return;
     }
+    let nodes = result.counters.nodes;
+    out.say(&format!("info nodes {nodes} time {time_ms} nps {}", nodes * 1000 / time_ms.max(1)));
     out.say(&format!("info string counters {}", result.counters));
     let best = result.best_move.map_or_else(|| "0000".to_string(), |m| uci(m, mode));
     // The reply it expects, for a GUI that lets it ponder: the PV's second move.

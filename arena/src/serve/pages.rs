@@ -268,18 +268,52 @@ fn workers_table(workers: &[model::WorkerInfo]) -> String {
     out + "</tbody></table></div>"
 }
 
+/// The machines with a standing in a run: set aside (and why), readmitted,
+/// their speed and clock factor.
+fn machines_table(states: &[(i64, model::MachineState)]) -> String {
+    if states.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "<h2>Machines</h2><p class=\"muted\">Per run: a machine set aside gets no pairs of it (readmit it on the \
+         run's page); speed and clock factor of runs that scale clocks (<code>--scale-nps</code>).</p>\
+         <div class=\"scroll\"><table><thead><tr><th>Run</th><th>Machine</th><th class=\"r\">knps</th>\
+         <th class=\"r\">Clock ×</th><th>Standing</th></tr></thead><tbody>\n",
+    );
+    for (run, s) in states {
+        let standing = match (&s.set_aside, s.readmitted) {
+            (Some(why), _) => format!("set aside: {}", escape(why)),
+            (None, true) => "readmitted".to_string(),
+            (None, false) => "playing".to_string(),
+        };
+        out += &format!(
+            "<tr><td><a href=\"/runs/{run}\">{run}</a></td><td>{}</td><td class=\"r\">{}</td><td class=\"r\">{}</td>\
+             <td>{standing}</td></tr>\n",
+            escape(&s.machine),
+            s.nps.map_or("-".into(), |n| (n / 1000).to_string()),
+            s.scale.map_or("-".into(), |f| format!("{f:.2}")),
+        );
+    }
+    out + "</tbody></table></div>"
+}
+
+/// The workers page's live part: the processes, then the machines' standings.
+async fn workers_body(app: &App) -> Result<String, db::DbError> {
+    Ok(workers_table(&app.db.workers().await?) + &machines_table(&app.db.all_machine_states().await?))
+}
+
 /// `GET /workers`.
 pub(super) async fn workers_page(State(app): State<Arc<App>>) -> Response {
-    match app.db.workers().await {
-        Ok(workers) => page(&app, "arena workers", "/live/workers", &workers_table(&workers), "").into_response(),
+    match workers_body(&app).await {
+        Ok(body) => page(&app, "arena workers", "/live/workers", &body, "").into_response(),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
 
 /// `GET /live/workers`.
 pub(super) async fn workers_live(State(app): State<Arc<App>>) -> Response {
-    match app.db.workers().await {
-        Ok(workers) => Html(workers_table(&workers)).into_response(),
+    match workers_body(&app).await {
+        Ok(body) => Html(body).into_response(),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }

@@ -105,6 +105,14 @@ impl Layout for Brief<'_> {
             let text: Vec<String> = self.terminations.iter().map(|(name, n)| format!("{name} {n}")).collect();
             blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
         }
+        let overheads: Vec<String> = report
+            .engines
+            .iter()
+            .filter_map(|e| Some(format!("{} {} / {}", e.name, e.overhead_p50_ms?, e.overhead_p99_ms?)))
+            .collect();
+        if !overheads.is_empty() {
+            blocks.push(Block::Lines(false, vec![format!("move overhead ms, p50 / p99: {}", overheads.join(", "))]));
+        }
         blocks.extend(mate_pv_blocks(report));
         if let Some(machines) = &report.machines {
             blocks.extend(machines.blocks(true));
