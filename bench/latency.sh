@@ -13,6 +13,8 @@
 #
 #   bench/latency.sh [GAMES] [BLOCKS] [SF_GAMES]   (defaults: 2000, 4, 20)
 #   C_CHESS_CLI=/path/c-chess-cli bench/latency.sh
+#   LATENCY_WORK=/some/folder bench/latency.sh   (resumable: a run or block
+#       already complete in that folder is read, not played again)
 #
 # c-chess-cli is built from its public source outside this repository:
 #   git clone https://github.com/lucasart/c-chess-cli && cd c-chess-cli && python3 make.py -c gcc
@@ -38,6 +40,11 @@ q = lambda p: xs[min(len(xs) - 1, max(0, -(-len(xs) * p // 100) - 1))] if xs els
 print(f"{q(50)} / {q(99)} ({len(xs)} moves)")'
 }
 
+# Whether arena run 1 in database $1 has finished.
+finished() {
+    [ -f "$1" ] && [ "$(sqlite3 "$1" "SELECT status FROM runs WHERE id = 1" 2>/dev/null)" = finished ]
+}
+
 # Latency and overhead of one arena run: "latency p50/p99 | overhead p50/p99 | time losses".
 measure() {
     local db=$1
@@ -51,8 +58,8 @@ measure() {
 echo "| engines | tc | concurrency | latency p50 / p99 ms | overhead p50 / p99 ms | time losses |"
 echo "|---|---|---:|---|---|---|"
 for conc in 1 2; do
-    rm -f "$work/bundled-$conc.db"*
-    "$arena" match --a fhr --b plain --tc 1+0.01 --games 200 --openings noob_2moves --draw off --resign off \
+    finished "$work/bundled-$conc.db" || rm -f "$work/bundled-$conc.db"*
+    finished "$work/bundled-$conc.db" || "$arena" match --a fhr --b plain --tc 1+0.01 --games 200 --openings noob_2moves --draw off --resign off \
         --concurrency "$conc" --db "$work/bundled-$conc.db" --no-io-log --quiet >/dev/null
     echo "| fhr vs plain (bundled) | 1+0.01 | $conc | $(measure "$work/bundled-$conc.db") |"
 done
@@ -60,8 +67,8 @@ if [ -x /usr/games/stockfish ]; then
     printf '[[engine]]\nname = "sf1"\ncommand = "/usr/games/stockfish"\n[[engine]]\nname = "sf2"\ncommand = "/usr/games/stockfish"\n' \
         >"$work/engines.toml"
     for conc in 1 2; do
-        rm -f "$work/stockfish-$conc.db"*
-        "$arena" match --a sf1 --b sf2 --engines-file "$work/engines.toml" --tc 10+0.1 --games "$sf_games" \
+        finished "$work/stockfish-$conc.db" || rm -f "$work/stockfish-$conc.db"*
+        finished "$work/stockfish-$conc.db" || "$arena" match --a sf1 --b sf2 --engines-file "$work/engines.toml" --tc 10+0.1 --games "$sf_games" \
             --openings noob_2moves --concurrency "$conc" --db "$work/stockfish-$conc.db" --no-io-log --quiet >/dev/null
         echo "| Stockfish $(/usr/games/stockfish quit </dev/null | head -1 | cut -d' ' -f2) ×2 | 10+0.1 | $conc | $(measure "$work/stockfish-$conc.db") |"
     done
@@ -74,15 +81,15 @@ per_block=$((games / blocks))
 arena_losses=0 arena_games=0 cc_losses=0 cc_games=0
 for block in $(seq 1 "$blocks"); do
     start=$(((block - 1) * per_block / 2))
-    rm -f "$work/losses-$block.db"*
-    "$arena" match --a fhr --b plain --tc 1+0.01 --games "$per_block" --openings noob_2moves --start "$start" \
+    finished "$work/losses-$block.db" || rm -f "$work/losses-$block.db"*
+    finished "$work/losses-$block.db" || "$arena" match --a fhr --b plain --tc 1+0.01 --games "$per_block" --openings noob_2moves --start "$start" \
         --draw off --resign off --concurrency 2 --db "$work/losses-$block.db" --no-io-log --quiet >/dev/null
     arena_losses=$((arena_losses + $(sqlite3 "$work/losses-$block.db" "SELECT COUNT(*) FROM games WHERE termination = 'time-forfeit'")))
     arena_games=$((arena_games + $(sqlite3 "$work/losses-$block.db" "SELECT COUNT(*) FROM games")))
     if [ -n "$cc" ] && [ -x "$cc" ]; then
-        tail -n +"$((start + 1))" "$book" | head -n "$((per_block / 2))" >"$work/block-$block.epd"
-        rm -f "$work/cc-$block.pgn"
-        (cd "$work" && "$cc" -engine "cmd=$arena engine-uci --pruning fhr" name=fhr \
+        sed -n "$((start + 1)),$((start + per_block / 2))p" "$book" >"$work/block-$block.epd"
+        played=$(grep -c '^\[Result ' "$work/cc-$block.pgn" 2>/dev/null || true)
+        [ "${played:-0}" -ge "$per_block" ] || (rm -f "$work/cc-$block.pgn" && cd "$work" && "$cc" -engine "cmd=$arena engine-uci --pruning fhr" name=fhr \
             -engine "cmd=$arena engine-uci --pruning plain" name=plain -each tc=1+0.01 \
             -openings "file=$work/block-$block.epd" order=sequential -repeat -games "$per_block" \
             -concurrency 2 -pgn "$work/cc-$block.pgn" >/dev/null)

@@ -113,44 +113,29 @@ pub(crate) fn decode(json: &str) -> Result<Vec<MoveRecord>, String> {
     }
 }
 
+impl From<Read> for MoveRecord {
+    fn from(r: Read) -> MoveRecord {
+        MoveRecord {
+            uci: r.0,
+            san: r.1,
+            time_ms: r.2,
+            clock_ms: r.3,
+            score_cp: r.4,
+            score_mate: r.5,
+            depth: r.6,
+            seldepth: r.7,
+            nodes: r.8,
+            nps: r.9,
+            pv: r.10,
+            latency_ms: r.11,
+            engine_ms: r.12,
+        }
+    }
+}
+
 fn decode_json(json: &str) -> Result<Vec<MoveRecord>, String> {
     let rows: Vec<Read> = serde_json::from_str(json).map_err(|e| e.to_string())?;
-    Ok(rows
-        .into_iter()
-        .map(
-            |Read(
-                uci,
-                san,
-                time_ms,
-                clock_ms,
-                score_cp,
-                score_mate,
-                depth,
-                seldepth,
-                nodes,
-                nps,
-                pv,
-                latency_ms,
-                engine_ms,
-            )| {
-                MoveRecord {
-                    uci,
-                    san,
-                    time_ms,
-                    clock_ms,
-                    score_cp,
-                    score_mate,
-                    depth,
-                    seldepth,
-                    nodes,
-                    nps,
-                    pv,
-                    latency_ms,
-                    engine_ms,
-                }
-            },
-        )
-        .collect())
+    Ok(rows.into_iter().map(MoveRecord::from).collect())
 }
 
 /// A reader of the stored layout alone: arrays of two strings, eight
