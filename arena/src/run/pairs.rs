@@ -14,7 +14,7 @@ use std::time::Duration;
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
 use model::{GameRecord, MatchSpec, PairingCounts, RunStatus, Tally, Variant};
 use openings::Opening;
-use reports::stats::machines::{PairScore, residuals, to_set_aside};
+use reports::stats::machines::{pair_scores, residuals, to_set_aside};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
 use shakmaty::CastlingMode;
@@ -277,18 +277,7 @@ impl PairWork {
             return Ok(());
         }
         let residuals = match residual_time {
-            true => {
-                let pairs = db.pair_outcomes(self.run).await?;
-                let scores: Vec<PairScore<'_>> = pairs
-                    .iter()
-                    .filter(|p| !p.machine.is_empty())
-                    .map(|p| {
-                        let a = p.results[0].white_score() + 1.0 - p.results[1].white_score();
-                        (p.machine.as_str(), p.engine_a.as_str(), a)
-                    })
-                    .collect();
-                residuals(&scores)
-            }
+            true => residuals(&pair_scores(&db.pair_outcomes(self.run).await?)),
             false => Vec::new(),
         };
         let states = db.machine_states(self.run).await?;

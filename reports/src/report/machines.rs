@@ -11,7 +11,7 @@ use model::{Latencies, LostMove, MachineRecord, MachineState, PairOutcome, Tally
 use serde::Serialize;
 
 use super::document::{Align, Block, Table, columns};
-use crate::stats::machines::{PairScore, Residual, residuals};
+use crate::stats::machines::{Residual, pair_scores, residuals};
 
 /// Forfeited moves listed in text formats (JSON lists all).
 const LOST_ROWS: usize = 20;
@@ -92,12 +92,7 @@ impl MachineSection {
         if inputs.records.is_empty() {
             return None;
         }
-        let scores: Vec<PairScore<'_>> = pairs
-            .iter()
-            .filter(|p| !p.machine.is_empty())
-            .map(|p| (p.machine.as_str(), p.engine_a.as_str(), a_points(p)))
-            .collect();
-        let residuals = residuals(&scores);
+        let residuals = residuals(&pair_scores(pairs));
         let excluded = excluded(inputs);
         let rows: Vec<MachineRow> =
             inputs.records.iter().map(|record| row(record, inputs.states, pairs, &residuals)).collect();
@@ -221,11 +216,6 @@ pub fn excluded(inputs: MachineInputs<'_>) -> Vec<String> {
         return Vec::new();
     }
     inputs.states.iter().filter(|s| s.set_aside.is_some()).map(|s| s.machine.clone()).collect()
-}
-
-/// Engine A's points in a pair (0 to 2).
-fn a_points(pair: &PairOutcome) -> f64 {
-    pair.results[0].white_score() + 1.0 - pair.results[1].white_score()
 }
 
 fn row(

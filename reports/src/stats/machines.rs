@@ -30,6 +30,19 @@ pub struct Residual {
 /// One finished pair for [`residuals`]: its machine, its pairing, A's points (0 to 2).
 pub type PairScore<'a> = (&'a str, &'a str, f64);
 
+/// The finished pairs of a run as [`PairScore`]s: each named machine's pairs,
+/// with engine A's points (game 0 has A as White, game 1 has B).
+pub fn pair_scores(pairs: &[model::PairOutcome]) -> Vec<PairScore<'_>> {
+    pairs
+        .iter()
+        .filter(|p| !p.machine.is_empty())
+        .map(|p| {
+            let points = p.results[0].white_score() + 1.0 - p.results[1].white_score();
+            (p.machine.as_str(), p.engine_a.as_str(), points)
+        })
+        .collect()
+}
+
 /// The residual of each machine (in order of first appearance) with pairs
 /// in a pairing whose scores vary; machines without such pairs, and every
 /// machine when fewer than two have such pairs, get `None`.
