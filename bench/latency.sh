@@ -15,6 +15,12 @@
 #   C_CHESS_CLI=/path/c-chess-cli bench/latency.sh
 #   LATENCY_WORK=/some/folder bench/latency.sh   (resumable: a run or block
 #       already complete in that folder is read, not played again)
+#   LOSSES_ONLY=1 bench/latency.sh 2000 8   (the time-loss part only)
+#
+# Each finished time-loss block is recorded in bench/latency-blocks.tsv
+# (committed): a later run, on this machine or a fresh one, counts the
+# recorded blocks and plays only the others, so the series can be finished
+# over several sessions.
 #
 # c-chess-cli is built from its public source outside this repository:
 #   git clone https://github.com/lucasart/c-chess-cli && cd c-chess-cli && python3 make.py -c gcc
@@ -55,6 +61,7 @@ measure() {
     echo "$latency | $overhead | $losses"
 }
 
+if [ -z "${LOSSES_ONLY:-}" ]; then
 echo "| engines | tc | concurrency | latency p50 / p99 ms | overhead p50 / p99 ms | time losses |"
 echo "|---|---|---:|---|---|---|"
 for conc in 1 2; do
@@ -75,11 +82,22 @@ if [ -x /usr/games/stockfish ]; then
 else
     echo "Stockfish skipped: apt-get install stockfish" >&2
 fi
+fi
 
 # Time losses, interleaved blocks.
 per_block=$((games / blocks))
 arena_losses=0 arena_games=0 cc_losses=0 cc_games=0
+record=$PWD/bench/latency-blocks.tsv
+[ -f "$record" ] || printf 'games\tblocks\tblock\tarena_games\tarena_losses\tcc_games\tcc_losses\tdate\n' >"$record"
 for block in $(seq 1 "$blocks"); do
+    recorded=$(awk -F'\t' -v g="$games" -v b="$blocks" -v k="$block" '$1 == g && $2 == b && $3 == k' "$record" | head -1)
+    if [ -n "$recorded" ]; then
+        read -r _ _ _ ag al cg cl _ <<<"$recorded"
+        arena_games=$((arena_games + ag)) arena_losses=$((arena_losses + al)) cc_games=$((cc_games + cg)) cc_losses=$((cc_losses + cl))
+        echo "block $block of $blocks: recorded; arena $arena_losses of $arena_games lost on time; c-chess-cli $cc_losses of $cc_games" >&2
+        continue
+    fi
+    block_arena_games=$arena_games block_arena_losses=$arena_losses block_cc_games=$cc_games block_cc_losses=$cc_losses
     start=$(((block - 1) * per_block / 2))
     finished "$work/losses-$block.db" || rm -f "$work/losses-$block.db"*
     finished "$work/losses-$block.db" || "$arena" match --a fhr --b plain --tc 1+0.01 --games "$per_block" --openings noob_2moves --start "$start" \
@@ -95,6 +113,11 @@ for block in $(seq 1 "$blocks"); do
             -concurrency 2 -pgn "$work/cc-$block.pgn" >/dev/null)
         cc_losses=$((cc_losses + $(grep -c 'Termination "time forfeit"' "$work/cc-$block.pgn" || true)))
         cc_games=$((cc_games + $(grep -c '^\[Result ' "$work/cc-$block.pgn")))
+    fi
+    if [ -n "$cc" ] && [ -x "$cc" ]; then
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$games" "$blocks" "$block" \
+            $((arena_games - block_arena_games)) $((arena_losses - block_arena_losses)) \
+            $((cc_games - block_cc_games)) $((cc_losses - block_cc_losses)) "$(date -u +%F)" >>"$record"
     fi
     echo "block $block of $blocks: arena $arena_losses of $arena_games lost on time; c-chess-cli $cc_losses of $cc_games" >&2
 done
