@@ -7,9 +7,17 @@
 //!    leased-pair path that workers use (claim, first game, finish with the
 //!    counts), and prints the mean time per game — on SQLite, and on the
 //!    PostgreSQL server given (a scratch database `arena_bench` is made).
-//! 2. Fills a database with GAMES games of 80 plies, then times the summary
-//!    (`arena show`), the reports (`arena report` as text, JSON and HTML) and
-//!    the PGN export (`arena pgn`) through the binary.
+//! 2. Fills a database with GAMES recorded games (the 1,834 games of the
+//!    scaling run's snapshot, `bench/scaling/scaling.db.gz`, over and over:
+//!    real moves, scores and PVs, 118 plies on average), then times the
+//!    summary (`arena show`), the reports (`arena report` as text, JSON and
+//!    HTML) and the PGN export (`arena pgn`) through the binary, and prints
+//!    the file's bytes per game.
+//!
+//! The filled database is kept in `$ARENA_BENCH_DIR` (default
+//! `target/storage-bench`): run the example again with the same GAMES to go
+//! on filling where it stopped (a million games take several minutes), or
+//! with the database full to time the views again.
 
 use std::process::Command;
 use std::time::Duration;
@@ -100,6 +108,59 @@ async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
     start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64
 }
 
+/// The recorded games of the scaling run's snapshot, as stored records.
+async fn recorded(dir: &std::path::Path) -> Vec<GameRecord> {
+    use std::io::Read as _;
+    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/scaling/scaling.db.gz");
+    let mut bytes = Vec::new();
+    flate2::read::GzDecoder::new(std::fs::File::open(source).expect("the snapshot"))
+        .read_to_end(&mut bytes)
+        .expect("gunzip");
+    let path = dir.join("recorded.db");
+    let _ = std::fs::remove_file(&path);
+    std::fs::write(&path, bytes).expect("write");
+    let db = Db::open(&Target::Sqlite(path.clone())).await.expect("open the snapshot");
+    let mut games = Vec::new();
+    let mut after = 0;
+    loop {
+        let page = db.games_page(1, after, 1000, true).await.expect("games");
+        let Some(last) = page.last() else { break };
+        after = last.id;
+        games.extend(page.into_iter().map(|g| g.record));
+    }
+    db.close().await;
+    let _ = std::fs::remove_file(&path);
+    games
+}
+
+/// Fills run `run` of `db` with recorded games up to `games`, a pair per
+/// transaction as workers store them, showing progress; the mean time per
+/// game stored now.
+async fn fill(db: &Db, run: i64, games: usize, recorded: &[GameRecord]) -> Option<f64> {
+    let done = db.run(run).await.expect("run").games as usize;
+    if done >= games {
+        return None;
+    }
+    let start = Instant::now();
+    for i in (done / 2)..(games / 2) {
+        let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
+        // The run's engines are `a` and `b`: A has White in the first game.
+        let named = |k: usize, white: &str, black: &str| GameRecord {
+            white: white.into(),
+            black: black.into(),
+            ..recorded[k % recorded.len()].clone()
+        };
+        assert!(db.save_first_game(&pair, &named(2 * i, "a", "b")).await.expect("save"));
+        let second = named(2 * i + 1, "b", "a");
+        assert!(db.finish_pair(&pair, &second, &|_| None, None).await.expect("save").is_some());
+        if i % 1000 == 999 {
+            eprint!("\rfilling: {} of {games} games", 2 * (i + 1));
+        }
+    }
+    eprintln!();
+    Some(start.elapsed().as_secs_f64() * 1e3 / (games - done) as f64)
+}
+
 fn timed(args: &[&str]) -> f64 {
     let exe = std::env::current_exe().expect("exe");
     let arena = exe.parent().and_then(|p| p.parent()).expect("target").join("arena");
@@ -114,6 +175,10 @@ fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     let dir = std::env::temp_dir().join("arena-storage-bench");
     std::fs::create_dir_all(&dir).expect("dir");
+    let bench_dir = std::env::var_os("ARENA_BENCH_DIR").map(std::path::PathBuf::from).unwrap_or_else(|| {
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/storage-bench")).to_path_buf()
+    });
+    std::fs::create_dir_all(&bench_dir).expect("dir");
     let server: Option<Target> = std::env::args().nth(2).map(|url| url.parse().expect("a postgres:// URL"));
     runtime.block_on(async {
         let mut targets = vec![Target::Sqlite(dir.join("store.db"))];
@@ -127,12 +192,20 @@ fn main() {
             db.close().await;
         }
 
-        let path = dir.join("big.db");
-        let (db, run) = filled(&Target::Sqlite(path.clone()), games / 2).await;
-        let per_game = store_pairs(&db, run, games / 2, 80).await;
-        println!("fill: {games} games of 80 plies, {per_game:.3} ms per game");
+        let path = bench_dir.join(format!("big-{games}.db"));
+        let (db, run) = if path.exists() {
+            (Db::open(&Target::Sqlite(path.clone())).await.expect("open"), 1)
+        } else {
+            filled(&Target::Sqlite(path.clone()), games / 2).await
+        };
+        let recorded = recorded(&dir).await;
+        if let Some(per_game) = fill(&db, run, games, &recorded).await {
+            println!("fill: {games} recorded games, {per_game:.3} ms per game");
+        }
         db.set_status(run, RunStatus::Finished, None).await.expect("status");
         db.close().await;
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        println!("file: {:.0} MB, {} bytes per game", size as f64 / 1e6, size / games.max(1) as u64);
         let db_arg = path.display().to_string();
         let show = timed(&["show", "1", "--db", &db_arg]);
         for format in ["text", "json", "html"] {
@@ -140,13 +213,11 @@ fn main() {
             let seconds = timed(&["report", "1", "--db", &db_arg, "--format", format, "-o", &out]);
             println!("arena report --format {format} on {games} games: {seconds:.2} s");
         }
-        let pgn_path = dir.join("big.pgn").display().to_string();
+        let pgn_path = bench_dir.join("big.pgn").display().to_string();
         let pgn = timed(&["pgn", "1", "--db", &db_arg, "-o", &pgn_path]);
         let size = std::fs::metadata(&pgn_path).map(|m| m.len()).unwrap_or(0);
         println!("arena show on {games} games: {show:.2} s; arena pgn: {pgn:.2} s ({:.0} MB)", size as f64 / 1e6);
+        let _ = std::fs::remove_file(&pgn_path);
     });
-    // ARENA_BENCH_KEEP=1 keeps the databases (to profile `arena pgn` on big.db, say).
-    if std::env::var_os("ARENA_BENCH_KEEP").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

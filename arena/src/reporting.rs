@@ -259,36 +259,13 @@ pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Re
 }
 
 /// A scaling run's budgets with the mean depth and seldepth each side's
-/// moves reached there, read from the stored moves (the games' rows keep
-/// depth totals but no seldepth): each engine copy plays one budget only.
+/// moves reached there, from the games' move totals: each engine copy plays
+/// one budget only.
 async fn scale_budgets(db: &Db, run: i64, spec: &model::MatchSpec) -> Result<Vec<Budget>, DbError> {
-    use std::collections::HashMap;
-    // Per engine copy: sums and counts of depth and seldepth.
-    let mut sums: HashMap<String, [(u64, u64); 2]> = HashMap::new();
-    let mut after = 0;
-    loop {
-        let page = db.games_page(run, after, 500, true).await?;
-        let Some(last) = page.last() else { break };
-        after = last.id;
-        for game in &page {
-            let record = &game.record;
-            let first = openings::play_out(&record.start_fen, &record.opening_moves);
-            let white_first = shakmaty::Position::turn(&first).is_white();
-            for (ply, mv) in record.moves.iter().enumerate() {
-                let white = (ply % 2 == 0) == white_first;
-                let engine = if white { &record.white } else { &record.black };
-                let entry = sums.entry(engine.clone()).or_default();
-                for (slot, value) in [mv.depth, mv.seldepth].into_iter().enumerate() {
-                    if let Some(value) = value {
-                        entry[slot].0 += value;
-                        entry[slot].1 += 1;
-                    }
-                }
-            }
-        }
-    }
+    let totals = db.move_totals(run).await?;
     let mean = |name: &str, slot: usize| {
-        let (sum, count) = sums.get(name).map_or((0, 0), |s| s[slot]);
+        let t = totals.iter().find(|t| t.engine == name)?;
+        let (sum, count) = if slot == 0 { (t.depth_sum, t.depth_moves) } else { (t.seldepth_sum, t.seldepth_moves) };
         (count > 0).then(|| sum as f64 / count as f64)
     };
     let side = |i: usize| spec.engines.get(i).map_or([None, None], |e| [mean(&e.name, 0), mean(&e.name, 1)]);

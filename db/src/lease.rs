@@ -398,10 +398,10 @@ impl Db {
             "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
              opening, opening_moves, opening_san, started_ms, finished_ms, io_log, machine, lost_ms, tc_scale, \
              white_overheads, black_overheads, white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
-             white_nps_sum, white_nps_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
-             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves) \
+             white_nps_sum, white_nps_moves, white_seldepth_sum, white_seldepth_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
+             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, black_seldepth_sum, black_seldepth_moves) \
              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
              WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}) \
              RETURNING id",
         ))
@@ -436,15 +436,18 @@ impl Db {
                 .bind(side.nodes_sum)
                 .bind(side.nodes_moves)
                 .bind(side.nps_sum)
-                .bind(side.nps_moves);
+                .bind(side.nps_moves)
+                .bind(side.seldepth_sum)
+                .bind(side.seldepth_moves);
         }
         let row = query.bind(pair.id).bind(pair.claim).fetch_optional(&mut **tx).await.map_err(|e| self.error(e))?;
         let Some(row) = row else { return Ok(None) };
         let game_id: i64 = row.get(0);
-        // The moves in a table of their own: `games` rows stay small for scans.
-        sqlx::query(self.backend.sql("INSERT INTO game_moves (game_id, moves_json) VALUES (?, ?)"))
+        // The moves packed, in a table of their own: `games` rows stay small for scans.
+        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
+        sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
             .bind(game_id)
-            .bind(crate::moves::encode(&game.moves))
+            .bind(packed)
             .execute(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
@@ -492,6 +495,7 @@ fn side_totals(game: &GameRecord) -> [EngineMoveTotals; 2] {
         t.time_ms = t.time_ms.saturating_add(wide(m.time_ms));
         for (value, sum, count) in [
             (m.depth, &mut t.depth_sum, &mut t.depth_moves),
+            (m.seldepth, &mut t.seldepth_sum, &mut t.seldepth_moves),
             (m.nodes, &mut t.nodes_sum, &mut t.nodes_moves),
             (m.nps, &mut t.nps_sum, &mut t.nps_moves),
         ] {

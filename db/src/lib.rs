@@ -14,11 +14,13 @@ mod identities;
 mod lease;
 mod machines;
 mod moves;
+mod packed;
 mod read;
 mod runs;
 mod suite;
 mod target;
 mod tune;
+mod upkeep;
 mod workers;
 
 pub use connect::Db;
@@ -27,6 +29,7 @@ pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use machines::{machine_name, name_machine};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
+pub use upkeep::{Compacted, Shed};
 
 use model::{PairPlan, PairingCounts, SuiteChunkPlan, Verdict};
 

@@ -3,11 +3,13 @@
 //! depth, seldepth, nodes, nps, pv]` (see `migrations/sqlite/0010_packed_moves.sql`),
 //! and since `0012_machines.sql` two more when arena measured them:
 //! `latency_ms, engine_ms`.
-//! One value per game instead of one row per move makes storing a game two
-//! row inserts; the view `moves` still shows a row per move to SQL.
+//! Games stored since `0013_packed_moves.sql` keep their moves packed
+//! (`packed.rs`); this reads those stored before, and writes the format only
+//! for tests.
 
 use model::MoveRecord;
 
+#[cfg(test)]
 /// One stored move, in the column order of the view `moves`. Counts are
 /// stored as signed 64-bit integers, as the table columns held them: a count
 /// beyond `i64::MAX` (only a broken engine reports one) is stored as
@@ -16,9 +18,11 @@ use model::MoveRecord;
 type Stored<'a> =
     (&'a str, &'a str, i64, i64, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, Option<i64>, &'a str);
 
+#[cfg(test)]
 /// A move's measured times as stored: latency and the engine's own time.
 type Times = (Option<i64>, Option<i64>);
 
+#[cfg(test)]
 /// [`Stored`] with the measured times.
 type Timed<'a> = (
     &'a str,
@@ -55,6 +59,7 @@ struct Read(
     #[serde(default)] Option<u64>,
 );
 
+#[cfg(test)]
 /// The JSON stored for `moves`.
 pub(crate) fn encode(moves: &[MoveRecord]) -> String {
     let mut json = String::with_capacity(moves.len() * 96 + 2);
@@ -76,11 +81,13 @@ pub(crate) fn encode(moves: &[MoveRecord]) -> String {
     json
 }
 
+#[cfg(test)]
 /// A count as stored: a signed 64-bit integer (see [`Stored`]).
 fn wide(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
+#[cfg(test)]
 /// A move's stored fields, and its measured times when it has them.
 fn stored(m: &MoveRecord) -> (Stored<'_>, Option<Times>) {
     let row = (

@@ -5,7 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, PairOutcome, PvIssueCount, PvIssueKind, Termination,
+    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, PvIssueCount, PvIssueKind,
+    Termination,
 };
 
 use crate::{Db, DbError};
@@ -166,14 +167,16 @@ impl Db {
             format!(
                 "SELECT {colour} AS engine, {colour}_moves AS moves, {colour}_time_ms AS time_ms, \
                  {colour}_depth_sum AS depth_sum, {colour}_depth_moves AS depth_moves, {colour}_nodes_sum AS nodes_sum, \
-                 {colour}_nodes_moves AS nodes_moves, {colour}_nps_sum AS nps_sum, {colour}_nps_moves AS nps_moves \
+                 {colour}_nodes_moves AS nodes_moves, {colour}_nps_sum AS nps_sum, {colour}_nps_moves AS nps_moves, \
+                 {colour}_seldepth_sum AS seldepth_sum, {colour}_seldepth_moves AS seldepth_moves \
                  FROM games WHERE run_id = ? AND {colour}_moves > 0"
             )
         };
         let rows = sqlx::query(self.backend.sql(&format!(
             "SELECT engine, CAST(SUM(moves) AS BIGINT), CAST(SUM(time_ms) AS BIGINT), \
              CAST(SUM(depth_sum) AS BIGINT), CAST(SUM(depth_moves) AS BIGINT), CAST(SUM(nodes_sum) AS BIGINT), \
-             CAST(SUM(nodes_moves) AS BIGINT), CAST(SUM(nps_sum) AS BIGINT), CAST(SUM(nps_moves) AS BIGINT) \
+             CAST(SUM(nodes_moves) AS BIGINT), CAST(SUM(nps_sum) AS BIGINT), CAST(SUM(nps_moves) AS BIGINT), \
+             CAST(SUM(seldepth_sum) AS BIGINT), CAST(SUM(seldepth_moves) AS BIGINT) \
              FROM ({} UNION ALL {}) sides GROUP BY engine ORDER BY engine",
             side("white"),
             side("black")
@@ -195,6 +198,8 @@ impl Db {
                 nodes_moves: r.get(6),
                 nps_sum: r.get(7),
                 nps_moves: r.get(8),
+                seldepth_sum: r.get(9),
+                seldepth_moves: r.get(10),
             })
             .collect())
     }
@@ -241,7 +246,10 @@ impl Db {
         with_moves: bool,
     ) -> Result<Vec<GameRow>, DbError> {
         let (moves, join) = if with_moves {
-            (", COALESCE(m.moves_json, '[]')", "LEFT JOIN game_moves m ON m.game_id = g.id")
+            (
+                ", pm.data, m.moves_json",
+                "LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id",
+            )
         } else {
             ("", "")
         };
@@ -260,14 +268,23 @@ impl Db {
         for row in &rows {
             let mut game = game_row(row);
             if with_moves {
-                let json: String = row.get(18);
-                game.record.moves = crate::moves::decode(&json).map_err(|e| {
+                game.record.moves = stored_moves(row.get(18), row.get(19)).map_err(|e| {
                     DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
                 })?;
             }
             games.push(game);
         }
         Ok(games)
+    }
+}
+
+/// A game's moves from its packed value, or from the JSON of a game stored
+/// before moves were packed; none when the run's moves were pruned.
+fn stored_moves(packed: Option<Vec<u8>>, json: Option<String>) -> Result<Vec<MoveRecord>, String> {
+    match (packed, json) {
+        (Some(packed), _) => crate::packed::unpack(&packed),
+        (None, Some(json)) => crate::moves::decode(&json),
+        (None, None) => Ok(Vec::new()),
     }
 }
 

@@ -15,8 +15,9 @@ const PAIRS_PER_INSERT: usize = 500;
 /// The statements that delete the games (with their moves and PV issues;
 /// their totals are in their rows) of the pairs chosen by `pairs`, a
 /// subquery whose parameters are bound by the caller.
-pub(crate) fn delete_games_of(pairs: &str) -> [String; 3] {
+pub(crate) fn delete_games_of(pairs: &str) -> [String; 4] {
     [
+        format!("DELETE FROM packed_moves WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
         format!("DELETE FROM game_moves WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
         format!("DELETE FROM pv_issues WHERE game_id IN (SELECT id FROM games WHERE pair_id IN ({pairs}))"),
         format!("DELETE FROM games WHERE pair_id IN ({pairs})"),

@@ -378,6 +378,10 @@ pub struct EngineMoveTotals {
     pub depth_sum: i64,
     /// Moves with a reported depth.
     pub depth_moves: i64,
+    /// Sum of reported selective depths, over `seldepth_moves` moves.
+    pub seldepth_sum: i64,
+    /// Moves with a reported selective depth.
+    pub seldepth_moves: i64,
     /// Sum of reported node counts, over `nodes_moves` moves.
     pub nodes_sum: i64,
     /// Moves with a reported node count.

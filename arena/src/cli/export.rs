@@ -75,6 +75,73 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
     Ok(count)
 }
 
+/// The columns of `arena moves`: a row per engine move, as the view
+/// `moves` had them, with the game as the PGN's Round tag names it.
+const MOVE_COLUMNS: &str =
+    "game_id,game,ply,uci,san,time_ms,clock_ms,score_cp,score_mate,depth,seldepth,nodes,nps,pv,latency_ms,engine_ms";
+
+/// Writes a run's moves as CSV (RFC 4180: a field with a comma, quote or
+/// line break quoted) to `out`; returns how many games.
+pub(super) async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) -> CliResult<u64> {
+    let mut count = 0;
+    let mut text = String::with_capacity(1 << 20);
+    text.push_str(MOVE_COLUMNS);
+    text.push('\n');
+    for_each_page(db, run, 0, None, |page| {
+        for game in page {
+            write_moves_csv(&mut text, game);
+        }
+        count += page.len() as u64;
+        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the CSV output"))?;
+        text.clear();
+        Ok(())
+    })
+    .await?;
+    if count == 0 {
+        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the CSV output"))?;
+    }
+    Ok(count)
+}
+
+/// One game's rows of [`stream_moves_csv`].
+fn write_moves_csv(text: &mut String, game: &GameRow) {
+    use std::fmt::Write as _;
+    let number = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
+    let signed = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+    for (ply, m) in game.record.moves.iter().enumerate() {
+        let _ = write!(text, "{},{}.{},{ply},", game.id, game.pair_index + 1, game.game_in_pair + 1);
+        csv_field(text, &m.uci);
+        text.push(',');
+        csv_field(text, &m.san);
+        let _ = write!(
+            text,
+            ",{},{},{},{},{},{},{},{},",
+            m.time_ms,
+            m.clock_ms,
+            signed(m.score_cp),
+            signed(m.score_mate),
+            number(m.depth),
+            number(m.seldepth),
+            number(m.nodes),
+            number(m.nps)
+        );
+        csv_field(text, &m.pv);
+        let _ = writeln!(text, ",{},{}", number(m.latency_ms), number(m.engine_ms));
+    }
+}
+
+/// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote
+/// or a line break (engine output is kept as it came).
+fn csv_field(text: &mut String, field: &str) {
+    if field.contains([',', '"', '\n', '\r']) {
+        text.push('"');
+        text.push_str(&field.replace('"', "\"\""));
+        text.push('"');
+    } else {
+        text.push_str(field);
+    }
+}
+
 /// Calls `write` with a run's games with id above `after` (and at most
 /// `until`, when given) with their moves, a page at a time, in id order;
 /// returns the last id written. The next page is read and decoded by

@@ -1,13 +1,14 @@
 //! `arena runs`, `arena show RUN`, `arena pgn RUN`: reading the database only.
 
-use anyhow::anyhow;
+use anyhow::{Context as _, anyhow};
+use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
 use model::Spec;
 
 use super::common::open_existing;
-use super::export::{stream_pgn, write_epd, write_pgn};
+use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out, outln};
 use crate::reporting::{Ask, Detail, done_and_planned, report_of};
 
@@ -38,6 +39,18 @@ pub struct PgnArgs {
     epdout: Option<PathBuf>,
     #[command(flatten)]
     style: PgnStyle,
+}
+
+/// `arena moves`.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    /// Run id (see `arena runs`).
+    run: i64,
+    #[command(flatten)]
+    db: DbArg,
+    /// Output file (standard output without it).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
 }
 
 /// `arena log`.
@@ -146,6 +159,28 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     if let Some(path) = &args.epdout {
         let games = write_epd(&db, args.run, path).await?;
         crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
+    }
+    Ok(())
+}
+
+/// `arena moves`: a row per engine move as CSV, for SQL and data tools (the
+/// database keeps moves packed, which SQL cannot read).
+pub(super) async fn moves(args: MovesArgs) -> CliResult {
+    let db = open_existing(&args.db.target).await?;
+    db.run(args.run).await?;
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            let games = stream_moves_csv(&db, args.run, &mut out).await?;
+            out.flush().with_context(|| format!("cannot write {}", path.display()))?;
+            crate::term::note(&format!("wrote the moves of {games} games to {}", path.display()));
+        }
+        None => {
+            let mut out = std::io::stdout().lock();
+            stream_moves_csv(&db, args.run, &mut out).await?;
+            out.flush().map_err(|e| super::write_error(e, "the CSV output"))?;
+        }
     }
     Ok(())
 }

@@ -15,6 +15,7 @@ mod resume;
 mod runfile;
 mod serve;
 mod stats;
+mod storage;
 mod suite;
 mod tune;
 mod worker;
@@ -126,6 +127,12 @@ pub enum Command {
     Report(report::ReportArgs),
     /// Export a run's games as PGN.
     Pgn(inspect::PgnArgs),
+    /// A run's moves as CSV, a row per engine move (what SQL cannot read in the packed moves).
+    Moves(inspect::MovesArgs),
+    /// Pack moves that older versions stored as JSON, then shrink the file.
+    Compact(storage::CompactArgs),
+    /// Make finished runs shed their moves and I/O logs; games, tallies and reports stay.
+    Prune(storage::PruneArgs),
     /// Print one game's engine I/O log: every line to and from its engines, with milliseconds.
     Log(inspect::LogArgs),
     /// List the engines known by name, with their UCI options.
@@ -395,6 +402,9 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Report(args) => report::report(args).await,
         Command::Pgn(args) => inspect::pgn(args).await,
         Command::Log(args) => inspect::log(args).await,
+        Command::Moves(args) => inspect::moves(args).await,
+        Command::Compact(args) => storage::compact(args).await,
+        Command::Prune(args) => storage::prune(args).await,
         Command::Engines(args) => engines::list(args).await,
         Command::Check(args) => check::run(args).await,
         Command::Stats(args) => stats::stats(args),

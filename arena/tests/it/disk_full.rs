@@ -1,6 +1,6 @@
 //! A full disk stops a run with one line that says so (not a leftover
 //! transaction), marks it stopped, and `arena resume` finishes it exactly
-//! once there is room again. The disk is a 600 KiB tmpfs, so the test needs
+//! once there is room again. The disk is a 740 KiB tmpfs, so the test needs
 //! root (CI runs as root; elsewhere it says why it skips).
 
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ async fn a_full_disk_stops_the_run_in_one_line_and_resume_finishes_it_when_there
     let dir = temp_dir("disk-full");
     let disk = dir.join("disk");
     std::fs::create_dir_all(&disk).unwrap();
-    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=600k", "tmpfs"]).arg(&disk).status().unwrap();
+    let mounted = Command::new("mount").args(["-t", "tmpfs", "-o", "size=740k", "tmpfs"]).arg(&disk).status().unwrap();
     assert!(mounted.success(), "mount a tmpfs");
     let _unmount = Mounted(disk.clone());
     let db = "disk/arena.db";

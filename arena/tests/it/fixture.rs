@@ -10,6 +10,18 @@ use serde_json::Value;
 
 const FIXTURE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures");
 
+/// The header of `arena moves`.
+const MOVES_HEADER: &str =
+    "game_id,game,ply,uci,san,time_ms,clock_ms,score_cp,score_mate,depth,seldepth,nodes,nps,pv,latency_ms,engine_ms";
+
+/// Moves, their node total and games of `arena moves` CSV.
+fn move_counts(csv: &str) -> (usize, u64, usize) {
+    let rows: Vec<Vec<&str>> = csv.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    let nodes = rows.iter().map(|r| r[11].parse::<u64>().unwrap_or(0)).sum();
+    let games: std::collections::BTreeSet<&str> = rows.iter().map(|r| r[0]).collect();
+    (rows.len(), nodes, games.len())
+}
+
 fn report(dir: &std::path::Path, run: &str) -> Value {
     serde_json::from_str(&stdout(&arena_ok(dir, &["report", run, "--format", "json"]))).unwrap()
 }
@@ -99,26 +111,41 @@ fn a_database_of_the_previous_release_reports_and_resumes() {
 
     // The moves, kept one row each by that release and one JSON value per
     // game since (migration 0010), export byte for byte as that release
-    // exported them (`v1-run-2-full.pgn`, written by it at the fullest level);
-    // the view `moves` still shows one row per move.
-    arena_ok(&dir, &["pgn", "2", "--pgn-level", "full", "-o", "run2.pgn"]);
-    let pgn = std::fs::read_to_string(dir.join("run2.pgn")).unwrap();
+    // exported them (`v1-run-2-full.pgn`, written by it at the fullest level),
+    // and `arena moves` shows one row per move, as the old table did.
+    let pgn_of_run_2 = |dir: &std::path::Path| {
+        arena_ok(dir, &["pgn", "2", "--pgn-level", "full", "-o", "run2.pgn"]);
+        std::fs::read_to_string(dir.join("run2.pgn")).unwrap()
+    };
+    let pgn = pgn_of_run_2(&dir);
     assert!(pgn == std::fs::read_to_string(format!("{FIXTURE}/v1-run-2-full.pgn")).unwrap(), "{pgn}");
-    let view = tokio::runtime::Runtime::new().unwrap().block_on(async {
-        use sqlx::Row;
-        let options = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.join("arena.db"));
-        let mut connection = sqlx::ConnectOptions::connect(&options).await.unwrap();
-        let row = sqlx::query(
-            "SELECT COUNT(*), SUM(m.nodes), SUM(m.ply = g.plies - 1), (SELECT SUM(plies) FROM games WHERE run_id = 2) \
-             FROM moves m JOIN games g ON g.id = m.game_id WHERE g.run_id = 2",
-        )
-        .fetch_one(&mut connection)
-        .await
-        .unwrap();
-        (row.get::<i64, _>(0), row.get::<i64, _>(1), row.get::<i64, _>(2), row.get::<i64, _>(3))
-    });
-    // 1,278 moves and their node total as the old table held them; one last ply per game.
-    assert_eq!(view, (1278, 475_187, 12, 1278));
+    let csv = stdout(&arena_ok(&dir, &["moves", "2"]));
+    assert_eq!(csv.lines().next(), Some(MOVES_HEADER));
+    // 1,278 moves and their node total as the old table held them; 12 games.
+    assert_eq!(move_counts(&csv), (1278, 475_187, 12));
+
+    // Packed by `arena compact`: the same reports, PGN and moves, in a smaller file.
+    let size = |dir: &std::path::Path| std::fs::metadata(dir.join("arena.db")).unwrap().len();
+    let before = size(&dir);
+    let reports: Vec<Value> = ["1", "2", "3", "4", "5"].iter().map(|run| report(&dir, run)).collect();
+    let compacted = stdout(&arena_ok(&dir, &["compact"]));
+    assert!(compacted.starts_with("34 games' moves packed"), "every run's games: {compacted}");
+    assert!(size(&dir) < before, "{} bytes, {before} before", size(&dir));
+    for (run, before) in ["1", "2", "3", "4", "5"].iter().zip(&reports) {
+        assert_eq!(&report(&dir, run), before, "run {run} after compact");
+    }
+    assert!(pgn_of_run_2(&dir) == pgn, "the PGN after compact");
+    assert_eq!(stdout(&arena_ok(&dir, &["moves", "2"])), csv, "the moves after compact");
+    assert!(stdout(&arena_ok(&dir, &["compact"])).starts_with("0 games' moves packed"), "nothing left to pack");
+
+    // Only finished runs are pruned: a stopped run is refused in one line.
+    let out = arena(&dir, &["prune", "3"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.trim_end().lines().count() == 1 && stderr.contains("run 3 is stopped, not finished"), "{stderr}");
+    let dry = stdout(&arena_ok(&dir, &["prune", "--dry-run"]));
+    let listed: Vec<&str> = dry.lines().map(|l| l.split(':').next().unwrap()).collect();
+    assert_eq!(listed, ["run 4", "run 2", "run 1"], "every finished run: {dry}");
 
     // The stopped SPRT and the stopped suite run resume to their planned work.
     let out = arena(&dir, &["resume", "3", "--quiet"]);

@@ -27,6 +27,7 @@ mod serve;
 mod shared_file;
 mod source;
 mod stockfish;
+mod storage;
 mod suite;
 mod tablebase;
 mod time_controls;

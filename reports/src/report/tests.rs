@@ -91,6 +91,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         nodes_moves: 100,
         nps_sum: 50_000_000,
         nps_moves: 50,
+        ..EngineMoveTotals::default()
     }];
     let report = Report::build(Inputs {
         header: header(&["fhr", "plain"]),

@@ -1,0 +1,545 @@
+//! A game's moves packed: every field of every [`MoveRecord`] kept, in a few
+//! bytes per ply (`packed_moves.data`, since `0013_packed_moves.sql`).
+//!
+//! The value is a format byte ([`FORMAT`]), the payload's length as a
+//! varint, and the payload compressed by zstd. The payload is laid out by
+//! column, so that the compressor sees like beside like: the number of
+//! moves, then each field for every move in turn:
+//!
+//! | column | encoding |
+//! |---|---|
+//! | move and PV | per move: a token, or [`PREDICTED`] when the move is the reply the previous move's PV expected; then the PV: 0 and its text as it is, or 1 + (tokens × 2 + whether the first token is the move itself, not stored again), then the tokens |
+//! | SAN | length, bytes |
+//! | time | unsigned |
+//! | clock | signed: the difference from the mover's clock two plies before − this move's time (the increment, mostly) |
+//! | centipawns, mate | optional signed |
+//! | depth, seldepth, nodes | optional unsigned |
+//! | latency | optional signed: the difference from the time (mostly 0) |
+//! | engine time | optional signed: the difference from the latency, or from the time without one |
+//! | nodes per second | optional signed: the difference from nodes × 1000 ÷ engine time when both are known (what most engines print, so mostly 0), else from 0 |
+//!
+//! Numbers are LEB128 varints (unsigned; signed by zigzag; optional: 0 for
+//! none, else the value + 1). A token is a move `a1..h8 a1..h8 [nbrq]`
+//! packed in two bytes (from + 64 × to + 4096 × promotion), or `0xFFFF`,
+//! length and bytes for any other word (engine output is kept as it came).
+//! A PV whose text is not its words joined by single spaces is kept as text.
+//!
+//! Decoding reads untrusted bytes: every length is checked, the payload is
+//! capped at [`MAX_PAYLOAD`], and a malformed value is an error, never a panic.
+
+use model::MoveRecord;
+
+/// The format byte of the values written here.
+pub(crate) const FORMAT: u8 = 1;
+
+/// Compression level: within 5% of level 19's size on arena's games, about
+/// ten times faster to write.
+const LEVEL: i32 = 9;
+
+/// The largest payload a value may declare (a game of 10,000 plies with
+/// 100-move PVs fits in a sixth of it).
+const MAX_PAYLOAD: u64 = 16 << 20;
+
+/// The fewest payload bytes a move takes (a token, and a byte for every
+/// other column): a count of moves beyond the payload ÷ this is refused
+/// before anything is allocated for it.
+const MIN_MOVE_BYTES: u128 = 14;
+
+/// A token that is not a packed move: its text follows.
+const LITERAL: u16 = 0xFFFF;
+
+/// A move that is the second word of the previous move's PV.
+const PREDICTED: u16 = 0xFFFE;
+
+/// The moves packed; an error only when the compressor cannot get memory.
+pub(crate) fn pack(moves: &[MoveRecord]) -> Result<Vec<u8>, String> {
+    let payload = payload(moves);
+    let frame = zstd::bulk::compress(&payload, LEVEL).map_err(|e| format!("cannot compress a game's moves: {e}"))?;
+    let mut out = Vec::with_capacity(frame.len() + 8);
+    out.push(FORMAT);
+    unsigned(&mut out, payload.len() as u128);
+    out.extend_from_slice(&frame);
+    Ok(out)
+}
+
+/// The moves of a packed value; an error names what is wrong with it.
+pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
+    let mut header = Reader { bytes: value, at: 0 };
+    let format = header.byte()?;
+    if format != FORMAT {
+        return Err(format!("packed moves of format {format}, this arena reads format {FORMAT}"));
+    }
+    let len = header.unsigned()?;
+    if len > u128::from(MAX_PAYLOAD) {
+        return Err(format!("packed moves declare {len} bytes, more than the {MAX_PAYLOAD} a game may hold"));
+    }
+    // Below MAX_PAYLOAD, so it fits a usize.
+    let len = len as usize;
+    let payload =
+        zstd::bulk::decompress(&value[header.at..], len).map_err(|e| format!("packed moves do not decompress: {e}"))?;
+    if payload.len() != len {
+        return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
+    }
+    read_payload(&payload)
+}
+
+/// The uncompressed columns.
+fn payload(moves: &[MoveRecord]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(moves.len() * 48 + 8);
+    unsigned(&mut out, moves.len() as u128);
+    for (i, m) in moves.iter().enumerate() {
+        if i > 0 && predicted(&moves[i - 1]) == Some(m.uci.as_str()) {
+            out.extend_from_slice(&PREDICTED.to_le_bytes());
+        } else {
+            token(&mut out, &m.uci);
+        }
+        pv(&mut out, m);
+    }
+    for m in moves {
+        text(&mut out, &m.san);
+    }
+    for m in moves {
+        unsigned(&mut out, m.time_ms.into());
+    }
+    for (i, m) in moves.iter().enumerate() {
+        signed(&mut out, i128::from(m.clock_ms) - expected_clock(moves, i, m.time_ms));
+    }
+    for column in [|m: &MoveRecord| m.score_cp, |m: &MoveRecord| m.score_mate] {
+        for m in moves {
+            optional_signed(&mut out, column(m).map(i128::from));
+        }
+    }
+    type Column = fn(&MoveRecord) -> Option<u64>;
+    let columns: [Column; 3] = [|m| m.depth, |m| m.seldepth, |m| m.nodes];
+    for column in columns {
+        for m in moves {
+            optional_unsigned(&mut out, column(m));
+        }
+    }
+    for m in moves {
+        optional_signed(&mut out, m.latency_ms.map(|ms| i128::from(ms) - i128::from(m.time_ms)));
+    }
+    for m in moves {
+        optional_signed(&mut out, m.engine_ms.map(|ms| i128::from(ms) - engine_base(m)));
+    }
+    for m in moves {
+        optional_signed(&mut out, m.nps.map(|nps| i128::from(nps) - derived_nps(m)));
+    }
+    out
+}
+
+/// The reply a move's PV expects: its second word.
+fn predicted(m: &MoveRecord) -> Option<&str> {
+    m.pv.split(' ').nth(1)
+}
+
+/// The mover's clock after move `i` if it gained nothing: its clock two
+/// plies before (0 for its first move) less this move's time.
+fn expected_clock(moves: &[MoveRecord], i: usize, time_ms: u64) -> i128 {
+    let before = if i >= 2 { i128::from(moves[i - 2].clock_ms) } else { 0 };
+    before - i128::from(time_ms)
+}
+
+/// What the engine's time is stored against: the latency, else the time.
+fn engine_base(m: &MoveRecord) -> i128 {
+    i128::from(m.latency_ms.unwrap_or(m.time_ms))
+}
+
+/// Nodes × 1000 ÷ engine time when both are known and the time is not 0, else 0.
+fn derived_nps(m: &MoveRecord) -> i128 {
+    match (m.nodes, m.engine_ms) {
+        (Some(nodes), Some(ms)) if ms > 0 => i128::from(nodes) * 1000 / i128::from(ms),
+        _ => 0,
+    }
+}
+
+fn read_payload(payload: &[u8]) -> Result<Vec<MoveRecord>, String> {
+    let mut r = Reader { bytes: payload, at: 0 };
+    let n = r.unsigned()?;
+    if n * MIN_MOVE_BYTES > payload.len() as u128 {
+        return Err(format!("packed moves claim {n} moves in {} bytes", payload.len()));
+    }
+    let mut moves: Vec<MoveRecord> = (0..n).map(|_| MoveRecord::default()).collect();
+    for i in 0..moves.len() {
+        moves[i].uci = match r.token()? {
+            Token::Move(uci) => uci,
+            Token::Predicted => {
+                let previous = i.checked_sub(1).and_then(|p| predicted(&moves[p]));
+                previous.ok_or("a move predicted by no PV")?.to_string()
+            }
+        };
+        moves[i].pv = r.pv(&moves[i].uci)?;
+    }
+    for m in &mut moves {
+        m.san = r.text()?;
+    }
+    for m in &mut moves {
+        m.time_ms = r.u64()?;
+    }
+    for i in 0..moves.len() {
+        let clock = r.signed()?.checked_add(expected_clock(&moves, i, moves[i].time_ms));
+        moves[i].clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
+    }
+    for m in &mut moves {
+        m.score_cp = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a score out of range")?;
+    }
+    for m in &mut moves {
+        m.score_mate = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a mate out of range")?;
+    }
+    type Field = fn(&mut MoveRecord) -> &mut Option<u64>;
+    let fields: [Field; 3] = [|m| &mut m.depth, |m| &mut m.seldepth, |m| &mut m.nodes];
+    for field in fields {
+        for m in &mut moves {
+            *field(m) = r.optional_u64()?;
+        }
+    }
+    for m in &mut moves {
+        m.latency_ms = r.optional_against(i128::from(m.time_ms))?;
+    }
+    for m in &mut moves {
+        m.engine_ms = r.optional_against(engine_base(m))?;
+    }
+    for m in &mut moves {
+        m.nps = r.optional_against(derived_nps(m))?;
+    }
+    if r.at != payload.len() {
+        return Err(format!("packed moves end {} bytes before their payload does", payload.len() - r.at));
+    }
+    Ok(moves)
+}
+
+/// A move column's entry.
+enum Token {
+    Move(String),
+    Predicted,
+}
+
+fn unsigned(out: &mut Vec<u8>, mut v: u128) {
+    loop {
+        let low = (v & 0x7f) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(low);
+            return;
+        }
+        out.push(low | 0x80);
+    }
+}
+
+fn optional_unsigned(out: &mut Vec<u8>, v: Option<u64>) {
+    unsigned(out, v.map_or(0, |v| u128::from(v) + 1));
+}
+
+fn zigzag(v: i128) -> u128 {
+    ((v << 1) ^ (v >> 127)) as u128
+}
+
+fn signed(out: &mut Vec<u8>, v: i128) {
+    unsigned(out, zigzag(v));
+}
+
+fn optional_signed(out: &mut Vec<u8>, v: Option<i128>) {
+    // Values come from i64 and u64 differences: zigzag of them + 1 fits u128.
+    unsigned(out, v.map_or(0, |v| zigzag(v) + 1));
+}
+
+fn text(out: &mut Vec<u8>, s: &str) {
+    unsigned(out, s.len() as u128);
+    out.extend_from_slice(s.as_bytes());
+}
+
+/// A square `a1`..`h8` as 0..63.
+fn square(file: u8, rank: u8) -> Option<u16> {
+    ((b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank))
+        .then(|| u16::from(file - b'a') + 8 * u16::from(rank - b'1'))
+}
+
+/// A UCI move in two bytes' worth, if the word is one.
+fn packed_move(word: &str) -> Option<u16> {
+    let b = word.as_bytes();
+    if b.len() != 4 && b.len() != 5 {
+        return None;
+    }
+    let promotion = match b.get(4) {
+        None => 0,
+        Some(b'n') => 1,
+        Some(b'b') => 2,
+        Some(b'r') => 3,
+        Some(b'q') => 4,
+        Some(_) => return None,
+    };
+    Some(square(b[0], b[1])? | square(b[2], b[3])? << 6 | promotion << 12)
+}
+
+fn token(out: &mut Vec<u8>, word: &str) {
+    match packed_move(word) {
+        Some(v) => out.extend_from_slice(&v.to_le_bytes()),
+        None => {
+            out.extend_from_slice(&LITERAL.to_le_bytes());
+            text(out, word);
+        }
+    }
+}
+
+fn pv(out: &mut Vec<u8>, m: &MoveRecord) {
+    let words: Vec<&str> = m.pv.split(' ').collect();
+    if m.pv.is_empty() {
+        unsigned(out, 1);
+    } else if words.iter().any(|w| w.is_empty()) {
+        // Not single-spaced words: kept as it came.
+        unsigned(out, 0);
+        text(out, &m.pv);
+    } else {
+        let repeats_move = words[0] == m.uci;
+        let rest = &words[usize::from(repeats_move)..];
+        unsigned(out, 1 + (rest.len() as u128) * 2 + u128::from(repeats_move));
+        for word in rest {
+            token(out, word);
+        }
+    }
+}
+
+/// A cursor over untrusted bytes.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> Result<u8, String> {
+        let b = *self.bytes.get(self.at).ok_or("packed moves end too early")?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn unsigned(&mut self) -> Result<u128, String> {
+        let mut v: u128 = 0;
+        for shift in (0..128).step_by(7) {
+            let b = self.byte()?;
+            v |= u128::from(b & 0x7f).checked_shl(shift).ok_or("a number too long")?;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err("a number too long".into())
+    }
+
+    fn u64(&mut self) -> Result<u64, String> {
+        u64::try_from(self.unsigned()?).map_err(|_| "a number out of range".into())
+    }
+
+    fn optional_u64(&mut self) -> Result<Option<u64>, String> {
+        match self.unsigned()? {
+            0 => Ok(None),
+            v => u64::try_from(v - 1).map(Some).map_err(|_| "a number out of range".into()),
+        }
+    }
+
+    fn signed(&mut self) -> Result<i128, String> {
+        let z = self.unsigned()?;
+        Ok((z >> 1) as i128 ^ -((z & 1) as i128))
+    }
+
+    fn optional_signed(&mut self) -> Result<Option<i128>, String> {
+        match self.unsigned()? {
+            0 => Ok(None),
+            v => {
+                let z = v - 1;
+                Ok(Some((z >> 1) as i128 ^ -((z & 1) as i128)))
+            }
+        }
+    }
+
+    /// An optional count stored as its difference from `base`.
+    fn optional_against(&mut self, base: i128) -> Result<Option<u64>, String> {
+        match self.optional_signed()? {
+            None => Ok(None),
+            Some(delta) => {
+                Ok(Some(delta.checked_add(base).and_then(|v| u64::try_from(v).ok()).ok_or("a number out of range")?))
+            }
+        }
+    }
+
+    fn text(&mut self) -> Result<String, String> {
+        let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
+        let end = self.at.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or("a text past the end")?;
+        let s = std::str::from_utf8(&self.bytes[self.at..end]).map_err(|_| "a text that is not UTF-8")?;
+        self.at = end;
+        Ok(s.to_string())
+    }
+
+    fn token(&mut self) -> Result<Token, String> {
+        let lo = self.byte()?;
+        let hi = self.byte()?;
+        let v = u16::from_le_bytes([lo, hi]);
+        match v {
+            LITERAL => self.text().map(Token::Move),
+            PREDICTED => Ok(Token::Predicted),
+            v => unpacked_move(v).map(Token::Move),
+        }
+    }
+
+    /// A PV's word: a token, never [`PREDICTED`].
+    fn word(&mut self) -> Result<String, String> {
+        match self.token()? {
+            Token::Move(word) => Ok(word),
+            Token::Predicted => Err("a PV word marked as predicted".into()),
+        }
+    }
+
+    fn pv(&mut self, uci: &str) -> Result<String, String> {
+        let header = self.unsigned()?;
+        if header == 0 {
+            return self.text();
+        }
+        let count = (header - 1) / 2;
+        let repeats_move = (header - 1) % 2 == 1;
+        if count > (self.bytes.len() - self.at) as u128 {
+            return Err("a PV longer than its bytes".into());
+        }
+        let mut pv = String::with_capacity(count as usize * 5 + 5);
+        if repeats_move {
+            pv.push_str(uci);
+        }
+        for _ in 0..count {
+            if !pv.is_empty() {
+                pv.push(' ');
+            }
+            pv.push_str(&self.word()?);
+        }
+        Ok(pv)
+    }
+}
+
+/// The UCI text of a packed move.
+fn unpacked_move(v: u16) -> Result<String, String> {
+    let promotion = match v >> 12 {
+        0 => "",
+        1 => "n",
+        2 => "b",
+        3 => "r",
+        4 => "q",
+        _ => return Err(format!("a move token {v:#x} that is no move")),
+    };
+    let name = |sq: u16| [char::from(b'a' + (sq % 8) as u8), char::from(b'1' + (sq / 8) as u8)];
+    let [a, b] = name(v & 63);
+    let [c, d] = name((v >> 6) & 63);
+    Ok(format!("{a}{b}{c}{d}{promotion}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<MoveRecord> {
+        vec![
+            MoveRecord {
+                uci: "e2e4".into(),
+                san: "e4".into(),
+                time_ms: 12,
+                clock_ms: 59_988,
+                score_cp: Some(-31),
+                depth: Some(9),
+                seldepth: Some(14),
+                nodes: Some(123_456),
+                nps: Some(10_288_000),
+                pv: "e2e4 e7e5 g1f3".into(),
+                latency_ms: Some(13),
+                engine_ms: Some(12),
+                score_mate: None,
+            },
+            MoveRecord { uci: "e7e5".into(), san: "e5".into(), score_mate: Some(-3), ..MoveRecord::default() },
+            // Engine output kept as it came: odd words, odd spacing, quotes, a PV not starting with the move.
+            MoveRecord {
+                uci: "g1f3".into(),
+                san: "Nf3".into(),
+                pv: "b8c6 \"x\\ e1g1 0000".into(),
+                ..MoveRecord::default()
+            },
+            MoveRecord { uci: "b8c6".into(), pv: "b8c6  a7a8q".into(), nps: Some(5), ..MoveRecord::default() },
+            MoveRecord {
+                uci: "a7a8q".into(),
+                pv: " ".into(),
+                nodes: Some(u64::MAX),
+                nps: Some(u64::MAX),
+                engine_ms: Some(1),
+                ..MoveRecord::default()
+            },
+            MoveRecord {
+                uci: "weird".into(),
+                san: "é".into(),
+                time_ms: u64::MAX,
+                clock_ms: u64::MAX,
+                score_cp: Some(i64::MIN),
+                score_mate: Some(i64::MAX),
+                depth: Some(u64::MAX),
+                nps: Some(0),
+                nodes: Some(7),
+                engine_ms: Some(u64::MAX),
+                ..MoveRecord::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn every_field_reads_back_as_written() {
+        let moves = sample();
+        assert_eq!(unpack(&pack(&moves).unwrap()).unwrap(), moves);
+        assert_eq!(unpack(&pack(&[]).unwrap()).unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn a_typical_ply_takes_a_few_bytes() {
+        let ply = |i: u64| MoveRecord {
+            uci: "e2e4".into(),
+            san: "e4".into(),
+            time_ms: 20 + i % 7,
+            clock_ms: 1_000 - i,
+            score_cp: Some(15),
+            depth: Some(8),
+            seldepth: Some(12),
+            nodes: Some(20_000 + i * 13),
+            nps: Some((20_000 + i * 13) * 1000 / (19 + i % 7)),
+            pv: "e2e4 e7e5 g1f3 b8c6 f1b5".into(),
+            latency_ms: Some(20),
+            engine_ms: Some(19 + i % 7),
+            score_mate: None,
+        };
+        let moves: Vec<MoveRecord> = (0..100).map(ply).collect();
+        let packed = pack(&moves).unwrap();
+        assert!(packed.len() < 100 * 8, "{} bytes for 100 plies", packed.len());
+        assert!(payload(&moves).len() < 100 * 30, "{} payload bytes", payload(&moves).len());
+    }
+
+    #[test]
+    fn damaged_values_are_errors_not_panics() {
+        let good = pack(&sample()).unwrap();
+        assert!(unpack(&[]).is_err());
+        assert!(unpack(&[2, 0]).unwrap_err().contains("format 2"));
+        assert!(unpack(&[FORMAT, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]).unwrap_err().contains("more than"));
+        for cut in 0..good.len() {
+            assert!(unpack(&good[..cut]).is_err(), "cut at {cut}");
+        }
+        // Payloads that decompress but lie about their contents.
+        let lying = |payload: &[u8]| {
+            let mut v = vec![FORMAT];
+            unsigned(&mut v, payload.len() as u128);
+            v.extend(zstd::bulk::compress(payload, 1).unwrap());
+            unpack(&v)
+        };
+        assert!(lying(&[0xff, 0xff, 0xff, 0xff, 0x0f]).is_err(), "a count beyond the bytes");
+        assert!(lying(&[1, 0x00, 0xf0]).is_err(), "a token that is no move");
+        let mut payload = payload(&sample());
+        payload.push(0);
+        assert!(lying(&payload).unwrap_err().contains("before their payload"));
+        // Every single-byte change decodes or fails; it never panics.
+        let payload = super::payload(&sample());
+        for i in 0..payload.len() {
+            for b in [0u8, 1, 0x7f, 0x80, 0xff] {
+                let mut bad = payload.clone();
+                bad[i] = b;
+                let _ = lying(&bad);
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! Keeping a database small: moves stored as JSON before moves were packed
+//! converted a batch at a time (`arena compact`), and finished runs made to
+//! shed their moves and I/O log places (`arena prune`) while their games,
+//! tallies and reports stay.
+
+use sqlx::Row;
+
+use model::RunStatus;
+
+use crate::{Db, DbError};
+
+/// What one batch of [`Db::compact_batch`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compacted {
+    /// Games whose moves were converted.
+    pub games: u64,
+    /// Bytes of their JSON.
+    pub json_bytes: u64,
+    /// Bytes of their packed values.
+    pub packed_bytes: u64,
+}
+
+/// What pruning a run frees, or freed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shed {
+    /// Games whose moves are stored.
+    pub games_with_moves: u64,
+    /// Bytes of those moves (packed and JSON).
+    pub move_bytes: u64,
+    /// The I/O log places the games name (`HOST:FILE@OFFSET+LENGTH`).
+    pub io_logs: Vec<String>,
+}
+
+impl Db {
+    /// Games whose moves are still stored as JSON (see [`Db::compact_batch`]).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn json_move_games(&self) -> Result<u64, DbError> {
+        let row =
+            sqlx::query("SELECT COUNT(*) FROM game_moves").fetch_one(&self.pool).await.map_err(|e| self.error(e))?;
+        Ok(u64::try_from(row.get::<i64, _>(0)).unwrap_or(0))
+    }
+
+    /// Converts the moves of up to `limit` games stored as JSON to packed
+    /// values, in one transaction: each game's moves are in exactly one of
+    /// the two tables before, during and after, so stopping at any point
+    /// loses nothing. A value that cannot be read is left as it is and named.
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or a stored value that cannot be read (with its game).
+    pub async fn compact_batch(&self, limit: i64) -> Result<Compacted, DbError> {
+        let mut tx = self.write().await?;
+        let rows = sqlx::query(self.backend.sql("SELECT game_id, moves_json FROM game_moves ORDER BY game_id LIMIT ?"))
+            .bind(limit)
+            .fetch_all(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        let mut done = Compacted::default();
+        for row in &rows {
+            let game: i64 = row.get(0);
+            let json: String = row.get(1);
+            let moves = crate::moves::decode(&json)
+                .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
+            let packed = crate::packed::pack(&moves).map_err(DbError::Sql)?;
+            done.games += 1;
+            done.json_bytes += json.len() as u64;
+            done.packed_bytes += packed.len() as u64;
+            sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
+                .bind(game)
+                .bind(packed)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+            sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
+                .bind(game)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(done)
+    }
+
+    /// Gives the space of deleted rows back to the file system, and gives
+    /// the file the page size of new files (SQLite's `VACUUM`, which can
+    /// change the page size only outside write-ahead logging; PostgreSQL
+    /// reuses the space by itself, so nothing is done there).
+    ///
+    /// # Errors
+    ///
+    /// A database failure (the disk needs room for a copy of the file).
+    pub async fn vacuum(&self) -> Result<(), DbError> {
+        if self.is_shared() {
+            return Ok(());
+        }
+        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        for statement in [
+            "PRAGMA journal_mode = DELETE".to_string(),
+            format!("PRAGMA page_size = {}", crate::connect::SQLITE_PAGE_SIZE),
+            "VACUUM".to_string(),
+            "PRAGMA journal_mode = WAL".to_string(),
+        ] {
+            sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *connection).await.map_err(|e| self.error(e))?;
+        }
+        Ok(())
+    }
+
+    /// What [`Db::prune`] would shed from run `run`.
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or no such run.
+    pub async fn prunable(&self, run: i64) -> Result<Shed, DbError> {
+        self.run(run).await?;
+        let sizes = sqlx::query(self.backend.sql(
+            "SELECT COUNT(pm.game_id) + COUNT(m.game_id), \
+             COALESCE(SUM(LENGTH(pm.data)), 0) + COALESCE(SUM(LENGTH(m.moves_json)), 0) \
+             FROM games g LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id \
+             WHERE g.run_id = ?",
+        ))
+        .bind(run)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let io_logs = sqlx::query(
+            self.backend.sql("SELECT io_log FROM games WHERE run_id = ? AND io_log IS NOT NULL ORDER BY id"),
+        )
+        .bind(run)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let count = |i: usize| u64::try_from(sizes.get::<i64, _>(i)).unwrap_or(0);
+        Ok(Shed {
+            games_with_moves: count(0),
+            move_bytes: count(1),
+            io_logs: io_logs.iter().map(|r| r.get::<String, _>(0)).collect(),
+        })
+    }
+
+    /// Deletes the moves of run `run`'s games and forgets the places of
+    /// their I/O logs on machine `machine` (whose files the caller deletes;
+    /// other machines' places stay until pruned there); games, tallies and
+    /// everything reports read from the games' rows stay. Only a finished
+    /// run: a run that may still play is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Sql`] naming the run's status when it is not finished; a
+    /// database failure (nothing is deleted then).
+    pub async fn prune(&self, run: i64, machine: &str) -> Result<Shed, DbError> {
+        let info = self.run(run).await?;
+        if info.status != RunStatus::Finished {
+            return Err(DbError::Sql(format!(
+                "run {run} is {}, not finished: only a finished run sheds its moves (let it finish, or stop it for good first)",
+                info.status.as_str()
+            )));
+        }
+        let shed = self.prunable(run).await?;
+        let mut tx = self.write().await?;
+        for statement in [
+            "DELETE FROM packed_moves WHERE game_id IN (SELECT id FROM games WHERE run_id = ?)",
+            "DELETE FROM game_moves WHERE game_id IN (SELECT id FROM games WHERE run_id = ?)",
+        ] {
+            sqlx::query(self.backend.sql(statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        // A place is `MACHINE:FILE@OFFSET+LENGTH`; a machine's name has no ':'.
+        sqlx::query(self.backend.sql("UPDATE games SET io_log = NULL WHERE run_id = ? AND SUBSTR(io_log, 1, ?) = ?"))
+            .bind(run)
+            .bind(i64::try_from(machine.len() + 1).unwrap_or(i64::MAX))
+            .bind(format!("{machine}:"))
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| self.error(e))?;
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(shed)
+    }
+}
