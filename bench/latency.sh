@@ -55,8 +55,10 @@ finished() {
 measure() {
     local db=$1
     local latency overhead losses
-    latency=$(sqlite3 "$db" "SELECT latency_ms FROM moves WHERE latency_ms IS NOT NULL" | quantiles)
-    overhead=$(sqlite3 "$db" "SELECT MAX(latency_ms - engine_ms, 0) FROM moves WHERE engine_ms IS NOT NULL" | quantiles)
+    # arena moves: a row per move as CSV; latency_ms and engine_ms are its last two columns.
+    latency=$("$arena" moves 1 --db "$db" | awk -F, 'NR > 1 && $(NF-1) != "" { print $(NF-1) }' | quantiles)
+    overhead=$("$arena" moves 1 --db "$db" |
+        awk -F, 'NR > 1 && $(NF-1) != "" && $NF != "" { d = $(NF-1) - $NF; print (d > 0 ? d : 0) }' | quantiles)
     losses=$(sqlite3 "$db" "SELECT COUNT(*) || ' of ' || (SELECT COUNT(*) FROM games) FROM games WHERE termination = 'time-forfeit'")
     echo "$latency | $overhead | $losses"
 }

@@ -24,6 +24,9 @@ use std::time::Duration;
 use std::time::Instant;
 
 use db::{Db, Target};
+
+#[path = "shared/recorded.rs"]
+mod recorded;
 use model::{GameRecord, GameResult, MoveRecord, PairPlan, RunKind, RunStatus, Spec, Termination};
 
 fn game(plies: usize, seed: u64) -> GameRecord {
@@ -108,35 +111,10 @@ async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
     start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64
 }
 
-/// The recorded games of the scaling run's snapshot, as stored records.
-async fn recorded(dir: &std::path::Path) -> Vec<GameRecord> {
-    use std::io::Read as _;
-    let source = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/scaling/scaling.db.gz");
-    let mut bytes = Vec::new();
-    flate2::read::GzDecoder::new(std::fs::File::open(source).expect("the snapshot"))
-        .read_to_end(&mut bytes)
-        .expect("gunzip");
-    let path = dir.join("recorded.db");
-    let _ = std::fs::remove_file(&path);
-    std::fs::write(&path, bytes).expect("write");
-    let db = Db::open(&Target::Sqlite(path.clone())).await.expect("open the snapshot");
-    let mut games = Vec::new();
-    let mut after = 0;
-    loop {
-        let page = db.games_page(1, after, 1000, true).await.expect("games");
-        let Some(last) = page.last() else { break };
-        after = last.id;
-        games.extend(page.into_iter().map(|g| g.record));
-    }
-    db.close().await;
-    let _ = std::fs::remove_file(&path);
-    games
-}
-
 /// Fills run `run` of `db` with recorded games up to `games`, a pair per
 /// transaction as workers store them, showing progress; the mean time per
 /// game stored now.
-async fn fill(db: &Db, run: i64, games: usize, recorded: &[GameRecord]) -> Option<f64> {
+async fn fill(db: &Db, run: i64, games: usize, games_of: &[GameRecord]) -> Option<f64> {
     let done = db.run(run).await.expect("run").games as usize;
     if done >= games {
         return None;
@@ -144,14 +122,8 @@ async fn fill(db: &Db, run: i64, games: usize, recorded: &[GameRecord]) -> Optio
     let start = Instant::now();
     for i in (done / 2)..(games / 2) {
         let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
-        // The run's engines are `a` and `b`: A has White in the first game.
-        let named = |k: usize, white: &str, black: &str| GameRecord {
-            white: white.into(),
-            black: black.into(),
-            ..recorded[k % recorded.len()].clone()
-        };
-        assert!(db.save_first_game(&pair, &named(2 * i, "a", "b")).await.expect("save"));
-        let second = named(2 * i + 1, "b", "a");
+        assert!(db.save_first_game(&pair, &recorded::named(games_of, 2 * i, "a", "b")).await.expect("save"));
+        let second = recorded::named(games_of, 2 * i + 1, "b", "a");
         assert!(db.finish_pair(&pair, &second, &|_| None, None).await.expect("save").is_some());
         if i % 1000 == 999 {
             eprint!("\rfilling: {} of {games} games", 2 * (i + 1));
@@ -198,7 +170,7 @@ fn main() {
         } else {
             filled(&Target::Sqlite(path.clone()), games / 2).await
         };
-        let recorded = recorded(&dir).await;
+        let recorded = recorded::games(&dir).await;
         if let Some(per_game) = fill(&db, run, games, &recorded).await {
             println!("fill: {games} recorded games, {per_game:.3} ms per game");
         }

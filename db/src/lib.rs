@@ -27,6 +27,7 @@ pub use connect::Db;
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use machines::{machine_name, name_machine};
+pub use runs::RunFilter;
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
 pub use upkeep::{Compacted, Shed};

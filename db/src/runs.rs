@@ -114,6 +114,44 @@ impl Db {
         rows.iter().map(run_info).collect()
     }
 
+    /// One page of runs, newest first: those below `filter.before` (the
+    /// last id of the page before), of `filter.status` and with an engine
+    /// named `filter.engine` (or one of its copies per budget, `NAME@…`)
+    /// when given; at most `filter.limit`.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn runs_page(&self, filter: &RunFilter) -> Result<Vec<RunInfo>, DbError> {
+        let mut conditions = Vec::new();
+        if filter.before.is_some() {
+            conditions.push("r.id < ?");
+        }
+        if filter.status.is_some() {
+            conditions.push("r.status = ?");
+        }
+        if filter.engine.is_some() {
+            conditions.push(
+                "EXISTS (SELECT 1 FROM run_engines re JOIN engines e ON e.id = re.engine_id \
+                 WHERE re.run_id = r.id AND (e.name = ? OR substr(e.name, 1, length(?) + 1) = ? || '@'))",
+            );
+        }
+        let clause = if conditions.is_empty() { String::new() } else { format!(" WHERE {}", conditions.join(" AND ")) };
+        let sql = self.backend.sql(&format!("{RUN_SELECT}{clause} ORDER BY r.id DESC LIMIT ?"));
+        let mut query = sqlx::query(sql);
+        if let Some(before) = filter.before {
+            query = query.bind(before);
+        }
+        if let Some(status) = filter.status {
+            query = query.bind(status.as_str());
+        }
+        if let Some(engine) = &filter.engine {
+            query = query.bind(engine.clone()).bind(engine.clone()).bind(engine.clone());
+        }
+        let rows = query.bind(filter.limit).fetch_all(&self.pool).await.map_err(|e| self.error(e))?;
+        rows.iter().map(run_info).collect()
+    }
+
     /// The ids, kinds and specs of the runs that workers may serve (status
     /// `running`), highest priority first, then oldest first.
     ///
@@ -206,6 +244,19 @@ impl Db {
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(reset)
     }
+}
+
+/// Which runs [`Db::runs_page`] lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunFilter {
+    /// Only runs with a lower id (the last id of the page before).
+    pub before: Option<i64>,
+    /// Only runs of this status.
+    pub status: Option<RunStatus>,
+    /// Only runs with this engine.
+    pub engine: Option<String>,
+    /// At most this many.
+    pub limit: i64,
 }
 
 const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \

@@ -167,13 +167,16 @@ impl Db {
             sqlx::query(self.backend.sql(statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
         }
         // A place is `MACHINE:FILE@OFFSET+LENGTH`; a machine's name has no ':'.
-        sqlx::query(self.backend.sql("UPDATE games SET io_log = NULL WHERE run_id = ? AND SUBSTR(io_log, 1, ?) = ?"))
-            .bind(run)
-            .bind(i64::try_from(machine.len() + 1).unwrap_or(i64::MAX))
-            .bind(format!("{machine}:"))
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        sqlx::query(
+            self.backend
+                .sql("UPDATE games SET io_log = NULL WHERE run_id = ? AND substr(io_log, 1, length(?) + 1) = ? || ':'"),
+        )
+        .bind(run)
+        .bind(machine)
+        .bind(machine)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(shed)
     }

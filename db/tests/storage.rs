@@ -164,6 +164,23 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         let summaries = db.game_summaries(run).await.unwrap();
         assert_eq!(summaries.iter().map(|s| s.plies).sum::<i64>(), 3 * 70);
         assert_eq!(db.terminations(run, &[]).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
+
+        // The runs list by engine and status.
+        let page = |engine: &str, status: Option<RunStatus>| db::RunFilter {
+            before: None,
+            status,
+            engine: Some(engine.to_string()),
+            limit: 10,
+        };
+        assert_eq!(db.runs_page(&page("fhr", Some(RunStatus::Finished))).await.unwrap().len(), 1, "{target}");
+        assert!(db.runs_page(&page("nmp2", None)).await.unwrap().is_empty(), "{target}");
+        assert!(db.runs_page(&page("fhr", Some(RunStatus::Stopped))).await.unwrap().is_empty(), "{target}");
+        // Pruned: the moves go, the totals reports read stay.
+        let shed = db.prune(run, "box").await.unwrap();
+        assert_eq!(shed.games_with_moves, 6, "{target}");
+        assert!(db.games_page(run, 0, 100, true).await.unwrap().iter().all(|g| g.record.moves.is_empty()));
+        assert_eq!(db.move_totals(run).await.unwrap(), totals, "{target}");
+        assert_eq!(db.prunable(run).await.unwrap().games_with_moves, 0, "{target}");
         db.close().await;
     }
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use db::DbError;
@@ -39,10 +39,11 @@ fn page(app: &App, title: &str, live_src: &str, live: &str, before: &str) -> Htm
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">\
          <title>{}</title><style>{HTML_STYLE}{STYLE}</style></head>\n<body>\n\
          <nav><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a><span class=\"muted\">arena {}</span></nav>\n\
-         {before}<div id=\"live\" data-src=\"{live_src}\" data-every=\"{}\">{live}</div>\n\
+         {before}<div id=\"live\" data-src=\"{}\" data-every=\"{}\">{live}</div>\n\
          <script>{SCRIPT}</script></body></html>\n",
         escape(title),
         app.db.describe().split(" (").next().map(escape).unwrap_or_default(),
+        escape(live_src),
         app.refresh.as_millis()
     ))
 }
@@ -83,17 +84,96 @@ fn report_failure(e: &ReportError) -> (StatusCode, String) {
     }
 }
 
-async fn rows(app: &App) -> Result<Vec<RunRow>, DbError> {
+/// Runs on a page of the runs list when the request does not say.
+const RUNS_PER_PAGE: i64 = 50;
+
+/// The most runs one request may ask for.
+const MOST_RUNS_PER_PAGE: i64 = 500;
+
+/// The runs list's query: `?status=running&engine=fhr&before=120&limit=50`.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub(super) struct RunsQuery {
+    status: Option<String>,
+    engine: Option<String>,
+    before: Option<String>,
+    limit: Option<String>,
+}
+
+impl RunsQuery {
+    /// The filter it asks for, or the one line that says what is wrong.
+    fn filter(&self) -> Result<db::RunFilter, String> {
+        let present = |v: &Option<String>| v.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_string);
+        let status = match present(&self.status) {
+            None => None,
+            Some(text) => Some(
+                model::RunStatus::parse(&text)
+                    .ok_or_else(|| format!("status '{text}' is not one of running, stopped, finished"))?,
+            ),
+        };
+        let number = |name: &str, v: &Option<String>| -> Result<Option<i64>, String> {
+            present(v)
+                .map(|text| {
+                    text.parse::<i64>()
+                        .ok()
+                        .filter(|n| *n > 0)
+                        .ok_or(format!("{name} '{text}' is not a positive number"))
+                })
+                .transpose()
+        };
+        Ok(db::RunFilter {
+            before: number("before", &self.before)?,
+            status,
+            engine: present(&self.engine),
+            limit: number("limit", &self.limit)?.unwrap_or(RUNS_PER_PAGE).min(MOST_RUNS_PER_PAGE),
+        })
+    }
+}
+
+/// The query string of `filter`, for links and the live part.
+fn runs_query(filter: &db::RunFilter, before: Option<i64>) -> String {
+    let mut query = url::form_urlencoded::Serializer::new(String::new());
+    if let Some(status) = filter.status {
+        query.append_pair("status", status.as_str());
+    }
+    if let Some(engine) = &filter.engine {
+        query.append_pair("engine", engine);
+    }
+    if let Some(before) = before {
+        query.append_pair("before", &before.to_string());
+    }
+    if filter.limit != RUNS_PER_PAGE {
+        query.append_pair("limit", &filter.limit.to_string());
+    }
+    query.finish()
+}
+
+async fn rows(app: &App, filter: &db::RunFilter) -> Result<Vec<RunRow>, DbError> {
     let mut rows = Vec::new();
-    for run in app.db.runs().await? {
+    for run in app.db.runs_page(filter).await? {
         rows.push(run_row(&app.db, &run).await?);
     }
     Ok(rows)
 }
 
-fn runs_table(rows: &[RunRow]) -> String {
+/// The filter form above the runs list.
+fn runs_filter_form(filter: &db::RunFilter) -> String {
+    let mut options = String::from("<option value=\"\">any status</option>");
+    for status in ["running", "stopped", "finished"] {
+        let selected = if filter.status.map(|s| s.as_str()) == Some(status) { " selected" } else { "" };
+        options += &format!("<option{selected}>{status}</option>");
+    }
+    format!(
+        "<form method=\"get\" action=\"/\"><select name=\"status\">{options}</select>\
+         <input name=\"engine\" placeholder=\"engine\" value=\"{}\"><button>Filter</button></form>",
+        escape(filter.engine.as_deref().unwrap_or(""))
+    )
+}
+
+fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
     if rows.is_empty() {
-        return "<h1>Runs</h1><p class=\"muted\">No runs in this database yet.</p>".to_string();
+        let unfiltered = filter.status.is_none() && filter.engine.is_none() && filter.before.is_none();
+        let what = if unfiltered { "No runs in this database yet." } else { "No runs match." };
+        return format!("<h1>Runs</h1><p class=\"muted\">{what}</p>");
     }
     let mut out = String::from(
         "<h1>Runs</h1><div class=\"scroll\"><table><thead><tr><th>Run</th><th>Kind</th><th>Engines</th>\
@@ -126,28 +206,49 @@ fn runs_table(rows: &[RunRow]) -> String {
             id = r.id,
         );
     }
-    out + "</tbody></table></div>"
+    out += "</tbody></table></div>";
+    // A full page may have older runs after it.
+    if let Some(last) = rows.last().filter(|_| rows.len() as i64 == filter.limit) {
+        out += &format!("<p><a href=\"/?{}\">Older runs →</a></p>", escape(&runs_query(filter, Some(last.id))));
+    }
+    out
 }
 
 /// `GET /`.
-pub(super) async fn runs_page(State(app): State<Arc<App>>) -> Response {
-    match rows(&app).await {
-        Ok(rows) => page(&app, "arena runs", "/live/runs", &runs_table(&rows), "").into_response(),
+pub(super) async fn runs_page(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
+    let filter = match query.filter() {
+        Ok(filter) => filter,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    match rows(&app, &filter).await {
+        Ok(rows) => {
+            let live = format!("/live/runs?{}", runs_query(&filter, filter.before));
+            page(&app, "arena runs", &live, &runs_table(&rows, &filter), &runs_filter_form(&filter)).into_response()
+        }
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
 
 /// `GET /live/runs`.
-pub(super) async fn runs_live(State(app): State<Arc<App>>) -> Response {
-    match rows(&app).await {
-        Ok(rows) => Html(runs_table(&rows)).into_response(),
+pub(super) async fn runs_live(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
+    let filter = match query.filter() {
+        Ok(filter) => filter,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    match rows(&app, &filter).await {
+        Ok(rows) => Html(runs_table(&rows, &filter)).into_response(),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
 
-/// `GET /api/runs`.
-pub(super) async fn api_runs(State(app): State<Arc<App>>) -> Response {
-    match rows(&app).await {
+/// `GET /api/runs`: newest first, a page at a time (`?before=ID&limit=N`,
+/// default 50, at most 500), filtered by `status` and `engine`.
+pub(super) async fn api_runs(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
+    let filter = match query.filter() {
+        Ok(filter) => filter,
+        Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
+    };
+    match rows(&app, &filter).await {
         Ok(rows) => Json(rows).into_response(),
         Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }

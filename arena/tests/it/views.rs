@@ -186,6 +186,32 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
     for (index, summary) in summaries.iter().enumerate() {
         assert_views_agree(&dir, address, index + 1, summary);
     }
+    // The runs list a page at a time, newest first, and filtered.
+    let ids = |path: &str| -> Vec<i64> {
+        let rows: Value = serde_json::from_str(&get(address, path)).unwrap();
+        rows.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
+    };
+    assert_eq!(ids("/api/runs?limit=4"), [10, 9, 8, 7]);
+    assert_eq!(ids("/api/runs?limit=4&before=7"), [6, 5, 4, 3]);
+    assert_eq!(ids("/api/runs?limit=4&before=3"), [2, 1]);
+    assert_eq!(ids("/api/runs").len(), 10);
+    assert_eq!(ids("/api/runs?engine=random"), [9]);
+    assert_eq!(ids("/api/runs?engine=nmp2"), [5, 4, 2]);
+    let fhr = ids("/api/runs?engine=fhr&status=finished");
+    assert!(fhr.contains(&10) && fhr.contains(&9) && !fhr.contains(&2), "the scaling run's copies are fhr: {fhr:?}");
+    assert!(ids("/api/runs?status=stopped").is_empty());
+    let page = get(address, "/?limit=4&engine=fhr");
+    assert!(page.contains("Older runs →") && page.contains("engine=fhr&amp;before="), "{page}");
+    assert!(page.contains("data-src=\"/live/runs?engine=fhr&amp;limit=4\""), "the live part keeps the filter: {page}");
+    for (path, line) in [
+        ("/api/runs?status=bogus", "status 'bogus' is not one of running, stopped, finished"),
+        ("/api/runs?limit=0", "limit '0' is not a positive number"),
+        ("/?before=x", "before 'x' is not a positive number"),
+    ] {
+        let (status, body) = http(address, "GET", path, &[], "");
+        assert!(status == 400 && unescape(&body).contains(line), "{path}: {status} {body}");
+    }
+
     // The perfect score is a bound in every view, never the regularised thousands.
     let perfect: Value = serde_json::from_str(&get(address, "/api/runs/9")).unwrap();
     let text = perfect["pairings"][0]["statistics"]["pentanomial_estimate"]["elo_text"].as_str().unwrap();

@@ -1,0 +1,180 @@
+//! Benchmark (issue #37): how many workers one PostgreSQL server carries.
+//!
+//! `cargo run --release -p arena --example fleet -- postgres://USER:PASSWORD@HOST:PORT/DB [N,N,…] [PAIRS]`
+//! (defaults: 1,10,100 workers; 2,000 pairs each)
+//!
+//! For each N: a scratch database (`arena_fleet`) with one run of PAIRS
+//! pairs, and N simulated workers, each with its own connections (a `Db` of
+//! its own, as separate machines have), each doing what `arena worker` does
+//! with a pair — claim, store the first game, finish with the second — with
+//! recorded games and no engines, until no pair is left. Prints finished
+//! pairs per second and the p50 / p99 of a claim and of a store, then checks
+//! the final counts: every pair done once, two games each, the tallies'
+//! games twice the pairs. A worker that cannot connect (the server's
+//! `max_connections`) is counted and named; the table says where it stops.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use db::{Db, Target};
+use model::{GameRecord, PairPlan, RunKind, RunStatus, Spec};
+
+#[path = "shared/recorded.rs"]
+mod recorded;
+
+/// What one simulated worker measured.
+#[derive(Default)]
+struct Times {
+    claims: Vec<f64>,
+    stores: Vec<f64>,
+    pairs: u64,
+    failed: Option<String>,
+}
+
+fn ms_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn spec() -> Spec {
+    let spec = serde_json::json!({
+        "kind": "match", "engines": [{"name": "a", "preset": "plain"}, {"name": "b", "preset": "fhr"}],
+        "pairings": [[0, 1]], "tc": "10+0.1", "openings": "feldmann25", "seed": null, "start": 0, "max_plies": null,
+        "openings_per_round": 1, "rounds": 1, "concurrency": 1,
+        "adjudication": {"draw": null, "resign": null, "max_moves": null, "max_moves_score": 200}, "sprt": null
+    });
+    Spec::parse(0, RunKind::Match, &spec.to_string()).expect("spec")
+}
+
+fn plan(pairs: usize) -> Vec<PairPlan> {
+    (0..pairs)
+        .map(|i| PairPlan {
+            index: i as i64,
+            engine_a: "a".into(),
+            engine_b: "b".into(),
+            opening_index: 0,
+            opening_name: "bench".into(),
+            fen: openings::START_FEN.into(),
+            opening_moves: vec!["e2e4".into(), "e7e5".into()],
+            opening_san: vec!["e4".into(), "e5".into()],
+        })
+        .collect()
+}
+
+/// One simulated worker: pairs until none is left.
+async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<GameRecord>>) -> Times {
+    let mut times = Times::default();
+    let db = match Db::open(&target).await {
+        Ok(db) => db,
+        Err(e) => {
+            times.failed = Some(e.to_string());
+            return times;
+        }
+    };
+    loop {
+        let start = Instant::now();
+        let pair = match db.claim_pair(run, &name, Duration::from_secs(3600)).await {
+            Ok(Some(pair)) => pair,
+            Ok(None) => break,
+            Err(e) => {
+                times.failed = Some(e.to_string());
+                break;
+            }
+        };
+        times.claims.push(ms_since(start));
+        let k = pair.plan.index as usize;
+        let start = Instant::now();
+        match db.save_first_game(&pair, &recorded::named(&games, 2 * k, "a", "b")).await {
+            Ok(true) => {}
+            other => {
+                times.failed = Some(format!("the first game of pair {k}: {other:?}"));
+                break;
+            }
+        }
+        times.stores.push(ms_since(start));
+        let start = Instant::now();
+        match db.finish_pair(&pair, &recorded::named(&games, 2 * k + 1, "b", "a"), &|_| None, None).await {
+            Ok(Some(_)) => {}
+            other => {
+                times.failed = Some(format!("finishing pair {k}: {:?}", other.map(|c| c.is_some())));
+                break;
+            }
+        }
+        times.stores.push(ms_since(start));
+        times.pairs += 1;
+    }
+    db.close().await;
+    times
+}
+
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    sorted[((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1]
+}
+
+async fn one_size(server: &Target, workers: usize, pairs: usize, games: &Arc<Vec<GameRecord>>) {
+    let target = db::scratch_postgres(server, "arena_fleet").await.expect("scratch database");
+    let db = Db::open(&target).await.expect("open");
+    let run = db.create_run(&spec(), &plan(pairs)).await.expect("run");
+    let start = Instant::now();
+    let tasks: Vec<_> =
+        (0..workers).map(|w| tokio::spawn(worker(target.clone(), run, format!("sim{w}:1"), games.clone()))).collect();
+    let mut all = Times::default();
+    let mut failures = Vec::new();
+    for task in tasks {
+        let times = task.await.expect("worker task");
+        all.claims.extend(times.claims);
+        all.stores.extend(times.stores);
+        all.pairs += times.pairs;
+        failures.extend(times.failed);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    all.claims.sort_by(f64::total_cmp);
+    all.stores.sort_by(f64::total_cmp);
+    // The final counts, read back: nothing lost, nothing counted twice.
+    let info = db.run(run).await.expect("run");
+    let tallied: u64 = db.pairing_counts(run).await.expect("tallies").iter().map(|c| c.tally.games()).sum();
+    let exact = info.pairs_done == pairs as i64 && info.games == 2 * pairs as i64 && tallied == 2 * pairs as u64;
+    println!(
+        "| {workers} | {} | {:.0} | {:.1} / {:.1} | {:.1} / {:.1} | {} pairs, {} games, tallies {tallied} games{} |",
+        all.pairs,
+        all.pairs as f64 / seconds,
+        quantile(&all.claims, 0.5),
+        quantile(&all.claims, 0.99),
+        quantile(&all.stores, 0.5),
+        quantile(&all.stores, 0.99),
+        info.pairs_done,
+        info.games,
+        if exact { ": exact" } else { ": NOT EXACT" },
+    );
+    if let Some(first) = failures.first() {
+        println!("|   | {} of {workers} workers failed; the first: {first} | | | | |", failures.len());
+    }
+    db.set_status(run, RunStatus::Finished, None).await.expect("status");
+    db.close().await;
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let server: Target = args.next().expect("a postgres:// URL").parse().expect("a postgres:// URL");
+    let sizes: Vec<usize> = args
+        .next()
+        .map(|list| list.split(',').map(|n| n.parse().expect("N,N,…")).collect())
+        .unwrap_or_else(|| vec![1, 10, 100]);
+    let pairs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
+    let dir = std::env::temp_dir().join(format!("arena-fleet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    runtime.block_on(async {
+        let games = Arc::new(recorded::games(&dir).await);
+        println!(
+            "| workers | pairs finished | pairs per second | claim p50 / p99 ms | store p50 / p99 ms | final counts |"
+        );
+        println!("|---:|---:|---:|---|---|---|");
+        for workers in sizes {
+            one_size(&server, workers, pairs, &games).await;
+        }
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
