@@ -17,7 +17,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use db::{Db, Target};
-use model::{GameRecord, PairPlan, RunKind, RunStatus, Spec};
+use model::{GameRecord, RunStatus};
 
 #[path = "shared/recorded.rs"]
 mod recorded;
@@ -33,31 +33,6 @@ struct Times {
 
 fn ms_since(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
-}
-
-fn spec() -> Spec {
-    let spec = serde_json::json!({
-        "kind": "match", "engines": [{"name": "a", "preset": "plain"}, {"name": "b", "preset": "fhr"}],
-        "pairings": [[0, 1]], "tc": "10+0.1", "openings": "feldmann25", "seed": null, "start": 0, "max_plies": null,
-        "openings_per_round": 1, "rounds": 1, "concurrency": 1,
-        "adjudication": {"draw": null, "resign": null, "max_moves": null, "max_moves_score": 200}, "sprt": null
-    });
-    Spec::parse(0, RunKind::Match, &spec.to_string()).expect("spec")
-}
-
-fn plan(pairs: usize) -> Vec<PairPlan> {
-    (0..pairs)
-        .map(|i| PairPlan {
-            index: i as i64,
-            engine_a: "a".into(),
-            engine_b: "b".into(),
-            opening_index: 0,
-            opening_name: "bench".into(),
-            fen: openings::START_FEN.into(),
-            opening_moves: vec!["e2e4".into(), "e7e5".into()],
-            opening_san: vec!["e4".into(), "e5".into()],
-        })
-        .collect()
 }
 
 /// One simulated worker: pairs until none is left.
@@ -116,7 +91,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 async fn one_size(server: &Target, workers: usize, pairs: usize, games: &Arc<Vec<GameRecord>>) {
     let target = db::scratch_postgres(server, "arena_fleet").await.expect("scratch database");
     let db = Db::open(&target).await.expect("open");
-    let run = db.create_run(&spec(), &plan(pairs)).await.expect("run");
+    let run = db.create_run(&recorded::spec(), &recorded::plan(pairs)).await.expect("run");
     let start = Instant::now();
     let tasks: Vec<_> =
         (0..workers).map(|w| tokio::spawn(worker(target.clone(), run, format!("sim{w}:1"), games.clone()))).collect();

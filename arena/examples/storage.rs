@@ -27,7 +27,7 @@ use db::{Db, Target};
 
 #[path = "shared/recorded.rs"]
 mod recorded;
-use model::{GameRecord, GameResult, MoveRecord, PairPlan, RunKind, RunStatus, Spec, Termination};
+use model::{GameRecord, GameResult, MoveRecord, RunStatus, Termination};
 
 fn game(plies: usize, seed: u64) -> GameRecord {
     // A legal game is not needed for storage; a repeating knight dance is legal anyway.
@@ -69,34 +69,12 @@ fn game(plies: usize, seed: u64) -> GameRecord {
     }
 }
 
-fn spec() -> Spec {
-    let spec = serde_json::json!({
-        "kind": "match", "engines": [{"name": "a", "preset": "plain"}, {"name": "b", "preset": "fhr"}],
-        "pairings": [[0, 1]], "tc": "10+0.1", "openings": "feldmann25", "seed": null, "start": 0, "max_plies": null,
-        "openings_per_round": 1, "rounds": 1, "concurrency": 1,
-        "adjudication": {"draw": null, "resign": null, "max_moves": null, "max_moves_score": 200}, "sprt": null
-    });
-    Spec::parse(0, RunKind::Match, &spec.to_string()).expect("spec")
-}
-
 async fn filled(target: &Target, pairs: usize) -> (Db, i64) {
     if let Target::Sqlite(path) = target {
         let _ = std::fs::remove_file(path);
     }
     let db = Db::open(target).await.expect("open");
-    let plan: Vec<PairPlan> = (0..pairs)
-        .map(|i| PairPlan {
-            index: i as i64,
-            engine_a: "a".into(),
-            engine_b: "b".into(),
-            opening_index: 0,
-            opening_name: "bench".into(),
-            fen: openings::START_FEN.into(),
-            opening_moves: vec!["e2e4".into(), "e7e5".into()],
-            opening_san: vec!["e4".into(), "e5".into()],
-        })
-        .collect();
-    let run = db.create_run(&spec(), &plan).await.expect("run");
+    let run = db.create_run(&recorded::spec(), &recorded::plan(pairs)).await.expect("run");
     (db, run)
 }
 

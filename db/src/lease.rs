@@ -444,15 +444,27 @@ impl Db {
         let Some(row) = row else { return Ok(None) };
         let game_id: i64 = row.get(0);
         // The moves packed, in a table of their own: `games` rows stay small for scans.
-        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
+        self.insert_packed_moves(tx, game_id, &game.moves).await?;
+        self.insert_pv_issues(tx, pair.run, game_id, game).await?;
+        Ok(Some(game_id))
+    }
+
+    /// Stores a game's moves packed; returns the packed value's size.
+    pub(crate) async fn insert_packed_moves(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        game_id: i64,
+        moves: &[model::MoveRecord],
+    ) -> Result<usize, DbError> {
+        let packed = crate::packed::pack(moves).map_err(DbError::Sql)?;
+        let size = packed.len();
         sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
             .bind(game_id)
             .bind(packed)
             .execute(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
-        self.insert_pv_issues(tx, pair.run, game_id, game).await?;
-        Ok(Some(game_id))
+        Ok(size)
     }
 
     /// Stores the game's mate scores that their PV does not back (see `0008_pv_issues.sql`).

@@ -64,16 +64,9 @@ impl Db {
             let json: String = row.get(1);
             let moves = crate::moves::decode(&json)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
-            let packed = crate::packed::pack(&moves).map_err(DbError::Sql)?;
             done.games += 1;
             done.json_bytes += json.len() as u64;
-            done.packed_bytes += packed.len() as u64;
-            sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
-                .bind(game)
-                .bind(packed)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            done.packed_bytes += self.insert_packed_moves(&mut tx, game, &moves).await? as u64;
             sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
                 .bind(game)
                 .execute(&mut *tx)
