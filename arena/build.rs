@@ -1,9 +1,11 @@
 //! Names the commit `arena --version` was built from (`unknown commit`
-//! outside a git checkout, e.g. from a source archive).
+//! outside a git checkout, e.g. from a source archive), and lists the 3–4
+//! piece Syzygy tables of `data/syzygy` that the binary carries (`--tb builtin`).
 
 use std::process::Command;
 
 fn main() {
+    embed_syzygy();
     let git = |args: &[&str]| {
         Command::new("git")
             .args(args)
@@ -20,4 +22,29 @@ fn main() {
             println!("cargo:rerun-if-changed={dir}/{moved}");
         }
     }
+}
+
+/// Writes `$OUT_DIR/syzygy.rs`: `const SYZYGY: &[(&str, &[u8])]`, each table
+/// of `data/syzygy` by name with its bytes.
+fn embed_syzygy() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/syzygy");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                .filter(|n| n.ends_with(".rtbw") || n.ends_with(".rtbz"))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    let mut code =
+        String::from("/// The embedded Syzygy tables, by file name.\npub const SYZYGY: &[(&str, &[u8])] = &[\n");
+    for name in names {
+        let path = dir.join(&name).canonicalize().expect("a readable table");
+        code += &format!("    ({name:?}, include_bytes!({:?})),\n", path.display().to_string());
+    }
+    code += "];\n";
+    let out = std::path::Path::new(&std::env::var("OUT_DIR").expect("OUT_DIR")).join("syzygy.rs");
+    std::fs::write(out, code).expect("OUT_DIR writable");
 }

@@ -7,7 +7,7 @@
 # openings at every budget, interleaved opening by opening so that every
 # curve fills in evenly.
 # The first call creates the runs; every call (again after Ctrl-C, a crash
-# or a reboot) plays on where they stopped, oldest run first, with a
+# or a reboot) plays on where they stopped, the runs in turn, with a
 # worker of two game slots. Progress is the worker's line per unit.
 # The runs outlive a machine through bench/scaling/scaling.db.gz: a call
 # without the database starts from that snapshot, and after the worker

@@ -1,7 +1,17 @@
-//! Small helpers every layer may use: file-name parts and a lock that
-//! survives a panicked holder.
+//! Small helpers every layer may use: file-name parts, a lock that
+//! survives a panicked holder, and this machine's cache folder.
 
+use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
+
+/// This machine's cache folder: `$ARENA_CACHE`, else `$XDG_CACHE_HOME/arena`,
+/// else `~/.cache/arena` (`None` without any of them).
+pub fn cache_root() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    var("ARENA_CACHE")
+        .or_else(|| var("XDG_CACHE_HOME").map(|dir| dir.join("arena")))
+        .or_else(|| var("HOME").map(|home| home.join(".cache").join("arena")))
+}
 
 /// `name` as a file-name part: letters, digits, `-` and `_` kept, the rest `_`.
 pub fn sanitize(name: &str) -> String {

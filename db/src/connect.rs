@@ -200,6 +200,16 @@ impl Db {
     /// [`DbError::Open`], [`DbError::ReadOnly`] or [`DbError::Locked`]; their
     /// messages name the target without its password.
     pub async fn open(target: &Target) -> Result<Db, DbError> {
+        Db::open_noting(target, |_| {}).await
+    }
+
+    /// [`Db::open`], calling `upgrading` before the schema of an existing
+    /// database is migrated (so that a long upgrade can be said).
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::open`].
+    pub async fn open_noting(target: &Target, upgrading: impl FnOnce(Upgrade)) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let shown = target.to_string();
         let open_error = |e: sqlx::Error| match classify(&shown, &e) {
@@ -280,10 +290,15 @@ impl Db {
             }
         }
         let applied_before = applied_migrations(&pool).await;
-        let migrated = match backend {
-            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite").run(&pool).await,
-            Backend::Postgres => sqlx::migrate!("../migrations/postgres").run(&pool).await,
+        let migrator = match backend {
+            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
+            Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
         };
+        let known = i64::try_from(migrator.iter().count()).unwrap_or(i64::MAX);
+        if applied_before > 0 && applied_before < known {
+            upgrading(Upgrade { from: applied_before, to: known });
+        }
+        let migrated = migrator.run(&pool).await;
         drop(migrating);
         migrated.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => open_error(e),
@@ -465,6 +480,15 @@ pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbE
 }
 
 /// How many migrations the database records as applied (0 before the first).
+/// An existing database's schema about to be upgraded ([`Db::open_noting`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Upgrade {
+    /// Migrations applied before.
+    pub from: i64,
+    /// Migrations applied after.
+    pub to: i64,
+}
+
 async fn applied_migrations(pool: &sqlx::AnyPool) -> i64 {
     sqlx::query("SELECT COUNT(*) FROM _sqlx_migrations")
         .fetch_one(pool)

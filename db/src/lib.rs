@@ -23,11 +23,11 @@ mod tune;
 mod upkeep;
 mod workers;
 
-pub use connect::Db;
+pub use connect::{Db, Upgrade};
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use machines::{machine_name, name_machine};
-pub use runs::RunFilter;
+pub use runs::{OpenRun, RunFilter};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
 pub use upkeep::{Compacted, Shed};

@@ -24,6 +24,19 @@ pub(crate) fn delete_games_of(pairs: &str) -> [String; 4] {
     ]
 }
 
+/// A run that workers may serve ([`Db::open_runs`]).
+#[derive(Clone, Debug)]
+pub struct OpenRun {
+    /// The run's id.
+    pub id: i64,
+    /// What kind of run it is.
+    pub kind: RunKind,
+    /// Its stored spec (JSON).
+    pub spec: String,
+    /// Its priority: workers serve higher first, equal ones in turn.
+    pub priority: i64,
+}
+
 impl Db {
     /// Stores a new run with its spec, engines and planned pairs (none for a
     /// suite); returns its id.
@@ -152,20 +165,26 @@ impl Db {
         rows.iter().map(run_info).collect()
     }
 
-    /// The ids, kinds and specs of the runs that workers may serve (status
-    /// `running`), highest priority first, then oldest first.
+    /// The runs that workers may serve (status `running`), highest priority
+    /// first, then oldest first.
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn open_runs(&self) -> Result<Vec<(i64, RunKind, String)>, DbError> {
+    pub async fn open_runs(&self) -> Result<Vec<OpenRun>, DbError> {
         let rows = sqlx::query(
-            self.backend.sql("SELECT id, kind, spec FROM runs WHERE status = 'running' ORDER BY priority DESC, id"),
+            self.backend
+                .sql("SELECT id, kind, spec, priority FROM runs WHERE status = 'running' ORDER BY priority DESC, id"),
         )
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        rows.iter().map(|r| Ok((r.get(0), stored_kind(r.get(0), &r.get::<String, _>(1))?, r.get(2)))).collect()
+        rows.iter()
+            .map(|r| {
+                let id = r.get(0);
+                Ok(OpenRun { id, kind: stored_kind(id, &r.get::<String, _>(1))?, spec: r.get(2), priority: r.get(3) })
+            })
+            .collect()
     }
 
     /// Sets a run's status (and verdict), stamping the finish time when finished.

@@ -28,9 +28,22 @@ pub(super) fn check_concurrency(concurrency: usize, what: &str) -> CliResult<()>
     Ok(())
 }
 
-/// Opens (creating if needed) the database.
+/// Opens (creating if needed) the database; an older schema is upgraded,
+/// said on a terminal's live line while it lasts.
 pub(super) async fn open_db(target: &Target) -> CliResult<Db> {
-    Ok(Db::open(target).await?)
+    let db = Db::open_noting(target, |upgrade| {
+        if !crate::term::is_terminal() {
+            return;
+        }
+        crate::term::set_line(&format!(
+            "upgrading the database's schema (migrations {} to {}; a large file takes minutes)…",
+            upgrade.from + 1,
+            upgrade.to
+        ));
+    })
+    .await;
+    crate::term::end_line();
+    Ok(db?)
 }
 
 /// Opens a database that must exist already (commands that read runs).
@@ -38,7 +51,7 @@ pub(super) async fn open_existing(target: &Target) -> CliResult<Db> {
     if !target.exists() {
         return Err(anyhow!("no database at {target} (give one with --db PATH or --db postgres://…)"));
     }
-    Ok(Db::open(target).await?)
+    open_db(target).await
 }
 
 /// The `arena` binary, which runs the bundled engine.

@@ -65,7 +65,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
     let format = PgnFormat::of(db, run, style).await?;
     let mut count = 0;
     let mut text = String::with_capacity(1 << 20);
-    for_each_page(db, run, 0, None, |page| {
+    export_pages(db, run, "writing PGN", |page| {
         text.clear();
         format.write(&mut text, page);
         count += page.len() as u64;
@@ -87,7 +87,7 @@ pub(super) async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) ->
     let mut text = String::with_capacity(1 << 20);
     text.push_str(MOVE_COLUMNS);
     text.push('\n');
-    for_each_page(db, run, 0, None, |page| {
+    export_pages(db, run, "writing moves", |page| {
         for game in page {
             write_moves_csv(&mut text, game);
         }
@@ -140,6 +140,26 @@ fn csv_field(text: &mut String, field: &str) {
     } else {
         text.push_str(field);
     }
+}
+
+/// Calls `write` with every game of a run, a page at a time, counting them
+/// on the live line as `label`.
+async fn export_pages(
+    db: &Db,
+    run: i64,
+    label: &str,
+    mut write: impl FnMut(&[GameRow]) -> CliResult<()>,
+) -> CliResult<()> {
+    let games = u64::try_from(db.run(run).await?.games).unwrap_or(0);
+    let mut meter = crate::term::Meter::new(label, "games", 0, games, true);
+    let written = for_each_page(db, run, 0, None, |page| {
+        write(page)?;
+        meter.advance(page.len() as u64, "");
+        Ok(())
+    })
+    .await;
+    meter.finish();
+    written.map(|_| ())
 }
 
 /// Calls `write` with a run's games with id above `after` (and at most
@@ -291,7 +311,7 @@ pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> 
     let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
     let mut count = 0;
-    for_each_page(db, run, 0, None, |page| {
+    export_pages(db, run, "writing final positions", |page| {
         let mut text = String::new();
         for game in page {
             let record = &game.record;

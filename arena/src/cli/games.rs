@@ -75,7 +75,7 @@ pub struct PlayArgs {
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
     #[arg(long, default_value_t = 200)]
     maxmoves_score: i64,
-    /// Syzygy tablebase folders (DIR or DIR:DIR…): a game ends as soon as its position is in the tables.
+    /// Syzygy tablebase folders (DIR or DIR:DIR…), or `builtin` for the 3–4 piece tables arena carries: a game ends as soon as its position is in the tables.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, value_name = "DIR[:DIR…]")]
     tb: Option<String>,
@@ -256,7 +256,12 @@ fn tablebase_rule(play: &PlayArgs) -> CliResult<Option<TablebaseRule>> {
     let paths: Vec<String> = tb
         .split(':')
         .filter(|p| !p.is_empty())
-        .map(|p| std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string()))
+        .map(|p| {
+            if p == crate::game::tablebase::BUILTIN {
+                return p.to_string();
+            }
+            std::path::absolute(p).map_or_else(|_| p.to_string(), |a| a.display().to_string())
+        })
         .collect();
     let (_, largest) = crate::game::tablebase::scan(&paths)?;
     let pieces = match play.tb_pieces {

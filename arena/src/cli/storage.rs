@@ -39,6 +39,7 @@ pub(super) async fn compact(args: CompactArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
     let total = db.json_move_games().await?;
     let mut done = db::Compacted::default();
+    let mut meter = crate::term::Meter::new("compacting moves", "games", 0, total, true);
     while done.games < total {
         let batch = db.compact_batch(BATCH).await?;
         if batch.games == 0 {
@@ -47,9 +48,9 @@ pub(super) async fn compact(args: CompactArgs) -> CliResult {
         done.games += batch.games;
         done.json_bytes += batch.json_bytes;
         done.packed_bytes += batch.packed_bytes;
-        crate::term::set_line(&format!("compacting moves: {} of {total} games", done.games));
+        meter.advance(batch.games, "");
     }
-    crate::term::end_line();
+    meter.finish();
     if done.games > 0 {
         crate::term::set_line("giving the freed space back to the file system");
         db.vacuum().await?;

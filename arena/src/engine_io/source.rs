@@ -109,12 +109,7 @@ impl Cache {
     ///
     /// [`SourceError::NoCache`] without `ARENA_CACHE`, `XDG_CACHE_HOME` or `HOME`.
     pub fn locate() -> Result<Cache, SourceError> {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        let root = var("ARENA_CACHE")
-            .or_else(|| var("XDG_CACHE_HOME").map(|dir| dir.join("arena")))
-            .or_else(|| var("HOME").map(|home| home.join(".cache").join("arena")))
-            .ok_or(SourceError::NoCache)?;
-        Ok(Cache { root })
+        Ok(Cache { root: crate::util::cache_root().ok_or(SourceError::NoCache)? })
     }
 
     /// A cache in `root` (tests).
@@ -298,7 +293,7 @@ fn run_build(name: &str, commit: &str, command: &str, src: &Path, log: &Path) ->
         .spawn()
         .map_err(|e| io("cannot run sh in", src, e))?;
     let started = Instant::now();
-    let step = if crate::term::is_terminal() { 1 } else { 10 };
+    let step = if crate::term::is_terminal() { 1 } else { 60 };
     let mut shown = u64::MAX;
     crate::term::set_line(&format!("building {name} at {commit}: {command}"));
     let status = loop {

@@ -8,8 +8,14 @@
 //! tables leave ambiguous, a missing table and a failed probe all leave the
 //! game to be played on: adjudication may come later, never a wrong result.
 //! A failed probe (a corrupt or truncated file) is said once per process.
+//!
+//! `--tb builtin` names the 3–4 piece tables that the binary carries (from
+//! `data/syzygy`, 4.4 MB): written once into the cache folder
+//! (`$ARENA_CACHE/syzygy-VERSION`, see [`crate::util::cache_root`]) and read
+//! from there, so an installed `arena` adjudicates from any folder, and each
+//! worker resolves `builtin` to its own copy.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use model::{GameResult, TablebaseRule, TbResults};
@@ -44,6 +50,38 @@ pub enum TablebaseError {
     /// A folder that cannot be read.
     #[error("--tb {0}: cannot read the folder")]
     Unreadable(String, #[source] std::io::Error),
+    /// The built-in tables cannot be written to the cache.
+    #[error("--tb builtin: cannot write the built-in tables to {0} (set ARENA_CACHE to a writable folder)")]
+    Unpack(String, #[source] std::io::Error),
+    /// No cache folder for the built-in tables.
+    #[error("--tb builtin: no cache folder for the built-in tables: set ARENA_CACHE (or HOME)")]
+    NoCache,
+}
+
+/// The word of `--tb` that names the built-in tables.
+pub const BUILTIN: &str = "builtin";
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/syzygy.rs"));
+}
+
+/// The folder of the built-in tables, written on first use: each file
+/// written whole under a temporary name and renamed, so that processes
+/// starting at once never read half a table.
+fn builtin_folder() -> Result<PathBuf, TablebaseError> {
+    let root = crate::util::cache_root().ok_or(TablebaseError::NoCache)?;
+    let folder = root.join(format!("syzygy-{}", env!("CARGO_PKG_VERSION")));
+    let unpack = |e| TablebaseError::Unpack(folder.display().to_string(), e);
+    std::fs::create_dir_all(&folder).map_err(unpack)?;
+    for (name, bytes) in embedded::SYZYGY {
+        let path = folder.join(name);
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+            continue;
+        }
+        let part = folder.join(format!(".{name}.{}", std::process::id()));
+        std::fs::write(&part, bytes).and_then(|()| std::fs::rename(&part, &path)).map_err(unpack)?;
+    }
+    Ok(folder)
 }
 
 /// Opens the tables in `paths` (`DIR:DIR…` already split); returns them and
@@ -59,7 +97,13 @@ pub fn scan(paths: &[String]) -> Result<(Tablebase<Chess>, u32), TablebaseError>
         return Err(TablebaseError::NoFolder);
     }
     for path in paths {
-        let folder = Path::new(path);
+        let unpacked;
+        let folder = if path == BUILTIN {
+            unpacked = builtin_folder()?;
+            unpacked.as_path()
+        } else {
+            Path::new(path)
+        };
         if !folder.is_dir() {
             return Err(TablebaseError::Missing(path.clone()));
         }
@@ -247,5 +291,18 @@ mod tests {
         }
         let (_, pieces) = scan(&[concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy").to_string()]).unwrap();
         assert_eq!(pieces, 4);
+    }
+
+    #[test]
+    fn the_builtin_tables_are_the_data_folders_byte_for_byte() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/syzygy");
+        let files = std::fs::read_dir(dir).unwrap().filter(|e| {
+            let name = e.as_ref().unwrap().file_name().into_string().unwrap();
+            name.ends_with(".rtbw") || name.ends_with(".rtbz")
+        });
+        assert_eq!(files.count(), embedded::SYZYGY.len());
+        for (name, bytes) in embedded::SYZYGY {
+            assert_eq!(std::fs::read(format!("{dir}/{name}")).unwrap(), *bytes, "{name}");
+        }
     }
 }

@@ -107,11 +107,14 @@ struct Catalogue {
     refreshing: tokio::sync::Mutex<()>,
     done: Mutex<WorkerSummary>,
     shared: Arc<Shared>,
+    /// Where the next claim starts among the open runs (taken modulo their number).
+    turn: std::sync::atomic::AtomicUsize,
 }
 
 struct Jobs {
     known: HashMap<i64, Job>,
-    open: Vec<i64>,
+    /// The open runs this worker serves, with their priorities, highest first.
+    open: Vec<(i64, i64)>,
     refreshed: Option<Instant>,
 }
 
@@ -135,6 +138,7 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
         refreshing: tokio::sync::Mutex::new(()),
         done: Mutex::new(WorkerSummary::default()),
         shared: shared.clone(),
+        turn: std::sync::atomic::AtomicUsize::new(0),
     });
     let db = catalogue.config.runtime.db.clone();
     if let Some(run) = catalogue.config.only_run {
@@ -177,7 +181,7 @@ impl Catalogue {
         let db = &self.config.runtime.db;
         self.follow_set_aside(db).await?;
         let mut open = Vec::new();
-        for (run, kind, spec) in db.open_runs().await? {
+        for db::OpenRun { id: run, kind, spec, priority } in db.open_runs().await? {
             if self.config.only_run.is_some_and(|only| only != run) {
                 continue;
             }
@@ -206,7 +210,7 @@ impl Catalogue {
                 }
                 lock(&self.jobs).known.insert(run, job);
             }
-            open.push(run);
+            open.push((run, priority));
         }
         let mut jobs = lock(&self.jobs);
         jobs.open = open;
@@ -370,11 +374,16 @@ impl Work for Catalogue {
 
     async fn claim(&self, slot: &Slot) -> Result<Option<Claim>, RunError> {
         self.refresh(false).await?;
-        let ready: Vec<Job> = {
+        let ready: Vec<(i64, Job)> = {
             let jobs = lock(&self.jobs);
-            jobs.open.iter().filter_map(|run| jobs.known.get(run).cloned()).collect()
+            jobs.open.iter().filter_map(|(run, priority)| Some((*priority, jobs.known.get(run)?.clone()))).collect()
         };
-        for job in ready {
+        let turn = self.turn.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let in_turn = ready.chunk_by(|a, b| a.0 == b.0).flat_map(|runs| {
+            let (before, after) = runs.split_at(turn % runs.len());
+            after.iter().chain(before).map(|(_, job)| job.clone())
+        });
+        for job in in_turn.collect::<Vec<_>>() {
             match job {
                 Job::Pairs(work) => {
                     if let Some(pair) = work.claim(slot).await? {

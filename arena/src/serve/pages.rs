@@ -12,9 +12,10 @@ use axum::response::{Html, IntoResponse, Response};
 use db::DbError;
 use reports::report::{HTML_STYLE, html_escape as escape};
 
-use super::rows::{RunRow, duration, run_row};
+use super::rows::{RunRow, run_row};
 use super::{App, CachedReport};
 use crate::reporting::{Ask, Detail, ReportError, report_of};
+use crate::term::duration;
 
 /// Extra style of the dashboard's own parts.
 const STYLE: &str = "body{max-width:90rem}nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\

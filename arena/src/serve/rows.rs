@@ -120,19 +120,10 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
     Ok(row)
 }
 
-/// `seconds` as `1h02m`, `3m10s` or `42s`.
-pub fn duration(seconds: f64) -> String {
-    let s = seconds.max(0.0).round() as u64;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::term::duration;
 
     #[test]
     fn eta_from_the_pace_of_recent_games() {
