@@ -1,10 +1,12 @@
 //! Benchmark (issue #37): how many workers one PostgreSQL server carries.
 //!
-//! `cargo run --release -p arena --example fleet -- postgres://USER:PASSWORD@HOST:PORT/DB [N,N,…] [PAIRS]`
-//! (defaults: 1,10,100 workers; 2,000 pairs each)
+//! `cargo run --release -p arena --example fleet -- postgres://USER:PASSWORD@HOST:PORT/DB [N,N,…] [PAIRS] [RUNS]`
+//! (defaults: 1,10,100 workers; 2,000 pairs each; 1 run)
 //!
-//! For each N: a scratch database (`arena_fleet`) with one run of PAIRS
-//! pairs, and N simulated workers, each with its own connections (a `Db` of
+//! For each N: a scratch database (`arena_fleet`) with RUNS runs of PAIRS
+//! pairs in all (worker k serves run k mod RUNS: with RUNS = N no two
+//! workers share a run's row locks, which tells the cost of those locks
+//! from the cost of the server's work), and N simulated workers, each with its own connections (a `Db` of
 //! its own, as separate machines have), each doing what `arena worker` does
 //! with a pair — claim, store the first game, finish with the second — with
 //! recorded games and no engines, until no pair is left. Prints finished
@@ -88,13 +90,18 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1]
 }
 
-async fn one_size(server: &Target, workers: usize, pairs: usize, games: &Arc<Vec<GameRecord>>) {
+async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, games: &Arc<Vec<GameRecord>>) {
     let target = db::scratch_postgres(server, "arena_fleet").await.expect("scratch database");
     let db = Db::open(&target).await.expect("open");
-    let run = db.create_run(&recorded::spec(), &recorded::plan(pairs)).await.expect("run");
+    let mut ids = Vec::new();
+    for _ in 0..runs {
+        ids.push(db.create_run(&recorded::spec(), &recorded::plan(pairs / runs)).await.expect("run"));
+    }
+    let pairs = pairs / runs * runs;
     let start = Instant::now();
-    let tasks: Vec<_> =
-        (0..workers).map(|w| tokio::spawn(worker(target.clone(), run, format!("sim{w}:1"), games.clone()))).collect();
+    let tasks: Vec<_> = (0..workers)
+        .map(|w| tokio::spawn(worker(target.clone(), ids[w % runs], format!("sim{w}:1"), games.clone())))
+        .collect();
     let mut all = Times::default();
     let mut failures = Vec::new();
     for task in tasks {
@@ -108,25 +115,32 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, games: &Arc<Vec
     all.claims.sort_by(f64::total_cmp);
     all.stores.sort_by(f64::total_cmp);
     // The final counts, read back: nothing lost, nothing counted twice.
-    let info = db.run(run).await.expect("run");
-    let tallied: u64 = db.pairing_counts(run).await.expect("tallies").iter().map(|c| c.tally.games()).sum();
-    let exact = info.pairs_done == pairs as i64 && info.games == 2 * pairs as i64 && tallied == 2 * pairs as u64;
+    let (mut pairs_done, mut stored, mut tallied) = (0, 0, 0);
+    for &run in &ids {
+        let info = db.run(run).await.expect("run");
+        pairs_done += info.pairs_done;
+        stored += info.games;
+        tallied += db.pairing_counts(run).await.expect("tallies").iter().map(|c| c.tally.games()).sum::<u64>();
+    }
+    let exact = pairs_done == pairs as i64 && stored == 2 * pairs as i64 && tallied == 2 * pairs as u64;
     println!(
-        "| {workers} | {} | {:.0} | {:.1} / {:.1} | {:.1} / {:.1} | {} pairs, {} games, tallies {tallied} games{} |",
+        "| {workers} | {runs} | {} | {:.0} | {:.1} / {:.1} | {:.1} / {:.1} | {} pairs, {} games, tallies {tallied} games{} |",
         all.pairs,
         all.pairs as f64 / seconds,
         quantile(&all.claims, 0.5),
         quantile(&all.claims, 0.99),
         quantile(&all.stores, 0.5),
         quantile(&all.stores, 0.99),
-        info.pairs_done,
-        info.games,
+        pairs_done,
+        stored,
         if exact { ": exact" } else { ": NOT EXACT" },
     );
     if let Some(first) = failures.first() {
-        println!("|   | {} of {workers} workers failed; the first: {first} | | | | |", failures.len());
+        println!("|   | | {} of {workers} workers failed; the first: {first} | | | | |", failures.len());
     }
-    db.set_status(run, RunStatus::Finished, None).await.expect("status");
+    for &run in &ids {
+        db.set_status(run, RunStatus::Finished, None).await.expect("status");
+    }
     db.close().await;
 }
 
@@ -138,17 +152,18 @@ fn main() {
         .map(|list| list.split(',').map(|n| n.parse().expect("N,N,…")).collect())
         .unwrap_or_else(|| vec![1, 10, 100]);
     let pairs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("runtime");
     let dir = std::env::temp_dir().join(format!("arena-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     runtime.block_on(async {
         let games = Arc::new(recorded::games(&dir).await);
         println!(
-            "| workers | pairs finished | pairs per second | claim p50 / p99 ms | store p50 / p99 ms | final counts |"
+            "| workers | runs | pairs finished | pairs per second | claim p50 / p99 ms | store p50 / p99 ms | final counts |"
         );
-        println!("|---:|---:|---:|---|---|---|");
+        println!("|---:|---:|---:|---:|---|---|---|");
         for workers in sizes {
-            one_size(&server, workers, pairs, &games).await;
+            one_size(&server, workers, pairs, runs.min(workers), &games).await;
         }
     });
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,6 +14,11 @@
 //!    HTML) and the PGN export (`arena pgn`) through the binary, and prints
 //!    the file's bytes per game.
 //!
+//! 3. Times the dashboard on that database with its report cache cold (the
+//!    run page `/runs/1` and `/api/runs/1`, each the first request of a
+//!    fresh `arena serve`), and the runs list (`/` and `/api/runs`) on a
+//!    database of 10,000 runs.
+//!
 //! The filled database is kept in `$ARENA_BENCH_DIR` (default
 //! `target/storage-bench`): run the example again with the same GAMES to go
 //! on filling where it stopped (a million games take several minutes), or
@@ -112,12 +117,81 @@ async fn fill(db: &Db, run: i64, games: usize, games_of: &[GameRecord]) -> Optio
 }
 
 fn timed(args: &[&str]) -> f64 {
-    let exe = std::env::current_exe().expect("exe");
-    let arena = exe.parent().and_then(|p| p.parent()).expect("target").join("arena");
     let start = Instant::now();
-    let out = Command::new(arena).args(args).output().expect("arena");
+    let out = Command::new(arena_exe()).args(args).output().expect("arena");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     start.elapsed().as_secs_f64()
+}
+
+/// The arena binary beside this example.
+fn arena_exe() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("exe");
+    exe.parent().and_then(|p| p.parent()).expect("target").join("arena")
+}
+
+/// Seconds of one `GET path` on `port` (HTTP/1.1, the whole body read); its status line.
+fn get(port: u16, path: &str) -> (f64, String) {
+    use std::io::{Read, Write};
+    let start = Instant::now();
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").expect("send");
+    let mut body = Vec::new();
+    stream.read_to_end(&mut body).expect("read");
+    let seconds = start.elapsed().as_secs_f64();
+    let status = String::from_utf8_lossy(&body).lines().next().unwrap_or_default().to_string();
+    (seconds, status)
+}
+
+/// Starts `arena serve` on `db`, runs `f` with its port, stops it.
+fn with_server<T>(db: &str, port: u16, f: impl FnOnce(u16) -> T) -> T {
+    let listen = format!("127.0.0.1:{port}");
+    let mut server = Command::new(arena_exe())
+        .args(["serve", "--db", db, "--listen", &listen])
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arena serve");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "arena serve did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let result = f(port);
+    let _ = server.kill();
+    let _ = server.wait();
+    result
+}
+
+/// The run page and its API, each the first request of a fresh server.
+fn time_run_pages(db: &str, games: usize) {
+    for path in ["/runs/1", "/api/runs/1"] {
+        let (seconds, status) = with_server(db, 18_437, |port| get(port, path));
+        println!("GET {path} on {games} games, report cache cold: {:.0} ms ({status})", seconds * 1e3);
+    }
+}
+
+/// A database of `runs` small runs, kept beside the big one; the runs list timed.
+async fn time_runs_list(bench_dir: &std::path::Path, runs: usize) {
+    let path = bench_dir.join(format!("runs-{runs}.db"));
+    let db = Db::open(&Target::Sqlite(path.clone())).await.expect("open");
+    let newest = db::RunFilter { before: None, status: None, engine: None, limit: 1 };
+    let have = db.runs_page(&newest).await.expect("runs");
+    let mut next = have.first().map_or(0, |r| r.id as usize);
+    while next < runs {
+        db.create_run(&recorded::spec(), &recorded::plan(2)).await.expect("run");
+        next += 1;
+        if next % 1000 == 0 {
+            eprint!("\rcreating runs: {next} of {runs}");
+        }
+    }
+    eprintln!();
+    db.close().await;
+    let db_arg = path.display().to_string();
+    with_server(&db_arg, 18_438, |port| {
+        for path in ["/", "/api/runs", "/api/runs?status=running&engine=a", "/?before=5000"] {
+            let (seconds, status) = get(port, path);
+            println!("GET {path} with {runs} runs: {:.0} ms ({status})", seconds * 1e3);
+        }
+    });
 }
 
 fn main() {
@@ -168,6 +242,8 @@ fn main() {
         let size = std::fs::metadata(&pgn_path).map(|m| m.len()).unwrap_or(0);
         println!("arena show on {games} games: {show:.2} s; arena pgn: {pgn:.2} s ({:.0} MB)", size as f64 / 1e6);
         let _ = std::fs::remove_file(&pgn_path);
+        time_run_pages(&db_arg, games);
+        time_runs_list(&bench_dir, 10_000).await;
     });
     let _ = std::fs::remove_dir_all(&dir);
 }

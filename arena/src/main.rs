@@ -6,6 +6,12 @@ use std::process::ExitCode;
 use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
 use clap::Parser;
 
+/// mimalloc (a maintained allocator, used by many Rust tools) instead of
+/// glibc's: reading a run back allocates each move's strings, and glibc's
+/// malloc and free were a fifth of an export's time (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Command::EngineUci { pruning, bench } = &cli.command {

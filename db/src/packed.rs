@@ -75,8 +75,21 @@ pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
     }
     // Below MAX_PAYLOAD, so it fits a usize.
     let len = len as usize;
-    let payload =
-        zstd::bulk::decompress(&value[header.at..], len).map_err(|e| format!("packed moves do not decompress: {e}"))?;
+    // One decompression context per thread, kept: making one is a tenth of
+    // unpacking a game.
+    thread_local! {
+        static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let payload = DECOMPRESSOR
+        .with_borrow_mut(|kept| {
+            let decompressor = match kept {
+                Some(decompressor) => decompressor,
+                None => kept.insert(zstd::bulk::Decompressor::new()?),
+            };
+            decompressor.decompress(&value[header.at..], len)
+        })
+        .map_err(|e| format!("packed moves do not decompress: {e}"))?;
     if payload.len() != len {
         return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
     }
@@ -369,21 +382,38 @@ impl Reader<'_> {
     }
 
     fn token(&mut self) -> Result<Token, String> {
-        let lo = self.byte()?;
-        let hi = self.byte()?;
-        let v = u16::from_le_bytes([lo, hi]);
-        match v {
+        match self.code()? {
             LITERAL => self.text().map(Token::Move),
             PREDICTED => Ok(Token::Predicted),
-            v => unpacked_move(v).map(Token::Move),
+            v => {
+                let mut uci = String::with_capacity(5);
+                push_move(&mut uci, v)?;
+                Ok(Token::Move(uci))
+            }
         }
     }
 
-    /// A PV's word: a token, never [`PREDICTED`].
-    fn word(&mut self) -> Result<String, String> {
-        match self.token()? {
-            Token::Move(word) => Ok(word),
-            Token::Predicted => Err("a PV word marked as predicted".into()),
+    /// A token's two bytes.
+    fn code(&mut self) -> Result<u16, String> {
+        let lo = self.byte()?;
+        let hi = self.byte()?;
+        Ok(u16::from_le_bytes([lo, hi]))
+    }
+
+    /// A PV's word, appended to `pv`: a token, never [`PREDICTED`] (written
+    /// in place: a PV of ten moves is one allocation, not eleven).
+    fn push_word(&mut self, pv: &mut String) -> Result<(), String> {
+        match self.code()? {
+            LITERAL => {
+                let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
+                let end =
+                    self.at.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or("a text past the end")?;
+                pv.push_str(std::str::from_utf8(&self.bytes[self.at..end]).map_err(|_| "a text that is not UTF-8")?);
+                self.at = end;
+                Ok(())
+            }
+            PREDICTED => Err("a PV word marked as predicted".into()),
+            v => push_move(pv, v),
         }
     }
 
@@ -405,26 +435,28 @@ impl Reader<'_> {
             if !pv.is_empty() {
                 pv.push(' ');
             }
-            pv.push_str(&self.word()?);
+            self.push_word(&mut pv)?;
         }
         Ok(pv)
     }
 }
 
-/// The UCI text of a packed move.
-fn unpacked_move(v: u16) -> Result<String, String> {
+/// Appends the UCI text of packed move `v` to `out`.
+fn push_move(out: &mut String, v: u16) -> Result<(), String> {
     let promotion = match v >> 12 {
-        0 => "",
-        1 => "n",
-        2 => "b",
-        3 => "r",
-        4 => "q",
+        0 => None,
+        1 => Some('n'),
+        2 => Some('b'),
+        3 => Some('r'),
+        4 => Some('q'),
         _ => return Err(format!("a move token {v:#x} that is no move")),
     };
-    let name = |sq: u16| [char::from(b'a' + (sq % 8) as u8), char::from(b'1' + (sq / 8) as u8)];
-    let [a, b] = name(v & 63);
-    let [c, d] = name((v >> 6) & 63);
-    Ok(format!("{a}{b}{c}{d}{promotion}"))
+    for sq in [v & 63, (v >> 6) & 63] {
+        out.push(char::from(b'a' + (sq % 8) as u8));
+        out.push(char::from(b'1' + (sq / 8) as u8));
+    }
+    out.extend(promotion);
+    Ok(())
 }
 
 #[cfg(test)]

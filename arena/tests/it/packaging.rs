@@ -86,15 +86,20 @@ fn the_container_runs_an_arena_worker_from_its_environment() {
 /// (not the tests' `fake-engine`), and that binary, run from an empty
 /// folder, finds everything it carries: the bundled engine, an opening book,
 /// a test suite and the 3–4 piece tables (`--tb builtin`, written to its
-/// cache folder). The install reuses the workspace's `target/` (cargo's rule
-/// for `--path`), so it compiles little after the test build.
+/// cache folder). The install builds in a target folder of its own beside
+/// the tests' (`install-test`, kept between runs): in the tests' own, it
+/// would replace the `arena` binary the other tests are running.
 #[test]
 fn an_installed_arena_plays_suites_and_adjudicates_from_an_empty_folder() {
     let root = temp_dir("install");
     let (prefix, work, cache) = (root.join("prefix"), root.join("work"), root.join("cache"));
     std::fs::create_dir_all(&work).unwrap();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    // This test binary is TARGET/release/deps/it-…: its install folder is TARGET/install-test.
+    let exe = std::env::current_exe().unwrap();
+    let target = exe.ancestors().nth(3).expect("the tests' target folder").join("install-test");
     let out = Command::new(cargo)
+        .env("CARGO_TARGET_DIR", &target)
         .args(["install", "--path", concat!(env!("CARGO_MANIFEST_DIR")), "--locked", "--offline", "--quiet", "--root"])
         .arg(&prefix)
         .output()

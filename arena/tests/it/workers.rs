@@ -311,3 +311,37 @@ async fn a_suite_run_is_answered_by_workers_exactly_once_per_position_despite_a_
         db.close().await;
     }
 }
+
+/// A worker serving every open run shares itself: the run of the higher
+/// priority first, then the two runs of one priority in turn, a pair each
+/// (its log names the run of each stored pair, in order).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_serves_higher_priority_first_and_equal_runs_in_turn() {
+    let dir = temp_dir("workers-turns");
+    let db = dir.join("shared.db").display().to_string();
+    for (a, b) in [("plain", "nmp2"), ("fhr", "plain"), ("vnm", "nmp2")] {
+        let args = ["elo", "--a", a, "--b", b, "--games", "6", "--tc", "nodes=300", "--db", &db, "--no-local"];
+        let out = arena(&dir, &args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let target = Target::Sqlite(dir.join("shared.db"));
+    sqlx::any::install_default_drivers();
+    let pool = AnyPoolOptions::new().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
+    sqlx::query("UPDATE runs SET priority = 5 WHERE id = 3").execute(&pool).await.unwrap();
+    pool.close().await;
+    let args = ["worker", "--db", &db, "--concurrency", "1", "--poll", "1", "--name", "turns"];
+    let worker = Command::new(ARENA).args(args).current_dir(&dir).stderr(Stdio::piped()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while count(&target, "SELECT COUNT(*) FROM runs WHERE status = 'finished'").await < 3 {
+        assert!(Instant::now() < deadline, "the three runs did not finish");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(Command::new("kill").args(["-INT", &worker.id().to_string()]).status().unwrap().success());
+    let stderr = finish(worker);
+    let order: Vec<&str> = stderr.lines().filter_map(|l| l.strip_prefix("run ")?.split_whitespace().next()).collect();
+    assert_eq!(order.len(), 9, "{stderr}");
+    assert_eq!(order[..3], ["3", "3", "3"], "the higher priority first: {stderr}");
+    for turn in order[3..].windows(2) {
+        assert_ne!(turn[0], turn[1], "runs 1 and 2 in turn: {stderr}");
+    }
+}
