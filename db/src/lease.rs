@@ -105,9 +105,10 @@ impl Db {
     }
 
     async fn save_first_game_now(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
+        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
         let mut tx = self.write().await?;
         // The claim is checked by the insert itself: one statement less per game.
-        if self.insert_game(&mut tx, pair, 0, game).await?.is_none() {
+        if self.insert_game(&mut tx, pair, 0, game, packed).await?.is_none() {
             return Ok(false);
         }
         tx.commit().await.map_err(|e| self.error(e))?;
@@ -136,6 +137,9 @@ impl Db {
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
         let sql = |text: &str| self.backend.sql(text);
+        // Packed before the transaction: other workers wait for the run's
+        // row lock as long as this transaction holds it.
+        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
         let mut tx = self.write().await?;
         if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);
@@ -156,7 +160,7 @@ impl Db {
         let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
             DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
         })?;
-        if self.insert_game(&mut tx, pair, 1, game).await?.is_none() {
+        if self.insert_game(&mut tx, pair, 1, game, packed).await?.is_none() {
             return Ok(None);
         }
 
@@ -393,6 +397,7 @@ impl Db {
         pair: &ClaimedPair,
         game_in_pair: i64,
         game: &GameRecord,
+        packed: Vec<u8>,
     ) -> Result<Option<i64>, DbError> {
         let mut query = sqlx::query(self.backend.sql(
             "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
@@ -444,7 +449,7 @@ impl Db {
         let Some(row) = row else { return Ok(None) };
         let game_id: i64 = row.get(0);
         // The moves packed, in a table of their own: `games` rows stay small for scans.
-        self.insert_packed_moves(tx, game_id, &game.moves).await?;
+        self.insert_packed_moves(tx, game_id, packed).await?;
         self.insert_pv_issues(tx, pair.run, game_id, game).await?;
         Ok(Some(game_id))
     }
@@ -454,9 +459,8 @@ impl Db {
         &self,
         tx: &mut Transaction<'static, Any>,
         game_id: i64,
-        moves: &[model::MoveRecord],
+        packed: Vec<u8>,
     ) -> Result<usize, DbError> {
-        let packed = crate::packed::pack(moves).map_err(DbError::Sql)?;
         let size = packed.len();
         sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
             .bind(game_id)

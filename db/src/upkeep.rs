@@ -66,7 +66,8 @@ impl Db {
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
             done.games += 1;
             done.json_bytes += json.len() as u64;
-            done.packed_bytes += self.insert_packed_moves(&mut tx, game, &moves).await? as u64;
+            let packed = crate::packed::pack(&moves).map_err(DbError::Sql)?;
+            done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
             sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
                 .bind(game)
                 .execute(&mut *tx)
