@@ -110,48 +110,22 @@ fn an_installed_arena_plays_suites_and_adjudicates_from_an_empty_folder() {
     installed.sort();
     assert_eq!(installed, ["arena"], "the tests' scripted engine stays out of an install");
     let arena = prefix.join("bin/arena");
-    let run = |args: &[&str]| {
-        let out = Command::new(&arena).args(args).current_dir(&work).env("ARENA_CACHE", &cache).output().unwrap();
-        assert!(out.status.success(), "installed arena {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    // A command line as words (none of these has a space inside a word).
+    let run = |line: &str| {
+        let args: Vec<&str> = line.split(' ').collect();
+        let out = Command::new(&arena).args(&args).current_dir(&work).env("ARENA_CACHE", &cache).output().unwrap();
+        assert!(out.status.success(), "installed arena {line}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
-    run(&[
-        "elo",
-        "--a",
-        "fhr",
-        "--b",
-        "plain",
-        "--games",
-        "2",
-        "--tc",
-        "nodes=2000",
-        "--openings",
-        "feldmann25",
-        "--quiet",
-    ]);
+    run("elo --a fhr --b plain --games 2 --tc nodes=2000 --openings feldmann25 --quiet");
     // Two 4-piece positions: each game ends at once, adjudicated by the built-in tables.
     std::fs::write(work.join("endings.epd"), "8/8/8/4k3/8/8/8/KQ6 w - -\n8/8/8/8/4k3/8/4P3/4K3 b - -\n").unwrap();
-    run(&[
-        "elo",
-        "--a",
-        "vnm",
-        "--b",
-        "nmp2",
-        "--games",
-        "4",
-        "--tc",
-        "nodes=2000",
-        "--openings",
-        "endings.epd",
-        "--tb",
-        "builtin",
-        "--quiet",
-    ]);
-    run(&["suite", "--engines", "fhr", "--suite", "wac", "--count", "2", "--depth", "3", "--quiet"]);
-    let pgn = run(&["pgn", "2"]);
+    run("elo --a vnm --b nmp2 --games 4 --tc nodes=2000 --openings endings.epd --tb builtin --quiet");
+    run("suite --engines fhr --suite wac --count 2 --depth 3 --quiet");
+    let pgn = run("pgn 2");
     assert_eq!(pgn.matches("KQvK: win for White").count(), 2, "{pgn}");
     assert_eq!(pgn.matches("KPvK: draw").count(), 2, "{pgn}");
     assert!(cache.join(format!("syzygy-{}/KQvK.rtbw", env!("CARGO_PKG_VERSION"))).is_file());
-    let runs = run(&["runs"]);
+    let runs = run("runs");
     assert_eq!(runs.matches("finished").count(), 3, "{runs}");
 }
