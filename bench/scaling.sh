@@ -21,8 +21,12 @@ set -euo pipefail
 set -m
 cd "$(dirname "$0")/.."
 db=${1:-scaling.db}
-arena=target/release/arena
 cargo build --release -p arena --quiet
+# The worker runs a copy, so that arena can be rebuilt while it plays (its
+# engines are this same binary, `arena engine-uci`).
+arena=target/scaling/arena
+mkdir -p target/scaling
+cp target/release/arena "$arena.new" && mv "$arena.new" "$arena"
 budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
 snapshot=bench/scaling/scaling.db.gz
 if [ ! -e "$db" ] && [ -e "$snapshot" ]; then

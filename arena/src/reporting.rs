@@ -166,7 +166,15 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
     let engines = engine_headers(spec.engines(), &db.identities(run).await?);
     match spec {
         Spec::Games(spec) => {
-            let pairs = db.pair_outcomes(run).await?;
+            // The short view needs only the counts; the full report the pairs in order too.
+            let (pairs, counts) = match detail {
+                Detail::Full => {
+                    let pairs = db.pair_outcomes(run).await?;
+                    let counts = model::PairCount::of(&pairs);
+                    (pairs, counts)
+                }
+                Detail::Brief => (Vec::new(), db.pair_counts(run).await?),
+            };
             let records = db.machine_records(run).await?;
             let states = db.machine_states(run).await?;
             let machines = MachineInputs {
@@ -176,7 +184,7 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
             };
             let excluded = reports::report::machines_left_out(machines);
             let (games, move_totals, terminations) = match detail {
-                Detail::Full => (db.game_summaries(run).await?, db.move_totals(run).await?, Vec::new()),
+                Detail::Full => (db.game_counts(run).await?, db.move_totals(run).await?, Vec::new()),
                 Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run, &excluded).await?),
             };
             let header = Header {
@@ -216,6 +224,7 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
                 header,
                 pairings,
                 sprt: spec.sprt.map(|test| (test, info.verdict)),
+                counts: &counts,
                 pairs: &pairs,
                 games: &games,
                 move_totals: &move_totals,

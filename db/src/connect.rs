@@ -325,6 +325,8 @@ impl Db {
         let db = Db { pool, backend, shown, sqlite_url };
         let tx = db.write().await?;
         tx.commit().await.map_err(|e| db.error(e))?;
+        // Runs stored before their counts were kept get them now (once).
+        db.count_stored_runs().await?;
         Ok(db)
     }
 

@@ -16,6 +16,7 @@ use sqlx::{Any, Row, Transaction};
 
 use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
+use crate::counts::PAIR_RESULTS;
 use crate::runs::delete_games_of;
 use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
 
@@ -201,14 +202,17 @@ impl Db {
             }
             None => None,
         };
-        sqlx::query(sql("UPDATE pairs SET status = 'done', llr = ?, \
-             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"))
+        sqlx::query(sql(&format!(
+            "UPDATE pairs SET status = 'done', llr = ?, {PAIR_RESULTS}, \
+             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"
+        )))
         .bind(sprt.as_ref().map(|step| step.llr))
         .bind(pair.run)
         .bind(pair.id)
         .execute(&mut *tx)
         .await
         .map_err(|e| self.error(e))?;
+        self.count_finished(&mut tx, pair.run, pair.id).await?;
 
         let decided = sprt.as_ref().and_then(|step| step.verdict);
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).

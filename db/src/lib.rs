@@ -9,6 +9,7 @@
 
 mod chunks;
 mod connect;
+mod counts;
 mod dialect;
 mod identities;
 mod lease;

@@ -51,7 +51,11 @@ impl Db {
     pub async fn machine_records(&self, run: i64) -> Result<Vec<MachineRecord>, DbError> {
         let mut records: BTreeMap<String, MachineRecord> = BTreeMap::new();
         let counts = self
-            .rows_of_run("SELECT machine, COUNT(*) FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine", run)
+            .rows_of_run(
+                "SELECT machine, CAST(SUM(games) AS BIGINT) FROM run_games WHERE run_id = ? AND machine <> '' \
+                 GROUP BY machine",
+                run,
+            )
             .await?;
         for row in &counts {
             let machine: String = row.get(0);
@@ -62,7 +66,8 @@ impl Db {
             .rows_of_run(
                 "SELECT g.machine, g.termination, g.result, g.white, g.black, g.lost_ms, p.idx, g.game_in_pair, \
                  g.detail FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.machine <> '' \
-                 AND g.termination IN ('time-forfeit', 'illegal-move', 'disconnect', 'stalled') ORDER BY g.id",
+                 AND g.termination IN ('time-forfeit', 'illegal-move', 'disconnect', 'stalled') \
+                 AND p.status = 'done' ORDER BY g.id",
                 run,
             )
             .await?;
@@ -89,17 +94,16 @@ impl Db {
         }
         let overheads = self
             .rows_of_run(
-                "SELECT machine, white, black, white_overheads, black_overheads FROM games \
-                 WHERE run_id = ? AND machine <> '' AND (white_overheads <> '' OR black_overheads <> '')",
+                "SELECT machine, engine, bucket, moves FROM run_overheads WHERE run_id = ? AND machine <> '' \
+                 ORDER BY machine, engine",
                 run,
             )
             .await?;
         let mut by_engine: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &overheads {
-            let machine: String = row.get(0);
-            for (engine, text) in [(row.get::<String, _>(1), row.get::<String, _>(3)), (row.get(2), row.get(4))] {
-                by_engine.entry((machine.clone(), engine)).or_default().merge(&Latencies::decode(&text));
-            }
+            let bucket = u32::try_from(row.get::<i64, _>(2)).unwrap_or(u32::MAX);
+            let moves = u64::try_from(row.get::<i64, _>(3)).unwrap_or(0);
+            by_engine.entry((row.get(0), row.get(1))).or_default().add_bucket(bucket, moves);
         }
         for ((machine, engine), latencies) in by_engine {
             if let Some(record) = records.get_mut(&machine)
@@ -233,9 +237,7 @@ impl Db {
         machine: &str,
     ) -> Result<Vec<PairingCounts>, DbError> {
         let rows = sqlx::query(self.backend.sql(
-            "SELECT p.engine_a, p.engine_b, MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), \
-             MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END) FROM pairs p JOIN games g ON g.pair_id = p.id \
-             WHERE p.run_id = ? AND p.status = 'done' AND g.machine = ? GROUP BY p.id, p.engine_a, p.engine_b",
+            "SELECT engine_a, engine_b, result0, result1 FROM pairs WHERE run_id = ? AND status = 'done' AND machine = ?",
         ))
         .bind(run)
         .bind(machine)

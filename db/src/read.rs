@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameRecord, GameResult, GameRow, GameSummary, MoveRecord, PairOutcome, PvIssueCount, PvIssueKind,
-    Termination,
+    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, MoveRecord, PairCount, PairOutcome, PvIssueCount,
+    PvIssueKind, Termination,
 };
 
 use crate::{Db, DbError};
@@ -20,10 +20,8 @@ impl Db {
     pub async fn pair_outcomes(&self, run: i64) -> Result<Vec<PairOutcome>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT p.idx, p.engine_a, p.engine_b, p.opening_name, p.finished_seq, p.llr, \
-             MAX(CASE WHEN g.game_in_pair = 0 THEN g.result END), MAX(CASE WHEN g.game_in_pair = 1 THEN g.result END), \
-             MAX(g.machine) FROM pairs p JOIN games g ON g.pair_id = p.id \
-             WHERE p.run_id = ? AND p.status = 'done' GROUP BY p.id ORDER BY p.finished_seq",
+                "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine \
+                 FROM pairs WHERE run_id = ? AND status = 'done' ORDER BY finished_seq",
                 run,
             )
             .await?;
@@ -40,7 +38,35 @@ impl Db {
                     finished_seq: r.get(4),
                     llr: r.get(5),
                     results: [first, second],
-                    machine: r.get(8),
+                    machine: r.get::<Option<String>, _>(8).unwrap_or_default(),
+                })
+            })
+            .collect())
+    }
+
+    /// The finished pairs of a run counted alike (pairing, machine, results).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pair_counts(&self, run: i64) -> Result<Vec<PairCount>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT engine_a, engine_b, machine, result0, result1, pairs FROM run_pairs WHERE run_id = ?",
+                run,
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let first = GameResult::from_pgn(&r.get::<Option<String>, _>(3)?)?;
+                let second = GameResult::from_pgn(&r.get::<Option<String>, _>(4)?)?;
+                Some(PairCount {
+                    engine_a: r.get(0),
+                    engine_b: r.get(1),
+                    machine: r.get::<Option<String>, _>(2).unwrap_or_default(),
+                    results: [first, second],
+                    pairs: u64::try_from(r.get::<i64, _>(5)).unwrap_or(0),
                 })
             })
             .collect())
@@ -55,7 +81,8 @@ impl Db {
     pub async fn terminations(&self, run: i64, left_out: &[String]) -> Result<Vec<(String, i64)>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT machine, termination, COUNT(*) FROM games WHERE run_id = ? GROUP BY machine, termination",
+                "SELECT machine, termination, CAST(SUM(games) AS BIGINT) FROM run_games WHERE run_id = ? \
+                 GROUP BY machine, termination",
                 run,
             )
             .await?;
@@ -128,30 +155,29 @@ impl Db {
         Ok(row.map(|r| r.get(0)))
     }
 
-    /// Every stored game of a run in brief, in the order stored.
+    /// The games of a run's finished pairs, counted by machine, colours,
+    /// result, termination and length.
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn game_summaries(&self, run: i64) -> Result<Vec<GameSummary>, DbError> {
+    pub async fn game_counts(&self, run: i64) -> Result<Vec<GameCount>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.plies, g.machine \
-             FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? ORDER BY g.id",
+                "SELECT machine, white, black, result, termination, plies, games FROM run_games WHERE run_id = ?",
                 run,
             )
             .await?;
         Ok(rows
             .iter()
-            .map(|r| GameSummary {
-                pair_index: r.get(0),
-                game_in_pair: r.get(1),
-                white: r.get(2),
-                black: r.get(3),
-                result: GameResult::from_pgn(&r.get::<String, _>(4)).unwrap_or(GameResult::Draw),
-                termination: Termination::parse(&r.get::<String, _>(5)).unwrap_or(Termination::Disconnect),
-                plies: r.get(6),
-                machine: r.get(7),
+            .map(|r| GameCount {
+                machine: r.get(0),
+                white: r.get(1),
+                black: r.get(2),
+                result: GameResult::from_pgn(&r.get::<String, _>(3)).unwrap_or(GameResult::Draw),
+                termination: Termination::parse(&r.get::<String, _>(4)).unwrap_or(Termination::Disconnect),
+                plies: r.get(5),
+                games: u64::try_from(r.get::<i64, _>(6)).unwrap_or(0),
             })
             .collect())
     }
@@ -162,30 +188,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn move_totals(&self, run: i64) -> Result<Vec<EngineMoveTotals>, DbError> {
-        // Each game's row holds both sides' totals; a side that made no move counts for nothing.
-        let side = |colour: &str| {
-            format!(
-                "SELECT {colour} AS engine, {colour}_moves AS moves, {colour}_time_ms AS time_ms, \
-                 {colour}_depth_sum AS depth_sum, {colour}_depth_moves AS depth_moves, {colour}_nodes_sum AS nodes_sum, \
-                 {colour}_nodes_moves AS nodes_moves, {colour}_nps_sum AS nps_sum, {colour}_nps_moves AS nps_moves, \
-                 {colour}_seldepth_sum AS seldepth_sum, {colour}_seldepth_moves AS seldepth_moves \
-                 FROM games WHERE run_id = ? AND {colour}_moves > 0"
+        let rows = self
+            .rows_of_run(
+                "SELECT engine, moves, time_ms, depth_sum, depth_moves, nodes_sum, nodes_moves, nps_sum, nps_moves, \
+                 seldepth_sum, seldepth_moves FROM run_engine_totals WHERE run_id = ? ORDER BY engine",
+                run,
             )
-        };
-        let rows = sqlx::query(self.backend.sql(&format!(
-            "SELECT engine, CAST(SUM(moves) AS BIGINT), CAST(SUM(time_ms) AS BIGINT), \
-             CAST(SUM(depth_sum) AS BIGINT), CAST(SUM(depth_moves) AS BIGINT), CAST(SUM(nodes_sum) AS BIGINT), \
-             CAST(SUM(nodes_moves) AS BIGINT), CAST(SUM(nps_sum) AS BIGINT), CAST(SUM(nps_moves) AS BIGINT), \
-             CAST(SUM(seldepth_sum) AS BIGINT), CAST(SUM(seldepth_moves) AS BIGINT) \
-             FROM ({} UNION ALL {}) sides GROUP BY engine ORDER BY engine",
-            side("white"),
-            side("black")
-        )))
-        .bind(run)
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+            .await?;
         Ok(rows
             .iter()
             .map(|r| EngineMoveTotals {

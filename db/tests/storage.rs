@@ -161,8 +161,12 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         let totals = db.move_totals(run).await.unwrap();
         let fhr = totals.iter().find(|t| t.engine == "fhr").unwrap();
         assert_eq!(fhr.moves, 3 * 35, "{target}: half of 30 + 40 plies per pair");
-        let summaries = db.game_summaries(run).await.unwrap();
-        assert_eq!(summaries.iter().map(|s| s.plies).sum::<i64>(), 3 * 70);
+        let games = db.game_counts(run).await.unwrap();
+        assert_eq!(games.iter().map(|g| g.plies * g.games as i64).sum::<i64>(), 3 * 70, "{target}");
+        assert_eq!(games.iter().map(|g| g.games).sum::<u64>(), 6, "{target}");
+        let pairs = db.pair_counts(run).await.unwrap();
+        assert_eq!(pairs.len(), 1, "{target}: three pairs alike");
+        assert_eq!((pairs[0].pairs, pairs[0].results), (3, [GameResult::WhiteWins, GameResult::Draw]), "{target}");
         assert_eq!(db.terminations(run, &[]).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
 
         // The runs list by engine and status.

@@ -52,6 +52,19 @@ impl Latencies {
         }
     }
 
+    /// Its buckets with their counts, ascending (what [`Latencies::add_bucket`] takes).
+    pub fn buckets(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.counts.iter().map(|(&bucket, &count)| (bucket, count))
+    }
+
+    /// Adds `count` moves to bucket `bucket` (one of [`Latencies::buckets`]);
+    /// a bucket past the largest is ignored, as [`Latencies::decode`] does.
+    pub fn add_bucket(&mut self, bucket: u32, count: u64) {
+        if bucket < 256 {
+            *self.counts.entry(bucket).or_default() += count;
+        }
+    }
+
     /// Moves counted.
     pub fn moves(&self) -> u64 {
         self.counts.values().sum()

@@ -312,6 +312,50 @@ pub struct PairOutcome {
     pub machine: String,
 }
 
+/// Finished pairs alike in what statistics count: pairing, machine and
+/// both results. What the short view, the ratings, the machines' residuals
+/// and every count of a report are made of; the pairs one by one
+/// ([`PairOutcome`]) only draw what depends on their order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PairCount {
+    /// White in game 0.
+    pub engine_a: String,
+    /// White in game 1.
+    pub engine_b: String,
+    /// The machine that played them (empty for pairs stored before it was kept).
+    pub machine: String,
+    /// Result of game 0 (A White) and game 1 (B White).
+    pub results: [GameResult; 2],
+    /// How many pairs.
+    pub pairs: u64,
+}
+
+impl PairCount {
+    /// `pairs` counted alike, in order of first appearance.
+    pub fn of(pairs: &[PairOutcome]) -> Vec<PairCount> {
+        let mut counts: Vec<PairCount> = Vec::new();
+        let mut index: std::collections::HashMap<(&str, &str, &str, [GameResult; 2]), usize> =
+            std::collections::HashMap::new();
+        for pair in pairs {
+            let key = (pair.engine_a.as_str(), pair.engine_b.as_str(), pair.machine.as_str(), pair.results);
+            match index.get(&key) {
+                Some(&i) => counts[i].pairs += 1,
+                None => {
+                    index.insert(key, counts.len());
+                    counts.push(PairCount {
+                        engine_a: pair.engine_a.clone(),
+                        engine_b: pair.engine_b.clone(),
+                        machine: pair.machine.clone(),
+                        results: pair.results,
+                        pairs: 1,
+                    });
+                }
+            }
+        }
+        counts
+    }
+}
+
 /// A stored game (without moves).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
@@ -325,25 +369,24 @@ pub struct GameRow {
     pub record: GameRecord,
 }
 
-/// A stored game in brief, for reports: who, how it ended, how long.
+/// Games of a run alike in what reports count: machine, colours, result,
+/// termination and length.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameSummary {
-    /// Pair position in the plan.
-    pub pair_index: i64,
-    /// 0 or 1.
-    pub game_in_pair: i64,
+pub struct GameCount {
+    /// The machine that played them (empty for games stored before it was kept).
+    pub machine: String,
     /// White's engine.
     pub white: String,
     /// Black's engine.
     pub black: String,
     /// The result.
     pub result: GameResult,
-    /// Why it ended.
+    /// Why they ended.
     pub termination: Termination,
     /// Engine moves played (opening moves not counted).
     pub plies: i64,
-    /// The machine that played it (empty for games stored before it was kept).
-    pub machine: String,
+    /// How many games.
+    pub games: u64,
 }
 
 /// One engine's mate scores of one kind that their PV does not back, in a run.

@@ -41,6 +41,17 @@ impl Tally {
         *self += Tally::of_pair(game0, game1);
     }
 
+    /// Adds `n` pairs with these results (see [`Tally::add_pair`]).
+    pub fn add_pairs(&mut self, game0: GameResult, game1: GameResult, n: u64) {
+        let one = Tally::of_pair(game0, game1);
+        self.wins += n * one.wins;
+        self.draws += n * one.draws;
+        self.losses += n * one.losses;
+        for (sum, bucket) in self.pentanomial.iter_mut().zip(one.pentanomial) {
+            *sum += n * bucket;
+        }
+    }
+
     /// The tally of `a` against `b` over the pairs between them (either order).
     pub fn between(pairs: &[PairOutcome], a: &str, b: &str) -> Tally {
         let mut tally = Tally::default();

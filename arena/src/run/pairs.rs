@@ -277,7 +277,7 @@ impl PairWork {
             return Ok(());
         }
         let residuals = match residual_time {
-            true => residuals(&pair_scores(&db.pair_outcomes(self.run).await?)),
+            true => residuals(&pair_scores(&db.pair_counts(self.run).await?)),
             false => Vec::new(),
         };
         let states = db.machine_states(self.run).await?;

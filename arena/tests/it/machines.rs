@@ -290,6 +290,9 @@ async fn residuals_agree_with_an_independent_computation() {
     let url = format!("sqlite://{}", dir.join("r.db").display());
     let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).execute(&pool).await.unwrap();
+    // The games changed behind arena's back: the run's kept counts are made
+    // again from them at the next open, as for a run stored before they were kept.
+    sqlx::query("UPDATE runs SET counts_kept = 0").execute(&pool).await.unwrap();
     pool.close().await;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/residuals.py");
     let oracle = Command::new("python3").arg(&script).arg(dir.join("r.db")).arg("1").output().unwrap();

@@ -7,7 +7,7 @@
 //! game on time or by a stall, with its latency; and which games the result
 //! leaves out.
 
-use model::{Latencies, LostMove, MachineRecord, MachineState, PairOutcome, Tally};
+use model::{Latencies, LostMove, MachineRecord, MachineState, PairCount, Tally};
 use serde::Serialize;
 
 use super::document::{Align, Block, Table, columns};
@@ -88,7 +88,7 @@ pub struct MachineSection {
 impl MachineSection {
     /// The section from all finished pairs (every machine's, counted or not).
     /// `None` when no game names its machine.
-    pub fn build(inputs: MachineInputs<'_>, pairs: &[PairOutcome]) -> Option<MachineSection> {
+    pub fn build(inputs: MachineInputs<'_>, pairs: &[PairCount]) -> Option<MachineSection> {
         if inputs.records.is_empty() {
             return None;
         }
@@ -221,12 +221,12 @@ pub fn excluded(inputs: MachineInputs<'_>) -> Vec<String> {
 fn row(
     record: &MachineRecord,
     states: &[MachineState],
-    pairs: &[PairOutcome],
+    pairs: &[PairCount],
     residuals: &[(String, Option<Residual>)],
 ) -> MachineRow {
     let mut tally = Tally::default();
-    for pair in pairs.iter().filter(|p| p.machine == record.machine) {
-        tally.add_pair(pair.results[0], pair.results[1]);
+    for count in pairs.iter().filter(|c| c.machine == record.machine) {
+        tally.add_pairs(count.results[0], count.results[1], count.pairs);
     }
     let mut overheads = Latencies::default();
     for (_, latencies) in &record.overheads {

@@ -41,7 +41,9 @@ mod tune;
 
 use std::collections::BTreeMap;
 
-use model::{EngineMoveTotals, GameSummary, PairOutcome, PvIssueCount, RunKind, RunStatus, Spsa, TuneIteration};
+use model::{
+    EngineMoveTotals, GameCount, PairCount, PairOutcome, PvIssueCount, RunKind, RunStatus, Spsa, TuneIteration,
+};
 use model::{GameResult, Latencies, MachineRecord, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
 
@@ -126,10 +128,13 @@ pub struct Inputs<'a> {
     pub pairings: Vec<(String, String)>,
     /// The run's SPRT, with the verdict stored at its end (inconclusive at the game limit).
     pub sprt: Option<(Test, Option<Verdict>)>,
-    /// Finished pairs in finishing order.
+    /// Finished pairs counted alike (every count of the report).
+    pub counts: &'a [PairCount],
+    /// Finished pairs in finishing order (the openings and the curves; empty
+    /// for the short view).
     pub pairs: &'a [PairOutcome],
-    /// Stored games.
-    pub games: &'a [GameSummary],
+    /// The games of the finished pairs, counted alike.
+    pub games: &'a [GameCount],
     /// Per-engine move totals.
     pub move_totals: &'a [EngineMoveTotals],
     /// Anchor of tournament ratings (the first engine when `None` or unknown).
@@ -345,19 +350,20 @@ impl Report {
         let excluded = inputs.machines.map(machines::excluded).unwrap_or_default();
         let counted = |machine: &String| !excluded.contains(machine);
         let pairs: Vec<PairOutcome> = inputs.pairs.iter().filter(|p| counted(&p.machine)).cloned().collect();
-        let games: Vec<GameSummary> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
+        let counts: Vec<PairCount> = inputs.counts.iter().filter(|c| counted(&c.machine)).cloned().collect();
+        let games: Vec<GameCount> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
         let pairings: Vec<PairingReport> = inputs
             .pairings
             .iter()
             .enumerate()
-            .map(|(index, (a, b))| pairing(a, b, &pairs, inputs.sprt.filter(|_| index == 0)))
+            .map(|(index, (a, b))| pairing((a, b), &counts, &pairs, inputs.sprt.filter(|_| index == 0)))
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let records = inputs.machines.map_or(&[][..], |m| m.records);
         let engines = names.iter().map(|name| engine(name, &games, inputs.move_totals, records)).collect();
         // A scaling run's engine copies play only their own budget: no round robin to rate.
         let tournament =
-            (names.len() > 2 && inputs.scale.is_none()).then(|| tournament(&names, &pairs, inputs.anchor.as_deref()));
+            (names.len() > 2 && inputs.scale.is_none()).then(|| tournament(&names, &counts, inputs.anchor.as_deref()));
         let scale = inputs.scale.map(|(a, b, budgets)| Box::new(ScaleSection::build(a, b, budgets, &pairings)));
         Report {
             version: REPORT_VERSION,
@@ -384,7 +390,7 @@ impl Report {
                     ),
                 })
                 .collect(),
-            machines: inputs.machines.and_then(|m| MachineSection::build(m, inputs.pairs)).map(Box::new),
+            machines: inputs.machines.and_then(|m| MachineSection::build(m, inputs.counts)).map(Box::new),
         }
     }
 
@@ -399,35 +405,57 @@ fn points_of(result: GameResult, a_is_white: bool) -> f64 {
     if a_is_white { result.white_score() } else { 1.0 - result.white_score() }
 }
 
-fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<Verdict>)>) -> PairingReport {
+/// Whether a pair of engine_a and engine_b is one of A against B: `Some(true)`
+/// when A is engine_a (White in game 0), `Some(false)` when A is engine_b.
+fn a_first(engine_a: &str, engine_b: &str, a: &str, b: &str) -> Option<bool> {
+    match (engine_a == a && engine_b == b, engine_a == b && engine_b == a) {
+        (true, _) => Some(true),
+        (_, true) => Some(false),
+        _ => None,
+    }
+}
+
+/// A's results with White and with Black in a pair's two games.
+fn a_results(results: [GameResult; 2], a_first: bool) -> (GameResult, GameResult) {
+    // Game 0 has engine_a as White: A is White there when A is engine_a.
+    if a_first { (results[0], results[1]) } else { (results[1], results[0]) }
+}
+
+/// A against B: the counts from `counts`; the openings and the curves from
+/// `pairs`, in finishing order (none in the short view).
+fn pairing(
+    (a, b): (&str, &str),
+    counts: &[PairCount],
+    pairs: &[PairOutcome],
+    sprt: Option<(Test, Option<Verdict>)>,
+) -> PairingReport {
     let mut tally = Tally::default();
     let mut colours = Colours::default();
+    for count in counts {
+        let Some(a_first) = a_first(&count.engine_a, &count.engine_b, a, b) else { continue };
+        let (a_white_result, a_black_result) = a_results(count.results, a_first);
+        tally.add_pairs(a_white_result, a_black_result, count.pairs);
+        let points = [points_of(a_white_result, true), points_of(a_black_result, false)];
+        for (side, points) in [(&mut colours.a_white, points[0]), (&mut colours.a_black, points[1])] {
+            match points {
+                p if p > 0.75 => side.wins += count.pairs,
+                p if p < 0.25 => side.losses += count.pairs,
+                _ => side.draws += count.pairs,
+            }
+        }
+    }
     let mut openings = Vec::new();
     let mut elo_progress = Vec::new();
     let mut llr_progress = Vec::new();
-    let relevant: Vec<(&PairOutcome, bool)> = pairs
-        .iter()
-        .filter_map(|p| match (p.engine_a == a && p.engine_b == b, p.engine_a == b && p.engine_b == a) {
-            (true, _) => Some((p, true)),
-            (_, true) => Some((p, false)),
-            _ => None,
-        })
-        .collect();
+    let relevant: Vec<(&PairOutcome, bool)> =
+        pairs.iter().filter_map(|p| Some((p, a_first(&p.engine_a, &p.engine_b, a, b)?))).collect();
     let stride = relevant.len().div_ceil(PROGRESS_POINTS).max(1);
+    let mut so_far = Tally::default();
     for (k, &(pair, a_first)) in relevant.iter().enumerate() {
-        // Game 0 has engine_a as White: A is White there when A is engine_a.
-        let (a_white_result, a_black_result) =
-            if a_first { (pair.results[0], pair.results[1]) } else { (pair.results[1], pair.results[0]) };
-        tally.add_pair(a_white_result, a_black_result);
+        let (a_white_result, a_black_result) = a_results(pair.results, a_first);
+        so_far.add_pair(a_white_result, a_black_result);
         let white_points = points_of(a_white_result, true);
         let black_points = points_of(a_black_result, false);
-        for (side, points) in [(&mut colours.a_white, white_points), (&mut colours.a_black, black_points)] {
-            match points {
-                p if p > 0.75 => side.wins += 1,
-                p if p < 0.25 => side.losses += 1,
-                _ => side.draws += 1,
-            }
-        }
         openings.push(OpeningRow {
             pair: pair.index + 1,
             opening: pair.opening_name.clone(),
@@ -439,18 +467,18 @@ fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<V
         if (k + 1) % stride == 0 || last {
             // A one-sided sample (nothing lost or nothing won) has a bound, not
             // a point with an interval: it is left out of the curve.
-            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(tally.pentanomial))
+            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
                 && summary.limit.is_none()
             {
                 elo_progress.push(EloPoint {
-                    games: tally.games(),
+                    games: so_far.games(),
                     elo: summary.elo,
                     low: summary.elo_ci95.0,
                     high: summary.elo_ci95.1,
                 });
             }
             if let (Some(_), Some(llr)) = (sprt, pair.llr) {
-                llr_progress.push(LlrPoint { games: tally.games(), llr });
+                llr_progress.push(LlrPoint { games: so_far.games(), llr });
             }
         }
     }
@@ -468,7 +496,7 @@ fn pairing(a: &str, b: &str, pairs: &[PairOutcome], sprt: Option<(Test, Option<V
     PairingReport { a: a.to_string(), b: b.to_string(), statistics, colours, openings, elo_progress, llr_progress }
 }
 
-fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals], machines: &[MachineRecord]) -> EngineReport {
+fn engine(name: &str, games: &[GameCount], totals: &[EngineMoveTotals], machines: &[MachineRecord]) -> EngineReport {
     let mut overheads = Latencies::default();
     for (_, latencies) in machines.iter().flat_map(|m| &m.overheads).filter(|(engine, _)| engine == name) {
         overheads.merge(latencies);
@@ -477,8 +505,8 @@ fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals], machin
     let (mut played, mut points) = (0u64, 0.0f64);
     for game in games.iter().filter(|g| g.white == name || g.black == name) {
         let score = points_of(game.result, game.white == name);
-        played += 1;
-        points += score;
+        played += game.games;
+        points += score * game.games as f64;
         let slot = if score > 0.75 {
             0
         } else if score < 0.25 {
@@ -487,7 +515,7 @@ fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals], machin
             1
         };
         let kind = TERMINATIONS.iter().position(|t| *t == game.termination).unwrap_or(0);
-        by_termination.entry(kind).or_default()[slot] += 1;
+        by_termination.entry(kind).or_default()[slot] += game.games;
     }
     let total = totals.iter().find(|t| t.engine == name).cloned().unwrap_or_default();
     let mean = |sum: i64, count: i64| (count > 0).then(|| sum as f64 / count as f64);
@@ -514,13 +542,13 @@ fn engine(name: &str, games: &[GameSummary], totals: &[EngineMoveTotals], machin
     }
 }
 
-fn lengths(games: &[GameSummary]) -> Vec<LengthBin> {
+fn lengths(games: &[GameCount]) -> Vec<LengthBin> {
     let Some(longest) = games.iter().map(|g| g.plies.max(0)).max() else { return Vec::new() };
     let mut bins: Vec<LengthBin> = (0..=longest / LENGTH_BIN_PLIES)
         .map(|i| LengthBin { from_plies: i * LENGTH_BIN_PLIES, to_plies: (i + 1) * LENGTH_BIN_PLIES - 1, games: 0 })
         .collect();
     for game in games {
-        bins[(game.plies.max(0) / LENGTH_BIN_PLIES) as usize].games += 1;
+        bins[(game.plies.max(0) / LENGTH_BIN_PLIES) as usize].games += game.games;
     }
     bins
 }
@@ -528,20 +556,23 @@ fn lengths(games: &[GameSummary]) -> Vec<LengthBin> {
 /// The crosstable and ratings, from the finished pairs: the counts every
 /// other statistic of the report uses, and what both its full and its short
 /// view (`arena show`) have.
-fn tournament(names: &[String], pairs: &[PairOutcome], anchor: Option<&str>) -> Tournament {
+fn tournament(names: &[String], counts: &[PairCount], anchor: Option<&str>) -> Tournament {
     let n = names.len();
     let mut crosstable: Vec<Vec<Option<Cell>>> = vec![vec![None; n]; n];
     let index = |name: &str| names.iter().position(|n| n == name);
-    let games = pairs.iter().flat_map(|pair| {
-        [(&pair.engine_a, &pair.engine_b, pair.results[0]), (&pair.engine_b, &pair.engine_a, pair.results[1])]
+    let games = counts.iter().flat_map(|count| {
+        [
+            (&count.engine_a, &count.engine_b, count.results[0], count.pairs),
+            (&count.engine_b, &count.engine_a, count.results[1], count.pairs),
+        ]
     });
-    for (white, black, result) in games {
+    for (white, black, result, n) in games {
         let (Some(w), Some(b)) = (index(white), index(black)) else { continue };
         let white_points = result.white_score();
         for (row, col, points) in [(w, b, white_points), (b, w, 1.0 - white_points)] {
             let cell = crosstable[row][col].get_or_insert(Cell { points: 0.0, games: 0 });
-            cell.points += points;
-            cell.games += 1;
+            cell.points += n as f64 * points;
+            cell.games += n;
         }
     }
     let encounters: Vec<Encounter> = crosstable

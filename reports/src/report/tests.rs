@@ -1,5 +1,5 @@
 use model::GameResult::{BlackWins, Draw, WhiteWins};
-use model::{EngineMoveTotals, GameSummary, PairOutcome};
+use model::{EngineMoveTotals, GameCount, PairCount, PairOutcome};
 use model::{GameResult, RunKind, RunStatus, Termination};
 
 use super::*;
@@ -46,21 +46,20 @@ fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2], llr: f64) -> Pai
     }
 }
 
-fn games_of(pairs: &[PairOutcome], terminations: &[Termination]) -> Vec<GameSummary> {
+fn games_of(pairs: &[PairOutcome], terminations: &[Termination]) -> Vec<GameCount> {
     let mut games = Vec::new();
     for (p, pair) in pairs.iter().enumerate() {
         for g in 0..2 {
             let (white, black) =
                 if g == 0 { (&pair.engine_a, &pair.engine_b) } else { (&pair.engine_b, &pair.engine_a) };
-            games.push(GameSummary {
-                pair_index: pair.index,
-                game_in_pair: g as i64,
+            games.push(GameCount {
                 white: white.clone(),
                 black: black.clone(),
                 result: pair.results[g],
                 termination: terminations[(2 * p + g) % terminations.len()],
                 plies: 30 + 25 * (2 * p + g) as i64,
                 machine: pair.machine.clone(),
+                games: 1,
             });
         }
     }
@@ -97,6 +96,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         header: header(&["fhr", "plain"]),
         pairings: vec![("fhr".to_string(), "plain".to_string())],
         sprt: Some((test(), None)),
+        counts: &PairCount::of(&pairs),
         pairs: &pairs,
         games: &games,
         move_totals: &totals,
@@ -186,6 +186,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         pv_issues: &[],
         machines: None,
         scale: None,
+        counts: &PairCount::of(&pairs),
         pairs: &pairs,
         games: &games,
         move_totals: &[],
@@ -208,6 +209,26 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
     assert_eq!(rating("b").elo, Some(0.0));
     assert!(rating("a").elo.unwrap() > 0.0 && rating("c").elo.unwrap() < rating("a").elo.unwrap());
     assert_eq!(t.ratings[0].name, "a", "best first");
+    // The short view, from the counts alone (no pair in order), says the same.
+    let brief = Report::build(Inputs {
+        header: header(&names),
+        pairings: vec![("a".into(), "b".into()), ("a".into(), "c".into()), ("b".into(), "c".into())],
+        sprt: None,
+        tune: None,
+        pv_issues: &[],
+        machines: None,
+        scale: None,
+        counts: &PairCount::of(&pairs),
+        pairs: &[],
+        games: &[],
+        move_totals: &[],
+        anchor: Some("b".to_string()),
+    });
+    assert_eq!(brief.tournament, report.tournament);
+    for (short, full) in brief.pairings.iter().zip(&report.pairings) {
+        assert_eq!((&short.statistics, &short.colours), (&full.statistics, &full.colours));
+        assert!(short.openings.is_empty() && !full.openings.is_empty());
+    }
     let text = render_text(&report);
     assert!(text.contains("Crosstable") && text.contains("8/12"), "{text}");
     assert!(text.contains(&format!("{:+.1}", rating("a").elo.unwrap())));
@@ -219,6 +240,7 @@ fn empty_run_renders() {
         header: header(&["x", "y"]),
         pairings: vec![("x".into(), "y".into())],
         sprt: Some((test(), None)),
+        counts: &[],
         pairs: &[],
         games: &[],
         move_totals: &[],

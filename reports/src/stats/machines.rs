@@ -27,18 +27,19 @@ pub struct Residual {
     pub p_adjusted: f64,
 }
 
-/// One finished pair for [`residuals`]: its machine, its pairing, A's points (0 to 2).
-pub type PairScore<'a> = (&'a str, &'a str, f64);
+/// Finished pairs for [`residuals`]: their machine, their pairing, A's
+/// points (0 to 2) and how many pairs scored so.
+pub type PairScore<'a> = (&'a str, &'a str, f64, f64);
 
 /// The finished pairs of a run as [`PairScore`]s: each named machine's pairs,
 /// with engine A's points (game 0 has A as White, game 1 has B).
-pub fn pair_scores(pairs: &[model::PairOutcome]) -> Vec<PairScore<'_>> {
-    pairs
+pub fn pair_scores(counts: &[model::PairCount]) -> Vec<PairScore<'_>> {
+    counts
         .iter()
-        .filter(|p| !p.machine.is_empty())
-        .map(|p| {
-            let points = p.results[0].white_score() + 1.0 - p.results[1].white_score();
-            (p.machine.as_str(), p.engine_a.as_str(), points)
+        .filter(|c| !c.machine.is_empty())
+        .map(|c| {
+            let points = c.results[0].white_score() + 1.0 - c.results[1].white_score();
+            (c.machine.as_str(), c.engine_a.as_str(), points, c.pairs as f64)
         })
         .collect()
 }
@@ -48,14 +49,14 @@ pub fn pair_scores(pairs: &[model::PairOutcome]) -> Vec<PairScore<'_>> {
 /// machine when fewer than two have such pairs, get `None`.
 pub fn residuals(pairs: &[PairScore<'_>]) -> Vec<(String, Option<Residual>)> {
     let mut pairings: Vec<(&str, f64, f64, f64)> = Vec::new(); // (pairing, n, Σx, Σx²)
-    for &(_, pairing, x) in pairs {
+    for &(_, pairing, x, n) in pairs {
         match pairings.iter_mut().find(|p| p.0 == pairing) {
             Some(p) => {
-                p.1 += 1.0;
-                p.2 += x;
-                p.3 += x * x;
+                p.1 += n;
+                p.2 += n * x;
+                p.3 += n * x * x;
             }
-            None => pairings.push((pairing, 1.0, x, x * x)),
+            None => pairings.push((pairing, n, n * x, n * x * x)),
         }
     }
     let moments = |pairing: &str| {
@@ -65,7 +66,7 @@ pub fn residuals(pairs: &[PairScore<'_>]) -> Vec<(String, Option<Residual>)> {
         (n >= 2.0 && variance > 0.0).then_some((mean, variance))
     };
     let mut machines: Vec<(&str, f64, f64)> = Vec::new(); // (machine, Σ(x − μ), Σσ²)
-    for &(machine, pairing, x) in pairs {
+    for &(machine, pairing, x, n) in pairs {
         let index = match machines.iter().position(|m| m.0 == machine) {
             Some(i) => i,
             None => {
@@ -74,8 +75,8 @@ pub fn residuals(pairs: &[PairScore<'_>]) -> Vec<(String, Option<Residual>)> {
             }
         };
         if let Some((mean, variance)) = moments(pairing) {
-            machines[index].1 += x - mean;
-            machines[index].2 += variance;
+            machines[index].1 += n * (x - mean);
+            machines[index].2 += n * variance;
         }
     }
     let tested = machines.iter().filter(|m| m.2 > 0.0).count() as f64;
@@ -161,9 +162,13 @@ mod tests {
         let pairs: Vec<PairScore<'_>> = [("a", 2.0), ("a", 2.0), ("a", 1.0), ("a", 1.0)]
             .into_iter()
             .chain([("b", 0.0), ("b", 1.0), ("b", 1.0), ("b", 0.0)])
-            .map(|(m, x)| (m, "p", x))
+            .map(|(m, x)| (m, "p", x, 1.0))
             .collect();
         let found = residuals(&pairs);
+        // The same pairs counted alike give the same residuals.
+        let counted: Vec<PairScore<'_>> =
+            vec![("a", "p", 2.0, 2.0), ("a", "p", 1.0, 2.0), ("b", "p", 0.0, 2.0), ("b", "p", 1.0, 2.0)];
+        assert_eq!(residuals(&counted), found);
         let a = found[0].1.unwrap();
         assert!((a.z - 2f64.sqrt()).abs() < 1e-12);
         let b = found[1].1.unwrap();
@@ -171,7 +176,7 @@ mod tests {
         // Two-sided p of z = 1.41421 is 0.157299; two machines tested.
         assert!((a.p_adjusted - 2.0 * 0.157_299).abs() < 1e-5, "{}", a.p_adjusted);
         // A pairing without variation says nothing.
-        assert_eq!(residuals(&[("a", "q", 1.0), ("b", "q", 1.0)])[0].1, None);
+        assert_eq!(residuals(&[("a", "q", 1.0, 1.0), ("b", "q", 1.0, 1.0)])[0].1, None);
     }
 
     #[test]
