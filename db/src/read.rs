@@ -273,15 +273,16 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let mut games = Vec::with_capacity(rows.len());
-        for row in &rows {
-            let mut game = game_row(row);
-            if with_moves {
-                game.record.moves = stored_moves(row.get(18), row.get(19)).map_err(|e| {
+        let mut games: Vec<GameRow> = rows.iter().map(game_row).collect();
+        if with_moves {
+            let stored: Vec<(Option<Vec<u8>>, Option<String>)> =
+                rows.iter().map(|row| (row.get(18), row.get(19))).collect();
+            drop(rows);
+            for (game, moves) in games.iter_mut().zip(decode_all(stored)?) {
+                game.record.moves = moves.map_err(|e| {
                     DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
                 })?;
             }
-            games.push(game);
         }
         Ok(games)
     }
@@ -289,10 +290,34 @@ impl Db {
 
 /// A game's moves from its packed value, or from the JSON of a game stored
 /// before moves were packed; none when the run's moves were pruned.
-fn stored_moves(packed: Option<Vec<u8>>, json: Option<String>) -> Result<Vec<MoveRecord>, String> {
+/// Games per thread below which a page's moves are decoded on one thread.
+const DECODE_CHUNK: usize = 64;
+
+/// The moves of a page of games, decoded on as many threads as there are
+/// cores: unpacking is most of an export's work (`arena pgn` at a million
+/// games), and the thread that formats the previous page shares the cores.
+fn decode_all(stored: Vec<(Option<Vec<u8>>, Option<String>)>) -> Result<Vec<Result<Vec<MoveRecord>, String>>, DbError> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let chunk = stored.len().div_ceil(threads).max(DECODE_CHUNK);
+    let decode = |part: &[(Option<Vec<u8>>, Option<String>)]| -> Vec<Result<Vec<MoveRecord>, String>> {
+        part.iter().map(|(packed, json)| stored_moves(packed.as_deref(), json.as_deref())).collect()
+    };
+    let mut parts = stored.chunks(chunk);
+    let Some(first) = parts.next() else { return Ok(Vec::new()) };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = parts.map(|part| scope.spawn(move || decode(part))).collect();
+        let mut decoded = decode(first);
+        for other in others {
+            decoded.extend(other.join().map_err(|_| DbError::Sql("decoding a page of moves failed".to_string()))?);
+        }
+        Ok(decoded)
+    })
+}
+
+fn stored_moves(packed: Option<&[u8]>, json: Option<&str>) -> Result<Vec<MoveRecord>, String> {
     match (packed, json) {
-        (Some(packed), _) => crate::packed::unpack(&packed),
-        (None, Some(json)) => crate::moves::decode(&json),
+        (Some(packed), _) => crate::packed::unpack(packed),
+        (None, Some(json)) => crate::moves::decode(json),
         (None, None) => Ok(Vec::new()),
     }
 }
