@@ -59,19 +59,28 @@ type ReportKey = (RunStatus, i64, i64, Vec<(String, bool)>);
 /// What every handler shares.
 pub(crate) struct App {
     db: Db,
+    /// Where full reports are read: on SQLite a connection of its own, so
+    /// that the seconds a run of a million games takes to report in full do
+    /// not hold up the pages, the short views and the controls on `db`.
+    reports_db: Db,
     token: Option<String>,
     refresh: Duration,
-    /// Per run: (status, games, finished pairs) when built, and the report.
-    reports: tokio::sync::Mutex<HashMap<i64, (ReportKey, Arc<CachedReport>)>>,
+    /// Per run: what its full report was last built from, and the report.
+    reports: std::sync::Mutex<HashMap<i64, (ReportKey, Arc<CachedReport>)>>,
+    /// Held while a full report is built: one build at a time, so a burst
+    /// of requests after a new game builds it once.
+    building: tokio::sync::Mutex<()>,
 }
 
-/// The router over `db` (for tests and `arena serve`).
-pub fn router(db: Db, config: &ServeConfig) -> Router {
+/// The router over `db`, with full reports read through `reports_db`.
+fn router(db: Db, reports_db: Db, config: &ServeConfig) -> Router {
     let app = Arc::new(App {
         db,
+        reports_db,
         token: config.token.clone(),
         refresh: config.refresh,
-        reports: tokio::sync::Mutex::new(HashMap::new()),
+        reports: std::sync::Mutex::new(HashMap::new()),
+        building: tokio::sync::Mutex::new(()),
     });
     Router::new()
         .route("/", get(pages::runs_page))
@@ -105,7 +114,8 @@ pub async fn run_dashboard(db: Db, config: ServeConfig) -> Result<(), ServeError
     }
     let mode = if config.token.is_some() { "control with the token" } else { "read-only (no --token)" };
     crate::term::note(&format!("serving {} on http://{address}/ ({mode}); Ctrl-C stops", db.describe()));
-    let app = router(db, &config).into_make_service_with_connect_info::<SocketAddr>();
+    let reports_db = db.reader().await.map_err(ServeError::Db)?;
+    let app = router(db, reports_db, &config).into_make_service_with_connect_info::<SocketAddr>();
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
@@ -127,4 +137,7 @@ pub enum ServeError {
     /// The server failed while serving.
     #[error("the server stopped")]
     Stopped(#[source] std::io::Error),
+    /// The connection for reports could not be opened.
+    #[error(transparent)]
+    Db(#[from] db::DbError),
 }

@@ -4,6 +4,7 @@
 //! games arrive without a reload.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -13,7 +14,7 @@ use db::DbError;
 use reports::report::{HTML_STYLE, html_escape as escape};
 
 use super::rows::{RunRow, run_row};
-use super::{App, CachedReport};
+use super::{App, CachedReport, ReportKey};
 use crate::reporting::{Ask, Detail, ReportError, report_of};
 use crate::term::duration;
 
@@ -255,36 +256,111 @@ pub(super) async fn api_runs(State(app): State<Arc<App>>, Query(query): Query<Ru
     }
 }
 
-/// The report of `run`, built again only when the run changed (its status,
-/// stored games or finished pairs) since the last build; one build at a
-/// time, so a burst of requests after a new game builds it once. Suite runs,
-/// whose answers these counts do not show, are built every time.
+/// How long a run's page waits for its full report to be built before it
+/// shows what it has (a run of a million games takes seconds to report in
+/// full); the short view is made meanwhile.
+const FULL_REPORT_WAIT: Duration = Duration::from_millis(200);
+
+/// Finished pairs from which a run's page may show what it has instead of
+/// waiting for its full report (about a tenth of a second to build at this
+/// size); a smaller run's page always shows its full report.
+const LARGE_RUN_PAIRS: i64 = 20_000;
+
+/// The full report of `run`, built again only when the run changed (its
+/// status, stored games or finished pairs, or a machine's standing) since
+/// the last build; one build at a time. Suite runs, whose answers these
+/// counts do not show, are built every time.
 async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportError> {
-    let mut cache = app.reports.lock().await;
+    let key = report_key(app, run).await?;
+    let fresh = |key: &Option<ReportKey>| key.as_ref().and_then(|key| cached(app, run, Some(key)));
+    if let Some(report) = fresh(&key) {
+        return Ok(report);
+    }
+    let _one_at_a_time = app.building.lock().await;
+    // Another request may have built it meanwhile.
+    if let Some(report) = fresh(&key) {
+        return Ok(report);
+    }
+    let report = report_of(&app.reports_db, run, Ask::of(Detail::Full)).await?;
+    let built = Arc::new(CachedReport { html: report.html_body(), report });
+    if let Some(key) = key {
+        crate::util::lock(&app.reports).insert(run, (key, built.clone()));
+    }
+    Ok(built)
+}
+
+/// What a run's report is built from (`None` for a suite run, which is not cached).
+async fn report_key(app: &App, run: i64) -> Result<Option<ReportKey>, ReportError> {
     let info = app.db.run(run).await?;
+    if !info.kind.plays_games() {
+        return Ok(None);
+    }
     // A machine set aside or readmitted changes the report without a game.
     let standing: Vec<(String, bool)> =
         app.db.machine_states(run).await?.into_iter().map(|s| (s.machine, s.set_aside.is_some())).collect();
-    let key = (info.status, info.games, info.pairs_done, standing);
-    if info.kind.plays_games()
-        && let Some((cached_key, report)) = cache.get(&run)
-        && *cached_key == key
-    {
-        return Ok(report.clone());
-    }
-    let report = report_of(&app.db, run, Ask::of(Detail::Full)).await?;
-    let cached = Arc::new(CachedReport { html: report.html_body(), report });
-    cache.insert(run, (key, cached.clone()));
-    Ok(cached)
+    Ok(Some((info.status, info.games, info.pairs_done, standing)))
 }
 
-/// The run's report blocks.
-async fn run_body(app: &App, id: &str) -> Result<(String, String), (StatusCode, String)> {
+/// The report of `run` in the cache built from `key`, or with `None` the
+/// last one built, however old.
+fn cached(app: &App, run: i64, key: Option<&ReportKey>) -> Option<Arc<CachedReport>> {
+    let reports = crate::util::lock(&app.reports);
+    let (built_from, report) = reports.get(&run)?;
+    key.is_none_or(|key| key == built_from).then(|| report.clone())
+}
+
+/// The run's report blocks: its full report when it is cached, built
+/// within [`FULL_REPORT_WAIT`] or the run is smaller than
+/// [`LARGE_RUN_PAIRS`]; else, while the build goes on for the
+/// page's next refresh, the last full report built (a few games behind),
+/// or the first time the short view (made while waiting) with a line saying so.
+async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), (StatusCode, String)> {
     let Some(run) = run_id(id) else {
         return Err((StatusCode::NOT_FOUND, format!("no run '{id}': runs are numbered 1, 2, …")));
     };
-    let report = cached_report(app, run).await.map_err(|e| report_failure(&e))?;
-    Ok(report.html.clone())
+    let building = {
+        let app = app.clone();
+        tokio::spawn(async move { cached_report(&app, run).await })
+    };
+    let large = app.db.run(run).await.is_ok_and(|info| info.pairs_done >= LARGE_RUN_PAIRS);
+    if !large {
+        return built_html(building.await);
+    }
+    // What to show if the build takes longer: the last full report, or the
+    // short view, made meanwhile on the other connection.
+    let meanwhile = match cached(app, run, None) {
+        Some(last) => Err(last),
+        None => {
+            let db = app.db.clone();
+            Ok(tokio::spawn(async move { report_of(&db, run, Ask::of(Detail::Brief)).await }))
+        }
+    };
+    match tokio::time::timeout(FULL_REPORT_WAIT, building).await {
+        Ok(built) => built_html(built),
+        Err(_) => match meanwhile {
+            Err(last) => Ok(last.html.clone()),
+            Ok(brief) => {
+                let brief = brief
+                    .await
+                    .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("building the short view failed: {e}")))?
+                    .map_err(|e| report_failure(&e))?;
+                let (title, body) = brief.brief_html_body();
+                let note = "<p class=\"muted\">The short view: the full report (curves, openings, engines, game \
+                            lengths) is being built and replaces it at the next refresh.</p>";
+                Ok((title, format!("{note}{body}")))
+            }
+        },
+    }
+}
+
+/// The HTML of a report built by a task of its own.
+fn built_html(
+    built: Result<Result<Arc<CachedReport>, ReportError>, tokio::task::JoinError>,
+) -> Result<(String, String), (StatusCode, String)> {
+    match built {
+        Ok(built) => built.map(|report| report.html.clone()).map_err(|e| report_failure(&e)),
+        Err(failed) => Err((StatusCode::INTERNAL_SERVER_ERROR, format!("building the report failed: {failed}"))),
+    }
 }
 
 fn controls(app: &App, run: i64) -> String {
