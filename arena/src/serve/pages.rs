@@ -277,7 +277,8 @@ async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportE
         return Ok(report);
     }
     let _one_at_a_time = app.building.lock().await;
-    // Another request may have built it meanwhile.
+    // Another request may have built it meanwhile, for the run as it is now.
+    let key = report_key(app, run).await?;
     if let Some(report) = fresh(&key) {
         return Ok(report);
     }
@@ -327,19 +328,19 @@ async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), (StatusC
         return built_html(building.await);
     }
     // What to show if the build takes longer: the last full report, or the
-    // short view, made meanwhile on the other connection.
+    // short view, made meanwhile on the main connection.
     let meanwhile = match cached(app, run, None) {
-        Some(last) => Err(last),
+        Some(last) => Meanwhile::Last(last),
         None => {
             let db = app.db.clone();
-            Ok(tokio::spawn(async move { report_of(&db, run, Ask::of(Detail::Brief)).await }))
+            Meanwhile::Brief(tokio::spawn(async move { report_of(&db, run, Ask::of(Detail::Brief)).await }))
         }
     };
     match tokio::time::timeout(FULL_REPORT_WAIT, building).await {
         Ok(built) => built_html(built),
         Err(_) => match meanwhile {
-            Err(last) => Ok(last.html.clone()),
-            Ok(brief) => {
+            Meanwhile::Last(last) => Ok(last.html.clone()),
+            Meanwhile::Brief(brief) => {
                 let brief = brief
                     .await
                     .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("building the short view failed: {e}")))?
@@ -351,6 +352,14 @@ async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), (StatusC
             }
         },
     }
+}
+
+/// What a large run's page shows while its full report is being built.
+enum Meanwhile {
+    /// The last full report built.
+    Last(Arc<CachedReport>),
+    /// The short view, being made.
+    Brief(tokio::task::JoinHandle<Result<crate::reporting::RunReport, ReportError>>),
 }
 
 /// The HTML of a report built by a task of its own.
