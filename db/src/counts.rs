@@ -47,14 +47,16 @@ const OVERHEADS_PER_INSERT: usize = 500;
 
 impl Db {
     /// Adds the two games of finished pair `pair` of run `run` to the run's
-    /// counts, in `tx`, which has just marked the pair done.
+    /// counts, in `tx`, which has just marked the pair done; `overheads`:
+    /// whether either game measured move overheads (else they are not read).
     pub(crate) async fn count_finished(
         &self,
         tx: &mut Transaction<'static, Any>,
         run: i64,
         pair: i64,
+        overheads: bool,
     ) -> Result<(), DbError> {
-        self.add_counts(tx, run, Games::Pair(pair)).await
+        self.add_counts(tx, run, Games::Pair(pair), overheads).await
     }
 
     /// Fills the counts of every run stored before they were kept, a run per
@@ -92,7 +94,7 @@ impl Db {
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| self.error(e))?;
-                self.add_counts(&mut tx, run, Games::Run(run)).await?;
+                self.add_counts(&mut tx, run, Games::Run(run), true).await?;
                 sqlx::query(self.backend.sql("UPDATE runs SET counts_kept = 1 WHERE id = ?"))
                     .bind(run)
                     .execute(&mut *tx)
@@ -104,8 +106,15 @@ impl Db {
         Ok(())
     }
 
-    /// Adds `games` to run `run`'s `run_pairs`, `run_games`, `run_engine_totals` and `run_overheads`.
-    async fn add_counts(&self, tx: &mut Transaction<'static, Any>, run: i64, games: Games) -> Result<(), DbError> {
+    /// Adds `games` to run `run`'s `run_pairs`, `run_games`, `run_engine_totals`
+    /// and, with `overheads`, `run_overheads`.
+    async fn add_counts(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        run: i64,
+        games: Games,
+        overheads: bool,
+    ) -> Result<(), DbError> {
         let pairs = match games {
             Games::Pair(_) => "p.id = ?",
             Games::Run(_) => "p.run_id = ? AND p.status = 'done'",
@@ -172,7 +181,10 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?;
 
-        self.add_overheads(tx, run, games).await
+        match overheads {
+            true => self.add_overheads(tx, run, games).await,
+            false => Ok(()),
+        }
     }
 
     /// Adds the move overheads of `games` to `run_overheads`: the

@@ -147,10 +147,9 @@ impl Db {
         }
         // Whether the claim holds (locking the pair's row) and the first
         // game's result, in one statement.
-        let held = sqlx::query(sql(
-            "SELECT (SELECT result FROM games WHERE pair_id = p.id AND game_in_pair = 0) FROM pairs p \
-             WHERE p.id = ? AND p.claims = ? AND p.status = 'running' {for_update}",
-        ))
+        let held = sqlx::query(sql("SELECT (SELECT result FROM games WHERE pair_id = p.id AND game_in_pair = 0), \
+             (SELECT white_overheads || black_overheads FROM games WHERE pair_id = p.id AND game_in_pair = 0) \
+             FROM pairs p WHERE p.id = ? AND p.claims = ? AND p.status = 'running' {for_update}"))
         .bind(pair.id)
         .bind(pair.claim)
         .fetch_optional(&mut *tx)
@@ -158,6 +157,8 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let Some(held) = held else { return Ok(None) };
         let first: Option<String> = held.get(0);
+        let overheads = held.get::<Option<String>, _>(1).is_some_and(|text| !text.is_empty())
+            || game.overheads().iter().any(|side| side.moves() > 0);
         let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
             DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
         })?;
@@ -212,7 +213,7 @@ impl Db {
         .execute(&mut *tx)
         .await
         .map_err(|e| self.error(e))?;
-        self.count_finished(&mut tx, pair.run, pair.id).await?;
+        self.count_finished(&mut tx, pair.run, pair.id, overheads).await?;
 
         let decided = sprt.as_ref().and_then(|step| step.verdict);
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
