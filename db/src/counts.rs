@@ -61,7 +61,6 @@ impl Db {
 
     /// Fills the counts of every run stored before they were kept, a run per
     /// transaction.
-    ///
     pub(crate) async fn count_stored_runs(&self) -> Result<(), DbError> {
         let runs: Vec<i64> = sqlx::query_scalar("SELECT id FROM runs WHERE counts_kept = 0 ORDER BY id")
             .fetch_all(&self.pool)
