@@ -148,7 +148,20 @@ pub struct Ask {
     pub detail: Detail,
     /// Count the games of machines set aside (`None`: as the run says).
     pub count_set_aside: Option<bool>,
+    /// The most finished pairs a full report reads one by one (`None`:
+    /// [`PAIRS_READ_UP_TO`]).
+    pub pairs_read_up_to: Option<u64>,
 }
+
+/// A full report reads a run's pairs one by one up to this many finished
+/// pairs. A larger run's curves come from its pairs counted by block of
+/// finishing order, and its openings table lists the first
+/// [`OPENINGS_LISTED`] pairs in plan order: at 500,000 pairs a row each
+/// would be 77 MB of JSON and seconds to read.
+pub const PAIRS_READ_UP_TO: u64 = 20_000;
+
+/// The pairs a large run's openings table lists.
+pub const OPENINGS_LISTED: usize = 1_000;
 
 impl Ask {
     /// The report's `detail`, everything else as the run says.
@@ -159,7 +172,7 @@ impl Ask {
 
 /// The report of stored run `run`.
 pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportError> {
-    let Ask { anchor, detail, count_set_aside } = ask;
+    let Ask { anchor, detail, count_set_aside, pairs_read_up_to } = ask;
     let info = db.run(run).await?;
     let spec = Spec::of(&info)?;
     if let Some(name) = &anchor
@@ -174,14 +187,22 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
     let engines = engine_headers(spec.engines(), &db.identities(run).await?);
     match spec {
         Spec::Games(spec) => {
-            // The short view needs only the counts; the full report the pairs in order too.
-            let (pairs, counts) = match detail {
+            // The short view needs only the counts; the full report the pairs
+            // in order too, or for a large run the counts by block.
+            let (pairs, counts, progress) = match detail {
                 Detail::Full => {
-                    let pairs = db.pair_outcomes(run).await?;
-                    let counts = model::PairCount::of(&pairs);
-                    (pairs, counts)
+                    let counts = db.pair_counts(run).await?;
+                    let finished: u64 = counts.iter().map(|c| c.pairs).sum();
+                    if finished > pairs_read_up_to.unwrap_or(PAIRS_READ_UP_TO) {
+                        let pairs = db.first_pair_outcomes(run, OPENINGS_LISTED).await?;
+                        (pairs, counts, Some(db.progress_counts(run).await?))
+                    } else {
+                        let pairs = db.pair_outcomes(run).await?;
+                        let counts = model::PairCount::of(&pairs);
+                        (pairs, counts, None)
+                    }
                 }
-                Detail::Brief => (Vec::new(), db.pair_counts(run).await?),
+                Detail::Brief => (Vec::new(), db.pair_counts(run).await?, None),
             };
             let records = db.machine_records(run).await?;
             let states = db.machine_states(run).await?;
@@ -234,6 +255,7 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
                 sprt: spec.sprt.map(|test| (test, info.verdict)),
                 counts: &counts,
                 pairs: &pairs,
+                progress: progress.as_deref(),
                 games: &games,
                 move_totals: &move_totals,
                 anchor,

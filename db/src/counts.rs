@@ -1,6 +1,7 @@
-//! Counts kept as pairs finish (migration `0014_run_counts`): each finished
-//! pair's results and machine in its row and counted in `run_pairs` (by
-//! pairing, machine and results), its games in `run_games` (by
+//! Counts kept as pairs finish (migrations `0014_run_counts`,
+//! `0015_run_progress`): each finished pair's results and machine in its row
+//! and counted in `run_pairs` (by pairing, machine and results) and
+//! `run_progress` (the same by block of finishing order), its games in `run_games` (by
 //! machine, colours, result, termination and length), its engines' move
 //! totals in `run_engine_totals` and their move overheads in
 //! `run_overheads`. A run's views read these, never every game. A pair is
@@ -78,7 +79,7 @@ impl Db {
                     .await
                     .map_err(|e| self.error(e))?;
             if kept == Some(0) {
-                for table in ["run_pairs", "run_games", "run_engine_totals", "run_overheads"] {
+                for table in ["run_pairs", "run_progress", "run_games", "run_engine_totals", "run_overheads"] {
                     sqlx::query(self.backend.sql(&format!("DELETE FROM {table} WHERE run_id = ?")))
                         .bind(run)
                         .execute(&mut *tx)
@@ -126,6 +127,32 @@ impl Db {
              ON CONFLICT (run_id, engine_a, engine_b, machine, result0, result1) \
              DO UPDATE SET pairs = run_pairs.pairs + excluded.pairs"
         )))
+        .bind(games.id())
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let block = model::PROGRESS_BLOCK;
+        sqlx::query(self.backend.sql(&format!(
+            "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq) \
+             SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+             p.result0, p.result1, COUNT(*), MAX(p.finished_seq) \
+             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL AND p.finished_seq IS NOT NULL \
+             GROUP BY p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+             p.result0, p.result1 \
+             ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
+             DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, last_seq = excluded.last_seq"
+        )))
+        .bind(games.id())
+        .execute(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        // The LLR after each row's last pair, read from that pair's row.
+        sqlx::query(self.backend.sql(&format!(
+            "UPDATE run_progress SET llr = (SELECT llr FROM pairs WHERE run_id = run_progress.run_id \
+             AND finished_seq = run_progress.last_seq) \
+             WHERE run_id = ? AND last_seq IN (SELECT p.finished_seq FROM pairs p WHERE {pairs})"
+        )))
+        .bind(run)
         .bind(games.id())
         .execute(&mut **tx)
         .await

@@ -63,7 +63,16 @@ pub(crate) fn pack(moves: &[MoveRecord]) -> Result<Vec<u8>, String> {
 }
 
 /// The moves of a packed value; an error names what is wrong with it.
+#[cfg(test)]
 pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
+    let mut moves = Vec::new();
+    unpack_into(value, &mut moves)?;
+    Ok(moves)
+}
+
+/// The moves of a packed value into `moves`, whose strings are reused (an
+/// export reads millions of moves through one such vector per thread).
+pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(), String> {
     let mut header = Reader { bytes: value, at: 0 };
     let format = header.byte()?;
     if format != FORMAT {
@@ -93,7 +102,7 @@ pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
     if payload.len() != len {
         return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
     }
-    read_payload(&payload)
+    read_payload(&payload, moves)
 }
 
 /// The uncompressed columns.
@@ -166,65 +175,63 @@ fn derived_nps(m: &MoveRecord) -> i128 {
     }
 }
 
-fn read_payload(payload: &[u8]) -> Result<Vec<MoveRecord>, String> {
+fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(), String> {
     let mut r = Reader { bytes: payload, at: 0 };
     let n = r.unsigned()?;
     if n * MIN_MOVE_BYTES > payload.len() as u128 {
         return Err(format!("packed moves claim {n} moves in {} bytes", payload.len()));
     }
-    let mut moves: Vec<MoveRecord> = (0..n).map(|_| MoveRecord::default()).collect();
-    for i in 0..moves.len() {
-        moves[i].uci = match r.token()? {
-            Token::Move(uci) => uci,
-            Token::Predicted => {
-                let previous = i.checked_sub(1).and_then(|p| predicted(&moves[p]));
-                previous.ok_or("a move predicted by no PV")?.to_string()
-            }
-        };
-        moves[i].pv = r.pv(&moves[i].uci)?;
+    // Below the payload's length, so it fits a usize.
+    let n = n as usize;
+    moves.truncate(n);
+    moves.resize_with(n, MoveRecord::default);
+    for i in 0..n {
+        let (before, rest) = moves.split_at_mut(i);
+        let m = &mut rest[0];
+        m.uci.clear();
+        if r.token_into(&mut m.uci)? {
+            let previous = before.last().and_then(predicted);
+            m.uci.push_str(previous.ok_or("a move predicted by no PV")?);
+        }
+        r.pv_into(&m.uci, &mut m.pv)?;
     }
-    for m in &mut moves {
-        m.san = r.text()?;
+    for m in moves.iter_mut() {
+        m.san.clear();
+        r.push_text(&mut m.san)?;
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.time_ms = r.u64()?;
     }
     for i in 0..moves.len() {
-        let clock = r.signed()?.checked_add(expected_clock(&moves, i, moves[i].time_ms));
+        let clock = r.signed()?.checked_add(expected_clock(moves, i, moves[i].time_ms));
         moves[i].clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.score_cp = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a score out of range")?;
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.score_mate = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a mate out of range")?;
     }
     type Field = fn(&mut MoveRecord) -> &mut Option<u64>;
     let fields: [Field; 3] = [|m| &mut m.depth, |m| &mut m.seldepth, |m| &mut m.nodes];
     for field in fields {
-        for m in &mut moves {
+        for m in moves.iter_mut() {
             *field(m) = r.optional_u64()?;
         }
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.latency_ms = r.optional_against(i128::from(m.time_ms))?;
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.engine_ms = r.optional_against(engine_base(m))?;
     }
-    for m in &mut moves {
+    for m in moves.iter_mut() {
         m.nps = r.optional_against(derived_nps(m))?;
     }
     if r.at != payload.len() {
         return Err(format!("packed moves end {} bytes before their payload does", payload.len() - r.at));
     }
-    Ok(moves)
-}
-
-/// A move column's entry.
-enum Token {
-    Move(String),
-    Predicted,
+    Ok(())
 }
 
 fn unsigned(out: &mut Vec<u8>, mut v: u128) {
@@ -326,6 +333,13 @@ impl Reader<'_> {
     }
 
     fn unsigned(&mut self) -> Result<u128, String> {
+        // Most numbers are one byte.
+        if let Some(&b) = self.bytes.get(self.at)
+            && b & 0x80 == 0
+        {
+            self.at += 1;
+            return Ok(u128::from(b));
+        }
         let mut v: u128 = 0;
         for shift in (0..128).step_by(7) {
             let b = self.byte()?;
@@ -373,23 +387,22 @@ impl Reader<'_> {
         }
     }
 
-    fn text(&mut self) -> Result<String, String> {
+    /// A text, appended to `out`.
+    fn push_text(&mut self, out: &mut String) -> Result<(), String> {
         let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
         let end = self.at.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or("a text past the end")?;
-        let s = std::str::from_utf8(&self.bytes[self.at..end]).map_err(|_| "a text that is not UTF-8")?;
+        out.push_str(std::str::from_utf8(&self.bytes[self.at..end]).map_err(|_| "a text that is not UTF-8")?);
         self.at = end;
-        Ok(s.to_string())
+        Ok(())
     }
 
-    fn token(&mut self) -> Result<Token, String> {
+    /// A move column's token appended to `uci`; true when it is
+    /// [`PREDICTED`] (then nothing is appended).
+    fn token_into(&mut self, uci: &mut String) -> Result<bool, String> {
         match self.code()? {
-            LITERAL => self.text().map(Token::Move),
-            PREDICTED => Ok(Token::Predicted),
-            v => {
-                let mut uci = String::with_capacity(5);
-                push_move(&mut uci, v)?;
-                Ok(Token::Move(uci))
-            }
+            LITERAL => self.push_text(uci).map(|()| false),
+            PREDICTED => Ok(true),
+            v => push_move(uci, v).map(|()| false),
         }
     }
 
@@ -404,30 +417,24 @@ impl Reader<'_> {
     /// in place: a PV of ten moves is one allocation, not eleven).
     fn push_word(&mut self, pv: &mut String) -> Result<(), String> {
         match self.code()? {
-            LITERAL => {
-                let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
-                let end =
-                    self.at.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or("a text past the end")?;
-                pv.push_str(std::str::from_utf8(&self.bytes[self.at..end]).map_err(|_| "a text that is not UTF-8")?);
-                self.at = end;
-                Ok(())
-            }
+            LITERAL => self.push_text(pv),
             PREDICTED => Err("a PV word marked as predicted".into()),
             v => push_move(pv, v),
         }
     }
 
-    fn pv(&mut self, uci: &str) -> Result<String, String> {
+    /// A PV into `pv` (cleared first).
+    fn pv_into(&mut self, uci: &str, pv: &mut String) -> Result<(), String> {
+        pv.clear();
         let header = self.unsigned()?;
         if header == 0 {
-            return self.text();
+            return self.push_text(pv);
         }
         let count = (header - 1) / 2;
         let repeats_move = (header - 1) % 2 == 1;
         if count > (self.bytes.len() - self.at) as u128 {
             return Err("a PV longer than its bytes".into());
         }
-        let mut pv = String::with_capacity(count as usize * 5 + 5);
         if repeats_move {
             pv.push_str(uci);
         }
@@ -435,9 +442,9 @@ impl Reader<'_> {
             if !pv.is_empty() {
                 pv.push(' ');
             }
-            self.push_word(&mut pv)?;
+            self.push_word(pv)?;
         }
-        Ok(pv)
+        Ok(())
     }
 }
 

@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, MoveRecord, PairCount, PairOutcome, PvIssueCount,
-    PvIssueKind, Termination,
+    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, MoveRecord, PairCount, PairOutcome, ProgressCount,
+    PvIssueCount, PvIssueKind, Termination,
 };
 
 use crate::{Db, DbError};
@@ -18,10 +18,26 @@ impl Db {
     ///
     /// A database failure.
     pub async fn pair_outcomes(&self, run: i64) -> Result<Vec<PairOutcome>, DbError> {
+        self.outcomes("WHERE run_id = ? AND status = 'done' ORDER BY finished_seq", run).await
+    }
+
+    /// Results of the first `limit` finished pairs of a run in plan order
+    /// (a large run's openings table).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn first_pair_outcomes(&self, run: i64, limit: usize) -> Result<Vec<PairOutcome>, DbError> {
+        self.outcomes(&format!("WHERE run_id = ? AND status = 'done' ORDER BY idx LIMIT {limit}"), run).await
+    }
+
+    async fn outcomes(&self, which: &str, run: i64) -> Result<Vec<PairOutcome>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine \
-                 FROM pairs WHERE run_id = ? AND status = 'done' ORDER BY finished_seq",
+                &format!(
+                    "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine \
+                     FROM pairs {which}"
+                ),
                 run,
             )
             .await?;
@@ -39,6 +55,41 @@ impl Db {
                     llr: r.get(5),
                     results: [first, second],
                     machine: r.get::<Option<String>, _>(8).unwrap_or_default(),
+                })
+            })
+            .collect())
+    }
+
+    /// The finished pairs of a run counted alike by block of finishing
+    /// order, in block order.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn progress_counts(&self, run: i64) -> Result<Vec<ProgressCount>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT block, engine_a, engine_b, machine, result0, result1, pairs, last_seq, llr \
+                 FROM run_progress WHERE run_id = ? ORDER BY block, last_seq",
+                run,
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| {
+                let first = GameResult::from_pgn(&r.get::<String, _>(4))?;
+                let second = GameResult::from_pgn(&r.get::<String, _>(5))?;
+                Some(ProgressCount {
+                    block: r.get(0),
+                    count: PairCount {
+                        engine_a: r.get(1),
+                        engine_b: r.get(2),
+                        machine: r.get(3),
+                        results: [first, second],
+                        pairs: u64::try_from(r.get::<i64, _>(6)).unwrap_or(0),
+                    },
+                    last_seq: r.get(7),
+                    llr: r.get(8),
                 })
             })
             .collect())
@@ -254,6 +305,41 @@ impl Db {
         limit: i64,
         with_moves: bool,
     ) -> Result<Vec<GameRow>, DbError> {
+        let page = self.stored_page(run, after, limit, with_moves).await?;
+        let mut games = Vec::with_capacity(page.len());
+        let decoded = decode_all(&page);
+        for ((mut game, _), moves) in page.into_iter().zip(decoded) {
+            game.record.moves = moves.map_err(|e| {
+                DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
+            })?;
+            games.push(game);
+        }
+        Ok(games)
+    }
+
+    /// Up to `limit` games of a run with id greater than `after`, in id
+    /// order, each with its moves as stored (see [`StoredMoves::read_into`]):
+    /// an export decodes them where it formats them.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn games_with_stored_moves(
+        &self,
+        run: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
+        self.stored_page(run, after, limit, true).await
+    }
+
+    async fn stored_page(
+        &self,
+        run: i64,
+        after: i64,
+        limit: i64,
+        with_moves: bool,
+    ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
         let (moves, join) = if with_moves {
             (
                 ", pm.data, m.moves_json",
@@ -273,53 +359,76 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let mut games: Vec<GameRow> = rows.iter().map(game_row).collect();
-        if with_moves {
-            let stored: Vec<(Option<Vec<u8>>, Option<String>)> =
-                rows.iter().map(|row| (row.get(18), row.get(19))).collect();
-            drop(rows);
-            for (game, moves) in games.iter_mut().zip(decode_all(stored)?) {
-                game.record.moves = moves.map_err(|e| {
-                    DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
-                })?;
-            }
-        }
-        Ok(games)
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let stored = if with_moves {
+                    StoredMoves { packed: row.get(18), json: row.get(19) }
+                } else {
+                    StoredMoves { packed: None, json: None }
+                };
+                (game_row(row), stored)
+            })
+            .collect())
     }
 }
 
-/// A game's moves from its packed value, or from the JSON of a game stored
-/// before moves were packed; none when the run's moves were pruned.
+/// A game's moves as stored: packed, or the JSON of a game stored before
+/// moves were packed, or none (a run whose moves were pruned).
+pub struct StoredMoves {
+    packed: Option<Vec<u8>>,
+    json: Option<String>,
+}
+
+impl StoredMoves {
+    /// The moves into `moves`, reusing its strings; an error names what is
+    /// wrong with the stored value.
+    ///
+    /// # Errors
+    ///
+    /// Stored moves that cannot be read.
+    pub fn read_into(&self, moves: &mut Vec<MoveRecord>) -> Result<(), String> {
+        match (&self.packed, &self.json) {
+            (Some(packed), _) => crate::packed::unpack_into(packed, moves),
+            (None, Some(json)) => {
+                *moves = crate::moves::decode(json)?;
+                Ok(())
+            }
+            (None, None) => {
+                moves.clear();
+                Ok(())
+            }
+        }
+    }
+}
+
 /// Games per thread below which a page's moves are decoded on one thread.
 const DECODE_CHUNK: usize = 64;
 
 /// The moves of a page of games, decoded on as many threads as there are
-/// cores: unpacking is most of an export's work (`arena pgn` at a million
-/// games), and the thread that formats the previous page shares the cores.
-fn decode_all(stored: Vec<(Option<Vec<u8>>, Option<String>)>) -> Result<Vec<Result<Vec<MoveRecord>, String>>, DbError> {
+/// cores.
+fn decode_all(page: &[(GameRow, StoredMoves)]) -> Vec<Result<Vec<MoveRecord>, String>> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let chunk = stored.len().div_ceil(threads).max(DECODE_CHUNK);
-    let decode = |part: &[(Option<Vec<u8>>, Option<String>)]| -> Vec<Result<Vec<MoveRecord>, String>> {
-        part.iter().map(|(packed, json)| stored_moves(packed.as_deref(), json.as_deref())).collect()
+    let chunk = page.len().div_ceil(threads).max(DECODE_CHUNK);
+    let decode = |part: &[(GameRow, StoredMoves)]| -> Vec<Result<Vec<MoveRecord>, String>> {
+        part.iter()
+            .map(|(_, stored)| {
+                let mut moves = Vec::new();
+                stored.read_into(&mut moves).map(|()| moves)
+            })
+            .collect()
     };
-    let mut parts = stored.chunks(chunk);
-    let Some(first) = parts.next() else { return Ok(Vec::new()) };
+    let mut parts = page.chunks(chunk);
+    let Some(first) = parts.next() else { return Vec::new() };
     std::thread::scope(|scope| {
         let others: Vec<_> = parts.map(|part| scope.spawn(move || decode(part))).collect();
         let mut decoded = decode(first);
         for other in others {
-            decoded.extend(other.join().map_err(|_| DbError::Sql("decoding a page of moves failed".to_string()))?);
+            // A decoder returns errors, it does not panic.
+            decoded.extend(other.join().unwrap_or_default());
         }
-        Ok(decoded)
+        decoded
     })
-}
-
-fn stored_moves(packed: Option<&[u8]>, json: Option<&str>) -> Result<Vec<MoveRecord>, String> {
-    match (packed, json) {
-        (Some(packed), _) => crate::packed::unpack(packed),
-        (None, Some(json)) => crate::moves::decode(json),
-        (None, None) => Ok(Vec::new()),
-    }
 }
 
 fn game_row(r: &AnyRow) -> GameRow {

@@ -167,6 +167,13 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         let pairs = db.pair_counts(run).await.unwrap();
         assert_eq!(pairs.len(), 1, "{target}: three pairs alike");
         assert_eq!((pairs[0].pairs, pairs[0].results), (3, [GameResult::WhiteWins, GameResult::Draw]), "{target}");
+        // The same three in block 0 of finishing order, the last finished third.
+        let progress = db.progress_counts(run).await.unwrap();
+        assert_eq!(progress.len(), 1, "{target}");
+        assert_eq!((progress[0].block, progress[0].last_seq), (0, 3), "{target}");
+        assert_eq!(progress[0].count, pairs[0], "{target}");
+        let first = db.first_pair_outcomes(run, 2).await.unwrap();
+        assert_eq!(first.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1], "{target}");
         assert_eq!(db.terminations(run, &[]).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
 
         // The runs list by engine and status.

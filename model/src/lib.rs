@@ -16,9 +16,9 @@ pub mod tune;
 pub use latency::Latencies;
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
 pub use run::{
-    EngineIdentity, EngineMoveTotals, GameCount, GameRow, LostMove, MachineRecord, MachineState, PairCount,
-    PairOutcome, PairPlan, PvIssueCount, RunInfo, RunKind, RunStatus, SuiteChunkPlan, SuiteResult, WorkerBeat,
-    WorkerInfo,
+    EngineIdentity, EngineMoveTotals, GameCount, GameRow, LostMove, MachineRecord, MachineState, PROGRESS_BLOCK,
+    PairCount, PairOutcome, PairPlan, ProgressCount, PvIssueCount, RunInfo, RunKind, RunStatus, SuiteChunkPlan,
+    SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
     Adjudication, DrawRule, EngineSpec, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit,

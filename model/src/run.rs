@@ -356,6 +356,25 @@ impl PairCount {
     }
 }
 
+/// Finished pairs of one block of finishing order counted alike: what a
+/// large run's Elo and LLR curves are drawn from instead of every pair.
+/// Block `b` holds the pairs finished `b × PROGRESS_BLOCK + 1` to
+/// `(b + 1) × PROGRESS_BLOCK`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgressCount {
+    /// The block.
+    pub block: i64,
+    /// The pairs counted alike.
+    pub count: PairCount,
+    /// The LLR of the run's SPRT after the block's last pair of this kind.
+    pub llr: Option<f64>,
+    /// The finishing place of the block's last pair of this kind.
+    pub last_seq: i64,
+}
+
+/// Pairs per block of [`ProgressCount`].
+pub const PROGRESS_BLOCK: i64 = 256;
+
 /// A stored game (without moves).
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {

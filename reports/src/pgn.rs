@@ -110,7 +110,10 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
         if context.level == Level::Full {
             for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
                 if let Some(value) = value {
-                    let _ = write!(comment, ", {key}={value}");
+                    comment.push_str(", ");
+                    comment.push_str(key);
+                    comment.push('=');
+                    digits(comment, value);
                 }
             }
             if mv.clock_ms > 0 {
@@ -193,20 +196,10 @@ impl Movetext {
     }
 }
 
-/// Appends `value` in decimal (the formatting machinery is a third of
-/// `arena pgn`'s time otherwise).
-fn digits(out: &mut String, mut value: u64) {
-    let mut buffer = [0u8; 20];
-    let mut at = buffer.len();
-    loop {
-        at -= 1;
-        buffer[at] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    out.extend(buffer[at..].iter().map(|&b| char::from(b)));
+/// Appends `value` in decimal, by itoa (the formatting machinery is a
+/// third of `arena pgn`'s time otherwise).
+fn digits(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// Appends `value / 10^places` with `places` decimals (`154, 3` → `0.154`).

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use db::Db;
+use db::{Db, StoredMoves};
 use model::{GameRow, Spec, Variant};
 use reports::pgn::{Context, Level, write_game};
 
@@ -44,19 +44,17 @@ impl PgnFormat {
         })
     }
 
-    /// Appends `games` to `text`.
-    fn write(&self, text: &mut String, games: &[GameRow]) {
-        for game in games {
-            let context = Context {
-                event: &self.event,
-                site: &self.site,
-                round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
-                time_control: &self.time_control,
-                variant: self.variant,
-                level: self.level,
-            };
-            write_game(text, &game.record, &context);
-        }
+    /// Appends `game` to `text`.
+    fn write(&self, text: &mut String, game: &GameRow) {
+        let context = Context {
+            event: &self.event,
+            site: &self.site,
+            round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
+            time_control: &self.time_control,
+            variant: self.variant,
+            level: self.level,
+        };
+        write_game(text, &game.record, &context);
     }
 }
 
@@ -64,12 +62,10 @@ impl PgnFormat {
 pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> CliResult<u64> {
     let format = PgnFormat::of(db, run, style).await?;
     let mut count = 0;
-    let mut text = String::with_capacity(1 << 20);
-    export_pages(db, run, "writing PGN", |page| {
-        text.clear();
-        format.write(&mut text, page);
-        count += page.len() as u64;
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the PGN output"))
+    let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
+    export_pages(db, run, "writing PGN", &pgn, |page| {
+        count += page.games;
+        page.write_to(out).map_err(|e| super::write_error(e, "the PGN output"))
     })
     .await?;
     Ok(count)
@@ -84,27 +80,18 @@ const MOVE_COLUMNS: &str =
 /// line break quoted) to `out`; returns how many games.
 pub(super) async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) -> CliResult<u64> {
     let mut count = 0;
-    let mut text = String::with_capacity(1 << 20);
-    text.push_str(MOVE_COLUMNS);
-    text.push('\n');
-    export_pages(db, run, "writing moves", |page| {
-        for game in page {
-            write_moves_csv(&mut text, game);
-        }
-        count += page.len() as u64;
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the CSV output"))?;
-        text.clear();
-        Ok(())
+    let cannot = |e| super::write_error(e, "the CSV output");
+    out.write_all(format!("{MOVE_COLUMNS}\n").as_bytes()).map_err(cannot)?;
+    export_pages(db, run, "writing moves", &write_moves_csv, |page| {
+        count += page.games;
+        page.write_to(out).map_err(cannot)
     })
     .await?;
-    if count == 0 {
-        out.write_all(text.as_bytes()).map_err(|e| super::write_error(e, "the CSV output"))?;
-    }
     Ok(count)
 }
 
 /// One game's rows of [`stream_moves_csv`].
-fn write_moves_csv(text: &mut String, game: &GameRow) {
+fn write_moves_csv(game: &GameRow, text: &mut String) {
     use std::fmt::Write as _;
     let number = |v: Option<u64>| v.map(|v| v.to_string()).unwrap_or_default();
     let signed = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
@@ -142,19 +129,38 @@ fn csv_field(text: &mut String, field: &str) {
     }
 }
 
-/// Calls `write` with every game of a run, a page at a time, counting them
-/// on the live line as `label`.
+/// How one game is written into an export's text.
+type Format<'a> = dyn Fn(&GameRow, &mut String) + Sync + 'a;
+
+/// A page of games as an export writes them: `texts` in turn hold `games`
+/// games, the last of id `last`.
+struct Formatted {
+    texts: Vec<String>,
+    games: u64,
+    last: i64,
+}
+
+impl Formatted {
+    /// Writes the page's text to `out`.
+    fn write_to(&self, out: &mut impl Write) -> std::io::Result<()> {
+        self.texts.iter().try_for_each(|text| out.write_all(text.as_bytes()))
+    }
+}
+
+/// Calls `write` with every game of a run formatted by `format`, a page at
+/// a time, counting them on the live line as `label`.
 async fn export_pages(
     db: &Db,
     run: i64,
     label: &str,
-    mut write: impl FnMut(&[GameRow]) -> CliResult<()>,
+    format: &Format<'_>,
+    mut write: impl FnMut(&Formatted) -> CliResult<()>,
 ) -> CliResult<()> {
     let games = u64::try_from(db.run(run).await?.games).unwrap_or(0);
     let mut meter = crate::term::Meter::new(label, "games", 0, games, true);
-    let written = for_each_page(db, run, 0, None, |page| {
+    let written = for_each_page(db, run, 0, None, format, |page| {
         write(page)?;
-        meter.advance(page.len() as u64, "");
+        meter.advance(page.games, "");
         Ok(())
     })
     .await;
@@ -163,38 +169,82 @@ async fn export_pages(
 }
 
 /// Calls `write` with a run's games with id above `after` (and at most
-/// `until`, when given) with their moves, a page at a time, in id order;
-/// returns the last id written. The next page is read and decoded by
-/// another task while `write` formats this one, so an export keeps two
-/// cores busy.
+/// `until`, when given) formatted by `format`, a page at a time, in id
+/// order; returns the last id written. A page is decoded and formatted on
+/// every core (each thread its part of the page, its moves read into one
+/// reused vector), while the database reads the next.
 async fn for_each_page(
     db: &Db,
     run: i64,
     after: i64,
     until: Option<i64>,
-    mut write: impl FnMut(&[GameRow]) -> CliResult<()>,
+    format: &Format<'_>,
+    mut write: impl FnMut(&Formatted) -> CliResult<()>,
 ) -> CliResult<i64> {
     const PAGE: i64 = 1000;
     let fetch = |after: i64| {
         let db = db.clone();
-        tokio::spawn(async move { db.games_page(run, after, PAGE, true).await })
+        tokio::spawn(async move { db.games_with_stored_moves(run, after, PAGE).await })
     };
-    let mut next = fetch(after);
+    let mut next = Some(fetch(after));
     let mut last_written = after;
-    loop {
-        let mut page = next.await.context("reading the games failed")??;
+    while let Some(reading) = next.take() {
+        let mut page = reading.await.context("reading the games failed")??;
         if let Some(until) = until {
-            page.retain(|game| game.id <= until);
+            page.retain(|(game, _)| game.id <= until);
         }
-        let Some(last) = page.last() else { return Ok(last_written) };
-        last_written = last.id;
-        if until.is_some_and(|until| last.id >= until) {
-            write(&page)?;
-            return Ok(last_written);
+        let Some((last, _)) = page.last() else { break };
+        if until.is_none_or(|until| last.id < until) {
+            next = Some(fetch(last.id));
         }
-        next = fetch(last.id);
-        write(&page)?;
+        let formatted = format_page(run, page, format)?;
+        last_written = formatted.last;
+        write(&formatted)?;
     }
+    Ok(last_written)
+}
+
+/// Games per thread below which a page is formatted on one thread.
+const FORMAT_CHUNK: usize = 64;
+
+/// A page's games decoded and formatted, on as many threads as there are cores.
+fn format_page(run: i64, page: Vec<(GameRow, StoredMoves)>, format: &Format<'_>) -> CliResult<Formatted> {
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let chunk = page.len().div_ceil(threads).max(FORMAT_CHUNK);
+    let last = page.last().map_or(0, |(game, _)| game.id);
+    let games = page.len() as u64;
+    let part = |part: Vec<(GameRow, StoredMoves)>| -> CliResult<String> {
+        let mut text = String::with_capacity(part.len() * 4096);
+        let mut moves = Vec::new();
+        for (mut game, stored) in part {
+            stored
+                .read_into(&mut moves)
+                .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
+            game.record.moves = std::mem::take(&mut moves);
+            format(&game, &mut text);
+            moves = std::mem::take(&mut game.record.moves);
+        }
+        Ok(text)
+    };
+    let mut parts = Vec::new();
+    let mut rest = page;
+    while rest.len() > chunk {
+        let tail = rest.split_off(chunk);
+        parts.push(rest);
+        rest = tail;
+    }
+    // The last part is formatted on this thread, the others on their own.
+    let texts = std::thread::scope(|scope| {
+        let others: Vec<_> = parts.into_iter().map(|p| scope.spawn(move || part(p))).collect();
+        let own = part(rest);
+        let mut texts = Vec::with_capacity(others.len() + 1);
+        for other in others {
+            texts.push(other.join().map_err(|_| anyhow::anyhow!("formatting a page of games failed"))??);
+        }
+        texts.push(own?);
+        CliResult::Ok(texts)
+    })?;
+    Ok(Formatted { texts, games, last })
 }
 
 /// Writes a run's games to `path`; returns how many.
@@ -283,13 +333,11 @@ impl LivePgn {
         }
         let LivePgn { db, format, out, path, after, count, run } = self;
         let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
-        let mut text = String::new();
-        for_each_page(db, *run, *after, until, |page| {
-            text.clear();
-            format.write(&mut text, page);
-            out.write_all(text.as_bytes()).map_err(cannot)?;
-            *after = page.last().map_or(*after, |game| game.id);
-            *count += page.len() as u64;
+        let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
+        for_each_page(db, *run, *after, until, &pgn, |page| {
+            page.write_to(out).map_err(cannot)?;
+            *after = page.last;
+            *count += page.games;
             Ok(())
         })
         .await?;
@@ -311,28 +359,27 @@ pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> 
     let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
     let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
     let mut count = 0;
-    export_pages(db, run, "writing final positions", |page| {
-        let mut text = String::new();
-        for game in page {
-            let record = &game.record;
-            let fen = openings::fen_of(&crate::game::final_position(record));
-            let fields: Vec<&str> = fen.split_whitespace().collect();
-            let quote = |s: &str| s.replace(['"', ';'], "'");
-            text += &format!(
-                "{} hmvc {}; fmvn {}; id \"arena run {run} pair {} game {}\"; c0 \"{} - {} {} ({})\";\n",
-                fields[..4].join(" "),
-                fields.get(4).unwrap_or(&"0"),
-                fields.get(5).unwrap_or(&"1"),
-                game.pair_index + 1,
-                game.game_in_pair + 1,
-                quote(&record.white),
-                quote(&record.black),
-                record.result.pgn(),
-                record.termination.as_str()
-            );
-            count += 1;
-        }
-        out.write_all(text.as_bytes()).map_err(cannot)
+    let epd = |game: &GameRow, text: &mut String| {
+        let record = &game.record;
+        let fen = openings::fen_of(&crate::game::final_position(record));
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let quote = |s: &str| s.replace(['"', ';'], "'");
+        *text += &format!(
+            "{} hmvc {}; fmvn {}; id \"arena run {run} pair {} game {}\"; c0 \"{} - {} {} ({})\";\n",
+            fields[..4].join(" "),
+            fields.get(4).unwrap_or(&"0"),
+            fields.get(5).unwrap_or(&"1"),
+            game.pair_index + 1,
+            game.game_in_pair + 1,
+            quote(&record.white),
+            quote(&record.black),
+            record.result.pgn(),
+            record.termination.as_str()
+        );
+    };
+    export_pages(db, run, "writing final positions", &epd, |page| {
+        count += page.games;
+        page.write_to(&mut out).map_err(cannot)
     })
     .await?;
     out.flush().map_err(cannot)?;

@@ -55,6 +55,7 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
         anchor: args.anchor.clone(),
         detail: Detail::Full,
         count_set_aside: args.set_aside.map(|s| matches!(s, SetAside::Count)),
+        ..Ask::default()
     };
     let rendered = report_of(&db, args.run, ask).await?.render(format);
     match &args.output {

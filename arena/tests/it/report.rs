@@ -235,3 +235,50 @@ fn tournament_report_has_crosstable_and_anchored_ratings() {
     assert!(err.contains("no engine 'nobody'") && err.contains("plain, nmp2, fhr"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A run's report drawn from its pairs counted by block (how a run of more
+/// than `PAIRS_READ_UP_TO` finished pairs is reported) says what the report
+/// from every pair says, and lists its openings as partial.
+#[test]
+fn a_large_runs_report_from_its_blocks_agrees_with_the_one_from_its_pairs() {
+    use arena::reporting::{Ask, Detail, Format, RunReport, report_of};
+    let dir = temp_dir("large-report");
+    arena_ok(
+        &dir,
+        &[
+            "sprt",
+            "--a",
+            "fhr",
+            "--b",
+            "plain",
+            "--elo0",
+            "0",
+            "--elo1",
+            "200",
+            "--max-games",
+            "16",
+            "--tc",
+            "nodes=1500",
+            "--quiet",
+        ],
+    );
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (whole, blocks) = runtime.block_on(async {
+        let db = db::Db::open(&db::Target::Sqlite(dir.join("arena.db"))).await.unwrap();
+        let ask = |up_to| Ask { detail: Detail::Full, pairs_read_up_to: up_to, ..Ask::default() };
+        let whole = report_of(&db, 1, ask(None)).await.unwrap();
+        let blocks = report_of(&db, 1, ask(Some(0))).await.unwrap();
+        (whole, blocks)
+    });
+    let text = blocks.render(Format::Text);
+    let (RunReport::Games(whole, _), RunReport::Games(blocks, _)) = (whole, blocks) else { panic!("not a match") };
+    let (x, y) = (&whole.pairings[0], &blocks.pairings[0]);
+    assert_eq!(x.statistics, y.statistics);
+    assert_eq!(x.openings, y.openings);
+    assert_eq!((x.openings_of, y.openings_of), (None, Some(x.openings.len() as u64)));
+    // Fewer than 256 pairs: one block, whose point is the curves' last.
+    assert_eq!(y.elo_progress.last(), x.elo_progress.last());
+    assert_eq!(y.llr_progress.len(), 1);
+    assert_eq!(y.llr_progress.last(), x.llr_progress.last());
+    assert!(text.contains(&format!("Listed: the first {0} of {0} pairs in plan order.", x.openings.len())), "{text}");
+}

@@ -383,9 +383,21 @@ fn opening_blocks(pairing: &super::PairingReport) -> Vec<Block> {
     let row = |r: &super::OpeningRow| {
         vec![r.pair.to_string(), r.opening.clone(), points(r.a_white), points(r.a_black), points(r.score)]
     };
+    // A large run lists only its first pairs in plan order.
+    let listed = match pairing.openings_of {
+        Some(total) => format!("the first {} of {total} pairs in plan order", pairing.openings.len()),
+        None => format!("{} pairs", pairing.openings.len()),
+    };
     if pairing.openings.len() <= OPENING_ROWS {
-        let note = Block::Lines(false, vec![format!("A is {a}; points are A's (the FHR paper's Table 2 layout).")]);
-        return vec![heading, note, Block::Table(Table { columns, rows: pairing.openings.iter().map(row).collect() })];
+        let mut lines = vec![format!("A is {a}; points are A's (the FHR paper's Table 2 layout).")];
+        if pairing.openings_of.is_some() {
+            lines.push(format!("Listed: {listed}."));
+        }
+        return vec![
+            heading,
+            Block::Lines(false, lines),
+            Block::Table(Table { columns, rows: pairing.openings.iter().map(row).collect() }),
+        ];
     }
     let mut sorted: Vec<&super::OpeningRow> = pairing.openings.iter().collect();
     sorted.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.pair.cmp(&y.pair)));
@@ -395,10 +407,15 @@ fn opening_blocks(pairing: &super::PairingReport) -> Vec<Block> {
         heading,
         Block::Lines(
             false,
-            vec![format!(
-                "{} pairs; the {DECISIVE_OPENINGS} best and worst for {a} are listed (all pairs are in the JSON report).",
-                pairing.openings.len()
-            )],
+            vec![match pairing.openings_of {
+                None => format!(
+                    "{listed}; the {DECISIVE_OPENINGS} best and worst for {a} are listed (all pairs are in the JSON report)."
+                ),
+                Some(_) => format!(
+                    "Of {listed}, the {DECISIVE_OPENINGS} best and worst for {a} (the JSON report holds those {}).",
+                    pairing.openings.len()
+                ),
+            }],
         ),
         Block::Table(Table { columns: columns.clone(), rows: best }),
         Block::Table(Table { columns, rows: worst }),

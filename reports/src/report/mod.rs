@@ -42,7 +42,8 @@ mod tune;
 use std::collections::BTreeMap;
 
 use model::{
-    EngineMoveTotals, GameCount, PairCount, PairOutcome, PvIssueCount, RunKind, RunStatus, Spsa, TuneIteration,
+    EngineMoveTotals, GameCount, PairCount, PairOutcome, ProgressCount, PvIssueCount, RunKind, RunStatus, Spsa,
+    TuneIteration,
 };
 use model::{GameResult, Latencies, MachineRecord, TERMINATIONS, Tally, Termination};
 use serde::Serialize;
@@ -131,8 +132,12 @@ pub struct Inputs<'a> {
     /// Finished pairs counted alike (every count of the report).
     pub counts: &'a [PairCount],
     /// Finished pairs in finishing order (the openings and the curves; empty
-    /// for the short view).
+    /// for the short view). With `progress`, only the first few in plan
+    /// order, for the openings table.
     pub pairs: &'a [PairOutcome],
+    /// A large run's finished pairs by block of finishing order: the curves
+    /// are drawn from these, and `pairs` lists only the openings table's.
+    pub progress: Option<&'a [ProgressCount]>,
     /// The games of the finished pairs, counted alike.
     pub games: &'a [GameCount],
     /// Per-engine move totals.
@@ -235,6 +240,10 @@ pub struct PairingReport {
     pub colours: Colours,
     /// Per pair, in plan order.
     pub openings: Vec<OpeningRow>,
+    /// When `openings` are only the first pairs in plan order (a large
+    /// run): how many pairs the pairing has.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openings_of: Option<u64>,
     /// Elo with its interval as pairs finished.
     pub elo_progress: Vec<EloPoint>,
     /// LLR as pairs finished (SPRT only).
@@ -350,13 +359,17 @@ impl Report {
         let excluded = inputs.machines.map(machines::excluded).unwrap_or_default();
         let counted = |machine: &String| !excluded.contains(machine);
         let pairs: Vec<PairOutcome> = inputs.pairs.iter().filter(|p| counted(&p.machine)).cloned().collect();
+        let progress: Option<Vec<ProgressCount>> =
+            inputs.progress.map(|rows| rows.iter().filter(|r| counted(&r.count.machine)).cloned().collect());
         let counts: Vec<PairCount> = inputs.counts.iter().filter(|c| counted(&c.machine)).cloned().collect();
         let games: Vec<GameCount> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
         let pairings: Vec<PairingReport> = inputs
             .pairings
             .iter()
             .enumerate()
-            .map(|(index, (a, b))| pairing((a, b), &counts, &pairs, inputs.sprt.filter(|_| index == 0)))
+            .map(|(index, (a, b))| {
+                pairing((a, b), &counts, &pairs, progress.as_deref(), inputs.sprt.filter(|_| index == 0))
+            })
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let records = inputs.machines.map_or(&[][..], |m| m.records);
@@ -421,12 +434,14 @@ fn a_results(results: [GameResult; 2], a_first: bool) -> (GameResult, GameResult
     if a_first { (results[0], results[1]) } else { (results[1], results[0]) }
 }
 
-/// A against B: the counts from `counts`; the openings and the curves from
-/// `pairs`, in finishing order (none in the short view).
+/// A against B: the counts from `counts`; the openings from `pairs`, and the
+/// curves from `progress` when given, else from `pairs` in finishing order
+/// (none in the short view).
 fn pairing(
     (a, b): (&str, &str),
     counts: &[PairCount],
     pairs: &[PairOutcome],
+    progress: Option<&[ProgressCount]>,
     sprt: Option<(Test, Option<Verdict>)>,
 ) -> PairingReport {
     let mut tally = Tally::default();
@@ -444,44 +459,40 @@ fn pairing(
             }
         }
     }
-    let mut openings = Vec::new();
-    let mut elo_progress = Vec::new();
-    let mut llr_progress = Vec::new();
     let relevant: Vec<(&PairOutcome, bool)> =
         pairs.iter().filter_map(|p| Some((p, a_first(&p.engine_a, &p.engine_b, a, b)?))).collect();
-    let stride = relevant.len().div_ceil(PROGRESS_POINTS).max(1);
-    let mut so_far = Tally::default();
-    for (k, &(pair, a_first)) in relevant.iter().enumerate() {
-        let (a_white_result, a_black_result) = a_results(pair.results, a_first);
-        so_far.add_pair(a_white_result, a_black_result);
-        let white_points = points_of(a_white_result, true);
-        let black_points = points_of(a_black_result, false);
-        openings.push(OpeningRow {
-            pair: pair.index + 1,
-            opening: pair.opening_name.clone(),
-            a_white: white_points,
-            a_black: black_points,
-            score: white_points + black_points,
-        });
-        let last = k + 1 == relevant.len();
-        if (k + 1) % stride == 0 || last {
-            // A one-sided sample (nothing lost or nothing won) has a bound, not
-            // a point with an interval: it is left out of the curve.
-            if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
-                && summary.limit.is_none()
-            {
-                elo_progress.push(EloPoint {
-                    games: so_far.games(),
-                    elo: summary.elo,
-                    low: summary.elo_ci95.0,
-                    high: summary.elo_ci95.1,
-                });
+    let mut openings: Vec<OpeningRow> = relevant
+        .iter()
+        .map(|&(pair, a_first)| {
+            let (a_white_result, a_black_result) = a_results(pair.results, a_first);
+            let white_points = points_of(a_white_result, true);
+            let black_points = points_of(a_black_result, false);
+            OpeningRow {
+                pair: pair.index + 1,
+                opening: pair.opening_name.clone(),
+                a_white: white_points,
+                a_black: black_points,
+                score: white_points + black_points,
             }
-            if let (Some(_), Some(llr)) = (sprt, pair.llr) {
-                llr_progress.push(LlrPoint { games: so_far.games(), llr });
-            }
+        })
+        .collect();
+    // The points of the curves: the counts after each pair, or after each block.
+    let steps: Vec<(Tally, Option<f64>)> = match progress {
+        None => {
+            let mut so_far = Tally::default();
+            relevant
+                .iter()
+                .map(|&(pair, a_first)| {
+                    let (a_white_result, a_black_result) = a_results(pair.results, a_first);
+                    so_far.add_pair(a_white_result, a_black_result);
+                    (so_far, pair.llr)
+                })
+                .collect()
         }
-    }
+        Some(rows) => block_steps(rows, a, b),
+    };
+    let (elo_progress, llr_progress) = curves(&steps, sprt.is_some());
+    let openings_of = progress.map(|_| tally.pentanomial.iter().sum::<u64>());
     for side in [&mut colours.a_white, &mut colours.a_black] {
         let games = side.wins + side.draws + side.losses;
         side.score = if games == 0 { 0.5 } else { (side.wins as f64 + side.draws as f64 / 2.0) / games as f64 };
@@ -493,7 +504,73 @@ fn pairing(
         sprt.map(|(test, _)| test),
         sprt.and_then(|(_, verdict)| verdict.filter(|v| *v == Verdict::Inconclusive)),
     );
-    PairingReport { a: a.to_string(), b: b.to_string(), statistics, colours, openings, elo_progress, llr_progress }
+    PairingReport {
+        a: a.to_string(),
+        b: b.to_string(),
+        statistics,
+        colours,
+        openings,
+        openings_of,
+        elo_progress,
+        llr_progress,
+    }
+}
+
+/// A against B's counts after each block of `rows` in which they played,
+/// with the LLR after the block's last pair of theirs.
+fn block_steps(rows: &[ProgressCount], a: &str, b: &str) -> Vec<(Tally, Option<f64>)> {
+    let mut steps: Vec<(Tally, Option<f64>)> = Vec::new();
+    let mut so_far = Tally::default();
+    let mut current: Option<(i64, i64, Option<f64>)> = None;
+    for row in rows {
+        let count = &row.count;
+        let Some(a_first) = a_first(&count.engine_a, &count.engine_b, a, b) else { continue };
+        if let Some((block, _, llr)) = current
+            && block != row.block
+        {
+            steps.push((so_far, llr));
+            current = None;
+        }
+        let (a_white_result, a_black_result) = a_results(count.results, a_first);
+        so_far.add_pairs(a_white_result, a_black_result, count.pairs);
+        current = match current {
+            Some((block, seq, llr)) if seq > row.last_seq => Some((block, seq, llr)),
+            _ => Some((row.block, row.last_seq, row.llr)),
+        };
+    }
+    if let Some((_, _, llr)) = current {
+        steps.push((so_far, llr));
+    }
+    steps
+}
+
+/// The Elo curve and, with an SPRT, the LLR curve through at most
+/// [`PROGRESS_POINTS`] of `steps` (every stride-th and the last).
+fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<LlrPoint>) {
+    let mut elo_progress = Vec::new();
+    let mut llr_progress = Vec::new();
+    let stride = steps.len().div_ceil(PROGRESS_POINTS).max(1);
+    for (k, (so_far, llr)) in steps.iter().enumerate() {
+        if (k + 1) % stride != 0 && k + 1 != steps.len() {
+            continue;
+        }
+        // A one-sided sample (nothing lost or nothing won) has a bound, not
+        // a point with an interval: it is left out of the curve.
+        if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
+            && summary.limit.is_none()
+        {
+            elo_progress.push(EloPoint {
+                games: so_far.games(),
+                elo: summary.elo,
+                low: summary.elo_ci95.0,
+                high: summary.elo_ci95.1,
+            });
+        }
+        if let (true, Some(llr)) = (sprt, llr) {
+            llr_progress.push(LlrPoint { games: so_far.games(), llr: *llr });
+        }
+    }
+    (elo_progress, llr_progress)
 }
 
 fn engine(name: &str, games: &[GameCount], totals: &[EngineMoveTotals], machines: &[MachineRecord]) -> EngineReport {

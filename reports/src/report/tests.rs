@@ -98,6 +98,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         sprt: Some((test(), None)),
         counts: &PairCount::of(&pairs),
         pairs: &pairs,
+        progress: None,
         games: &games,
         move_totals: &totals,
         anchor: None,
@@ -188,6 +189,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         scale: None,
         counts: &PairCount::of(&pairs),
         pairs: &pairs,
+        progress: None,
         games: &games,
         move_totals: &[],
         anchor: Some("b".to_string()),
@@ -220,6 +222,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         scale: None,
         counts: &PairCount::of(&pairs),
         pairs: &[],
+        progress: None,
         games: &[],
         move_totals: &[],
         anchor: Some("b".to_string()),
@@ -242,6 +245,7 @@ fn empty_run_renders() {
         sprt: Some((test(), None)),
         counts: &[],
         pairs: &[],
+        progress: None,
         games: &[],
         move_totals: &[],
         anchor: None,
@@ -263,4 +267,85 @@ fn timestamps_are_utc() {
     assert_eq!(utc_timestamp(0), "1970-01-01 00:00:00");
     assert_eq!(utc_timestamp(1_700_000_000_000), "2023-11-14 22:13:20");
     assert_eq!(utc_timestamp(951_782_400_000), "2000-02-29 00:00:00");
+}
+
+/// `pairs` counted by block of `size` pairs in finishing order, as
+/// `run_progress` keeps them.
+fn blocks_of(pairs: &[PairOutcome], size: i64) -> Vec<ProgressCount> {
+    let mut rows: Vec<ProgressCount> = Vec::new();
+    for pair in pairs {
+        let block = (pair.finished_seq - 1) / size;
+        let alike = |r: &&mut ProgressCount| {
+            r.block == block
+                && r.count.engine_a == pair.engine_a
+                && r.count.engine_b == pair.engine_b
+                && r.count.results == pair.results
+        };
+        match rows.iter_mut().find(alike) {
+            Some(row) => {
+                row.count.pairs += 1;
+                (row.last_seq, row.llr) = (pair.finished_seq, pair.llr);
+            }
+            None => rows.push(ProgressCount {
+                block,
+                count: PairCount::of(std::slice::from_ref(pair)).remove(0),
+                llr: pair.llr,
+                last_seq: pair.finished_seq,
+            }),
+        }
+    }
+    rows
+}
+
+#[test]
+fn curves_from_blocks_match_the_curves_from_pairs() {
+    let results = [[WhiteWins, BlackWins], [WhiteWins, Draw], [Draw, Draw], [BlackWins, WhiteWins], [Draw, BlackWins]];
+    // 60 pairs, the pairing's engines in either order, the other pairing between them.
+    let pairs: Vec<PairOutcome> = (0..60)
+        .map(|i| {
+            let (a, b) = match i % 3 {
+                0 => ("fhr", "plain"),
+                1 => ("plain", "fhr"),
+                _ => ("fhr", "vnm"),
+            };
+            pair(i, a, b, results[(i as usize * 7) % 5], i as f64 / 10.0)
+        })
+        .collect();
+    let build = |progress: Option<&[ProgressCount]>| {
+        Report::build(Inputs {
+            header: header(&["fhr", "plain", "vnm"]),
+            pairings: vec![("fhr".to_string(), "plain".to_string()), ("fhr".to_string(), "vnm".to_string())],
+            sprt: Some((test(), None)),
+            counts: &PairCount::of(&pairs),
+            pairs: &pairs,
+            progress,
+            games: &[],
+            move_totals: &[],
+            anchor: None,
+            tune: None,
+            pv_issues: &[],
+            machines: None,
+            scale: None,
+        })
+    };
+    let by_pair = build(None);
+    // Blocks of one pair draw the same curves, point for point.
+    let one = blocks_of(&pairs, 1);
+    let by_block = build(Some(&one));
+    for (x, y) in by_pair.pairings.iter().zip(&by_block.pairings) {
+        assert_eq!(x.elo_progress, y.elo_progress);
+        assert_eq!(x.llr_progress, y.llr_progress);
+        assert_eq!(x.statistics, y.statistics);
+        assert_eq!(x.openings, y.openings);
+        assert_eq!((x.openings_of, y.openings_of), (None, Some(x.openings.len() as u64)));
+    }
+    // Blocks of 8: a point per block, the last the same as the pairs' last.
+    let eight = blocks_of(&pairs, 8);
+    let by_eight = build(Some(&eight));
+    let (x, y) = (&by_pair.pairings[0], &by_eight.pairings[0]);
+    assert_eq!(y.llr_progress.len(), 60usize.div_ceil(8));
+    assert_eq!(x.elo_progress.last(), y.elo_progress.last());
+    assert_eq!(x.llr_progress.last(), y.llr_progress.last());
+    // After block 0 (pairs 1 to 8; the pairing's last there is pair 7): its LLR.
+    assert_eq!(y.llr_progress[0], LlrPoint { games: 12, llr: 0.7 });
 }
