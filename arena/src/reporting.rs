@@ -84,14 +84,6 @@ impl RunReport {
         }
     }
 
-    /// The short view's title and HTML blocks (see [`RunReport::brief`]).
-    pub fn brief_html_body(&self) -> (String, String) {
-        match self {
-            RunReport::Games(report, terminations) => render_html_body(&Brief { report, terminations }),
-            RunReport::Suite(report) => render_html_body(report),
-        }
-    }
-
     /// The report as JSON.
     pub fn json(&self) -> String {
         match self {

@@ -28,7 +28,7 @@ pub use connect::{Db, Upgrade};
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use machines::{machine_name, name_machine};
-pub use read::StoredMoves;
+pub use read::{MoveFields, StoredMoves};
 pub use runs::{OpenRun, RunFilter};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;

@@ -66,13 +66,15 @@ pub(crate) fn pack(moves: &[MoveRecord]) -> Result<Vec<u8>, String> {
 #[cfg(test)]
 pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
     let mut moves = Vec::new();
-    unpack_into(value, &mut moves)?;
+    unpack_into(value, &mut moves, true)?;
     Ok(moves)
 }
 
 /// The moves of a packed value into `moves`, whose strings are reused (an
-/// export reads millions of moves through one such vector per thread).
-pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(), String> {
+/// export reads millions of moves through one such vector per thread);
+/// without `lines`, each move's UCI text and PV are left empty (a PGN
+/// without PVs writes neither, and building them is most of the decoding).
+pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>, lines: bool) -> Result<(), String> {
     let mut header = Reader { bytes: value, at: 0 };
     let format = header.byte()?;
     if format != FORMAT {
@@ -102,7 +104,7 @@ pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(
     if payload.len() != len {
         return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
     }
-    read_payload(&payload, moves)
+    read_payload(&payload, moves, lines)
 }
 
 /// The uncompressed columns.
@@ -175,7 +177,7 @@ fn derived_nps(m: &MoveRecord) -> i128 {
     }
 }
 
-fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(), String> {
+fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>, lines: bool) -> Result<(), String> {
     let mut r = Reader { bytes: payload, at: 0 };
     let n = r.unsigned()?;
     if n * MIN_MOVE_BYTES > payload.len() as u128 {
@@ -189,6 +191,12 @@ fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>) -> Result<(), Strin
         let (before, rest) = moves.split_at_mut(i);
         let m = &mut rest[0];
         m.uci.clear();
+        m.pv.clear();
+        if !lines {
+            r.skip_token()?;
+            r.skip_pv()?;
+            continue;
+        }
         if r.token_into(&mut m.uci)? {
             let previous = before.last().and_then(predicted);
             m.uci.push_str(previous.ok_or("a move predicted by no PV")?);
@@ -403,6 +411,29 @@ impl Reader<'_> {
             LITERAL => self.push_text(uci).map(|()| false),
             PREDICTED => Ok(true),
             v => push_move(uci, v).map(|()| false),
+        }
+    }
+
+    /// Past a text.
+    fn skip_text(&mut self) -> Result<(), String> {
+        let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
+        self.at = self.at.checked_add(len).filter(|&end| end <= self.bytes.len()).ok_or("a text past the end")?;
+        Ok(())
+    }
+
+    /// Past a token.
+    fn skip_token(&mut self) -> Result<(), String> {
+        match self.code()? {
+            LITERAL => self.skip_text(),
+            _ => Ok(()),
+        }
+    }
+
+    /// Past a PV.
+    fn skip_pv(&mut self) -> Result<(), String> {
+        match self.unsigned()? {
+            0 => self.skip_text(),
+            header => (0..(header - 1) / 2).try_for_each(|_| self.skip_token()),
         }
     }
 

@@ -50,12 +50,14 @@ impl Db {
             spec.engines().iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
         let mut tx = self.write().await?;
         let run: i64 = sqlx::query(sql(
-            "INSERT INTO runs (kind, spec, status, created_ms, machine) VALUES (?, ?, 'running', ?, ?) RETURNING id",
+            "INSERT INTO runs (kind, spec, status, created_ms, machine, pairs_total) VALUES (?, ?, 'running', ?, ?, ?) \
+             RETURNING id",
         ))
         .bind(spec.kind().as_str())
         .bind(spec.to_json())
         .bind(now_ms())
         .bind(crate::machine_name())
+        .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?
@@ -278,10 +280,16 @@ pub struct RunFilter {
     pub limit: i64,
 }
 
+/// A run's row with its planned pairs (less those an SPRT's end skipped),
+/// its finished pairs (from the kept counts) and its games: two for each
+/// finished pair and those of the pairs in flight (a pair given back or
+/// skipped loses its games). A few index probes whatever the run's size.
 const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \
-     (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status != 'skipped'), \
-     (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'done'), \
-     (SELECT COUNT(*) FROM games g WHERE g.run_id = r.id), r.priority FROM runs r";
+     r.pairs_total - (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'skipped'), \
+     (SELECT CAST(COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id), \
+     (SELECT CAST(2 * COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id) \
+     + (SELECT COUNT(*) FROM games g JOIN pairs p ON g.pair_id = p.id WHERE p.run_id = r.id AND p.status = 'running'), \
+     r.priority FROM runs r";
 
 fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     let id: i64 = r.get(0);

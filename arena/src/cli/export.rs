@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use db::{Db, StoredMoves};
+use db::{Db, MoveFields, StoredMoves};
 use model::{GameRow, Spec, Variant};
 use reports::pgn::{Context, Level, write_game};
 
@@ -44,6 +44,14 @@ impl PgnFormat {
         })
     }
 
+    /// The fields of each move the PGN writes: PVs only at the full level.
+    fn fields(&self) -> MoveFields {
+        match self.level {
+            Level::Full => MoveFields::All,
+            Level::Min | Level::Normal => MoveFields::WithoutLines,
+        }
+    }
+
     /// Appends `game` to `text`.
     fn write(&self, text: &mut String, game: &GameRow) {
         let context = Context {
@@ -63,7 +71,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
     let format = PgnFormat::of(db, run, style).await?;
     let mut count = 0;
     let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
-    export_pages(db, run, "writing PGN", &pgn, |page| {
+    export_pages(db, run, "writing PGN", &Format { write: &pgn, fields: format.fields() }, |page| {
         count += page.games;
         page.write_to(out).map_err(|e| super::write_error(e, "the PGN output"))
     })
@@ -82,7 +90,7 @@ pub(super) async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) ->
     let mut count = 0;
     let cannot = |e| super::write_error(e, "the CSV output");
     out.write_all(format!("{MOVE_COLUMNS}\n").as_bytes()).map_err(cannot)?;
-    export_pages(db, run, "writing moves", &write_moves_csv, |page| {
+    export_pages(db, run, "writing moves", &Format { write: &write_moves_csv, fields: MoveFields::All }, |page| {
         count += page.games;
         page.write_to(out).map_err(cannot)
     })
@@ -129,8 +137,12 @@ fn csv_field(text: &mut String, field: &str) {
     }
 }
 
-/// How one game is written into an export's text.
-type Format<'a> = dyn Fn(&GameRow, &mut String) + Sync + 'a;
+/// How one game is written into an export's text, and which fields of its
+/// moves that reads.
+struct Format<'a> {
+    write: &'a (dyn Fn(&GameRow, &mut String) + Sync),
+    fields: MoveFields,
+}
 
 /// A page of games as an export writes them: `texts` in turn hold `games`
 /// games, the last of id `last`.
@@ -218,10 +230,10 @@ fn format_page(run: i64, page: Vec<(GameRow, StoredMoves)>, format: &Format<'_>)
         let mut moves = Vec::new();
         for (mut game, stored) in part {
             stored
-                .read_into(&mut moves)
+                .read_fields_into(&mut moves, format.fields)
                 .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
             game.record.moves = std::mem::take(&mut moves);
-            format(&game, &mut text);
+            (format.write)(&game, &mut text);
             moves = std::mem::take(&mut game.record.moves);
         }
         Ok(text)
@@ -334,6 +346,7 @@ impl LivePgn {
         let LivePgn { db, format, out, path, after, count, run } = self;
         let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
         let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
+        let pgn = Format { write: &pgn, fields: format.fields() };
         for_each_page(db, *run, *after, until, &pgn, |page| {
             page.write_to(out).map_err(cannot)?;
             *after = page.last;
@@ -377,7 +390,7 @@ pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> 
             record.termination.as_str()
         );
     };
-    export_pages(db, run, "writing final positions", &epd, |page| {
+    export_pages(db, run, "writing final positions", &Format { write: &epd, fields: MoveFields::All }, |page| {
         count += page.games;
         page.write_to(&mut out).map_err(cannot)
     })

@@ -60,8 +60,7 @@ type ReportKey = (RunStatus, i64, i64, Vec<(String, bool)>);
 pub(crate) struct App {
     db: Db,
     /// Where full reports are read: on SQLite a connection of its own, so
-    /// that the seconds a run of a million games takes to report in full do
-    /// not hold up the pages, the short views and the controls on `db`.
+    /// that building one does not hold up the pages and the controls on `db`.
     reports_db: Db,
     token: Option<String>,
     refresh: Duration,

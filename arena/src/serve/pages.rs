@@ -4,7 +4,6 @@
 //! games arrive without a reload.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -256,16 +255,6 @@ pub(super) async fn api_runs(State(app): State<Arc<App>>, Query(query): Query<Ru
     }
 }
 
-/// How long a run's page waits for its full report to be built before it
-/// shows what it has (a run of a million games takes seconds to report in
-/// full); the short view is made meanwhile.
-const FULL_REPORT_WAIT: Duration = Duration::from_millis(200);
-
-/// Finished pairs from which a run's page may show what it has instead of
-/// waiting for its full report (about a tenth of a second to build at this
-/// size); a smaller run's page always shows its full report.
-const LARGE_RUN_PAIRS: i64 = 20_000;
-
 /// The full report of `run`, built again only when the run changed (its
 /// status, stored games or finished pairs, or a machine's standing) since
 /// the last build; one build at a time. Suite runs, whose answers these
@@ -310,66 +299,14 @@ fn cached(app: &App, run: i64, key: Option<&ReportKey>) -> Option<Arc<CachedRepo
     key.is_none_or(|key| key == built_from).then(|| report.clone())
 }
 
-/// The run's report blocks: its full report when it is cached, built
-/// within [`FULL_REPORT_WAIT`] or the run is smaller than
-/// [`LARGE_RUN_PAIRS`]; else, while the build goes on for the
-/// page's next refresh, the last full report built (a few games behind),
-/// or the first time the short view (made while waiting) with a line saying so.
+/// The run's report blocks: its full report, from the cache while the run
+/// has not changed (a run of a million games takes about 0.2 s to build,
+/// its counts being kept as pairs finish).
 async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), (StatusCode, String)> {
     let Some(run) = run_id(id) else {
         return Err((StatusCode::NOT_FOUND, format!("no run '{id}': runs are numbered 1, 2, …")));
     };
-    let building = {
-        let app = app.clone();
-        tokio::spawn(async move { cached_report(&app, run).await })
-    };
-    let large = app.db.run(run).await.is_ok_and(|info| info.pairs_done >= LARGE_RUN_PAIRS);
-    if !large {
-        return built_html(building.await);
-    }
-    // What to show if the build takes longer: the last full report, or the
-    // short view, made meanwhile on the main connection.
-    let meanwhile = match cached(app, run, None) {
-        Some(last) => Meanwhile::Last(last),
-        None => {
-            let db = app.db.clone();
-            Meanwhile::Brief(tokio::spawn(async move { report_of(&db, run, Ask::of(Detail::Brief)).await }))
-        }
-    };
-    match tokio::time::timeout(FULL_REPORT_WAIT, building).await {
-        Ok(built) => built_html(built),
-        Err(_) => match meanwhile {
-            Meanwhile::Last(last) => Ok(last.html.clone()),
-            Meanwhile::Brief(brief) => {
-                let brief = brief
-                    .await
-                    .map_err(|e| (StatusCode::INTERNAL_SERVER_ERROR, format!("building the short view failed: {e}")))?
-                    .map_err(|e| report_failure(&e))?;
-                let (title, body) = brief.brief_html_body();
-                let note = "<p class=\"muted\">The short view: the full report (curves, openings, engines, game \
-                            lengths) is being built and replaces it at the next refresh.</p>";
-                Ok((title, format!("{note}{body}")))
-            }
-        },
-    }
-}
-
-/// What a large run's page shows while its full report is being built.
-enum Meanwhile {
-    /// The last full report built.
-    Last(Arc<CachedReport>),
-    /// The short view, being made.
-    Brief(tokio::task::JoinHandle<Result<crate::reporting::RunReport, ReportError>>),
-}
-
-/// The HTML of a report built by a task of its own.
-fn built_html(
-    built: Result<Result<Arc<CachedReport>, ReportError>, tokio::task::JoinError>,
-) -> Result<(String, String), (StatusCode, String)> {
-    match built {
-        Ok(built) => built.map(|report| report.html.clone()).map_err(|e| report_failure(&e)),
-        Err(failed) => Err((StatusCode::INTERNAL_SERVER_ERROR, format!("building the report failed: {failed}"))),
-    }
+    cached_report(app, run).await.map(|report| report.html.clone()).map_err(|e| report_failure(&e))
 }
 
 fn controls(app: &App, run: i64) -> String {
