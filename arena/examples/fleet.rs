@@ -12,8 +12,13 @@
 //! recorded games and no engines, until no pair is left. Prints finished
 //! pairs per second and the p50 / p99 of a claim and of a store, then checks
 //! the final counts: every pair done once, two games each, the tallies'
-//! games twice the pairs. A worker that cannot connect (the server's
-//! `max_connections`) is counted and named; the table says where it stops.
+//! games twice the pairs. As `arena worker` does, a simulated worker whose
+//! claim or store fails (a connection refused at the server's
+//! `max_connections`, a pool that waited too long) gives the pair back,
+//! waits a second and goes on; the failures are counted and the first named.
+//! A pair is leased for 60 s, as a worker's is (its lease is not renewed
+//! here: a pair held longer is taken over by another worker, which the
+//! final counts would show).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -30,8 +35,23 @@ struct Times {
     claims: Vec<f64>,
     stores: Vec<f64>,
     pairs: u64,
-    failed: Option<String>,
+    /// Claims, stores and connections that failed (then retried).
+    failures: u64,
+    first_failure: Option<String>,
 }
+
+impl Times {
+    fn failed(&mut self, what: String) {
+        self.failures += 1;
+        self.first_failure.get_or_insert(what);
+    }
+}
+
+/// How long a pair is leased, as `arena worker` leases it.
+const LEASE: Duration = Duration::from_secs(60);
+
+/// How long a simulated worker waits after a failure.
+const PAUSE: Duration = Duration::from_secs(1);
 
 fn ms_since(start: Instant) -> f64 {
     start.elapsed().as_secs_f64() * 1e3
@@ -40,40 +60,62 @@ fn ms_since(start: Instant) -> f64 {
 /// One simulated worker: pairs until none is left.
 async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<GameRecord>>) -> Times {
     let mut times = Times::default();
-    let db = match Db::open(&target).await {
-        Ok(db) => db,
-        Err(e) => {
-            times.failed = Some(e.to_string());
-            return times;
+    let db = loop {
+        match Db::open(&target).await {
+            Ok(db) => break db,
+            Err(e) => {
+                times.failed(format!("connecting: {e}"));
+                tokio::time::sleep(PAUSE).await;
+            }
         }
     };
     loop {
         let start = Instant::now();
-        let pair = match db.claim_pair(run, &name, Duration::from_secs(3600)).await {
+        let pair = match db.claim_pair(run, &name, LEASE).await {
             Ok(Some(pair)) => pair,
-            Ok(None) => break,
+            // Nothing to claim: done, unless pairs in flight may come back
+            // (a worker that could not give one back), as a worker idles.
+            Ok(None) => match db.run(run).await {
+                Ok(info) if info.pairs_done < info.pairs_planned => {
+                    tokio::time::sleep(PAUSE).await;
+                    continue;
+                }
+                Ok(_) => break,
+                Err(e) => {
+                    times.failed(format!("reading the run: {e}"));
+                    tokio::time::sleep(PAUSE).await;
+                    continue;
+                }
+            },
             Err(e) => {
-                times.failed = Some(e.to_string());
-                break;
+                times.failed(format!("claiming: {e}"));
+                tokio::time::sleep(PAUSE).await;
+                continue;
             }
         };
         times.claims.push(ms_since(start));
         let k = pair.plan.index as usize;
         let start = Instant::now();
-        match db.save_first_game(&pair, &recorded::named(&games, 2 * k, "a", "b")).await {
-            Ok(true) => {}
-            other => {
-                times.failed = Some(format!("the first game of pair {k}: {other:?}"));
-                break;
-            }
+        if let Err(e) = db.save_first_game(&pair, &recorded::named(&games, 2 * k, "a", "b")).await {
+            times.failed(format!("storing the first game of pair {k}: {e}"));
+            let _ = db.release_pair(&pair).await;
+            tokio::time::sleep(PAUSE).await;
+            continue;
         }
         times.stores.push(ms_since(start));
         let start = Instant::now();
         match db.finish_pair(&pair, &recorded::named(&games, 2 * k + 1, "b", "a"), &|_| None, None).await {
             Ok(Some(_)) => {}
-            other => {
-                times.failed = Some(format!("finishing pair {k}: {:?}", other.map(|c| c.is_some())));
-                break;
+            Ok(None) => {
+                // The lease ran out and another worker took the pair over.
+                times.failed(format!("finishing pair {k}: its lease had run out"));
+                continue;
+            }
+            Err(e) => {
+                times.failed(format!("finishing pair {k}: {e}"));
+                let _ = db.release_pair(&pair).await;
+                tokio::time::sleep(PAUSE).await;
+                continue;
             }
         }
         times.stores.push(ms_since(start));
@@ -103,13 +145,15 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, ga
         .map(|w| tokio::spawn(worker(target.clone(), ids[w % runs], format!("sim{w}:1"), games.clone())))
         .collect();
     let mut all = Times::default();
-    let mut failures = Vec::new();
     for task in tasks {
         let times = task.await.expect("worker task");
         all.claims.extend(times.claims);
         all.stores.extend(times.stores);
         all.pairs += times.pairs;
-        failures.extend(times.failed);
+        all.failures += times.failures;
+        if let Some(first) = times.first_failure {
+            all.first_failure.get_or_insert(first);
+        }
     }
     let seconds = start.elapsed().as_secs_f64();
     all.claims.sort_by(f64::total_cmp);
@@ -135,8 +179,8 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, ga
         stored,
         if exact { ": exact" } else { ": NOT EXACT" },
     );
-    if let Some(first) = failures.first() {
-        println!("|   | | {} of {workers} workers failed; the first: {first} | | | | |", failures.len());
+    if let Some(first) = &all.first_failure {
+        println!("|   | | {} failures retried; the first: {first} | | | | |", all.failures);
     }
     for &run in &ids {
         db.set_status(run, RunStatus::Finished, None).await.expect("status");
