@@ -340,13 +340,21 @@ impl Db {
         limit: i64,
         with_moves: bool,
     ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
-        let (moves, join) = if with_moves {
-            (
+        // SQLite joins the moves a game at a time. PostgreSQL, given the same
+        // joins, merged each page with the moves table read from its start (a
+        // page of the millionth game read a million rows): there they are
+        // looked up per game.
+        let (moves, join) = match (with_moves, self.backend) {
+            (false, _) => ("", ""),
+            (true, crate::dialect::Backend::Sqlite) => (
                 ", pm.data, m.moves_json",
                 "LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id",
-            )
-        } else {
-            ("", "")
+            ),
+            (true, crate::dialect::Backend::Postgres) => (
+                ", (SELECT pm.data FROM packed_moves pm WHERE pm.game_id = g.id), \
+                 (SELECT m.moves_json FROM game_moves m WHERE m.game_id = g.id)",
+                "",
+            ),
         };
         let rows = sqlx::query(self.backend.sql(&format!(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \

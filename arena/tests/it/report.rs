@@ -68,28 +68,28 @@ fn browser_check_detects_console_errors() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A short SPRT of the bundled engines.
+const SPRT: &[&str] = &[
+    "sprt",
+    "--a",
+    "fhr",
+    "--b",
+    "plain",
+    "--elo0",
+    "0",
+    "--elo1",
+    "200",
+    "--max-games",
+    "16",
+    "--tc",
+    "nodes=1500",
+    "--quiet",
+];
+
 #[test]
 fn sprt_run_report_agrees_across_formats_and_renders() {
     let dir = temp_dir("sprt");
-    arena_ok(
-        &dir,
-        &[
-            "sprt",
-            "--a",
-            "fhr",
-            "--b",
-            "plain",
-            "--elo0",
-            "0",
-            "--elo1",
-            "200",
-            "--max-games",
-            "16",
-            "--tc",
-            "nodes=1500",
-            "--quiet",
-        ],
-    );
+    arena_ok(&dir, SPRT);
     let json: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
     validate_against_schema(&json);
     assert_eq!(json["version"], 1);
@@ -243,25 +243,7 @@ fn tournament_report_has_crosstable_and_anchored_ratings() {
 fn a_large_runs_report_from_its_blocks_agrees_with_the_one_from_its_pairs() {
     use arena::reporting::{Ask, Detail, Format, RunReport, report_of};
     let dir = temp_dir("large-report");
-    arena_ok(
-        &dir,
-        &[
-            "sprt",
-            "--a",
-            "fhr",
-            "--b",
-            "plain",
-            "--elo0",
-            "0",
-            "--elo1",
-            "200",
-            "--max-games",
-            "16",
-            "--tc",
-            "nodes=1500",
-            "--quiet",
-        ],
-    );
+    arena_ok(&dir, SPRT);
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let (whole, blocks) = runtime.block_on(async {
         let db = db::Db::open(&db::Target::Sqlite(dir.join("arena.db"))).await.unwrap();
