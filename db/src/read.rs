@@ -307,9 +307,8 @@ impl Db {
     ) -> Result<Vec<GameRow>, DbError> {
         let page = self.stored_page(run, after, limit, with_moves).await?;
         let mut games = Vec::with_capacity(page.len());
-        let decoded = decode_all(&page);
-        for ((mut game, _), moves) in page.into_iter().zip(decoded) {
-            game.record.moves = moves.map_err(|e| {
+        for (mut game, stored) in page {
+            stored.read_into(&mut game.record.moves).map_err(|e| {
                 DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
             })?;
             games.push(game);
@@ -427,35 +426,6 @@ impl StoredMoves {
             }
         }
     }
-}
-
-/// Games per thread below which a page's moves are decoded on one thread.
-const DECODE_CHUNK: usize = 64;
-
-/// The moves of a page of games, decoded on as many threads as there are
-/// cores.
-fn decode_all(page: &[(GameRow, StoredMoves)]) -> Vec<Result<Vec<MoveRecord>, String>> {
-    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let chunk = page.len().div_ceil(threads).max(DECODE_CHUNK);
-    let decode = |part: &[(GameRow, StoredMoves)]| -> Vec<Result<Vec<MoveRecord>, String>> {
-        part.iter()
-            .map(|(_, stored)| {
-                let mut moves = Vec::new();
-                stored.read_into(&mut moves).map(|()| moves)
-            })
-            .collect()
-    };
-    let mut parts = page.chunks(chunk);
-    let Some(first) = parts.next() else { return Vec::new() };
-    std::thread::scope(|scope| {
-        let others: Vec<_> = parts.map(|part| scope.spawn(move || decode(part))).collect();
-        let mut decoded = decode(first);
-        for other in others {
-            // A decoder returns errors, it does not panic.
-            decoded.extend(other.join().unwrap_or_default());
-        }
-        decoded
-    })
 }
 
 fn game_row(r: &AnyRow) -> GameRow {
