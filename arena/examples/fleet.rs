@@ -19,6 +19,11 @@
 //! A pair is leased for 60 s, as a worker's is (its lease is not renewed
 //! here: a pair held longer is taken over by another worker, which the
 //! final counts would show).
+//!
+//! With `ARENA_FLEET_VIA=postgres://USER:PASSWORD@HOST:PORT` the workers
+//! connect there (a pooler such as PgBouncer in front of the server, same
+//! database name) while the scratch database is made and checked directly;
+//! `bench/fleet.sh` starts a PgBouncer and runs both ways.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -140,9 +145,10 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, ga
         ids.push(db.create_run(&recorded::spec(), &recorded::plan(pairs / runs)).await.expect("run"));
     }
     let pairs = pairs / runs * runs;
+    let through = via(&target);
     let start = Instant::now();
     let tasks: Vec<_> = (0..workers)
-        .map(|w| tokio::spawn(worker(target.clone(), ids[w % runs], format!("sim{w}:1"), games.clone())))
+        .map(|w| tokio::spawn(worker(through.clone(), ids[w % runs], format!("sim{w}:1"), games.clone())))
         .collect();
     let mut all = Times::default();
     for task in tasks {
@@ -186,6 +192,21 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, ga
         db.set_status(run, RunStatus::Finished, None).await.expect("status");
     }
     db.close().await;
+}
+
+/// The scratch database `target` as the workers reach it: through
+/// `ARENA_FLEET_VIA`'s host and port when it is set.
+fn via(target: &Target) -> Target {
+    let via = std::env::var("ARENA_FLEET_VIA").unwrap_or_default();
+    if via.is_empty() {
+        return target.clone();
+    }
+    let Target::Postgres(direct) = target else { return target.clone() };
+    let mut url: url::Url = direct.parse().expect("the scratch database's URL");
+    let pooler: url::Url = via.parse().expect("ARENA_FLEET_VIA: a postgres:// URL");
+    url.set_host(pooler.host_str()).expect("ARENA_FLEET_VIA's host");
+    url.set_port(pooler.port()).expect("ARENA_FLEET_VIA's port");
+    Target::Postgres(url.to_string())
 }
 
 fn main() {

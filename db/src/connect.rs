@@ -298,7 +298,11 @@ impl Db {
         if applied_before > 0 && applied_before < known {
             upgrading(Upgrade { from: applied_before, to: known });
         }
-        let migrated = migrator.run(&pool).await;
+        // A schema already current is left alone: the migrator takes
+        // PostgreSQL's advisory lock, a session's, which a transaction
+        // pooler (PgBouncer) may leave held on a server connection that the
+        // next client's migrator then waits on for ever.
+        let migrated = if schema_current(&pool, &migrator).await { Ok(()) } else { migrator.run(&pool).await };
         drop(migrating);
         migrated.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => open_error(e),
@@ -489,6 +493,15 @@ pub struct Upgrade {
     pub from: i64,
     /// Migrations applied after.
     pub to: i64,
+}
+
+/// Whether every migration `migrator` knows, and no other, was applied
+/// with success.
+async fn schema_current(pool: &sqlx::AnyPool, migrator: &sqlx::migrate::Migrator) -> bool {
+    let known: Vec<i64> = migrator.iter().map(|m| m.version).collect();
+    let applied: Result<Vec<i64>, _> =
+        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version").fetch_all(pool).await;
+    applied.is_ok_and(|applied| applied == known)
 }
 
 async fn applied_migrations(pool: &sqlx::AnyPool) -> i64 {

@@ -434,6 +434,38 @@ async fn another_programs_database_is_refused_and_left_alone() {
     }
 }
 
+/// A PostgreSQL database whose schema is current opens without the
+/// migrator's advisory lock, a session's lock that a transaction pooler
+/// (PgBouncer) can leave held on a server connection: opening waits for
+/// that lock only when a migration is missing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_current_database_opens_without_the_migrators_lock() {
+    for target in backends("lock").await {
+        let Target::Postgres(url) = &target else { continue };
+        Db::open(&target).await.unwrap().close().await;
+        // The lock sqlx's migrator takes: a constant times the CRC-32 of the database's name.
+        let name = url.rsplit('/').next().unwrap();
+        let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(name.as_bytes());
+        let lock = 0x3d32_ad9e_i64 * i64::from(crc);
+        sqlx::any::install_default_drivers();
+        let holder = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(url).await.unwrap();
+        let mut held = holder.acquire().await.unwrap();
+        sqlx::query("SELECT pg_advisory_lock($1)").bind(lock).execute(&mut *held).await.unwrap();
+        let opened = tokio::time::timeout(Duration::from_secs(60), Db::open(&target)).await;
+        opened.expect("a current database opens while the lock is held").unwrap().close().await;
+        // With a migration missing, the migrator runs and waits for the lock.
+        sqlx::query("DELETE FROM _sqlx_migrations WHERE version = (SELECT MAX(version) FROM _sqlx_migrations)")
+            .execute(&mut *held)
+            .await
+            .unwrap();
+        let waited = tokio::time::timeout(Duration::from_secs(2), Db::open(&target)).await;
+        assert!(waited.is_err(), "{target}: a database with a migration missing opened without the lock");
+        sqlx::query("SELECT pg_advisory_unlock($1)").bind(lock).execute(&mut *held).await.unwrap();
+        drop(held);
+        holder.close().await;
+    }
+}
+
 /// Several arena processes opening one fresh database at once (a run and
 /// `arena show`, workers starting together) all open it: one migrating it
 /// is never taken for another program's database by the others.
