@@ -5,6 +5,7 @@
 //! |-----------------|------------------------------------------|------------------------------------|
 //! | `{now_ms}`      | `julianday('now')` as Unix ms            | `clock_timestamp()` as Unix ms     |
 //! | `{for_update}`  | nothing (`BEGIN IMMEDIATE` serialises)   | `FOR UPDATE`                       |
+//! | `{for_no_key_update}` | nothing                            | `FOR NO KEY UPDATE`                |
 //! | `{skip_locked}` | nothing                                  | `FOR UPDATE SKIP LOCKED`           |
 //!
 //! PostgreSQL numbers its placeholders (`$1`, `$2`, …); sqlx's `Any` driver
@@ -24,15 +25,17 @@ pub(crate) enum Backend {
 impl Backend {
     /// `text` in this backend's dialect.
     pub(crate) fn sql(self, text: &str) -> AssertSqlSafe<String> {
-        let words: [(&str, &str); 3] = match self {
+        let words: [(&str, &str); 4] = match self {
             Backend::Sqlite => [
                 ("{now_ms}", "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"),
                 ("{for_update}", ""),
+                ("{for_no_key_update}", ""),
                 ("{skip_locked}", ""),
             ],
             Backend::Postgres => [
                 ("{now_ms}", "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT)"),
                 ("{for_update}", "FOR UPDATE"),
+                ("{for_no_key_update}", "FOR NO KEY UPDATE"),
                 ("{skip_locked}", "FOR UPDATE SKIP LOCKED"),
             ],
         };

@@ -219,10 +219,10 @@ impl Db {
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
         let verdict = match decided {
             Some(verdict) => {
-                let in_flight = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'";
-                for statement in delete_games_of(in_flight) {
-                    sqlx::query(sql(&statement)).bind(pair.run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
-                }
+                // Skipped first, then their games deleted: the update waits
+                // for a worker storing a first game at this moment (it holds
+                // its pair's row), whose game the delete then sees; deleted
+                // first, that game would outlive its skipped pair.
                 sqlx::query(sql(
                     "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')",
                 ))
@@ -230,6 +230,10 @@ impl Db {
                 .execute(&mut *tx)
                 .await
                 .map_err(|e| self.error(e))?;
+                let skipped = "SELECT id FROM pairs WHERE run_id = ? AND status = 'skipped'";
+                for statement in delete_games_of(skipped) {
+                    sqlx::query(sql(&statement)).bind(pair.run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+                }
                 Some(Some(verdict))
             }
             None => {
@@ -548,13 +552,19 @@ fn stored_tally(r: &AnyRow, first: usize) -> Tally {
 
 impl Db {
     /// Whether run `run` is running, locking its row until the transaction
-    /// ends (PostgreSQL; SQLite holds the write lock).
+    /// ends (PostgreSQL; SQLite holds the write lock). The lock is `FOR NO
+    /// KEY UPDATE`: it excludes other finishers and every change of the
+    /// run's status, but not the games being inserted meanwhile, whose
+    /// foreign key takes a key-share lock on the same row (`FOR UPDATE` made
+    /// every first game of the run wait for the finisher in progress).
     pub(crate) async fn run_is_running(&self, tx: &mut Transaction<'static, Any>, run: i64) -> Result<bool, DbError> {
-        let row = sqlx::query(self.backend.sql("SELECT id FROM runs WHERE id = ? AND status = 'running' {for_update}"))
-            .bind(run)
-            .fetch_optional(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = sqlx::query(
+            self.backend.sql("SELECT id FROM runs WHERE id = ? AND status = 'running' {for_no_key_update}"),
+        )
+        .bind(run)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
         Ok(row.is_some())
     }
 }

@@ -252,6 +252,75 @@ async fn an_sprt_verdict_stops_the_run_in_the_finishing_transaction() {
     }
 }
 
+/// A first game being stored while another pair's verdict stops the run (on
+/// PostgreSQL, where the two are concurrent: a finisher's lock on the run's
+/// row lets games be inserted): the verdict waits for it and deletes it with
+/// its skipped pair, instead of missing a game not yet committed and leaving
+/// it behind.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_game_stored_during_a_verdict_goes_with_its_skipped_pair() {
+    for target in backends("sprt_race").await {
+        let Target::Postgres(url) = &target else { continue };
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 6).await;
+        let first = db.claim_pair(run, "w1", LONG).await.unwrap().unwrap();
+        let racing = db.claim_pair(run, "w2", LONG).await.unwrap().unwrap();
+        assert!(db.save_first_game(&first, &game("fhr", "plain", GameResult::WhiteWins, 4)).await.unwrap());
+        // Another worker storing its first game: its pair's row locked, the
+        // game inserted (a copy of the first pair's), not yet committed.
+        let other = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect(url).await.unwrap();
+        let columns: String = sqlx::query_scalar(
+            "SELECT string_agg(column_name::text, ', ') FROM information_schema.columns \
+             WHERE table_name = 'games' AND table_schema = current_schema() \
+             AND column_name NOT IN ('id', 'pair_id')",
+        )
+        .fetch_one(&other)
+        .await
+        .unwrap();
+        let mut storing = other.begin().await.unwrap();
+        sqlx::query("SELECT id FROM pairs WHERE id = $1 FOR UPDATE")
+            .bind(racing.id)
+            .execute(&mut *storing)
+            .await
+            .unwrap();
+        let copy = format!(
+            "INSERT INTO games (pair_id, {columns}) SELECT $1, {columns} FROM games WHERE pair_id = $2 AND game_in_pair = 0"
+        );
+        sqlx::query(sqlx::AssertSqlSafe(copy)).bind(racing.id).bind(first.id).execute(&mut *storing).await.unwrap();
+        let judge = |_: &PairingCounts| Some(SprtStep { llr: 3.5, verdict: Some(Verdict::AcceptH1) });
+        let verdict = {
+            let (db, first) = (db.clone(), first.clone());
+            tokio::spawn(async move {
+                let second = game("plain", "fhr", GameResult::BlackWins, 4);
+                db.finish_pair(&first, &second, &judge, None).await.unwrap().unwrap().run_finished
+            })
+        };
+        // The verdict's transaction reaches the racing pair's row and waits for it.
+        while sqlx::query_scalar::<_, i64>(
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+        .fetch_one(&other)
+        .await
+        .unwrap()
+            == 0
+        {
+            tokio::task::yield_now().await;
+        }
+        storing.commit().await.unwrap();
+        assert!(verdict.await.unwrap(), "{target}");
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE pair_id = $1")
+            .bind(racing.id)
+            .fetch_one(&other)
+            .await
+            .unwrap();
+        assert_eq!(left, 0, "{target}: the skipped pair's game was left behind");
+        let info = db.run(run).await.unwrap();
+        assert_eq!((info.pairs_planned, info.pairs_done, info.games), (1, 1, 2), "{target}");
+        other.close().await;
+        db.close().await;
+    }
+}
+
 #[tokio::test]
 async fn a_released_pair_is_pending_again_and_resume_resets_what_a_crash_left() {
     for target in backends("release_reset").await {
