@@ -106,8 +106,12 @@ impl Db {
         Ok(())
     }
 
-    /// Adds `games` to run `run`'s `run_pairs`, `run_games`, `run_engine_totals`
-    /// and, with `overheads`, `run_overheads`.
+    /// Adds `games` to run `run`'s `run_pairs`, `run_progress`, `run_games`,
+    /// `run_engine_totals` and, with `overheads`, `run_overheads`. One pair's
+    /// counts are one statement on PostgreSQL (the upserts as data-modifying
+    /// `WITH` clauses; each reads the pair's and games' rows, none another's
+    /// table): the finishing transaction holds its run's row meanwhile, and
+    /// every round trip in it is a wait for the run's other finishers.
     async fn add_counts(
         &self,
         tx: &mut Transaction<'static, Any>,
@@ -115,98 +119,24 @@ impl Db {
         games: Games,
         overheads: bool,
     ) -> Result<(), DbError> {
-        let pairs = match games {
-            Games::Pair(_) => "p.id = ?",
-            Games::Run(_) => "p.run_id = ? AND p.status = 'done'",
-        };
-        sqlx::query(self.backend.sql(&format!(
-            "INSERT INTO run_pairs (run_id, engine_a, engine_b, machine, result0, result1, pairs) \
-             SELECT p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1, COUNT(*) \
-             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL \
-             GROUP BY p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1 \
-             ON CONFLICT (run_id, engine_a, engine_b, machine, result0, result1) \
-             DO UPDATE SET pairs = run_pairs.pairs + excluded.pairs"
-        )))
-        .bind(games.id())
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        let block = model::PROGRESS_BLOCK;
-        sqlx::query(self.backend.sql(&format!(
-            "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq) \
-             SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
-             p.result0, p.result1, COUNT(*), MAX(p.finished_seq) \
-             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL AND p.finished_seq IS NOT NULL \
-             GROUP BY p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
-             p.result0, p.result1 \
-             ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
-             DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, last_seq = excluded.last_seq"
-        )))
-        .bind(games.id())
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        // The LLR after each row's last pair, read from that pair's row.
-        sqlx::query(self.backend.sql(&format!(
-            "UPDATE run_progress SET llr = (SELECT llr FROM pairs WHERE run_id = run_progress.run_id \
-             AND finished_seq = run_progress.last_seq) \
-             WHERE run_id = ? AND last_seq IN (SELECT p.finished_seq FROM pairs p WHERE {pairs})"
-        )))
-        .bind(run)
-        .bind(games.id())
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        let filter = games.filter();
-        sqlx::query(self.backend.sql(&format!(
-            "INSERT INTO run_games (run_id, machine, white, black, result, termination, plies, games) \
-             SELECT g.run_id, g.machine, g.white, g.black, g.result, g.termination, g.plies, COUNT(*) FROM games g \
-             WHERE {filter} GROUP BY g.run_id, g.machine, g.white, g.black, g.result, g.termination, g.plies \
-             ON CONFLICT (run_id, machine, white, black, result, termination, plies) \
-             DO UPDATE SET games = run_games.games + excluded.games"
-        )))
-        .bind(games.id())
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
-
-        const TOTALS: [&str; 10] = [
-            "moves",
-            "time_ms",
-            "depth_sum",
-            "depth_moves",
-            "nodes_sum",
-            "nodes_moves",
-            "nps_sum",
-            "nps_moves",
-            "seldepth_sum",
-            "seldepth_moves",
-        ];
-        // Each game's row holds both sides' totals; a side that made no move counts for nothing.
-        let side = |colour: &str| {
-            let columns: Vec<String> = TOTALS.iter().map(|t| format!("g.{colour}_{t} AS {t}")).collect();
-            format!(
-                "SELECT g.run_id, g.{colour} AS engine, {} FROM games g WHERE {filter} AND g.{colour}_moves > 0",
-                columns.join(", ")
-            )
-        };
-        let sums: Vec<String> = TOTALS.iter().map(|t| format!("SUM({t})")).collect();
-        let added: Vec<String> = TOTALS.iter().map(|t| format!("{t} = run_engine_totals.{t} + excluded.{t}")).collect();
-        sqlx::query(self.backend.sql(&format!(
-            "INSERT INTO run_engine_totals (run_id, engine, {}) SELECT run_id, engine, {} FROM ({} UNION ALL {}) sides \
-             WHERE true GROUP BY run_id, engine ON CONFLICT (run_id, engine) DO UPDATE SET {}",
-            TOTALS.join(", "),
-            sums.join(", "),
-            side("white"),
-            side("black"),
-            added.join(", ")
-        )))
-        .bind(games.id())
-        .bind(games.id())
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
-
+        let statements = count_statements(run, games);
+        if self.backend == crate::dialect::Backend::Postgres && matches!(games, Games::Pair(_)) {
+            let clauses: Vec<String> =
+                statements.iter().enumerate().map(|(i, (text, _))| format!("c{i} AS ({text})")).collect();
+            let mut query = sqlx::query(self.backend.sql(&format!("WITH {} SELECT 1", clauses.join(", "))));
+            for value in statements.iter().flat_map(|(_, binds)| binds) {
+                query = query.bind(*value);
+            }
+            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+        } else {
+            for (text, binds) in &statements {
+                let mut query = sqlx::query(self.backend.sql(text));
+                for value in binds {
+                    query = query.bind(*value);
+                }
+                query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            }
+        }
         match overheads {
             true => self.add_overheads(tx, run, games).await,
             false => Ok(()),
@@ -256,6 +186,103 @@ impl Db {
         }
         Ok(())
     }
+}
+
+/// The statements that add `games` of run `run` to the run's counts but its
+/// overheads, each with its parameters.
+fn count_statements(run: i64, games: Games) -> Vec<(String, Vec<i64>)> {
+    let id = games.id();
+    let pairs = match games {
+        Games::Pair(_) => "p.id = ?",
+        Games::Run(_) => "p.run_id = ? AND p.status = 'done'",
+    };
+    let mut statements = vec![(
+        format!(
+            "INSERT INTO run_pairs (run_id, engine_a, engine_b, machine, result0, result1, pairs) \
+             SELECT p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1, COUNT(*) \
+             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL \
+             GROUP BY p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1 \
+             ON CONFLICT (run_id, engine_a, engine_b, machine, result0, result1) \
+             DO UPDATE SET pairs = run_pairs.pairs + excluded.pairs"
+        ),
+        vec![id],
+    )];
+    let block = model::PROGRESS_BLOCK;
+    let progress = |llr: &str, set_llr: &str| {
+        format!(
+            "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq{llr}) \
+             SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+             p.result0, p.result1, COUNT(*), MAX(p.finished_seq){max_llr} \
+             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL AND p.finished_seq IS NOT NULL \
+             GROUP BY p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+             p.result0, p.result1 \
+             ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
+             DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, last_seq = excluded.last_seq{set_llr}",
+            max_llr = if llr.is_empty() { "" } else { ", MAX(p.llr)" },
+        )
+    };
+    match games {
+        // The pair just finished is the last of its block: the LLR after it is its own.
+        Games::Pair(_) => statements.push((progress(", llr", ", llr = excluded.llr"), vec![id])),
+        Games::Run(_) => {
+            statements.push((progress("", ""), vec![id]));
+            // The LLR after each row's last pair, read from that pair's row.
+            statements.push((
+                format!(
+                    "UPDATE run_progress SET llr = (SELECT llr FROM pairs WHERE run_id = run_progress.run_id \
+                     AND finished_seq = run_progress.last_seq) \
+                     WHERE run_id = ? AND last_seq IN (SELECT p.finished_seq FROM pairs p WHERE {pairs})"
+                ),
+                vec![run, id],
+            ));
+        }
+    }
+    let filter = games.filter();
+    statements.push((
+        format!(
+            "INSERT INTO run_games (run_id, machine, white, black, result, termination, plies, games) \
+             SELECT g.run_id, g.machine, g.white, g.black, g.result, g.termination, g.plies, COUNT(*) FROM games g \
+             WHERE {filter} GROUP BY g.run_id, g.machine, g.white, g.black, g.result, g.termination, g.plies \
+             ON CONFLICT (run_id, machine, white, black, result, termination, plies) \
+             DO UPDATE SET games = run_games.games + excluded.games"
+        ),
+        vec![id],
+    ));
+    const TOTALS: [&str; 10] = [
+        "moves",
+        "time_ms",
+        "depth_sum",
+        "depth_moves",
+        "nodes_sum",
+        "nodes_moves",
+        "nps_sum",
+        "nps_moves",
+        "seldepth_sum",
+        "seldepth_moves",
+    ];
+    // Each game's row holds both sides' totals; a side that made no move counts for nothing.
+    let side = |colour: &str| {
+        let columns: Vec<String> = TOTALS.iter().map(|t| format!("g.{colour}_{t} AS {t}")).collect();
+        format!(
+            "SELECT g.run_id, g.{colour} AS engine, {} FROM games g WHERE {filter} AND g.{colour}_moves > 0",
+            columns.join(", ")
+        )
+    };
+    let sums: Vec<String> = TOTALS.iter().map(|t| format!("SUM({t})")).collect();
+    let added: Vec<String> = TOTALS.iter().map(|t| format!("{t} = run_engine_totals.{t} + excluded.{t}")).collect();
+    statements.push((
+        format!(
+            "INSERT INTO run_engine_totals (run_id, engine, {}) SELECT run_id, engine, {} FROM ({} UNION ALL {}) sides \
+             WHERE true GROUP BY run_id, engine ON CONFLICT (run_id, engine) DO UPDATE SET {}",
+            TOTALS.join(", "),
+            sums.join(", "),
+            side("white"),
+            side("black"),
+            added.join(", ")
+        ),
+        vec![id, id],
+    ));
+    statements
 }
 
 /// The assignments that keep a finished pair's results and machine in its
