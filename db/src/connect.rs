@@ -289,7 +289,8 @@ impl Db {
                 return Err(DbError::NotArena { target: shown, what });
             }
         }
-        let applied_before = applied_migrations(&pool).await;
+        let applied = applied_migrations(&pool).await;
+        let applied_before = i64::try_from(applied.len()).unwrap_or(i64::MAX);
         let migrator = match backend {
             Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
             Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
@@ -302,7 +303,8 @@ impl Db {
         // PostgreSQL's advisory lock, a session's, which a transaction
         // pooler (PgBouncer) may leave held on a server connection that the
         // next client's migrator then waits on for ever.
-        let migrated = if schema_current(&pool, &migrator).await { Ok(()) } else { migrator.run(&pool).await };
+        let current = applied.iter().copied().eq(migrator.iter().map(|m| m.version));
+        let migrated = if current { Ok(()) } else { migrator.run(&pool).await };
         drop(migrating);
         migrated.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => open_error(e),
@@ -322,7 +324,7 @@ impl Db {
             // next to nothing, where a write-ahead log would hold every page
             // written (about 1 MB): the file then enters WAL, which it keeps.
             sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await.map_err(open_error)?;
-            if applied_migrations(&pool).await != applied_before {
+            if applied_migrations(&pool).await != applied {
                 let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await;
             }
         }
@@ -485,7 +487,6 @@ pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbE
     Ok(Target::Postgres(scratch.to_string()))
 }
 
-/// How many migrations the database records as applied (0 before the first).
 /// An existing database's schema about to be upgraded ([`Db::open_noting`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Upgrade {
@@ -495,18 +496,11 @@ pub struct Upgrade {
     pub to: i64,
 }
 
-/// Whether every migration `migrator` knows, and no other, was applied
-/// with success.
-async fn schema_current(pool: &sqlx::AnyPool, migrator: &sqlx::migrate::Migrator) -> bool {
-    let known: Vec<i64> = migrator.iter().map(|m| m.version).collect();
-    let applied: Result<Vec<i64>, _> =
-        sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version").fetch_all(pool).await;
-    applied.is_ok_and(|applied| applied == known)
-}
-
-async fn applied_migrations(pool: &sqlx::AnyPool) -> i64 {
-    sqlx::query("SELECT COUNT(*) FROM _sqlx_migrations")
-        .fetch_one(pool)
+/// The versions of the migrations applied with success, in order (none
+/// when the database has no tables yet).
+async fn applied_migrations(pool: &sqlx::AnyPool) -> Vec<i64> {
+    sqlx::query_scalar("SELECT version FROM _sqlx_migrations WHERE success ORDER BY version")
+        .fetch_all(pool)
         .await
-        .map_or(0, |row| sqlx::Row::try_get::<i64, _>(&row, 0).unwrap_or(0))
+        .unwrap_or_default()
 }

@@ -119,23 +119,19 @@ impl Db {
         games: Games,
         overheads: bool,
     ) -> Result<(), DbError> {
-        let statements = count_statements(run, games);
+        let mut statements = count_statements(run, games);
         if self.backend == crate::dialect::Backend::Postgres && matches!(games, Games::Pair(_)) {
             let clauses: Vec<String> =
                 statements.iter().enumerate().map(|(i, (text, _))| format!("c{i} AS ({text})")).collect();
-            let mut query = sqlx::query(self.backend.sql(&format!("WITH {} SELECT 1", clauses.join(", "))));
-            for value in statements.iter().flat_map(|(_, binds)| binds) {
+            let binds = statements.iter().flat_map(|(_, binds)| binds.iter().copied()).collect();
+            statements = vec![(format!("WITH {} SELECT 1", clauses.join(", ")), binds)];
+        }
+        for (text, binds) in &statements {
+            let mut query = sqlx::query(self.backend.sql(text));
+            for value in binds {
                 query = query.bind(*value);
             }
             query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
-        } else {
-            for (text, binds) in &statements {
-                let mut query = sqlx::query(self.backend.sql(text));
-                for value in binds {
-                    query = query.bind(*value);
-                }
-                query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
-            }
         }
         match overheads {
             true => self.add_overheads(tx, run, games).await,
