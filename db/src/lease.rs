@@ -106,7 +106,7 @@ impl Db {
     }
 
     async fn save_first_game_now(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
-        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
+        let packed = crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)?;
         let mut tx = self.write().await?;
         // The claim is checked by the insert itself: one statement less per game.
         if self.insert_game(&mut tx, pair, 0, game, packed).await?.is_none() {
@@ -140,7 +140,7 @@ impl Db {
         let sql = |text: &str| self.backend.sql(text);
         // Packed before the transaction: other workers wait for the run's
         // row lock as long as this transaction holds it.
-        let packed = crate::packed::pack(&game.moves).map_err(DbError::Sql)?;
+        let packed = crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)?;
         let mut tx = self.write().await?;
         if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);

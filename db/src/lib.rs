@@ -13,6 +13,7 @@ mod counts;
 mod dialect;
 mod identities;
 mod lease;
+mod lines;
 mod machines;
 mod moves;
 mod packed;

@@ -4,11 +4,13 @@
 //! The value is a format byte ([`FORMAT`]), the payload's length as a
 //! varint, and the payload compressed by zstd. The payload is laid out by
 //! column, so that the compressor sees like beside like: the number of
-//! moves, then each field for every move in turn:
+//! moves, the castling notation the PVs are indexed in (see
+//! [`crate::lines`]; 0 when the game's start cannot be set up), then each
+//! field for every move in turn:
 //!
 //! | column | encoding |
 //! |---|---|
-//! | move and PV | per move: a token, or [`PREDICTED`] when the move is the reply the previous move's PV expected; then the PV: 0 and its text as it is, or 1 + (tokens × 2 + whether the first token is the move itself, not stored again), then the tokens |
+//! | move and PV | per move: [`MOVE_PREDICTED`] when the move is the reply the previous move's PV expected, else the move's index among the legal moves of the position the game reached, else [`MOVE_TOKEN`] and a token; then the PV: 0 and its text as it is, or 1 + (words × 4 + 2 × whether they are indices + whether the first word is the move itself, not stored again), then the words: a byte each, the move's index among the legal moves of the position the game (and the PV before it) reached, or a token each when a word is no legal move there |
 //! | SAN | length, bytes |
 //! | time | unsigned |
 //! | clock | signed: the difference from the mover's clock two plies before − this move's time (the increment, mostly) |
@@ -23,14 +25,22 @@
 //! packed in two bytes (from + 64 × to + 4096 × promotion), or `0xFFFF`,
 //! length and bytes for any other word (engine output is kept as it came).
 //! A PV whose text is not its words joined by single spaces is kept as text.
+//! Values of format 1 (moves and PVs as tokens, the move [`PREDICTED`] by
+//! the PV before it as a token too, no castling notation, PV header 1 +
+//! tokens × 2 + repeats) are read as they are.
 //!
 //! Decoding reads untrusted bytes: every length is checked, the payload is
 //! capped at [`MAX_PAYLOAD`], and a malformed value is an error, never a panic.
 
+use crate::lines::{Start, Walk, mode_byte, mode_of};
 use model::MoveRecord;
+use shakmaty::CastlingMode;
 
 /// The format byte of the values written here.
-pub(crate) const FORMAT: u8 = 1;
+pub(crate) const FORMAT: u8 = 2;
+
+/// The format before PVs were indexed: every PV word a token.
+const FORMAT_TOKENS: u8 = 1;
 
 /// Compression level: level 9 packed the scaling snapshot's 1,834 games into
 /// the same 4.9 MB, and no faster to store; 3 is zstd's default.
@@ -48,12 +58,22 @@ const MIN_MOVE_BYTES: u128 = 14;
 /// A token that is not a packed move: its text follows.
 const LITERAL: u16 = 0xFFFF;
 
-/// A move that is the second word of the previous move's PV.
+/// A move that is the second word of the previous move's PV (format 1).
 const PREDICTED: u16 = 0xFFFE;
 
-/// The moves packed; an error only when the compressor cannot get memory.
-pub(crate) fn pack(moves: &[MoveRecord]) -> Result<Vec<u8>, String> {
-    let payload = payload(moves);
+/// A move entry of format 2 that is the second word of the previous move's
+/// PV; any other byte below [`MOVE_TOKEN`] is the move's index among the
+/// legal moves.
+const MOVE_PREDICTED: u8 = 0xFF;
+
+/// A move entry of format 2 whose move is no legal move in the position the
+/// game reached (or none is known): a token follows.
+const MOVE_TOKEN: u8 = 0xFE;
+
+/// The moves packed, their PVs indexed in the positions reached from
+/// `start`; an error only when the compressor cannot get memory.
+pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, String> {
+    let payload = payload(moves, start);
     let frame = zstd::bulk::compress(&payload, LEVEL).map_err(|e| format!("cannot compress a game's moves: {e}"))?;
     let mut out = Vec::with_capacity(frame.len() + 8);
     out.push(FORMAT);
@@ -64,21 +84,27 @@ pub(crate) fn pack(moves: &[MoveRecord]) -> Result<Vec<u8>, String> {
 
 /// The moves of a packed value; an error names what is wrong with it.
 #[cfg(test)]
-pub(crate) fn unpack(value: &[u8]) -> Result<Vec<MoveRecord>, String> {
+pub(crate) fn unpack(value: &[u8], start: Start<'_>) -> Result<Vec<MoveRecord>, String> {
     let mut moves = Vec::new();
-    unpack_into(value, &mut moves, true)?;
+    unpack_into(value, &mut moves, true, start)?;
     Ok(moves)
 }
 
 /// The moves of a packed value into `moves`, whose strings are reused (an
 /// export reads millions of moves through one such vector per thread);
 /// without `lines`, each move's UCI text and PV are left empty (a PGN
-/// without PVs writes neither, and building them is most of the decoding).
-pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>, lines: bool) -> Result<(), String> {
-    let mut header = Reader { bytes: value, at: 0 };
+/// without PVs writes neither, and building them is most of the decoding:
+/// indexed PVs are replayed from `start`).
+pub(crate) fn unpack_into(
+    value: &[u8],
+    moves: &mut Vec<MoveRecord>,
+    lines: bool,
+    start: Start<'_>,
+) -> Result<(), String> {
+    let mut header = Reader { bytes: value, at: 0, indexed: false };
     let format = header.byte()?;
-    if format != FORMAT {
-        return Err(format!("packed moves of format {format}, this arena reads format {FORMAT}"));
+    if format != FORMAT && format != FORMAT_TOKENS {
+        return Err(format!("packed moves of format {format}, this arena reads formats {FORMAT_TOKENS} and {FORMAT}"));
     }
     let len = header.unsigned()?;
     if len > u128::from(MAX_PAYLOAD) {
@@ -104,20 +130,45 @@ pub(crate) fn unpack_into(value: &[u8], moves: &mut Vec<MoveRecord>, lines: bool
     if payload.len() != len {
         return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
     }
-    read_payload(&payload, moves, lines)
+    read_payload(&payload, moves, lines, format == FORMAT, start)
 }
 
-/// The uncompressed columns.
-fn payload(moves: &[MoveRecord]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(moves.len() * 48 + 8);
+/// The uncompressed columns, PVs indexed in standard castling notation, or
+/// in Chess960's when that indexes more of them.
+fn payload(moves: &[MoveRecord], start: Start<'_>) -> Vec<u8> {
+    let standard = columns(moves, Walk::new(start, CastlingMode::Standard));
+    if standard.unindexed == 0 {
+        return standard.bytes;
+    }
+    let chess960 = columns(moves, Walk::new(start, CastlingMode::Chess960));
+    if chess960.unindexed < standard.unindexed { chess960.bytes } else { standard.bytes }
+}
+
+/// A payload, and how many of its moves and PVs are not indexed.
+struct Columns {
+    bytes: Vec<u8>,
+    unindexed: usize,
+}
+
+/// The uncompressed columns, PVs indexed along `walk`.
+fn columns(moves: &[MoveRecord], mut walk: Walk) -> Columns {
+    let mut out = Vec::with_capacity(moves.len() * 40 + 8);
     unsigned(&mut out, moves.len() as u128);
+    out.push(mode_byte(walk.known().then(|| walk.mode())));
+    let mut unindexed = 0;
     for (i, m) in moves.iter().enumerate() {
         if i > 0 && predicted(&moves[i - 1]) == Some(m.uci.as_str()) {
-            out.extend_from_slice(&PREDICTED.to_le_bytes());
+            out.push(MOVE_PREDICTED);
+        } else if let Some(index) = walk.index(&m.uci) {
+            out.push(index);
         } else {
+            out.push(MOVE_TOKEN);
             token(&mut out, &m.uci);
+            unindexed += 1;
         }
-        pv(&mut out, m);
+        if !pv(&mut out, m, &mut walk) {
+            unindexed += 1;
+        }
     }
     for m in moves {
         text(&mut out, &m.san);
@@ -149,7 +200,7 @@ fn payload(moves: &[MoveRecord]) -> Vec<u8> {
     for m in moves {
         optional_signed(&mut out, m.nps.map(|nps| i128::from(nps) - derived_nps(m)));
     }
-    out
+    Columns { bytes: out, unindexed }
 }
 
 /// The reply a move's PV expects: its second word.
@@ -177,14 +228,26 @@ fn derived_nps(m: &MoveRecord) -> i128 {
     }
 }
 
-fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>, lines: bool) -> Result<(), String> {
-    let mut r = Reader { bytes: payload, at: 0 };
+fn read_payload(
+    payload: &[u8],
+    moves: &mut Vec<MoveRecord>,
+    lines: bool,
+    indexed: bool,
+    start: Start<'_>,
+) -> Result<(), String> {
+    let mut r = Reader { bytes: payload, at: 0, indexed };
     let n = r.unsigned()?;
     if n * MIN_MOVE_BYTES > payload.len() as u128 {
         return Err(format!("packed moves claim {n} moves in {} bytes", payload.len()));
     }
     // Below the payload's length, so it fits a usize.
     let n = n as usize;
+    let mode = if indexed { mode_of(r.byte()?)? } else { None };
+    // The positions are replayed only for the PVs.
+    let mut walk = match mode {
+        Some(mode) if lines => Walk::new(start, mode),
+        _ => Walk::none(),
+    };
     moves.truncate(n);
     moves.resize_with(n, MoveRecord::default);
     for i in 0..n {
@@ -193,15 +256,15 @@ fn read_payload(payload: &[u8], moves: &mut Vec<MoveRecord>, lines: bool) -> Res
         m.uci.clear();
         m.pv.clear();
         if !lines {
-            r.skip_token()?;
+            r.skip_move()?;
             r.skip_pv()?;
             continue;
         }
-        if r.token_into(&mut m.uci)? {
+        if r.move_into(&mut m.uci, &walk)? {
             let previous = before.last().and_then(predicted);
             m.uci.push_str(previous.ok_or("a move predicted by no PV")?);
         }
-        r.pv_into(&m.uci, &mut m.pv)?;
+        r.pv_into(&m.uci, &mut m.pv, &mut walk)?;
     }
     for m in moves.iter_mut() {
         m.san.clear();
@@ -283,7 +346,7 @@ fn square(file: u8, rank: u8) -> Option<u16> {
 }
 
 /// A UCI move in two bytes' worth, if the word is one.
-fn packed_move(word: &str) -> Option<u16> {
+pub(crate) fn packed_move(word: &str) -> Option<u16> {
     let b = word.as_bytes();
     if b.len() != 4 && b.len() != 5 {
         return None;
@@ -309,28 +372,43 @@ fn token(out: &mut Vec<u8>, word: &str) {
     }
 }
 
-fn pv(out: &mut Vec<u8>, m: &MoveRecord) {
+/// Move `m`'s PV, its words indexed from the position before the move (or
+/// after it, when the PV starts with it); `walk` is then moved past the
+/// move. False when the PV has words and they are not indexed.
+fn pv(out: &mut Vec<u8>, m: &MoveRecord, walk: &mut Walk) -> bool {
     let words: Vec<&str> = m.pv.split(' ').collect();
     if m.pv.is_empty() {
         unsigned(out, 1);
-    } else if words.iter().any(|w| w.is_empty()) {
+        walk.play(&m.uci);
+        return true;
+    }
+    if words.iter().any(|w| w.is_empty()) {
         // Not single-spaced words: kept as it came.
         unsigned(out, 0);
         text(out, &m.pv);
-    } else {
-        let repeats_move = words[0] == m.uci;
-        let rest = &words[usize::from(repeats_move)..];
-        unsigned(out, 1 + (rest.len() as u128) * 2 + u128::from(repeats_move));
-        for word in rest {
-            token(out, word);
-        }
+        walk.play(&m.uci);
+        return false;
     }
+    let repeats_move = words[0] == m.uci;
+    let rest = &words[usize::from(repeats_move)..];
+    let before = if repeats_move { None } else { walk.indices(rest) };
+    walk.play(&m.uci);
+    let indices = if repeats_move { walk.indices(rest) } else { before };
+    let header = (rest.len() as u128) * 4 + 2 * u128::from(indices.is_some()) + u128::from(repeats_move);
+    unsigned(out, 1 + header);
+    match &indices {
+        Some(indices) => out.extend_from_slice(indices),
+        None => rest.iter().for_each(|word| token(out, word)),
+    }
+    indices.is_some() || rest.is_empty()
 }
 
 /// A cursor over untrusted bytes.
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
+    /// Whether PV headers say if their words are indices (format 2).
+    indexed: bool,
 }
 
 impl Reader<'_> {
@@ -414,6 +492,33 @@ impl Reader<'_> {
         }
     }
 
+    /// A move entry appended to `uci`; true when the move is the one the
+    /// previous move's PV predicted (then nothing is appended).
+    fn move_into(&mut self, uci: &mut String, walk: &Walk) -> Result<bool, String> {
+        if !self.indexed {
+            return self.token_into(uci);
+        }
+        match self.byte()? {
+            MOVE_PREDICTED => Ok(true),
+            MOVE_TOKEN => match self.token_into(uci)? {
+                true => Err("a move token marked as predicted".into()),
+                false => Ok(false),
+            },
+            index => push_move(uci, walk.code(index)?).map(|()| false),
+        }
+    }
+
+    /// Past a move entry.
+    fn skip_move(&mut self) -> Result<(), String> {
+        if !self.indexed {
+            return self.skip_token();
+        }
+        match self.byte()? {
+            MOVE_TOKEN => self.skip_token(),
+            _ => Ok(()),
+        }
+    }
+
     /// Past a text.
     fn skip_text(&mut self) -> Result<(), String> {
         let len = usize::try_from(self.unsigned()?).map_err(|_| "a text too long")?;
@@ -431,10 +536,34 @@ impl Reader<'_> {
 
     /// Past a PV.
     fn skip_pv(&mut self) -> Result<(), String> {
-        match self.unsigned()? {
-            0 => self.skip_text(),
-            header => (0..(header - 1) / 2).try_for_each(|_| self.skip_token()),
+        match self.pv_header()? {
+            None => self.skip_text(),
+            Some(PvHeader { count, indices: true, .. }) => self.take(count).map(|_| ()),
+            Some(PvHeader { count, .. }) => (0..count).try_for_each(|_| self.skip_token()),
         }
+    }
+
+    /// A PV's header: `None` for a PV kept as text.
+    fn pv_header(&mut self) -> Result<Option<PvHeader>, String> {
+        let header = self.unsigned()?;
+        if header == 0 {
+            return Ok(None);
+        }
+        let v = header - 1;
+        let (count, indices) = if self.indexed { (v >> 2, v & 2 != 0) } else { (v >> 1, false) };
+        // Every word takes a byte at least.
+        if count > (self.bytes.len() - self.at) as u128 {
+            return Err("a PV longer than its bytes".into());
+        }
+        Ok(Some(PvHeader { count: count as usize, indices, repeats_move: v & 1 == 1 }))
+    }
+
+    /// The next `count` bytes.
+    fn take(&mut self, count: usize) -> Result<&[u8], String> {
+        let end = self.at.checked_add(count).filter(|&end| end <= self.bytes.len()).ok_or("a PV past the end")?;
+        let taken = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(taken)
     }
 
     /// A token's two bytes.
@@ -454,20 +583,27 @@ impl Reader<'_> {
         }
     }
 
-    /// A PV into `pv` (cleared first).
-    fn pv_into(&mut self, uci: &str, pv: &mut String) -> Result<(), String> {
+    /// Move `uci`'s PV into `pv` (cleared first), indices read along
+    /// `walk`, which is then moved past the move.
+    fn pv_into(&mut self, uci: &str, pv: &mut String, walk: &mut Walk) -> Result<(), String> {
         pv.clear();
-        let header = self.unsigned()?;
-        if header == 0 {
+        let Some(PvHeader { count, indices, repeats_move }) = self.pv_header()? else {
+            walk.play(uci);
             return self.push_text(pv);
-        }
-        let count = (header - 1) / 2;
-        let repeats_move = (header - 1) % 2 == 1;
-        if count > (self.bytes.len() - self.at) as u128 {
-            return Err("a PV longer than its bytes".into());
-        }
+        };
         if repeats_move {
             pv.push_str(uci);
+        }
+        if indices {
+            let indices = self.take(count)?;
+            if repeats_move {
+                walk.play(uci);
+                walk.push_words(indices, pv)?;
+            } else {
+                walk.push_words(indices, pv)?;
+                walk.play(uci);
+            }
+            return Ok(());
         }
         for _ in 0..count {
             if !pv.is_empty() {
@@ -475,12 +611,22 @@ impl Reader<'_> {
             }
             self.push_word(pv)?;
         }
+        walk.play(uci);
         Ok(())
     }
 }
 
+/// What a PV's header says of its words.
+struct PvHeader {
+    count: usize,
+    /// Indices among the legal moves, not tokens.
+    indices: bool,
+    /// The first word is the move itself, not stored again.
+    repeats_move: bool,
+}
+
 /// Appends the UCI text of packed move `v` to `out`.
-fn push_move(out: &mut String, v: u16) -> Result<(), String> {
+pub(crate) fn push_move(out: &mut String, v: u16) -> Result<(), String> {
     let promotion = match v >> 12 {
         0 => None,
         1 => Some('n'),
@@ -500,6 +646,12 @@ fn push_move(out: &mut String, v: u16) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    fn start() -> Start<'static> {
+        Start { fen: START, opening: &[] }
+    }
 
     fn sample() -> Vec<MoveRecord> {
         vec![
@@ -554,8 +706,73 @@ mod tests {
     #[test]
     fn every_field_reads_back_as_written() {
         let moves = sample();
-        assert_eq!(unpack(&pack(&moves).unwrap()).unwrap(), moves);
-        assert_eq!(unpack(&pack(&[]).unwrap()).unwrap(), Vec::new());
+        assert_eq!(unpack(&pack(&moves, start()).unwrap(), start()).unwrap(), moves);
+        assert_eq!(unpack(&pack(&[], start()).unwrap(), start()).unwrap(), Vec::new());
+        // From a start that cannot be set up, every PV is tokens.
+        let nowhere = Start { fen: "nowhere", opening: &[] };
+        assert_eq!(unpack(&pack(&moves, nowhere).unwrap(), nowhere).unwrap(), moves);
+    }
+
+    #[test]
+    fn values_of_format_1_read_as_they_are() {
+        // `sample()` packed by the release that wrote format 1 (PVs as tokens).
+        let hex = "01cd0128b52ffd20cdc50400c407060c070634094605feff01460509b90affff0322785c8401ffff0430303030b90a000b\
+                   6238633620206137613871304e000120ffff05776569726401026534026535034e6633000002c3a90c00000000ff01c0a9\
+                   0700a7a9070000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f010a0060980f029cf348\
+                   667041c98caae370248a0a18e48c086006";
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        assert_eq!(bytes[0], FORMAT_TOKENS);
+        assert_eq!(unpack(&bytes, start()).unwrap(), sample());
+    }
+
+    /// `plies` of a real game (knights out and back), each with the next
+    /// five moves as its PV.
+    fn knights(plies: usize) -> Vec<MoveRecord> {
+        let cycle = ["g1f3", "g8f6", "f3g1", "f6g8"];
+        (0..plies)
+            .map(|i| MoveRecord {
+                uci: cycle[i % 4].into(),
+                pv: (i..i + 5).map(|j| cycle[j % 4]).collect::<Vec<_>>().join(" "),
+                ..MoveRecord::default()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pv_words_take_a_byte_each_where_the_game_reaches_their_position() {
+        let moves = knights(100);
+        let indexed = payload(&moves, start());
+        let tokens = payload(&moves, Start { fen: "nowhere", opening: &[] });
+        // Four words after the move in each PV: one byte each instead of two;
+        // the first move one byte instead of a marker and two (the others
+        // are each predicted by the PV before them).
+        assert_eq!(tokens.len() - indexed.len(), 402, "{} against {} bytes", indexed.len(), tokens.len());
+        assert_eq!(unpack(&pack(&moves, start()).unwrap(), start()).unwrap(), moves);
+        // Read from a start other than the one written, the PV is an error, not other moves.
+        let elsewhere = Start { fen: "8/8/8/8/8/8/8/K6k w - - 0 1", opening: &[] };
+        assert!(unpack(&pack(&moves, start()).unwrap(), elsewhere).is_err());
+        // A PV with an illegal word keeps its tokens; the others are indexed still.
+        let mut moves = knights(8);
+        moves[3].pv = "f6g8 g1f3 g1f3".into();
+        assert_eq!(unpack(&pack(&moves, start()).unwrap(), start()).unwrap(), moves);
+        assert_eq!(columns(&moves, Walk::new(start(), CastlingMode::Standard)).unindexed, 1);
+    }
+
+    #[test]
+    fn chess960_castling_is_indexed_in_its_own_notation() {
+        // Castling written king takes rook, as engines do under UCI_Chess960.
+        let fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1";
+        let opening = ["a2a3".to_string(), "a7a6".to_string()];
+        let start = Start { fen, opening: &opening };
+        let moves = vec![
+            MoveRecord { uci: "b1h1".into(), pv: "b1h1 b8h8 f1e1".into(), ..MoveRecord::default() },
+            MoveRecord { uci: "b8h8".into(), pv: "b8h8 f1e1".into(), ..MoveRecord::default() },
+        ];
+        let payload = payload(&moves, start);
+        assert_eq!(payload[1], mode_byte(Some(CastlingMode::Chess960)));
+        assert_eq!(columns(&moves, Walk::new(start, CastlingMode::Chess960)).unindexed, 0);
+        assert_eq!(unpack(&pack(&moves, start).unwrap(), start).unwrap(), moves);
     }
 
     #[test]
@@ -576,34 +793,38 @@ mod tests {
             score_mate: None,
         };
         let moves: Vec<MoveRecord> = (0..100).map(ply).collect();
-        let packed = pack(&moves).unwrap();
+        let packed = pack(&moves, start()).unwrap();
         assert!(packed.len() < 100 * 8, "{} bytes for 100 plies", packed.len());
-        assert!(payload(&moves).len() < 100 * 30, "{} payload bytes", payload(&moves).len());
+        let payload = payload(&moves, start());
+        assert!(payload.len() < 100 * 30, "{} payload bytes", payload.len());
     }
 
     #[test]
     fn damaged_values_are_errors_not_panics() {
-        let good = pack(&sample()).unwrap();
-        assert!(unpack(&[]).is_err());
-        assert!(unpack(&[2, 0]).unwrap_err().contains("format 2"));
-        assert!(unpack(&[FORMAT, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]).unwrap_err().contains("more than"));
+        let good = pack(&sample(), start()).unwrap();
+        assert!(unpack(&[], start()).is_err());
+        assert!(unpack(&[3, 0], start()).unwrap_err().contains("format 3"));
+        assert!(
+            unpack(&[FORMAT, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], start()).unwrap_err().contains("more than")
+        );
         for cut in 0..good.len() {
-            assert!(unpack(&good[..cut]).is_err(), "cut at {cut}");
+            assert!(unpack(&good[..cut], start()).is_err(), "cut at {cut}");
         }
         // Payloads that decompress but lie about their contents.
         let lying = |payload: &[u8]| {
             let mut v = vec![FORMAT];
             unsigned(&mut v, payload.len() as u128);
             v.extend(zstd::bulk::compress(payload, 1).unwrap());
-            unpack(&v)
+            unpack(&v, start())
         };
         assert!(lying(&[0xff, 0xff, 0xff, 0xff, 0x0f]).is_err(), "a count beyond the bytes");
-        assert!(lying(&[1, 0x00, 0xf0]).is_err(), "a token that is no move");
-        let mut payload = payload(&sample());
+        assert!(lying(&[1, 0, 0x00, 0xf0]).is_err(), "a token that is no move");
+        assert!(lying(&[0, 7]).unwrap_err().contains("castling notation 7"));
+        let mut payload = payload(&sample(), start());
         payload.push(0);
         assert!(lying(&payload).unwrap_err().contains("before their payload"));
         // Every single-byte change decodes or fails; it never panics.
-        let payload = super::payload(&sample());
+        let payload = super::payload(&sample(), start());
         for i in 0..payload.len() {
             for b in [0u8, 1, 0x7f, 0x80, 0xff] {
                 let mut bad = payload.clone();

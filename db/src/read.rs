@@ -369,12 +369,14 @@ impl Db {
         Ok(rows
             .iter()
             .map(|row| {
-                let stored = if with_moves {
-                    StoredMoves { packed: row.get(18), json: row.get(19) }
-                } else {
-                    StoredMoves { packed: None, json: None }
+                let game = game_row(row);
+                let stored = StoredMoves {
+                    packed: if with_moves { row.get(18) } else { None },
+                    json: if with_moves { row.get(19) } else { None },
+                    start_fen: game.record.start_fen.clone(),
+                    opening: game.record.opening_moves.clone(),
                 };
-                (game_row(row), stored)
+                (game, stored)
             })
             .collect())
     }
@@ -395,6 +397,9 @@ pub enum MoveFields {
 pub struct StoredMoves {
     packed: Option<Vec<u8>>,
     json: Option<String>,
+    /// Where the game starts: packed PVs are indices in its positions.
+    start_fen: String,
+    opening: Vec<String>,
 }
 
 impl StoredMoves {
@@ -415,7 +420,10 @@ impl StoredMoves {
     /// Stored moves that cannot be read.
     pub fn read_fields_into(&self, moves: &mut Vec<MoveRecord>, fields: MoveFields) -> Result<(), String> {
         match (&self.packed, &self.json) {
-            (Some(packed), _) => crate::packed::unpack_into(packed, moves, fields == MoveFields::All),
+            (Some(packed), _) => {
+                let start = crate::lines::Start { fen: &self.start_fen, opening: &self.opening };
+                crate::packed::unpack_into(packed, moves, fields == MoveFields::All, start)
+            }
             (None, Some(json)) => {
                 *moves = crate::moves::decode(json)?;
                 Ok(())

@@ -1,5 +1,6 @@
-//! Keeping a database small: moves stored as JSON before moves were packed
-//! converted a batch at a time (`arena compact`), and finished runs made to
+//! Keeping a database small: moves stored as JSON before moves were packed,
+//! or packed in an older format, converted a batch at a time (`arena
+//! compact`), and finished runs made to
 //! shed their moves and I/O log places (`arena prune`) while their games,
 //! tallies and reports stay.
 
@@ -14,10 +15,12 @@ use crate::{Db, DbError};
 pub struct Compacted {
     /// Games whose moves were converted.
     pub games: u64,
-    /// Bytes of their JSON.
-    pub json_bytes: u64,
+    /// Bytes of their moves before (JSON, or packed in an older format).
+    pub old_bytes: u64,
     /// Bytes of their packed values.
     pub packed_bytes: u64,
+    /// The last game converted (where the next batch of [`Db::repack_batch`] starts).
+    pub last_game: i64,
 }
 
 /// What pruning a run frees, or freed.
@@ -32,15 +35,70 @@ pub struct Shed {
 }
 
 impl Db {
-    /// Games whose moves are still stored as JSON (see [`Db::compact_batch`]).
+    /// Games whose moves are stored as JSON (see [`Db::compact_batch`]) and
+    /// games whose moves are packed in an older format (see [`Db::repack_batch`]).
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn json_move_games(&self) -> Result<u64, DbError> {
-        let row =
-            sqlx::query("SELECT COUNT(*) FROM game_moves").fetch_one(&self.pool).await.map_err(|e| self.error(e))?;
-        Ok(u64::try_from(row.get::<i64, _>(0)).unwrap_or(0))
+    pub async fn old_move_games(&self) -> Result<(u64, u64), DbError> {
+        let row = sqlx::query(self.backend.sql(
+            "SELECT (SELECT COUNT(*) FROM game_moves), \
+             (SELECT COUNT(*) FROM packed_moves WHERE substr(data, 1, 1) <> ?)",
+        ))
+        .bind(vec![crate::packed::FORMAT])
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let count = |i: usize| u64::try_from(row.get::<i64, _>(i)).unwrap_or(0);
+        Ok((count(0), count(1)))
+    }
+
+    /// Packs anew, in this release's format, the moves of up to `limit`
+    /// games after game `after` whose values are of an older format, in one
+    /// transaction (each value is replaced whole, so stopping anywhere loses
+    /// nothing). A value that cannot be read is left as it is and named.
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or a stored value that cannot be read (with its game).
+    pub async fn repack_batch(&self, after: i64, limit: i64) -> Result<Compacted, DbError> {
+        let mut tx = self.write().await?;
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT pm.game_id, pm.data, g.start_fen, g.opening_moves FROM packed_moves pm \
+             JOIN games g ON g.id = pm.game_id WHERE pm.game_id > ? AND substr(pm.data, 1, 1) <> ? \
+             ORDER BY pm.game_id LIMIT ?",
+        ))
+        .bind(after)
+        .bind(vec![crate::packed::FORMAT])
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let mut done = Compacted { last_game: after, ..Compacted::default() };
+        let mut moves = Vec::new();
+        for row in &rows {
+            let game: i64 = row.get(0);
+            let old: Vec<u8> = row.get(1);
+            let (fen, opening): (String, String) = (row.get(2), row.get(3));
+            let opening: Vec<String> = opening.split_whitespace().map(str::to_string).collect();
+            let start = crate::lines::Start { fen: &fen, opening: &opening };
+            crate::packed::unpack_into(&old, &mut moves, true, start)
+                .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
+            let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
+            done.games += 1;
+            done.old_bytes += old.len() as u64;
+            done.packed_bytes += packed.len() as u64;
+            done.last_game = game;
+            sqlx::query(self.backend.sql("UPDATE packed_moves SET data = ? WHERE game_id = ?"))
+                .bind(packed)
+                .bind(game)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(done)
     }
 
     /// Converts the moves of up to `limit` games stored as JSON to packed
@@ -53,11 +111,14 @@ impl Db {
     /// A database failure, or a stored value that cannot be read (with its game).
     pub async fn compact_batch(&self, limit: i64) -> Result<Compacted, DbError> {
         let mut tx = self.write().await?;
-        let rows = sqlx::query(self.backend.sql("SELECT game_id, moves_json FROM game_moves ORDER BY game_id LIMIT ?"))
-            .bind(limit)
-            .fetch_all(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT m.game_id, m.moves_json, g.start_fen, g.opening_moves FROM game_moves m \
+             JOIN games g ON g.id = m.game_id ORDER BY m.game_id LIMIT ?",
+        ))
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?;
         let mut done = Compacted::default();
         for row in &rows {
             let game: i64 = row.get(0);
@@ -65,8 +126,12 @@ impl Db {
             let moves = crate::moves::decode(&json)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
             done.games += 1;
-            done.json_bytes += json.len() as u64;
-            let packed = crate::packed::pack(&moves).map_err(DbError::Sql)?;
+            done.old_bytes += json.len() as u64;
+            done.last_game = game;
+            let (fen, opening): (String, String) = (row.get(2), row.get(3));
+            let opening: Vec<String> = opening.split_whitespace().map(str::to_string).collect();
+            let start = crate::lines::Start { fen: &fen, opening: &opening };
+            let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
             sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
                 .bind(game)

@@ -63,7 +63,7 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
         detail: "detail with 'quotes' and ? marks".into(),
         moves: (0..plies)
             .map(|i| MoveRecord {
-                uci: format!("m{i}"),
+                uci: knight_move(i),
                 san: format!("S{i}"),
                 time_ms: 10 + i as u64,
                 clock_ms: 1000 - i as u64,
@@ -73,7 +73,8 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
                 seldepth: (i % 2 == 0).then_some(i as u64 + 3),
                 nodes: Some((1 << 40) + i as u64), // large, within the i64 that both servers store
                 nps: None,
-                pv: format!("m{i} x y"),
+                // PVs of legal moves (indices among the legal moves) but every fifth.
+                pv: if i % 5 == 4 { format!("m{i} x y") } else { format!("{} {}", knight_move(i), knight_move(i + 1)) },
                 latency_ms: Some(12 + i as u64),
                 engine_ms: (i % 2 == 1).then_some(10),
             })
@@ -86,6 +87,11 @@ fn game(white: &str, black: &str, result: GameResult, plies: usize) -> GameRecor
         lost_ms: None,
         tc_scale: None,
     }
+}
+
+/// Ply `i` of knights going out and back, a legal game.
+fn knight_move(i: usize) -> String {
+    ["g1f3", "b8c6", "f3g1", "c6b8"][i % 4].to_string()
 }
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
@@ -564,5 +570,51 @@ async fn a_fresh_database_opened_at_once_by_several_is_arenas_for_all() {
                 assert!(matches!(e, db::DbError::Locked { .. }), "round {round}: {e}");
             }
         }
+    }
+}
+
+/// Moves packed by the release before moves and PV words were indices among
+/// the legal moves (packed format 1) are read as they are, counted as old,
+/// and packed anew by `repack_batch` into values that read the same.
+#[tokio::test]
+async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
+    // A game's moves packed in format 1 by that release (its unit test's sample).
+    const FORMAT_1: &str = "01cd0128b52ffd20cdc50400c407060c070634094605feff01460509b90affff0322785c8401ffff0430303030b90a\
+                            000b6238633620206137613871304e000120ffff05776569726401026534026535034e6633000002c3a90c0000\
+                            0000ff01c0a90700a7a9070000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f\
+                            010a0060980f029cf348667041c98caae370248a0a18e48c086006";
+    let old: Vec<u8> = (0..FORMAT_1.len()).step_by(2).map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap()).collect();
+    for target in backends("repack").await {
+        let db = Db::open(&target).await.unwrap();
+        let run = new_run(&db, 2).await;
+        while let Some(pair) = db.claim_pair(run, "w1", LONG).await.unwrap() {
+            assert!(play(&db, &pair).await);
+        }
+        let games = db.games_page(run, 0, 100, true).await.unwrap();
+        assert_eq!(db.old_move_games().await.unwrap(), (0, 0), "{target}: new games are packed in this format");
+        let url = match &target {
+            Target::Sqlite(file) => format!("sqlite://{}", file.display()),
+            Target::Postgres(url) => url.clone(),
+        };
+        sqlx::any::install_default_drivers();
+        let raw = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let update = match target {
+            Target::Sqlite(_) => "UPDATE packed_moves SET data = ? WHERE game_id = ?",
+            Target::Postgres(_) => "UPDATE packed_moves SET data = $1 WHERE game_id = $2",
+        };
+        sqlx::query(update).bind(old.clone()).bind(games[1].id).execute(&raw).await.unwrap();
+        raw.close().await;
+        assert_eq!(db.old_move_games().await.unwrap(), (0, 1), "{target}");
+        let before = db.games_page(run, 0, 100, true).await.unwrap();
+        assert_eq!(before[0], games[0], "{target}");
+        assert_eq!(before[1].record.moves.len(), 6, "{target}: the format 1 value read as it is");
+
+        let done = db.repack_batch(0, 10).await.unwrap();
+        assert_eq!((done.games, done.last_game), (1, games[1].id), "{target}");
+        assert!(done.old_bytes == old.len() as u64 && done.packed_bytes > 0, "{target}: {done:?}");
+        assert_eq!(db.old_move_games().await.unwrap(), (0, 0), "{target}");
+        assert_eq!(db.repack_batch(done.last_game, 10).await.unwrap().games, 0, "{target}");
+        assert_eq!(db.games_page(run, 0, 100, true).await.unwrap(), before, "{target}: the same moves");
+        db.close().await;
     }
 }

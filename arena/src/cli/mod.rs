@@ -129,7 +129,7 @@ pub enum Command {
     Pgn(inspect::PgnArgs),
     /// A run's moves as CSV, a row per engine move (what SQL cannot read in the packed moves).
     Moves(inspect::MovesArgs),
-    /// Pack moves that older versions stored as JSON, then shrink the file.
+    /// Pack moves that older versions stored (as JSON, or packed in an older format) anew, then shrink the file.
     Compact(storage::CompactArgs),
     /// Make finished runs shed their moves and I/O logs; games, tallies and reports stay.
     Prune(storage::PruneArgs),

@@ -1,5 +1,6 @@
 //! `arena compact` and `arena prune`: keeping a database small. Compacting
-//! converts moves stored as JSON by older versions to packed values;
+//! converts moves stored as JSON by older versions to packed values, and
+//! values packed in an older format to this release's;
 //! pruning makes finished runs shed their moves and I/O logs, keeping their
 //! games, tallies and reports.
 
@@ -34,21 +35,28 @@ pub struct PruneArgs {
 /// stopping `arena compact` anywhere loses nothing.
 const BATCH: i64 = 1000;
 
-/// `arena compact`: every game's moves packed, then the file shrunk.
+/// `arena compact`: every game's moves packed in this release's format,
+/// then the file shrunk.
 pub(super) async fn compact(args: CompactArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
-    let total = db.json_move_games().await?;
+    let (json, old_format) = db.old_move_games().await?;
     let mut done = db::Compacted::default();
-    let mut meter = crate::term::Meter::new("compacting moves", "games", 0, total, true);
-    while done.games < total {
-        let batch = db.compact_batch(BATCH).await?;
-        if batch.games == 0 {
-            break;
-        }
+    let mut meter = crate::term::Meter::new("compacting moves", "games", 0, json + old_format, true);
+    let mut add = |batch: db::Compacted| {
         done.games += batch.games;
-        done.json_bytes += batch.json_bytes;
+        done.old_bytes += batch.old_bytes;
         done.packed_bytes += batch.packed_bytes;
         meter.advance(batch.games, "");
+        batch.games > 0
+    };
+    while add(db.compact_batch(BATCH).await?) {}
+    let mut after = 0;
+    loop {
+        let batch = db.repack_batch(after, BATCH).await?;
+        after = batch.last_game;
+        if !add(batch) {
+            break;
+        }
     }
     meter.finish();
     if done.games > 0 {
@@ -57,12 +65,7 @@ pub(super) async fn compact(args: CompactArgs) -> CliResult {
         crate::term::end_line();
     }
     db.close().await;
-    outln!(
-        "{} games' moves packed: {} of JSON became {}",
-        done.games,
-        megabytes(done.json_bytes),
-        megabytes(done.packed_bytes)
-    );
+    outln!("{} games' moves packed: {} became {}", done.games, megabytes(done.old_bytes), megabytes(done.packed_bytes));
     Ok(())
 }
 

@@ -275,3 +275,33 @@ fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
     assert!(games == 40 || !["continue", "inconclusive"].contains(&verdict.as_str()), "{games} games, {verdict}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database whose moves were packed by the release before moves and PV
+/// words were indexed among the legal moves (`tests/fixtures/v3.db`, packed
+/// format 1, every move a two-byte token; made by that release's `arena`:
+/// four games of fhr against plain and two Chess960 games, at nodes=3000)
+/// exports its moves as that release exported them (`v3-moves-N.csv`,
+/// `v3-run-2-full.pgn`), before `arena compact` and after it has packed
+/// them anew, in fewer bytes.
+#[test]
+fn moves_packed_by_the_release_before_indexed_moves_read_the_same_before_and_after_compact() {
+    let dir = temp_dir("fixture-v3");
+    std::fs::copy(format!("{FIXTURE}/v3.db"), dir.join("arena.db")).unwrap();
+    let exports = |dir: &std::path::Path| {
+        arena_ok(dir, &["pgn", "2", "--pgn-level", "full", "-o", "run2.pgn"]);
+        let pgn = std::fs::read_to_string(dir.join("run2.pgn")).unwrap();
+        [stdout(&arena_ok(dir, &["moves", "1"])), stdout(&arena_ok(dir, &["moves", "2"])), pgn]
+    };
+    let printed = ["v3-moves-1.csv", "v3-moves-2.csv", "v3-run-2-full.pgn"]
+        .map(|name| std::fs::read_to_string(format!("{FIXTURE}/{name}")).unwrap());
+    assert!(exports(&dir) == printed, "as that release exported them");
+    assert!(printed[2].contains("[Variant \"Chess960\"]"), "run 2 is Chess960");
+
+    let compacted = stdout(&arena_ok(&dir, &["compact"]));
+    // "6 games' moves packed: 10.3 KB became 8.1 KB"
+    let kb: Vec<f64> = compacted.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+    assert!(compacted.starts_with("6 games' moves packed") && kb.len() == 3 && kb[2] < kb[1], "{compacted}");
+    assert!(exports(&dir) == printed, "the same after compact");
+    assert!(stdout(&arena_ok(&dir, &["compact"])).starts_with("0 games' moves packed"), "nothing left to pack");
+    let _ = std::fs::remove_dir_all(&dir);
+}
