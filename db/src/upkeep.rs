@@ -80,8 +80,7 @@ impl Db {
         for row in &rows {
             let game: i64 = row.get(0);
             let old: Vec<u8> = row.get(1);
-            let (fen, opening): (String, String) = (row.get(2), row.get(3));
-            let opening: Vec<String> = opening.split_whitespace().map(str::to_string).collect();
+            let (fen, opening) = stored_start(row, 2);
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, true, start)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
@@ -128,8 +127,7 @@ impl Db {
             done.games += 1;
             done.old_bytes += json.len() as u64;
             done.last_game = game;
-            let (fen, opening): (String, String) = (row.get(2), row.get(3));
-            let opening: Vec<String> = opening.split_whitespace().map(str::to_string).collect();
+            let (fen, opening) = stored_start(row, 2);
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
@@ -239,4 +237,11 @@ impl Db {
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(shed)
     }
+}
+
+/// A game's start position and opening moves, read from columns `at` and
+/// `at + 1` of `row` (`games.start_fen`, `games.opening_moves`).
+fn stored_start(row: &sqlx::any::AnyRow, at: usize) -> (String, Vec<String>) {
+    let opening: String = row.get(at + 1);
+    (row.get(at), opening.split_whitespace().map(str::to_string).collect())
 }

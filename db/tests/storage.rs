@@ -583,7 +583,8 @@ async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
                             000b6238633620206137613871304e000120ffff05776569726401026534026535034e6633000002c3a90c0000\
                             0000ff01c0a90700a7a9070000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f\
                             010a0060980f029cf348667041c98caae370248a0a18e48c086006";
-    let old: Vec<u8> = (0..FORMAT_1.len()).step_by(2).map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap()).collect();
+    let old: Vec<u8> =
+        (0..FORMAT_1.len()).step_by(2).map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap()).collect();
     for target in backends("repack").await {
         let db = Db::open(&target).await.unwrap();
         let run = new_run(&db, 2).await;
