@@ -5,7 +5,7 @@
 //! indexed only when the move at that index prints back as the very word, so
 //! what is read is always what was written; any other PV keeps its tokens.
 
-use shakmaty::{CastlingMode, Chess, File, Move, MoveList, Position, Square, fen::Fen};
+use shakmaty::{CastlingMode, Chess, File, Move, Position, Square, fen::Fen};
 
 /// Where a game's moves start: the position before the opening, and the
 /// opening's moves in UCI.
@@ -133,51 +133,36 @@ impl Walk {
 /// of their packed UCI codes, and the move.
 fn index_of(position: &Chess, mode: CastlingMode, word: &str) -> Option<(u8, Move)> {
     let code = crate::packed::packed_move(word)?;
-    let legal = Legal::of(position, mode);
-    let codes = legal.codes();
-    let at = codes.iter().position(|&c| c == code)?;
+    let mut found = None;
     // Fewer than 256 legal moves in any position (218 at most).
-    Some((codes.iter().filter(|&&c| c < code).count() as u8, legal.moves[at]))
-}
-
-/// The legal move of index `index` in `position`, with its packed UCI code.
-fn nth(position: &Chess, mode: CastlingMode, index: u8) -> Result<(u16, Move), String> {
-    let legal = Legal::of(position, mode);
-    let codes = legal.codes();
-    let mut sorted = [0; 256];
-    let sorted = &mut sorted[..codes.len()];
-    sorted.copy_from_slice(codes);
-    let i = usize::from(index);
-    if i >= sorted.len() {
-        return Err(format!("move {index} of {} legal moves", sorted.len()));
-    }
-    let code = *sorted.select_nth_unstable(i).1;
-    // Codes are distinct, so the one found is the move's.
-    let at = codes.iter().position(|&c| c == code).unwrap_or(0);
-    Ok((code, legal.moves[at]))
-}
-
-/// A position's legal moves and their packed UCI codes, on the stack (a
-/// PV is replayed a move generation per word).
-struct Legal {
-    moves: MoveList,
-    codes: [u16; 256],
-}
-
-impl Legal {
-    #[inline]
-    fn of(position: &Chess, mode: CastlingMode) -> Legal {
-        let moves = position.legal_moves();
-        let mut codes = [0; 256];
-        for (code, m) in codes.iter_mut().zip(&moves) {
-            *code = code_of(m, mode);
+    let mut below = 0u8;
+    for m in &position.legal_moves() {
+        match code_of(m, mode) {
+            c if c == code => found = Some(*m),
+            c if c < code => below += 1,
+            _ => {}
         }
-        Legal { moves, codes }
     }
+    found.map(|m| (below, m))
+}
 
-    fn codes(&self) -> &[u16] {
-        &self.codes[..self.moves.len()]
+/// The legal move of index `index` in `position`, with its packed UCI code
+/// (a move generation per PV word read: the codes are kept on the stack).
+fn nth(position: &Chess, mode: CastlingMode, index: u8) -> Result<(u16, Move), String> {
+    let moves = position.legal_moves();
+    let mut codes = [0; 256];
+    let codes = &mut codes[..moves.len()];
+    for (code, m) in codes.iter_mut().zip(&moves) {
+        *code = code_of(m, mode);
     }
+    let i = usize::from(index);
+    if i >= codes.len() {
+        return Err(format!("move {index} of {} legal moves", codes.len()));
+    }
+    let code = *codes.select_nth_unstable(i).1;
+    // Codes are distinct, so the move found is the one of that code.
+    let m = moves.iter().find(|m| code_of(m, mode) == code).ok_or("a legal move lost its code")?;
+    Ok((code, *m))
 }
 
 /// A move's packed UCI code (as [`crate::packed::packed_move`] reads its
