@@ -22,6 +22,7 @@ mod runs;
 mod suite;
 mod target;
 mod tune;
+mod uci_code;
 mod upkeep;
 mod workers;
 

@@ -122,7 +122,7 @@ impl Walk {
             if !out.is_empty() {
                 out.push(' ');
             }
-            crate::packed::push_move(out, code)?;
+            crate::uci_code::push_text(out, code)?;
             position.play_unchecked(m);
         }
         Ok(())
@@ -132,7 +132,7 @@ impl Walk {
 /// The index of `word` among the legal moves of `position`, in the order
 /// of their packed UCI codes, and the move.
 fn index_of(position: &Chess, mode: CastlingMode, word: &str) -> Option<(u8, Move)> {
-    let code = crate::packed::packed_move(word)?;
+    let code = crate::uci_code::code(word)?;
     let mut found = None;
     // Fewer than 256 legal moves in any position (218 at most).
     let mut below = 0u8;
@@ -165,7 +165,7 @@ fn nth(position: &Chess, mode: CastlingMode, index: u8) -> Result<(u16, Move), S
     Ok((code, *m))
 }
 
-/// A move's packed UCI code (as [`crate::packed::packed_move`] reads its
+/// A move's packed UCI code (as [`crate::uci_code::code`] reads its
 /// text) in castling notation `mode`: a castling move is the king's move in
 /// standard notation, the king taking its rook in Chess960's.
 fn code_of(m: &Move, mode: CastlingMode) -> u16 {

@@ -339,31 +339,8 @@ fn text(out: &mut Vec<u8>, s: &str) {
     out.extend_from_slice(s.as_bytes());
 }
 
-/// A square `a1`..`h8` as 0..63.
-fn square(file: u8, rank: u8) -> Option<u16> {
-    ((b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank))
-        .then(|| u16::from(file - b'a') + 8 * u16::from(rank - b'1'))
-}
-
-/// A UCI move in two bytes' worth, if the word is one.
-pub(crate) fn packed_move(word: &str) -> Option<u16> {
-    let b = word.as_bytes();
-    if b.len() != 4 && b.len() != 5 {
-        return None;
-    }
-    let promotion = match b.get(4) {
-        None => 0,
-        Some(b'n') => 1,
-        Some(b'b') => 2,
-        Some(b'r') => 3,
-        Some(b'q') => 4,
-        Some(_) => return None,
-    };
-    Some(square(b[0], b[1])? | square(b[2], b[3])? << 6 | promotion << 12)
-}
-
 fn token(out: &mut Vec<u8>, word: &str) {
-    match packed_move(word) {
+    match crate::uci_code::code(word) {
         Some(v) => out.extend_from_slice(&v.to_le_bytes()),
         None => {
             out.extend_from_slice(&LITERAL.to_le_bytes());
@@ -488,7 +465,7 @@ impl Reader<'_> {
         match self.code()? {
             LITERAL => self.push_text(uci).map(|()| false),
             PREDICTED => Ok(true),
-            v => push_move(uci, v).map(|()| false),
+            v => crate::uci_code::push_text(uci, v).map(|()| false),
         }
     }
 
@@ -504,7 +481,7 @@ impl Reader<'_> {
                 true => Err("a move token marked as predicted".into()),
                 false => Ok(false),
             },
-            index => push_move(uci, walk.code(index)?).map(|()| false),
+            index => crate::uci_code::push_text(uci, walk.code(index)?).map(|()| false),
         }
     }
 
@@ -579,7 +556,7 @@ impl Reader<'_> {
         match self.code()? {
             LITERAL => self.push_text(pv),
             PREDICTED => Err("a PV word marked as predicted".into()),
-            v => push_move(pv, v),
+            v => crate::uci_code::push_text(pv, v),
         }
     }
 
@@ -623,24 +600,6 @@ struct PvHeader {
     indices: bool,
     /// The first word is the move itself, not stored again.
     repeats_move: bool,
-}
-
-/// Appends the UCI text of packed move `v` to `out`.
-pub(crate) fn push_move(out: &mut String, v: u16) -> Result<(), String> {
-    let promotion = match v >> 12 {
-        0 => None,
-        1 => Some('n'),
-        2 => Some('b'),
-        3 => Some('r'),
-        4 => Some('q'),
-        _ => return Err(format!("a move token {v:#x} that is no move")),
-    };
-    for sq in [v & 63, (v >> 6) & 63] {
-        out.push(char::from(b'a' + (sq % 8) as u8));
-        out.push(char::from(b'1' + (sq / 8) as u8));
-    }
-    out.extend(promotion);
-    Ok(())
 }
 
 #[cfg(test)]
