@@ -1,9 +1,10 @@
-//! PV moves as indices among the legal moves, for [`crate::packed`]: the
-//! positions along a game, replayed from its start, turn each PV word into
-//! one byte (its rank among the position's legal moves, ordered by their
-//! packed UCI code) where a token takes two and compresses worse. A word is
-//! indexed only when the move at that index prints back as the very word, so
-//! what is read is always what was written; any other PV keeps its tokens.
+//! Moves and PV words as indices among the legal moves, for
+//! [`crate::packed`]: the positions along a game, replayed from its start,
+//! turn each move and PV word into one byte (its rank among the position's
+//! legal moves, ordered by their UCI code, [`crate::uci_code`]) where a
+//! token takes two and compresses worse. A word is indexed only when the
+//! move at that index prints back as the very word, so what is read is
+//! always what was written; any other keeps its token.
 
 use shakmaty::{CastlingMode, Chess, File, Move, Position, Square, fen::Fen};
 
@@ -45,7 +46,6 @@ pub(crate) fn mode_of(byte: u8) -> Result<Option<CastlingMode>, String> {
 /// The position before each of a game's moves in turn, while the moves can
 /// be played (none after a move that is not legal, or from a start that
 /// cannot be set up).
-#[derive(Clone)]
 pub(crate) struct Walk {
     position: Option<Chess>,
     mode: CastlingMode,
