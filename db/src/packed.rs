@@ -4,7 +4,7 @@
 //! The value is a format byte ([`FORMAT`]), the payload's length as a
 //! varint, and the payload compressed by zstd. The payload is laid out by
 //! column, so that the compressor sees like beside like: the number of
-//! moves, the castling notation the PVs are indexed in (see
+//! moves, the castling notation moves and PVs are indexed in (see
 //! [`crate::lines`]; 0 when the game's start cannot be set up), then each
 //! field for every move in turn:
 //!
@@ -39,7 +39,7 @@ use shakmaty::CastlingMode;
 /// The format byte of the values written here.
 pub(crate) const FORMAT: u8 = 2;
 
-/// The format before PVs were indexed: every PV word a token.
+/// The format before moves and PVs were indexed: every move and PV word a token.
 const FORMAT_TOKENS: u8 = 1;
 
 /// Compression level: level 9 packed the scaling snapshot's 1,834 games into
@@ -70,7 +70,7 @@ const MOVE_PREDICTED: u8 = 0xFF;
 /// game reached (or none is known): a token follows.
 const MOVE_TOKEN: u8 = 0xFE;
 
-/// The moves packed, their PVs indexed in the positions reached from
+/// The moves packed, moves and PVs indexed in the positions reached from
 /// `start`; an error only when the compressor cannot get memory.
 pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, String> {
     let payload = payload(moves, start);
@@ -133,8 +133,8 @@ pub(crate) fn unpack_into(
     read_payload(&payload, moves, lines, format == FORMAT, start)
 }
 
-/// The uncompressed columns, PVs indexed in standard castling notation, or
-/// in Chess960's when that indexes more of them.
+/// The uncompressed columns, moves and PVs indexed in standard castling
+/// notation, or in Chess960's when that indexes more of them.
 fn payload(moves: &[MoveRecord], start: Start<'_>) -> Vec<u8> {
     let standard = columns(moves, Walk::new(start, CastlingMode::Standard));
     if standard.unindexed == 0 {
@@ -150,7 +150,7 @@ struct Columns {
     unindexed: usize,
 }
 
-/// The uncompressed columns, PVs indexed along `walk`.
+/// The uncompressed columns, moves and PVs indexed along `walk`.
 fn columns(moves: &[MoveRecord], mut walk: Walk) -> Columns {
     let mut out = Vec::with_capacity(moves.len() * 40 + 8);
     unsigned(&mut out, moves.len() as u128);
@@ -243,7 +243,7 @@ fn read_payload(
     // Below the payload's length, so it fits a usize.
     let n = n as usize;
     let mode = if indexed { mode_of(r.byte()?)? } else { None };
-    // The positions are replayed only for the PVs.
+    // The positions are replayed only when moves' UCI text and PVs are read.
     let mut walk = match mode {
         Some(mode) if lines => Walk::new(start, mode),
         _ => Walk::none(),

@@ -5,8 +5,8 @@ use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, MoveRecord, PairCount, PairOutcome, ProgressCount,
-    PvIssueCount, PvIssueKind, Termination,
+    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, PairCount, PairOutcome, ProgressCount, PvIssueCount,
+    PvIssueKind, Termination,
 };
 
 use crate::{Db, DbError};
@@ -308,7 +308,7 @@ impl Db {
         let page = self.stored_page(run, after, limit, with_moves).await?;
         let mut games = Vec::with_capacity(page.len());
         for (mut game, stored) in page {
-            stored.read_into(&mut game.record.moves).map_err(|e| {
+            stored.read_into(&mut game.record).map_err(|e| {
                 DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
             })?;
             games.push(game);
@@ -369,14 +369,12 @@ impl Db {
         Ok(rows
             .iter()
             .map(|row| {
-                let game = game_row(row);
-                let stored = StoredMoves {
-                    packed: if with_moves { row.get(18) } else { None },
-                    json: if with_moves { row.get(19) } else { None },
-                    start_fen: game.record.start_fen.clone(),
-                    opening: game.record.opening_moves.clone(),
+                let stored = if with_moves {
+                    StoredMoves { packed: row.get(18), json: row.get(19) }
+                } else {
+                    StoredMoves { packed: None, json: None }
                 };
-                (game, stored)
+                (game_row(row), stored)
             })
             .collect())
     }
@@ -397,42 +395,40 @@ pub enum MoveFields {
 pub struct StoredMoves {
     packed: Option<Vec<u8>>,
     json: Option<String>,
-    /// Where the game starts: packed PVs are indices in its positions.
-    start_fen: String,
-    opening: Vec<String>,
 }
 
 impl StoredMoves {
-    /// The moves into `moves`, reusing its strings; an error names what is
-    /// wrong with the stored value.
+    /// The moves into `game.moves`, reusing its strings; an error names
+    /// what is wrong with the stored value.
     ///
     /// # Errors
     ///
     /// Stored moves that cannot be read.
-    pub fn read_into(&self, moves: &mut Vec<MoveRecord>) -> Result<(), String> {
-        self.read_fields_into(moves, MoveFields::All)
+    pub fn read_into(&self, game: &mut GameRecord) -> Result<(), String> {
+        self.read_fields_into(game, MoveFields::All)
     }
 
-    /// The moves' `fields` into `moves`, reusing its strings.
+    /// The moves' `fields` into `game.moves`, reusing its strings (packed
+    /// moves and PVs are indices in the positions reached from `game`'s
+    /// start).
     ///
     /// # Errors
     ///
     /// Stored moves that cannot be read.
-    pub fn read_fields_into(&self, moves: &mut Vec<MoveRecord>, fields: MoveFields) -> Result<(), String> {
-        match (&self.packed, &self.json) {
+    pub fn read_fields_into(&self, game: &mut GameRecord, fields: MoveFields) -> Result<(), String> {
+        let mut moves = std::mem::take(&mut game.moves);
+        let read = match (&self.packed, &self.json) {
             (Some(packed), _) => {
-                let start = crate::lines::Start { fen: &self.start_fen, opening: &self.opening };
-                crate::packed::unpack_into(packed, moves, fields == MoveFields::All, start)
+                crate::packed::unpack_into(packed, &mut moves, fields == MoveFields::All, crate::lines::Start::of(game))
             }
-            (None, Some(json)) => {
-                *moves = crate::moves::decode(json)?;
-                Ok(())
-            }
+            (None, Some(json)) => crate::moves::decode(json).map(|decoded| moves = decoded),
             (None, None) => {
                 moves.clear();
                 Ok(())
             }
-        }
+        };
+        game.moves = moves;
+        read
     }
 }
 

@@ -229,10 +229,10 @@ fn format_page(run: i64, page: Vec<(GameRow, StoredMoves)>, format: &Format<'_>)
         let mut text = String::with_capacity(part.len() * 4096);
         let mut moves = Vec::new();
         for (mut game, stored) in part {
-            stored
-                .read_fields_into(&mut moves, format.fields)
-                .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
             game.record.moves = std::mem::take(&mut moves);
+            stored
+                .read_fields_into(&mut game.record, format.fields)
+                .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
             (format.write)(&game, &mut text);
             moves = std::mem::take(&mut game.record.moves);
         }
