@@ -1,17 +1,24 @@
 //! A game's moves packed: every field of every [`MoveRecord`] kept, in a few
 //! bytes per ply (`packed_moves.data`, since `0013_packed_moves.sql`).
 //!
-//! The value is a format byte ([`FORMAT`]), the payload's length as a
-//! varint, and the payload compressed by zstd. The payload is laid out by
-//! column, so that the compressor sees like beside like: the number of
-//! moves, the castling notation moves and PVs are indexed in (see
-//! [`crate::lines`]; 0 when the game's start cannot be set up), then each
-//! field for every move in turn:
+//! The value is a format byte ([`FORMAT`]), the number of moves, the
+//! castling notation moves and PVs are indexed in (see [`crate::lines`]; 0
+//! when the game's start cannot be set up), then four [`Section`]s, each its
+//! length and the length of its zstd frame, then the four frames. The
+//! sections part what is read together from what is not, so that a reader
+//! decompresses and decodes only what it needs (a PGN without PVs reads
+//! neither of the first two nor most numbers), and a compressor's statistics
+//! fit each section's bytes:
+//!
+//! | section | per move |
+//! |---|---|
+//! | moves | [`MOVE_PREDICTED`] when the move is the reply the previous move's PV expected, else the move's index among the legal moves of the position the game reached, else [`MOVE_TOKEN`] and a token; then the PV's header: 0 and its text as it is, or 1 + (words × 4 + 2 × whether they are indices + whether the first word is the move itself, not stored again), and its words as tokens when they are not indices |
+//! | words | a PV's words as indices: a byte each, the word's index among the legal moves of the position the game (and the PV before it) reached |
+//! | SAN | length, bytes |
+//! | numbers | the byte length of each of ten columns, then the columns, each a number per move (below) |
 //!
 //! | column | encoding |
 //! |---|---|
-//! | move and PV | per move: [`MOVE_PREDICTED`] when the move is the reply the previous move's PV expected, else the move's index among the legal moves of the position the game reached, else [`MOVE_TOKEN`] and a token; then the PV: 0 and its text as it is, or 1 + (words × 4 + 2 × whether they are indices + whether the first word is the move itself, not stored again), then the words: a byte each, the move's index among the legal moves of the position the game (and the PV before it) reached, or a token each when a word is no legal move there |
-//! | SAN | length, bytes |
 //! | time | unsigned |
 //! | clock | signed: the difference from the mover's clock two plies before − this move's time (the increment, mostly) |
 //! | centipawns, mate | optional signed |
@@ -20,40 +27,54 @@
 //! | engine time | optional signed: the difference from the latency, or from the time without one |
 //! | nodes per second | optional signed: the difference from nodes × 1000 ÷ engine time when both are known (what most engines print, so mostly 0), else from 0 |
 //!
-//! Numbers are LEB128 varints (unsigned; signed by zigzag; optional: 0 for
-//! none, else the value + 1). A token is a move `a1..h8 a1..h8 [nbrq]`
-//! packed in two bytes (from + 64 × to + 4096 × promotion), or `0xFFFF`,
-//! length and bytes for any other word (engine output is kept as it came).
-//! A PV whose text is not its words joined by single spaces is kept as text.
-//! Values of format 1 (moves and PVs as tokens, the move [`PREDICTED`] by
-//! the PV before it as a token too, no castling notation, PV header 1 +
-//! tokens × 2 + repeats) are read as they are.
+//! Indices rank the legal moves in [`Order::Likely`]. Numbers are LEB128
+//! varints (unsigned; signed by zigzag; optional: 0 for none, else the
+//! value plus 1). A token is a move `a1..h8 a1..h8 [nbrq]` packed in two
+//! bytes (from, plus 64 × to, plus 4096 × promotion), or `0xFFFF`, length
+//! and bytes for any other word (engine output is kept as it came). A PV
+//! whose text is not its words joined by single spaces is kept as text.
 //!
-//! Decoding reads untrusted bytes: every length is checked, the payload is
-//! capped at [`MAX_PAYLOAD`], and a malformed value is an error, never a panic.
+//! Older values are read as they are: format 2 (one zstd frame of the
+//! payload, the number of moves and castling notation, then the moves with
+//! their PVs' words inline, indices ranked in [`Order::Code`], then SAN and
+//! the columns in turn, without lengths) and format 1 (the same payload with
+//! every move and PV word a token, the move [`PREDICTED`] by the PV before it
+//! as a token too, no castling notation, PV header 1 + tokens × 2 + repeats).
+//!
+//! Decoding reads untrusted bytes: every length is checked, sections are
+//! capped at [`MAX_PAYLOAD`] together, and a malformed value is an error,
+//! never a panic.
 
-use crate::lines::{Start, Walk, mode_byte, mode_of};
+use crate::lines::{Order, Start, Walk, mode_byte, mode_of};
 use model::MoveRecord;
 use shakmaty::CastlingMode;
 
 /// The format byte of the values written here.
-pub(crate) const FORMAT: u8 = 2;
+pub(crate) const FORMAT: u8 = 3;
+
+/// One zstd frame, moves and PV words inline, indices ranked by UCI code.
+const FORMAT_ONE_FRAME: u8 = 2;
 
 /// The format before moves and PVs were indexed: every move and PV word a token.
 const FORMAT_TOKENS: u8 = 1;
 
-/// Compression level: level 9 packed the scaling snapshot's 1,834 games into
-/// the same 4.9 MB, and no faster to store; 3 is zstd's default.
-const LEVEL: i32 = 3;
+/// Compression level. On sections of a few hundred bytes zstd's higher
+/// levels cost little: packing the 20 Stockfish games of BENCHMARKS.md took
+/// 1.21 ms a game at level 3 (2,014 bytes), 1.31 ms at 12 (1,975), 1.97 ms
+/// at 15 (1,957); most of it is ranking the legal moves, not compressing.
+const LEVEL: i32 = 12;
 
-/// The largest payload a value may declare (a game of 10,000 plies with
-/// 100-move PVs fits in a sixth of it).
+/// The most bytes a value's sections may declare together (a game of
+/// 10,000 plies with 100-move PVs fits in a sixth of it).
 const MAX_PAYLOAD: u64 = 16 << 20;
 
-/// The fewest payload bytes a move takes (a token, and a byte for every
-/// other column): a count of moves beyond the payload ÷ this is refused
-/// before anything is allocated for it.
+/// The fewest payload bytes a move takes in format 1 or 2 (a token, and a
+/// byte for every other column): a count of moves beyond the payload ÷ this
+/// is refused before anything is allocated for it.
 const MIN_MOVE_BYTES: u128 = 14;
+
+/// The number columns of format 3, each a number per move.
+const COLUMNS: usize = 10;
 
 /// A token that is not a packed move: its text follows.
 const LITERAL: u16 = 0xFFFF;
@@ -61,24 +82,58 @@ const LITERAL: u16 = 0xFFFF;
 /// A move that is the second word of the previous move's PV (format 1).
 const PREDICTED: u16 = 0xFFFE;
 
-/// A move entry of format 2 that is the second word of the previous move's
-/// PV; any other byte below [`MOVE_TOKEN`] is the move's index among the
-/// legal moves.
+/// A move entry of formats 2 and 3 that is the second word of the previous
+/// move's PV; any other byte below [`MOVE_TOKEN`] is the move's index among
+/// the legal moves.
 const MOVE_PREDICTED: u8 = 0xFF;
 
-/// A move entry of format 2 whose move is no legal move in the position the
-/// game reached (or none is known): a token follows.
+/// A move entry of formats 2 and 3 whose move is no legal move in the
+/// position the game reached (or none is known): a token follows.
 const MOVE_TOKEN: u8 = 0xFE;
+
+/// The sections of a format 3 value, in their order.
+#[derive(Clone, Copy)]
+enum Section {
+    Moves,
+    Words,
+    San,
+    Numbers,
+}
+
+const SECTIONS: usize = 4;
+
+/// Which fields of each move a reader fills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fields {
+    /// Every field.
+    All,
+    /// SAN, time, score and depth: what a PGN without PVs writes. The
+    /// others are left empty, or read when the format stores them together.
+    Pgn,
+}
 
 /// The moves packed, moves and PVs indexed in the positions reached from
 /// `start`; an error only when the compressor cannot get memory.
 pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, String> {
-    let payload = payload(moves, start);
-    let frame = zstd::bulk::compress(&payload, LEVEL).map_err(|e| format!("cannot compress a game's moves: {e}"))?;
-    let mut out = Vec::with_capacity(frame.len() + 8);
+    let lines = lines(moves, start);
+    let sections: [Vec<u8>; SECTIONS] = [lines.moves, lines.words, san(moves), numbers(moves)];
+    let mut out = Vec::with_capacity(moves.len() * 16 + 32);
     out.push(FORMAT);
-    unsigned(&mut out, payload.len() as u128);
-    out.extend_from_slice(&frame);
+    unsigned(&mut out, moves.len() as u128);
+    out.push(mode_byte(lines.mode));
+    let mut frames = Vec::with_capacity(SECTIONS);
+    for section in &sections {
+        // An empty section is no frame at all.
+        let frame = if section.is_empty() {
+            Vec::new()
+        } else {
+            zstd::bulk::compress(section, LEVEL).map_err(|e| format!("cannot compress a game's moves: {e}"))?
+        };
+        unsigned(&mut out, section.len() as u128);
+        unsigned(&mut out, frame.len() as u128);
+        frames.push(frame);
+    }
+    frames.iter().for_each(|frame| out.extend_from_slice(frame));
     Ok(out)
 }
 
@@ -86,121 +141,298 @@ pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, St
 #[cfg(test)]
 pub(crate) fn unpack(value: &[u8], start: Start<'_>) -> Result<Vec<MoveRecord>, String> {
     let mut moves = Vec::new();
-    unpack_into(value, &mut moves, true, start)?;
+    unpack_into(value, &mut moves, Fields::All, start)?;
     Ok(moves)
 }
 
 /// The moves of a packed value into `moves`, whose strings are reused (an
-/// export reads millions of moves through one such vector per thread);
-/// without `lines`, each move's UCI text and PV are left empty (a PGN
-/// without PVs writes neither, and building them is most of the decoding:
+/// export reads millions of moves through one such vector per thread),
+/// `fields` of each (building the UCI text and PVs is most of the decoding:
 /// indexed PVs are replayed from `start`).
 pub(crate) fn unpack_into(
     value: &[u8],
     moves: &mut Vec<MoveRecord>,
-    lines: bool,
+    fields: Fields,
     start: Start<'_>,
 ) -> Result<(), String> {
     let mut header = Reader { bytes: value, at: 0, indexed: false };
-    let format = header.byte()?;
-    if format != FORMAT && format != FORMAT_TOKENS {
-        return Err(format!("packed moves of format {format}, this arena reads formats {FORMAT_TOKENS} and {FORMAT}"));
+    match header.byte()? {
+        FORMAT => unpack_sections(header, moves, fields, start),
+        format @ (FORMAT_TOKENS | FORMAT_ONE_FRAME) => {
+            let len = header.unsigned()?;
+            let payload = decompress(&value[header.at..], len)?;
+            read_payload(&payload, moves, fields == Fields::All, format == FORMAT_ONE_FRAME, start)
+        }
+        format => Err(format!("packed moves of format {format}, this arena reads formats 1 to {FORMAT}")),
     }
-    let len = header.unsigned()?;
+}
+
+/// `frame` decompressed into the `len` bytes it must hold.
+fn decompress(frame: &[u8], len: u128) -> Result<Vec<u8>, String> {
     if len > u128::from(MAX_PAYLOAD) {
         return Err(format!("packed moves declare {len} bytes, more than the {MAX_PAYLOAD} a game may hold"));
     }
     // Below MAX_PAYLOAD, so it fits a usize.
     let len = len as usize;
+    if len == 0 && frame.is_empty() {
+        return Ok(Vec::new());
+    }
     // One decompression context per thread, kept: making one is a tenth of
     // unpacking a game.
     thread_local! {
         static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
             const { std::cell::RefCell::new(None) };
     }
-    let payload = DECOMPRESSOR
+    let bytes = DECOMPRESSOR
         .with_borrow_mut(|kept| {
             let decompressor = match kept {
                 Some(decompressor) => decompressor,
                 None => kept.insert(zstd::bulk::Decompressor::new()?),
             };
-            decompressor.decompress(&value[header.at..], len)
+            decompressor.decompress(frame, len)
         })
         .map_err(|e| format!("packed moves do not decompress: {e}"))?;
-    if payload.len() != len {
-        return Err(format!("packed moves hold {} bytes, their header says {len}", payload.len()));
+    if bytes.len() != len {
+        return Err(format!("packed moves hold {} bytes, their header says {len}", bytes.len()));
     }
-    read_payload(&payload, moves, lines, format == FORMAT, start)
+    Ok(bytes)
 }
 
-/// The uncompressed columns, moves and PVs indexed in standard castling
-/// notation, or in Chess960's when that indexes more of them.
-fn payload(moves: &[MoveRecord], start: Start<'_>) -> Vec<u8> {
-    let standard = columns(moves, Walk::new(start, CastlingMode::Standard));
+/// A format 3 value's moves, after its format byte: only the sections
+/// `fields` need are decompressed.
+fn unpack_sections(
+    mut header: Reader<'_>,
+    moves: &mut Vec<MoveRecord>,
+    fields: Fields,
+    start: Start<'_>,
+) -> Result<(), String> {
+    let n = header.unsigned()?;
+    let mode = mode_of(header.byte()?)?;
+    let mut lengths = [(0u128, 0usize); SECTIONS];
+    let mut total = 0u128;
+    for length in &mut lengths {
+        let len = header.unsigned()?;
+        let frame = usize::try_from(header.unsigned()?).map_err(|_| "a section too long")?;
+        total += len;
+        *length = (len, frame);
+    }
+    if total > u128::from(MAX_PAYLOAD) {
+        return Err(format!("packed moves declare {total} bytes, more than the {MAX_PAYLOAD} a game may hold"));
+    }
+    // Every move takes a byte at least in its SAN and in each number column.
+    let (san_len, numbers_len) = (lengths[Section::San as usize].0, lengths[Section::Numbers as usize].0);
+    if n > san_len || n * COLUMNS as u128 > numbers_len {
+        return Err(format!("packed moves claim {n} moves in {total} bytes"));
+    }
+    // At most the SAN section's length, so it fits a usize.
+    let n = n as usize;
+    let mut frames = [&[][..]; SECTIONS];
+    let mut at = header.at;
+    for (frame, &(_, len)) in frames.iter_mut().zip(&lengths) {
+        let end = at.checked_add(len).filter(|&end| end <= value_len(&header)).ok_or("a section past the end")?;
+        *frame = &header.bytes[at..end];
+        at = end;
+    }
+    if at != value_len(&header) {
+        return Err(format!("packed moves end {} bytes before their value does", value_len(&header) - at));
+    }
+    let section = |s: Section| decompress(frames[s as usize], lengths[s as usize].0);
+    moves.truncate(n);
+    moves.resize_with(n, MoveRecord::default);
+    match fields {
+        Fields::All => {
+            let (lines, words) = (section(Section::Moves)?, section(Section::Words)?);
+            let mut walk = match mode {
+                Some(mode) => Walk::new(start, mode, Order::Likely),
+                None => Walk::none(),
+            };
+            let mut words = Reader { bytes: &words, at: 0, indexed: true };
+            let mut r = Reader { bytes: &lines, at: 0, indexed: true };
+            for i in 0..n {
+                r.move_and_pv(moves, i, &mut walk, Some(&mut words))?;
+            }
+            r.finished("moves")?;
+            words.finished("PV words")?;
+        }
+        Fields::Pgn => moves.iter_mut().for_each(|m| {
+            m.uci.clear();
+            m.pv.clear();
+        }),
+    }
+    let san = section(Section::San)?;
+    let mut r = Reader { bytes: &san, at: 0, indexed: true };
+    read_san(&mut r, moves)?;
+    r.finished("SAN")?;
+    let numbers = section(Section::Numbers)?;
+    read_numbers(&numbers, moves, fields)
+}
+
+/// The length of the value a header reader reads.
+fn value_len(header: &Reader<'_>) -> usize {
+    header.bytes.len()
+}
+
+/// Moves and PVs, indexed along the positions from `start` in standard
+/// castling notation, or in Chess960's when that indexes more of them.
+fn lines(moves: &[MoveRecord], start: Start<'_>) -> Lines {
+    let standard = lines_along(moves, Walk::new(start, CastlingMode::Standard, Order::Likely));
     if standard.unindexed == 0 {
-        return standard.bytes;
+        return standard;
     }
-    let chess960 = columns(moves, Walk::new(start, CastlingMode::Chess960));
-    if chess960.unindexed < standard.unindexed { chess960.bytes } else { standard.bytes }
+    let chess960 = lines_along(moves, Walk::new(start, CastlingMode::Chess960, Order::Likely));
+    if chess960.unindexed < standard.unindexed { chess960 } else { standard }
 }
 
-/// A payload, and how many of its moves and PVs are not indexed.
-struct Columns {
-    bytes: Vec<u8>,
+/// The moves and words sections, the castling notation they are indexed
+/// in, and how many moves and PVs are not indexed.
+struct Lines {
+    moves: Vec<u8>,
+    words: Vec<u8>,
+    mode: Option<CastlingMode>,
     unindexed: usize,
 }
 
-/// The uncompressed columns, moves and PVs indexed along `walk`.
-fn columns(moves: &[MoveRecord], mut walk: Walk) -> Columns {
-    let mut out = Vec::with_capacity(moves.len() * 40 + 8);
-    unsigned(&mut out, moves.len() as u128);
-    out.push(mode_byte(walk.known().then(|| walk.mode())));
-    let mut unindexed = 0;
+/// The moves and words sections, moves and PVs indexed along `walk`.
+fn lines_along(moves: &[MoveRecord], mut walk: Walk) -> Lines {
+    let mode = walk.known().then(|| walk.mode());
+    let mut lines = Lines { moves: Vec::with_capacity(moves.len() * 3), words: Vec::new(), mode, unindexed: 0 };
     for (i, m) in moves.iter().enumerate() {
         if i > 0 && predicted(&moves[i - 1]) == Some(m.uci.as_str()) {
-            out.push(MOVE_PREDICTED);
+            lines.moves.push(MOVE_PREDICTED);
         } else if let Some(index) = walk.index(&m.uci) {
-            out.push(index);
+            lines.moves.push(index);
         } else {
-            out.push(MOVE_TOKEN);
-            token(&mut out, &m.uci);
-            unindexed += 1;
+            lines.moves.push(MOVE_TOKEN);
+            token(&mut lines.moves, &m.uci);
+            lines.unindexed += 1;
         }
-        if !pv(&mut out, m, &mut walk) {
-            unindexed += 1;
+        if !pv(&mut lines.moves, &mut lines.words, m, &mut walk) {
+            lines.unindexed += 1;
         }
     }
+    lines
+}
+
+/// The SAN section.
+fn san(moves: &[MoveRecord]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(moves.len() * 5);
     for m in moves {
         text(&mut out, &m.san);
     }
-    for m in moves {
-        unsigned(&mut out, m.time_ms.into());
+    out
+}
+
+/// The numbers section: each column's length, then the columns.
+fn numbers(moves: &[MoveRecord]) -> Vec<u8> {
+    let columns = Column::ALL.map(|column| {
+        let mut out = Vec::with_capacity(moves.len() * 2);
+        column.write(&mut out, moves);
+        out
+    });
+    let mut out = Vec::with_capacity(columns.iter().map(Vec::len).sum::<usize>() + 2 * COLUMNS);
+    for column in &columns {
+        unsigned(&mut out, column.len() as u128);
     }
-    for (i, m) in moves.iter().enumerate() {
-        signed(&mut out, i128::from(m.clock_ms) - expected_clock(moves, i, m.time_ms));
-    }
-    for column in [|m: &MoveRecord| m.score_cp, |m: &MoveRecord| m.score_mate] {
-        for m in moves {
-            optional_signed(&mut out, column(m).map(i128::from));
+    columns.iter().for_each(|column| out.extend_from_slice(column));
+    out
+}
+
+/// A column of numbers, a number per move (in the order of [`Column::ALL`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Column {
+    Time,
+    Clock,
+    Centipawns,
+    Mate,
+    Depth,
+    Seldepth,
+    Nodes,
+    Latency,
+    EngineTime,
+    Nps,
+}
+
+impl Column {
+    /// Every column, in their order (a column is read after those it is
+    /// stored against).
+    const ALL: [Column; COLUMNS] = [
+        Column::Time,
+        Column::Clock,
+        Column::Centipawns,
+        Column::Mate,
+        Column::Depth,
+        Column::Seldepth,
+        Column::Nodes,
+        Column::Latency,
+        Column::EngineTime,
+        Column::Nps,
+    ];
+
+    /// What a PGN without PVs writes.
+    const PGN: [Column; 4] = [Column::Time, Column::Centipawns, Column::Mate, Column::Depth];
+
+    /// The column of every move appended to `out`.
+    fn write(self, out: &mut Vec<u8>, moves: &[MoveRecord]) {
+        for (i, m) in moves.iter().enumerate() {
+            match self {
+                Column::Time => unsigned(out, m.time_ms.into()),
+                Column::Clock => signed(out, i128::from(m.clock_ms) - expected_clock(moves, i, m.time_ms)),
+                Column::Centipawns => optional_signed(out, m.score_cp.map(i128::from)),
+                Column::Mate => optional_signed(out, m.score_mate.map(i128::from)),
+                Column::Depth => optional_unsigned(out, m.depth),
+                Column::Seldepth => optional_unsigned(out, m.seldepth),
+                Column::Nodes => optional_unsigned(out, m.nodes),
+                Column::Latency => {
+                    optional_signed(out, m.latency_ms.map(|ms| i128::from(ms) - i128::from(m.time_ms)));
+                }
+                Column::EngineTime => optional_signed(out, m.engine_ms.map(|ms| i128::from(ms) - engine_base(m))),
+                Column::Nps => optional_signed(out, m.nps.map(|nps| i128::from(nps) - derived_nps(m))),
+            }
         }
     }
-    type Column = fn(&MoveRecord) -> Option<u64>;
-    let columns: [Column; 3] = [|m| m.depth, |m| m.seldepth, |m| m.nodes];
-    for column in columns {
-        for m in moves {
-            optional_unsigned(&mut out, column(m));
+
+    /// The column of every move read from `r` (the columns before it read).
+    fn read(self, r: &mut Reader<'_>, moves: &mut [MoveRecord]) -> Result<(), String> {
+        let score = |v: Option<i128>, what: &str| {
+            v.map(i64::try_from).transpose().map_err(|_| format!("a {what} out of range"))
+        };
+        for i in 0..moves.len() {
+            let base = expected_clock(moves, i, moves[i].time_ms);
+            let m = &mut moves[i];
+            match self {
+                Column::Time => m.time_ms = r.u64()?,
+                Column::Clock => {
+                    let clock = r.signed()?.checked_add(base);
+                    m.clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
+                }
+                Column::Centipawns => m.score_cp = score(r.optional_signed()?, "score")?,
+                Column::Mate => m.score_mate = score(r.optional_signed()?, "mate")?,
+                Column::Depth => m.depth = r.optional_u64()?,
+                Column::Seldepth => m.seldepth = r.optional_u64()?,
+                Column::Nodes => m.nodes = r.optional_u64()?,
+                Column::Latency => m.latency_ms = r.optional_against(i128::from(m.time_ms))?,
+                Column::EngineTime => m.engine_ms = r.optional_against(engine_base(m))?,
+                Column::Nps => m.nps = r.optional_against(derived_nps(m))?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The column emptied in `m` (not read).
+    fn clear(self, m: &mut MoveRecord) {
+        match self {
+            Column::Time => m.time_ms = 0,
+            Column::Clock => m.clock_ms = 0,
+            Column::Centipawns => m.score_cp = None,
+            Column::Mate => m.score_mate = None,
+            Column::Depth => m.depth = None,
+            Column::Seldepth => m.seldepth = None,
+            Column::Nodes => m.nodes = None,
+            Column::Latency => m.latency_ms = None,
+            Column::EngineTime => m.engine_ms = None,
+            Column::Nps => m.nps = None,
         }
     }
-    for m in moves {
-        optional_signed(&mut out, m.latency_ms.map(|ms| i128::from(ms) - i128::from(m.time_ms)));
-    }
-    for m in moves {
-        optional_signed(&mut out, m.engine_ms.map(|ms| i128::from(ms) - engine_base(m)));
-    }
-    for m in moves {
-        optional_signed(&mut out, m.nps.map(|nps| i128::from(nps) - derived_nps(m)));
-    }
-    Columns { bytes: out, unindexed }
 }
 
 /// The reply a move's PV expects: its second word.
@@ -228,6 +460,39 @@ fn derived_nps(m: &MoveRecord) -> i128 {
     }
 }
 
+/// Format 3's numbers section into `moves`: every column for
+/// [`Fields::All`], those a PGN writes for [`Fields::Pgn`] (the others
+/// emptied).
+fn read_numbers(numbers: &[u8], moves: &mut [MoveRecord], fields: Fields) -> Result<(), String> {
+    let mut header = Reader { bytes: numbers, at: 0, indexed: true };
+    let mut lens = [0usize; COLUMNS];
+    for len in &mut lens {
+        *len = usize::try_from(header.unsigned()?).map_err(|_| "a column too long")?;
+    }
+    let mut columns = [&[][..]; COLUMNS];
+    let mut at = header.at;
+    for (column, &len) in columns.iter_mut().zip(&lens) {
+        let end = at.checked_add(len).filter(|&end| end <= numbers.len()).ok_or("a column past the end")?;
+        *column = &numbers[at..end];
+        at = end;
+    }
+    if at != numbers.len() {
+        return Err(format!("packed moves' numbers end {} bytes before their section does", numbers.len() - at));
+    }
+    for (column, bytes) in Column::ALL.into_iter().zip(columns) {
+        if fields == Fields::All || Column::PGN.contains(&column) {
+            let mut r = Reader { bytes, at: 0, indexed: true };
+            column.read(&mut r, moves)?;
+            r.finished("a column")?;
+        } else {
+            moves.iter_mut().for_each(|m| column.clear(m));
+        }
+    }
+    Ok(())
+}
+
+/// A format 1 or 2 payload into `moves`; without `lines`, each move's UCI
+/// text and PV are left empty (and the positions not replayed).
 fn read_payload(
     payload: &[u8],
     moves: &mut Vec<MoveRecord>,
@@ -245,62 +510,33 @@ fn read_payload(
     let mode = if indexed { mode_of(r.byte()?)? } else { None };
     // The positions are replayed only when moves' UCI text and PVs are read.
     let mut walk = match mode {
-        Some(mode) if lines => Walk::new(start, mode),
+        Some(mode) if lines => Walk::new(start, mode, Order::Code),
         _ => Walk::none(),
     };
     moves.truncate(n);
     moves.resize_with(n, MoveRecord::default);
     for i in 0..n {
-        let (before, rest) = moves.split_at_mut(i);
-        let m = &mut rest[0];
-        m.uci.clear();
-        m.pv.clear();
-        if !lines {
+        if lines {
+            r.move_and_pv(moves, i, &mut walk, None)?;
+        } else {
+            moves[i].uci.clear();
+            moves[i].pv.clear();
             r.skip_move()?;
             r.skip_pv()?;
-            continue;
         }
-        if r.move_into(&mut m.uci, &walk)? {
-            let previous = before.last().and_then(predicted);
-            m.uci.push_str(previous.ok_or("a move predicted by no PV")?);
-        }
-        r.pv_into(&m.uci, &mut m.pv, &mut walk)?;
     }
+    read_san(&mut r, moves)?;
+    for column in Column::ALL {
+        column.read(&mut r, moves)?;
+    }
+    r.finished("payload")
+}
+
+/// The SAN of every move.
+fn read_san(r: &mut Reader<'_>, moves: &mut [MoveRecord]) -> Result<(), String> {
     for m in moves.iter_mut() {
         m.san.clear();
         r.push_text(&mut m.san)?;
-    }
-    for m in moves.iter_mut() {
-        m.time_ms = r.u64()?;
-    }
-    for i in 0..moves.len() {
-        let clock = r.signed()?.checked_add(expected_clock(moves, i, moves[i].time_ms));
-        moves[i].clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
-    }
-    for m in moves.iter_mut() {
-        m.score_cp = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a score out of range")?;
-    }
-    for m in moves.iter_mut() {
-        m.score_mate = r.optional_signed()?.map(i64::try_from).transpose().map_err(|_| "a mate out of range")?;
-    }
-    type Field = fn(&mut MoveRecord) -> &mut Option<u64>;
-    let fields: [Field; 3] = [|m| &mut m.depth, |m| &mut m.seldepth, |m| &mut m.nodes];
-    for field in fields {
-        for m in moves.iter_mut() {
-            *field(m) = r.optional_u64()?;
-        }
-    }
-    for m in moves.iter_mut() {
-        m.latency_ms = r.optional_against(i128::from(m.time_ms))?;
-    }
-    for m in moves.iter_mut() {
-        m.engine_ms = r.optional_against(engine_base(m))?;
-    }
-    for m in moves.iter_mut() {
-        m.nps = r.optional_against(derived_nps(m))?;
-    }
-    if r.at != payload.len() {
-        return Err(format!("packed moves end {} bytes before their payload does", payload.len() - r.at));
     }
     Ok(())
 }
@@ -349,10 +585,11 @@ fn token(out: &mut Vec<u8>, word: &str) {
     }
 }
 
-/// Move `m`'s PV, its words indexed from the position before the move (or
-/// after it, when the PV starts with it); `walk` is then moved past the
+/// Move `m`'s PV: its header (and its words as tokens, or its text) to
+/// `out`, its words indexed from the position before the move (or after it,
+/// when the PV starts with it) to `indexed`; `walk` is then moved past the
 /// move. False when the PV has words and they are not indexed.
-fn pv(out: &mut Vec<u8>, m: &MoveRecord, walk: &mut Walk) -> bool {
+fn pv(out: &mut Vec<u8>, indexed: &mut Vec<u8>, m: &MoveRecord, walk: &mut Walk) -> bool {
     let words: Vec<&str> = m.pv.split(' ').collect();
     if m.pv.is_empty() {
         unsigned(out, 1);
@@ -374,7 +611,7 @@ fn pv(out: &mut Vec<u8>, m: &MoveRecord, walk: &mut Walk) -> bool {
     let header = (rest.len() as u128) * 4 + 2 * u128::from(indices.is_some()) + u128::from(repeats_move);
     unsigned(out, 1 + header);
     match &indices {
-        Some(indices) => out.extend_from_slice(indices),
+        Some(indices) => indexed.extend_from_slice(indices),
         None => rest.iter().for_each(|word| token(out, word)),
     }
     indices.is_some() || rest.is_empty()
@@ -389,6 +626,33 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
+    /// An error unless every byte was read.
+    fn finished(&self, what: &str) -> Result<(), String> {
+        match self.bytes.len() - self.at {
+            0 => Ok(()),
+            left => Err(format!("packed moves end {left} bytes before their {what} does")),
+        }
+    }
+
+    /// Move `i`'s UCI text and PV into `moves[i]`, indices read along
+    /// `walk`, PV words from `words` (format 3) or inline.
+    fn move_and_pv(
+        &mut self,
+        moves: &mut [MoveRecord],
+        i: usize,
+        walk: &mut Walk,
+        words: Option<&mut Reader<'_>>,
+    ) -> Result<(), String> {
+        let (before, rest) = moves.split_at_mut(i);
+        let m = &mut rest[0];
+        m.uci.clear();
+        if self.move_into(&mut m.uci, walk)? {
+            let previous = before.last().and_then(predicted);
+            m.uci.push_str(previous.ok_or("a move predicted by no PV")?);
+        }
+        self.pv_into(&m.uci, &mut m.pv, walk, words)
+    }
+
     fn byte(&mut self) -> Result<u8, String> {
         let b = *self.bytes.get(self.at).ok_or("packed moves end too early")?;
         self.at += 1;
@@ -528,11 +792,9 @@ impl Reader<'_> {
         }
         let v = header - 1;
         let (count, indices) = if self.indexed { (v >> 2, v & 2 != 0) } else { (v >> 1, false) };
-        // Every word takes a byte at least.
-        if count > (self.bytes.len() - self.at) as u128 {
-            return Err("a PV longer than its bytes".into());
-        }
-        Ok(Some(PvHeader { count: count as usize, indices, repeats_move: v & 1 == 1 }))
+        // Its words are read one by one, each checked, into no buffer sized by it.
+        let count = usize::try_from(count).map_err(|_| "a PV longer than its bytes")?;
+        Ok(Some(PvHeader { count, indices, repeats_move: v & 1 == 1 }))
     }
 
     /// The next `count` bytes.
@@ -561,8 +823,15 @@ impl Reader<'_> {
     }
 
     /// Move `uci`'s PV into `pv` (cleared first), indices read along
-    /// `walk`, which is then moved past the move.
-    fn pv_into(&mut self, uci: &str, pv: &mut String, walk: &mut Walk) -> Result<(), String> {
+    /// `walk` from `words` (or inline without it), which is then moved past
+    /// the move.
+    fn pv_into(
+        &mut self,
+        uci: &str,
+        pv: &mut String,
+        walk: &mut Walk,
+        words: Option<&mut Reader<'_>>,
+    ) -> Result<(), String> {
         pv.clear();
         let Some(PvHeader { count, indices, repeats_move }) = self.pv_header()? else {
             walk.play(uci);
@@ -572,7 +841,10 @@ impl Reader<'_> {
             pv.push_str(uci);
         }
         if indices {
-            let indices = self.take(count)?;
+            let indices = match words {
+                Some(words) => words.take(count)?,
+                None => self.take(count)?,
+            };
             if repeats_move {
                 walk.play(uci);
                 walk.push_words(indices, pv)?;
@@ -685,6 +957,60 @@ mod tests {
         assert_eq!(unpack(&bytes, start()).unwrap(), sample());
     }
 
+    #[test]
+    fn values_of_format_2_read_as_they_are() {
+        // `sample()` packed by the release that wrote format 2 (one frame,
+        // indices ranked by UCI code).
+        let hex = "02ca0128b52ffd20caad040094070601100c040cff010c11b90affff0322785c8401ffff043030303010000b623863362020\
+                   6137613871fe304e000120feffff05776569726401026534026535034e6633000002c3a90c00000000ff01c0a90700a7a907\
+                   0000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f010a0060980f029cf348667041c98caa\
+                   e370248a0a18e474086006";
+        let bytes: Vec<u8> =
+            (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+        assert_eq!(bytes[0], FORMAT_ONE_FRAME);
+        assert_eq!(unpack(&bytes, start()).unwrap(), sample());
+        // What a PGN reads is the same as read whole.
+        let mut pgn = Vec::new();
+        unpack_into(&bytes, &mut pgn, Fields::Pgn, start()).unwrap();
+        assert_pgn_fields(&pgn, &sample());
+    }
+
+    /// `read` holds what a PGN writes of `moves`, and no UCI text or PV.
+    fn assert_pgn_fields(read: &[MoveRecord], moves: &[MoveRecord]) {
+        assert_eq!(read.len(), moves.len());
+        for (r, m) in read.iter().zip(moves) {
+            assert_eq!(
+                (&r.san, r.time_ms, r.score_cp, r.score_mate, r.depth),
+                (&m.san, m.time_ms, m.score_cp, m.score_mate, m.depth)
+            );
+            assert_eq!((r.uci.as_str(), r.pv.as_str()), ("", ""));
+        }
+    }
+
+    #[test]
+    fn a_pgn_reads_its_fields_and_empties_the_others() {
+        let moves = sample();
+        let value = pack(&moves, start()).unwrap();
+        // Into moves read whole before: nothing of them stays.
+        let mut read = knights(9);
+        unpack_into(&value, &mut read, Fields::Pgn, start()).unwrap();
+        assert_pgn_fields(&read, &moves);
+        let mut expected: Vec<MoveRecord> = moves
+            .iter()
+            .map(|m| MoveRecord {
+                san: m.san.clone(),
+                time_ms: m.time_ms,
+                score_cp: m.score_cp,
+                score_mate: m.score_mate,
+                depth: m.depth,
+                ..MoveRecord::default()
+            })
+            .collect();
+        assert_eq!(read, expected);
+        unpack_into(&value, &mut expected, Fields::All, start()).unwrap();
+        assert_eq!(expected, moves);
+    }
+
     /// `plies` of a real game (knights out and back), each with the next
     /// five moves as its PV.
     fn knights(plies: usize) -> Vec<MoveRecord> {
@@ -701,12 +1027,13 @@ mod tests {
     #[test]
     fn pv_words_take_a_byte_each_where_the_game_reaches_their_position() {
         let moves = knights(100);
-        let indexed = payload(&moves, start());
-        let tokens = payload(&moves, Start { fen: "nowhere", opening: &[] });
+        let raw = |lines: Lines| lines.moves.len() + lines.words.len();
+        let indexed = raw(super::lines(&moves, start()));
+        let tokens = raw(super::lines(&moves, Start { fen: "nowhere", opening: &[] }));
         // Four words after the move in each PV: one byte each instead of two;
         // the first move one byte instead of a marker and two (the others
         // are each predicted by the PV before them).
-        assert_eq!(tokens.len() - indexed.len(), 402, "{} against {} bytes", indexed.len(), tokens.len());
+        assert_eq!(tokens - indexed, 402, "{indexed} against {tokens} bytes");
         assert_eq!(unpack(&pack(&moves, start()).unwrap(), start()).unwrap(), moves);
         // Read from a start other than the one written, the PV is an error, not other moves.
         let elsewhere = Start { fen: "8/8/8/8/8/8/8/K6k w - - 0 1", opening: &[] };
@@ -715,7 +1042,7 @@ mod tests {
         let mut moves = knights(8);
         moves[3].pv = "f6g8 g1f3 g1f3".into();
         assert_eq!(unpack(&pack(&moves, start()).unwrap(), start()).unwrap(), moves);
-        assert_eq!(columns(&moves, Walk::new(start(), CastlingMode::Standard)).unindexed, 1);
+        assert_eq!(super::lines(&moves, start()).unindexed, 1);
     }
 
     #[test]
@@ -728,9 +1055,9 @@ mod tests {
             MoveRecord { uci: "b1h1".into(), pv: "b1h1 b8h8 f1e1".into(), ..MoveRecord::default() },
             MoveRecord { uci: "b8h8".into(), pv: "b8h8 f1e1".into(), ..MoveRecord::default() },
         ];
-        let payload = payload(&moves, start);
-        assert_eq!(payload[1], mode_byte(Some(CastlingMode::Chess960)));
-        assert_eq!(columns(&moves, Walk::new(start, CastlingMode::Chess960)).unindexed, 0);
+        let lines = lines(&moves, start);
+        assert_eq!(lines.mode, Some(CastlingMode::Chess960));
+        assert_eq!(lines.unindexed, 0);
         assert_eq!(unpack(&pack(&moves, start).unwrap(), start).unwrap(), moves);
     }
 
@@ -754,42 +1081,89 @@ mod tests {
         let moves: Vec<MoveRecord> = (0..100).map(ply).collect();
         let packed = pack(&moves, start()).unwrap();
         assert!(packed.len() < 100 * 8, "{} bytes for 100 plies", packed.len());
-        let payload = payload(&moves, start());
-        assert!(payload.len() < 100 * 30, "{} payload bytes", payload.len());
+        let lines = lines(&moves, start());
+        let raw = lines.moves.len() + lines.words.len() + san(&moves).len() + numbers(&moves).len();
+        assert!(raw < 100 * 30, "{raw} bytes before compression");
+    }
+
+    /// A format 3 value of `n` moves and castling notation byte `mode` made
+    /// of `sections` as they are.
+    fn value_of(n: u128, mode: u8, sections: [&[u8]; SECTIONS]) -> Vec<u8> {
+        let mut v = vec![FORMAT];
+        unsigned(&mut v, n);
+        v.push(mode);
+        let frames = sections.map(|s| if s.is_empty() { Vec::new() } else { zstd::bulk::compress(s, 1).unwrap() });
+        for (section, frame) in sections.iter().zip(&frames) {
+            unsigned(&mut v, section.len() as u128);
+            unsigned(&mut v, frame.len() as u128);
+        }
+        frames.iter().for_each(|f| v.extend_from_slice(f));
+        v
     }
 
     #[test]
     fn damaged_values_are_errors_not_panics() {
         let good = pack(&sample(), start()).unwrap();
         assert!(unpack(&[], start()).is_err());
-        assert!(unpack(&[3, 0], start()).unwrap_err().contains("format 3"));
-        assert!(
-            unpack(&[FORMAT, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], start()).unwrap_err().contains("more than")
-        );
+        assert!(unpack(&[4, 0], start()).unwrap_err().contains("format 4"));
         for cut in 0..good.len() {
             assert!(unpack(&good[..cut], start()).is_err(), "cut at {cut}");
+            let mut pgn = Vec::new();
+            assert!(unpack_into(&good[..cut], &mut pgn, Fields::Pgn, start()).is_err(), "cut at {cut}");
         }
-        // Payloads that decompress but lie about their contents.
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(unpack(&longer, start()).unwrap_err().contains("before their value"));
+        // Sections that decompress but lie about their contents.
+        let lines = lines(&sample(), start());
+        let (san, numbers) = (san(&sample()), numbers(&sample()));
+        let n = sample().len() as u128;
+        let sections = [&lines.moves[..], &lines.words[..], &san[..], &numbers[..]];
+        assert_eq!(unpack(&value_of(n, 1, sections), start()).unwrap(), sample());
+        assert!(unpack(&value_of(n, 7, sections), start()).unwrap_err().contains("castling notation 7"));
+        assert!(unpack(&value_of(u128::from(u64::MAX), 1, sections), start()).unwrap_err().contains("claim"));
+        let huge = {
+            let mut v = vec![FORMAT, 0, 1];
+            unsigned(&mut v, u128::from(MAX_PAYLOAD) + 1);
+            v.extend([0, 0, 0, 0, 0, 0, 0]);
+            v
+        };
+        assert!(unpack(&huge, start()).unwrap_err().contains("more than"));
+        let with = |i: usize, bytes: &[u8]| {
+            let mut parts = sections;
+            parts[i] = bytes;
+            value_of(n, 1, parts)
+        };
+        let mut extra = lines.words.clone();
+        extra.push(0);
+        assert!(unpack(&with(1, &extra), start()).unwrap_err().contains("before their PV words"));
+        assert!(unpack(&with(3, &[0xff; 10]), start()).is_err(), "column lengths past the end");
+        // Every single-byte change of every section decodes or fails; it never panics.
+        for (i, section) in sections.iter().enumerate() {
+            for at in 0..section.len() {
+                for b in [0u8, 1, 0x7f, 0x80, 0xfe, 0xff] {
+                    let mut bad = section.to_vec();
+                    bad[at] = b;
+                    let value = with(i, &bad);
+                    let _ = unpack(&value, start());
+                    let _ = unpack_into(&value, &mut Vec::new(), Fields::Pgn, start());
+                }
+            }
+        }
+        // Format 2 payloads that lie.
         let lying = |payload: &[u8]| {
-            let mut v = vec![FORMAT];
+            let mut v = vec![FORMAT_ONE_FRAME];
             unsigned(&mut v, payload.len() as u128);
             v.extend(zstd::bulk::compress(payload, 1).unwrap());
             unpack(&v, start())
         };
+        assert!(
+            unpack(&[FORMAT_ONE_FRAME, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], start())
+                .unwrap_err()
+                .contains("more than")
+        );
         assert!(lying(&[0xff, 0xff, 0xff, 0xff, 0x0f]).is_err(), "a count beyond the bytes");
         assert!(lying(&[1, 0, 0x00, 0xf0]).is_err(), "a token that is no move");
         assert!(lying(&[0, 7]).unwrap_err().contains("castling notation 7"));
-        let mut payload = payload(&sample(), start());
-        payload.push(0);
-        assert!(lying(&payload).unwrap_err().contains("before their payload"));
-        // Every single-byte change decodes or fails; it never panics.
-        let payload = super::payload(&sample(), start());
-        for i in 0..payload.len() {
-            for b in [0u8, 1, 0x7f, 0x80, 0xff] {
-                let mut bad = payload.clone();
-                bad[i] = b;
-                let _ = lying(&bad);
-            }
-        }
     }
 }

@@ -385,9 +385,11 @@ impl Db {
 pub enum MoveFields {
     /// Every field.
     All,
-    /// All but the UCI text and the PV, left empty: what a PGN without PVs
-    /// writes (building them was 40 % of `arena pgn`'s CPU at a million games).
-    WithoutLines,
+    /// SAN, time, score and depth: what a PGN without PVs writes. The UCI
+    /// text and PV are left empty, the other fields empty or read (moves
+    /// packed before format 3 store them together). Building the UCI text
+    /// and PVs was 40 % of `arena pgn`'s CPU at a million games.
+    Pgn,
 }
 
 /// A game's moves as stored: packed, or the JSON of a game stored before
@@ -419,7 +421,11 @@ impl StoredMoves {
         let mut moves = std::mem::take(&mut game.moves);
         let read = match (&self.packed, &self.json) {
             (Some(packed), _) => {
-                crate::packed::unpack_into(packed, &mut moves, fields == MoveFields::All, crate::lines::Start::of(game))
+                let fields = match fields {
+                    MoveFields::All => crate::packed::Fields::All,
+                    MoveFields::Pgn => crate::packed::Fields::Pgn,
+                };
+                crate::packed::unpack_into(packed, &mut moves, fields, crate::lines::Start::of(game))
             }
             (None, Some(json)) => crate::moves::decode(json).map(|decoded| moves = decoded),
             (None, None) => {

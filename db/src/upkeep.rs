@@ -82,7 +82,7 @@ impl Db {
             let old: Vec<u8> = row.get(1);
             let (fen, opening) = stored_start(row, 2);
             let start = crate::lines::Start { fen: &fen, opening: &opening };
-            crate::packed::unpack_into(&old, &mut moves, true, start)
+            crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
             let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
             done.games += 1;

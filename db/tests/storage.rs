@@ -583,8 +583,15 @@ async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
                             000b6238633620206137613871304e000120ffff05776569726401026534026535034e6633000002c3a90c0000\
                             0000ff01c0a90700a7a9070000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f\
                             010a0060980f029cf348667041c98caae370248a0a18e48c086006";
-    let old: Vec<u8> =
-        (0..FORMAT_1.len()).step_by(2).map(|i| u8::from_str_radix(&FORMAT_1[i..i + 2], 16).unwrap()).collect();
+    // The same in format 2 (indices ranked by UCI code, one frame).
+    const FORMAT_2: &str = "02ca0128b52ffd20caad040094070601100c040cff010c11b90affff0322785c8401ffff043030303010000b62\
+                            38633620206137613871fe304e000120feffff05776569726401026534026535034e6633000002c3a90c000000\
+                            00ff01c0a90700a7a9070000fcff073e800200060a0f00c1c4070803000200000003010100000bb2f0ff9b1f01\
+                            0a0060980f029cf348667041c98caae370248a0a18e474086006";
+    let bytes = |hex: &str| -> Vec<u8> {
+        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    };
+    let (old, older) = (bytes(FORMAT_2), bytes(FORMAT_1));
     for target in backends("repack").await {
         let db = Db::open(&target).await.unwrap();
         let run = new_run(&db, 2).await;
@@ -603,16 +610,26 @@ async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
             Target::Sqlite(_) => "UPDATE packed_moves SET data = ? WHERE game_id = ?",
             Target::Postgres(_) => "UPDATE packed_moves SET data = $1 WHERE game_id = $2",
         };
-        sqlx::query(update).bind(old.clone()).bind(games[1].id).execute(&raw).await.unwrap();
+        sqlx::query(update).bind(older.clone()).bind(games[1].id).execute(&raw).await.unwrap();
+        sqlx::query(update).bind(old.clone()).bind(games[2].id).execute(&raw).await.unwrap();
+        // Format 2's indices are read in the positions from the game's start:
+        // the sample's, the standard position.
+        let start = match target {
+            Target::Sqlite(_) => "UPDATE games SET start_fen = ?, opening_moves = '' WHERE id = ?",
+            Target::Postgres(_) => "UPDATE games SET start_fen = $1, opening_moves = '' WHERE id = $2",
+        };
+        let standard = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        sqlx::query(start).bind(standard).bind(games[2].id).execute(&raw).await.unwrap();
         raw.close().await;
-        assert_eq!(db.old_move_games().await.unwrap(), (0, 1), "{target}");
+        assert_eq!(db.old_move_games().await.unwrap(), (0, 2), "{target}");
         let before = db.games_page(run, 0, 100, true).await.unwrap();
         assert_eq!(before[0], games[0], "{target}");
         assert_eq!(before[1].record.moves.len(), 6, "{target}: the format 1 value read as it is");
+        assert_eq!(before[2].record.moves, before[1].record.moves, "{target}: the format 2 value read as it is");
 
         let done = db.repack_batch(0, 10).await.unwrap();
-        assert_eq!((done.games, done.last_game), (1, games[1].id), "{target}");
-        assert!(done.old_bytes == old.len() as u64 && done.packed_bytes > 0, "{target}: {done:?}");
+        assert_eq!((done.games, done.last_game), (2, games[2].id), "{target}");
+        assert!(done.old_bytes == (old.len() + older.len()) as u64 && done.packed_bytes > 0, "{target}: {done:?}");
         assert_eq!(db.old_move_games().await.unwrap(), (0, 0), "{target}");
         assert_eq!(db.repack_batch(done.last_game, 10).await.unwrap().games, 0, "{target}");
         assert_eq!(db.games_page(run, 0, 100, true).await.unwrap(), before, "{target}: the same moves");

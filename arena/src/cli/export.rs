@@ -48,7 +48,7 @@ impl PgnFormat {
     fn fields(&self) -> MoveFields {
         match self.level {
             Level::Full => MoveFields::All,
-            Level::Min | Level::Normal => MoveFields::WithoutLines,
+            Level::Min | Level::Normal => MoveFields::Pgn,
         }
     }
 
@@ -184,7 +184,8 @@ async fn export_pages(
 /// `until`, when given) formatted by `format`, a page at a time, in id
 /// order; returns the last id written. A page is decoded and formatted on
 /// every core (each thread its part of the page, its moves read into one
-/// reused vector), while the database reads the next.
+/// reused vector), while the database reads the next and this thread
+/// writes the one before.
 async fn for_each_page(
     db: &Db,
     run: i64,
@@ -200,6 +201,14 @@ async fn for_each_page(
     };
     let mut next = Some(fetch(after));
     let mut last_written = after;
+    let mut formatted: Option<Formatted> = None;
+    let mut write_formatted = |formatted: &mut Option<Formatted>| -> CliResult<()> {
+        if let Some(page) = formatted.take() {
+            write(&page)?;
+            last_written = page.last;
+        }
+        Ok(())
+    };
     while let Some(reading) = next.take() {
         let mut page = reading.await.context("reading the games failed")??;
         if let Some(until) = until {
@@ -209,18 +218,24 @@ async fn for_each_page(
         if until.is_none_or(|until| last.id < until) {
             next = Some(fetch(last.id));
         }
-        let formatted = format_page(run, page, format)?;
-        last_written = formatted.last;
-        write(&formatted)?;
+        let this = format_page(run, page, format, || write_formatted(&mut formatted))?;
+        formatted = Some(this);
     }
+    write_formatted(&mut formatted)?;
     Ok(last_written)
 }
 
 /// Games per thread below which a page is formatted on one thread.
 const FORMAT_CHUNK: usize = 64;
 
-/// A page's games decoded and formatted, on as many threads as there are cores.
-fn format_page(run: i64, page: Vec<(GameRow, StoredMoves)>, format: &Format<'_>) -> CliResult<Formatted> {
+/// A page's games decoded and formatted, on as many threads as there are
+/// cores; this thread calls `meanwhile` before it formats its part.
+fn format_page(
+    run: i64,
+    page: Vec<(GameRow, StoredMoves)>,
+    format: &Format<'_>,
+    meanwhile: impl FnOnce() -> CliResult<()>,
+) -> CliResult<Formatted> {
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let chunk = page.len().div_ceil(threads).max(FORMAT_CHUNK);
     let last = page.last().map_or(0, |(game, _)| game.id);
@@ -248,6 +263,7 @@ fn format_page(run: i64, page: Vec<(GameRow, StoredMoves)>, format: &Format<'_>)
     // The last part is formatted on this thread, the others on their own.
     let texts = std::thread::scope(|scope| {
         let others: Vec<_> = parts.into_iter().map(|p| scope.spawn(move || part(p))).collect();
+        meanwhile()?;
         let own = part(rest);
         let mut texts = Vec::with_capacity(others.len() + 1);
         for other in others {
