@@ -155,53 +155,70 @@ pub(crate) fn unpack_into(
     fields: Fields,
     start: Start<'_>,
 ) -> Result<(), String> {
-    let mut header = Reader { bytes: value, at: 0, indexed: false };
-    match header.byte()? {
-        FORMAT => unpack_sections(header, moves, fields, start),
-        format @ (FORMAT_TOKENS | FORMAT_ONE_FRAME) => {
-            let len = header.unsigned()?;
-            let payload = decompress(&value[header.at..], len)?;
-            read_payload(&payload, moves, fields == Fields::All, format == FORMAT_ONE_FRAME, start)
-        }
-        format => Err(format!("packed moves of format {format}, this arena reads formats 1 to {FORMAT}")),
+    // The sections are decompressed into buffers kept per thread: an export
+    // reads millions of values.
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<[Vec<u8>; SECTIONS]> = std::cell::RefCell::default();
     }
+    let mut header = Reader { bytes: value, at: 0, indexed: false };
+    BUFFERS.with_borrow_mut(|buffers| {
+        let read = match header.byte()? {
+            FORMAT => unpack_sections(header, buffers, moves, fields, start),
+            format @ (FORMAT_TOKENS | FORMAT_ONE_FRAME) => {
+                let len = header.unsigned()?;
+                let payload = &mut buffers[0];
+                decompress(&value[header.at..], len, payload)?;
+                read_payload(payload, moves, fields == Fields::All, format == FORMAT_ONE_FRAME, start)
+            }
+            format => Err(format!("packed moves of format {format}, this arena reads formats 1 to {FORMAT}")),
+        };
+        // A large value's buffer is not kept.
+        for buffer in buffers.iter_mut().filter(|buffer| buffer.capacity() > 1 << 20) {
+            *buffer = Vec::new();
+        }
+        read
+    })
 }
 
-/// `frame` decompressed into the `len` bytes it must hold.
-fn decompress(frame: &[u8], len: u128) -> Result<Vec<u8>, String> {
+/// `frame` decompressed into `into` (cleared first), the `len` bytes it
+/// must hold.
+fn decompress(frame: &[u8], len: u128, into: &mut Vec<u8>) -> Result<(), String> {
+    into.clear();
     if len > u128::from(MAX_PAYLOAD) {
         return Err(format!("packed moves declare {len} bytes, more than the {MAX_PAYLOAD} a game may hold"));
     }
     // Below MAX_PAYLOAD, so it fits a usize.
     let len = len as usize;
     if len == 0 && frame.is_empty() {
-        return Ok(Vec::new());
+        return Ok(());
     }
+    into.reserve(len);
     // One decompression context per thread, kept: making one is a tenth of
     // unpacking a game.
     thread_local! {
         static DECOMPRESSOR: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
             const { std::cell::RefCell::new(None) };
     }
-    let bytes = DECOMPRESSOR
+    DECOMPRESSOR
         .with_borrow_mut(|kept| {
             let decompressor = match kept {
                 Some(decompressor) => decompressor,
                 None => kept.insert(zstd::bulk::Decompressor::new()?),
             };
-            decompressor.decompress(frame, len)
+            decompressor.decompress_to_buffer(frame, into)
         })
         .map_err(|e| format!("packed moves do not decompress: {e}"))?;
-    if bytes.len() != len {
-        return Err(format!("packed moves hold {} bytes, their header says {len}", bytes.len()));
+    if into.len() != len {
+        return Err(format!("packed moves hold {} bytes, their header says {len}", into.len()));
     }
-    Ok(bytes)
+    Ok(())
 }
 
 /// A format 3 value's moves, after its format byte: only the sections
 /// `fields` need are decompressed.
 fn unpack_sections(
     mut header: Reader<'_>,
+    buffers: &mut [Vec<u8>; SECTIONS],
     moves: &mut Vec<MoveRecord>,
     fields: Fields,
     start: Start<'_>,
@@ -236,18 +253,20 @@ fn unpack_sections(
     if at != value_len(&header) {
         return Err(format!("packed moves end {} bytes before their value does", value_len(&header) - at));
     }
-    let section = |s: Section| decompress(frames[s as usize], lengths[s as usize].0);
+    let [moves_buffer, words_buffer, san_buffer, numbers_buffer] = buffers;
+    let section = |s: Section, into: &mut Vec<u8>| decompress(frames[s as usize], lengths[s as usize].0, into);
     moves.truncate(n);
     moves.resize_with(n, MoveRecord::default);
     match fields {
         Fields::All => {
-            let (lines, words) = (section(Section::Moves)?, section(Section::Words)?);
+            section(Section::Moves, moves_buffer)?;
+            section(Section::Words, words_buffer)?;
             let mut walk = match mode {
                 Some(mode) => Walk::new(start, mode, Order::Likely),
                 None => Walk::none(),
             };
-            let mut words = Reader { bytes: &words, at: 0, indexed: true };
-            let mut r = Reader { bytes: &lines, at: 0, indexed: true };
+            let mut words = Reader { bytes: words_buffer, at: 0, indexed: true };
+            let mut r = Reader { bytes: moves_buffer, at: 0, indexed: true };
             for i in 0..n {
                 r.move_and_pv(moves, i, &mut walk, Some(&mut words))?;
             }
@@ -259,12 +278,12 @@ fn unpack_sections(
             m.pv.clear();
         }),
     }
-    let san = section(Section::San)?;
-    let mut r = Reader { bytes: &san, at: 0, indexed: true };
+    section(Section::San, san_buffer)?;
+    let mut r = Reader { bytes: san_buffer, at: 0, indexed: true };
     read_san(&mut r, moves)?;
     r.finished("SAN")?;
-    let numbers = section(Section::Numbers)?;
-    read_numbers(&numbers, moves, fields)
+    section(Section::Numbers, numbers_buffer)?;
+    read_numbers(numbers_buffer, moves, fields)
 }
 
 /// The length of the value a header reader reads.

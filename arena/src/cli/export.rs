@@ -210,7 +210,15 @@ async fn for_each_page(
         Ok(())
     };
     while let Some(reading) = next.take() {
-        let mut page = reading.await.context("reading the games failed")??;
+        let read = reading.await.context("reading the games failed").and_then(|page| Ok(page?));
+        let mut page = match read {
+            Ok(page) => page,
+            Err(e) => {
+                // What was read before the failure is written.
+                write_formatted(&mut formatted)?;
+                return Err(e);
+            }
+        };
         if let Some(until) = until {
             page.retain(|(game, _)| game.id <= until);
         }
@@ -225,54 +233,78 @@ async fn for_each_page(
     Ok(last_written)
 }
 
-/// Games per thread below which a page is formatted on one thread.
+/// Games a thread formats at a time: a page's chunks are taken in turn by
+/// every thread, so that none waits with the page half done while another,
+/// sharing its core with the database's reads, has a share left.
 const FORMAT_CHUNK: usize = 64;
 
 /// A page's games decoded and formatted, on as many threads as there are
-/// cores; this thread calls `meanwhile` before it formats its part.
+/// cores; this thread calls `meanwhile` before it formats its chunks.
 fn format_page(
     run: i64,
     page: Vec<(GameRow, StoredMoves)>,
     format: &Format<'_>,
     meanwhile: impl FnOnce() -> CliResult<()>,
 ) -> CliResult<Formatted> {
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let chunk = page.len().div_ceil(threads).max(FORMAT_CHUNK);
     let last = page.last().map_or(0, |(game, _)| game.id);
     let games = page.len() as u64;
-    let part = |part: Vec<(GameRow, StoredMoves)>| -> CliResult<String> {
-        let mut text = String::with_capacity(part.len() * 4096);
-        let mut moves = Vec::new();
-        for (mut game, stored) in part {
-            game.record.moves = std::mem::take(&mut moves);
-            stored
-                .read_fields_into(&mut game.record, format.fields)
-                .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
-            (format.write)(&game, &mut text);
-            moves = std::mem::take(&mut game.record.moves);
-        }
-        Ok(text)
-    };
-    let mut parts = Vec::new();
+    let mut chunks = Vec::new();
     let mut rest = page;
-    while rest.len() > chunk {
-        let tail = rest.split_off(chunk);
-        parts.push(rest);
+    while rest.len() > FORMAT_CHUNK {
+        let tail = rest.split_off(FORMAT_CHUNK);
+        chunks.push(Mutex::new(rest));
         rest = tail;
     }
-    // The last part is formatted on this thread, the others on their own.
-    let texts = std::thread::scope(|scope| {
-        let others: Vec<_> = parts.into_iter().map(|p| scope.spawn(move || part(p))).collect();
-        meanwhile()?;
-        let own = part(rest);
-        let mut texts = Vec::with_capacity(others.len() + 1);
-        for other in others {
-            texts.push(other.join().map_err(|_| anyhow::anyhow!("formatting a page of games failed"))??);
+    chunks.push(Mutex::new(rest));
+    let texts: Vec<Mutex<CliResult<String>>> = chunks.iter().map(|_| Mutex::new(Ok(String::new()))).collect();
+    let taken = AtomicUsize::new(0);
+    let work = || {
+        let mut moves = Vec::new();
+        loop {
+            let i = taken.fetch_add(1, Ordering::Relaxed);
+            let Some(chunk) = chunks.get(i) else { return };
+            let chunk = std::mem::take(&mut *chunk.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+            let text = format_chunk(run, chunk, format, &mut moves);
+            *texts[i].lock().unwrap_or_else(std::sync::PoisonError::into_inner) = text;
         }
-        texts.push(own?);
-        CliResult::Ok(texts)
+    };
+    std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads.min(chunks.len())).map(|_| scope.spawn(work)).collect();
+        let written = meanwhile();
+        work();
+        for other in others {
+            other.join().map_err(|_| anyhow::anyhow!("formatting a page of games failed"))?;
+        }
+        written
     })?;
+    let texts = texts
+        .into_iter()
+        .map(|text| text.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
+        .collect::<CliResult<Vec<String>>>()?;
     Ok(Formatted { texts, games, last })
+}
+
+/// A chunk of games decoded and formatted into one text, their moves read
+/// into `moves` in turn.
+fn format_chunk(
+    run: i64,
+    chunk: Vec<(GameRow, StoredMoves)>,
+    format: &Format<'_>,
+    moves: &mut Vec<model::MoveRecord>,
+) -> CliResult<String> {
+    let mut text = String::with_capacity(chunk.len() * 4096);
+    for (mut game, stored) in chunk {
+        game.record.moves = std::mem::take(moves);
+        stored
+            .read_fields_into(&mut game.record, format.fields)
+            .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
+        (format.write)(&game, &mut text);
+        *moves = std::mem::take(&mut game.record.moves);
+    }
+    Ok(text)
 }
 
 /// Writes a run's games to `path`; returns how many.
