@@ -17,7 +17,7 @@ pub(crate) enum Order {
     /// The moves an engine most often plays first ([`likelihood`]), ties by
     /// packed UCI code: packed format 3. On 20 games of Stockfish at
     /// 10+0.1 (28,000 PV words) it took the words from 5.14 bits each to
-    /// 4.65 (order-0 entropy).
+    /// 4.66 (order-0 entropy; 18 % of them first).
     Likely,
 }
 
