@@ -225,36 +225,26 @@ fn unpack_sections(
 ) -> Result<(), String> {
     let n = header.unsigned()?;
     let mode = mode_of(header.byte()?)?;
-    let mut lengths = [(0u128, 0usize); SECTIONS];
-    let mut total = 0u128;
-    for length in &mut lengths {
-        let len = header.unsigned()?;
-        let frame = usize::try_from(header.unsigned()?).map_err(|_| "a section too long")?;
-        total += len;
-        *length = (len, frame);
+    let mut lengths = [0u128; SECTIONS];
+    let mut frame_lengths = [0usize; SECTIONS];
+    for (len, frame) in lengths.iter_mut().zip(&mut frame_lengths) {
+        *len = header.unsigned()?;
+        *frame = usize::try_from(header.unsigned()?).map_err(|_| "a section too long")?;
     }
+    let total = lengths.iter().fold(0u128, |total, &len| total.saturating_add(len));
     if total > u128::from(MAX_PAYLOAD) {
         return Err(format!("packed moves declare {total} bytes, more than the {MAX_PAYLOAD} a game may hold"));
     }
     // Every move takes a byte at least in its SAN and in each number column.
-    let (san_len, numbers_len) = (lengths[Section::San as usize].0, lengths[Section::Numbers as usize].0);
+    let (san_len, numbers_len) = (lengths[Section::San as usize], lengths[Section::Numbers as usize]);
     if n > san_len || n * COLUMNS as u128 > numbers_len {
         return Err(format!("packed moves claim {n} moves in {total} bytes"));
     }
     // At most the SAN section's length, so it fits a usize.
     let n = n as usize;
-    let mut frames = [&[][..]; SECTIONS];
-    let mut at = header.at;
-    for (frame, &(_, len)) in frames.iter_mut().zip(&lengths) {
-        let end = at.checked_add(len).filter(|&end| end <= value_len(&header)).ok_or("a section past the end")?;
-        *frame = &header.bytes[at..end];
-        at = end;
-    }
-    if at != value_len(&header) {
-        return Err(format!("packed moves end {} bytes before their value does", value_len(&header) - at));
-    }
+    let frames = cut(header.bytes, header.at, frame_lengths, "value")?;
     let [moves_buffer, words_buffer, san_buffer, numbers_buffer] = buffers;
-    let section = |s: Section, into: &mut Vec<u8>| decompress(frames[s as usize], lengths[s as usize].0, into);
+    let section = |s: Section, into: &mut Vec<u8>| decompress(frames[s as usize], lengths[s as usize], into);
     moves.truncate(n);
     moves.resize_with(n, MoveRecord::default);
     match fields {
@@ -286,9 +276,24 @@ fn unpack_sections(
     read_numbers(numbers_buffer, moves, fields)
 }
 
-/// The length of the value a header reader reads.
-fn value_len(header: &Reader<'_>) -> usize {
-    header.bytes.len()
+/// `bytes` from `at` cut into consecutive parts of `lens`, which must end
+/// where `bytes` does (the bytes of `what`).
+fn cut<'a, const N: usize>(
+    bytes: &'a [u8],
+    mut at: usize,
+    lens: [usize; N],
+    what: &str,
+) -> Result<[&'a [u8]; N], String> {
+    let mut parts = [&[][..]; N];
+    for (part, len) in parts.iter_mut().zip(lens) {
+        let end = at.checked_add(len).filter(|&end| end <= bytes.len()).ok_or("a section past the end")?;
+        *part = &bytes[at..end];
+        at = end;
+    }
+    if at != bytes.len() {
+        return Err(format!("packed moves end {} bytes before their {what} does", bytes.len() - at));
+    }
+    Ok(parts)
 }
 
 /// Moves and PVs, indexed along the positions from `start` in standard
@@ -488,16 +493,7 @@ fn read_numbers(numbers: &[u8], moves: &mut [MoveRecord], fields: Fields) -> Res
     for len in &mut lens {
         *len = usize::try_from(header.unsigned()?).map_err(|_| "a column too long")?;
     }
-    let mut columns = [&[][..]; COLUMNS];
-    let mut at = header.at;
-    for (column, &len) in columns.iter_mut().zip(&lens) {
-        let end = at.checked_add(len).filter(|&end| end <= numbers.len()).ok_or("a column past the end")?;
-        *column = &numbers[at..end];
-        at = end;
-    }
-    if at != numbers.len() {
-        return Err(format!("packed moves' numbers end {} bytes before their section does", numbers.len() - at));
-    }
+    let columns = cut(numbers, header.at, lens, "numbers section")?;
     for (column, bytes) in Column::ALL.into_iter().zip(columns) {
         if fields == Fields::All || Column::PGN.contains(&column) {
             let mut r = Reader { bytes, at: 0, indexed: true };
