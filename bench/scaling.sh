@@ -15,11 +15,21 @@
 # committed, so the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
+#   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
 #   arena show N --db scaling.db   # any time, from another terminal
 #   arena report N --db scaling.db -o scale-N.html
 set -euo pipefail
 set -m
 cd "$(dirname "$0")/.."
+# In the background, the games take only what the machine leaves: nice 19,
+# and, when started by setsid (its own session, so its own scheduler
+# autogroup on Linux), the autogroup at 19 too. Nice alone acts only inside
+# an autogroup: this session's two game slots would otherwise take a core
+# from every other session's work, a build or a benchmark.
+renice -n 19 $$ >/dev/null 2>&1 || true
+if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+    echo 19 > /proc/self/autogroup 2>/dev/null || true
+fi
 db=${1:-scaling.db}
 cargo build --release -p arena --quiet
 # The worker runs a copy, so that arena can be rebuilt while it plays (its
