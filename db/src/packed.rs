@@ -420,23 +420,58 @@ impl Column {
         let score = |v: Option<i128>, what: &str| {
             v.map(i64::try_from).transpose().map_err(|_| format!("a {what} out of range"))
         };
-        for i in 0..moves.len() {
-            let base = expected_clock(moves, i, moves[i].time_ms);
-            let m = &mut moves[i];
-            match self {
-                Column::Time => m.time_ms = r.u64()?,
-                Column::Clock => {
-                    let clock = r.signed()?.checked_add(base);
-                    m.clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
+        // One loop per column: most columns need no other field of the move.
+        match self {
+            Column::Time => {
+                for m in moves.iter_mut() {
+                    m.time_ms = r.u64()?;
                 }
-                Column::Centipawns => m.score_cp = score(r.optional_signed()?, "score")?,
-                Column::Mate => m.score_mate = score(r.optional_signed()?, "mate")?,
-                Column::Depth => m.depth = r.optional_u64()?,
-                Column::Seldepth => m.seldepth = r.optional_u64()?,
-                Column::Nodes => m.nodes = r.optional_u64()?,
-                Column::Latency => m.latency_ms = r.optional_against(i128::from(m.time_ms))?,
-                Column::EngineTime => m.engine_ms = r.optional_against(engine_base(m))?,
-                Column::Nps => m.nps = r.optional_against(derived_nps(m))?,
+            }
+            Column::Clock => {
+                for i in 0..moves.len() {
+                    let clock = r.signed()?.checked_add(expected_clock(moves, i, moves[i].time_ms));
+                    moves[i].clock_ms = clock.and_then(|c| u64::try_from(c).ok()).ok_or("a clock out of range")?;
+                }
+            }
+            Column::Centipawns => {
+                for m in moves.iter_mut() {
+                    m.score_cp = score(r.optional_signed()?, "score")?;
+                }
+            }
+            Column::Mate => {
+                for m in moves.iter_mut() {
+                    m.score_mate = score(r.optional_signed()?, "mate")?;
+                }
+            }
+            Column::Depth => {
+                for m in moves.iter_mut() {
+                    m.depth = r.optional_u64()?;
+                }
+            }
+            Column::Seldepth => {
+                for m in moves.iter_mut() {
+                    m.seldepth = r.optional_u64()?;
+                }
+            }
+            Column::Nodes => {
+                for m in moves.iter_mut() {
+                    m.nodes = r.optional_u64()?;
+                }
+            }
+            Column::Latency => {
+                for m in moves.iter_mut() {
+                    m.latency_ms = r.optional_against(i128::from(m.time_ms))?;
+                }
+            }
+            Column::EngineTime => {
+                for m in moves.iter_mut() {
+                    m.engine_ms = r.optional_against(engine_base(m))?;
+                }
+            }
+            Column::Nps => {
+                for m in moves.iter_mut() {
+                    m.nps = r.optional_against(derived_nps(m))?;
+                }
             }
         }
         Ok(())

@@ -46,9 +46,20 @@ pub struct Context<'a> {
 pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     let result = game.result.pgn();
     let plies = game.opening_moves.len() + game.moves.len();
+    // A tag's value with its backslashes and quotes escaped.
     let tag = |out: &mut String, key: &str, value: &str| {
-        let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-        let _ = writeln!(out, "[{key} \"{escaped}\"]");
+        out.push('[');
+        out.push_str(key);
+        out.push_str(" \"");
+        let mut rest = value;
+        while let Some(at) = rest.find(['\\', '"']) {
+            out.push_str(&rest[..at]);
+            out.push('\\');
+            out.push_str(&rest[at..=at]);
+            rest = &rest[at + 1..];
+        }
+        out.push_str(rest);
+        out.push_str("\"]\n");
     };
     tag(out, "Event", context.event);
     tag(out, "Site", context.site);
@@ -166,14 +177,11 @@ impl Movetext {
     /// Writes a move with its number when it needs one.
     fn san(&mut self, out: &mut String, san: &str) {
         if self.white_to_move || self.need_number {
-            self.token.clear();
-            digits(&mut self.token, self.number);
-            self.token.push_str(if self.white_to_move { "." } else { "..." });
-            self.flush(out);
+            let mut number = itoa::Buffer::new();
+            let dots = if self.white_to_move { "." } else { "..." };
+            self.write(out, &[number.format(self.number), dots]);
         }
-        self.token.clear();
-        self.token.push_str(san);
-        self.flush(out);
+        self.write(out, &[san]);
         self.need_number = false;
         if !self.white_to_move {
             self.number += 1;
@@ -181,9 +189,17 @@ impl Movetext {
         self.white_to_move = !self.white_to_move;
     }
 
-    /// Writes the token, on a new line if it does not fit on this one.
+    /// Writes the token built in `token`.
     fn flush(&mut self, out: &mut String) {
-        let len = self.token.len();
+        let token = std::mem::take(&mut self.token);
+        self.write(out, &[&token]);
+        self.token = token;
+    }
+
+    /// Writes a token made of `parts`, on a new line if it does not fit on
+    /// this one.
+    fn write(&mut self, out: &mut String, parts: &[&str]) {
+        let len: usize = parts.iter().map(|part| part.len()).sum();
         if self.line > 0 && self.line + 1 + len > 79 {
             out.push('\n');
             self.line = 0;
@@ -192,7 +208,7 @@ impl Movetext {
             self.line += 1;
         }
         self.line += len;
-        out.push_str(&self.token);
+        parts.iter().for_each(|part| out.push_str(part));
     }
 }
 
@@ -202,20 +218,25 @@ fn digits(out: &mut String, value: u64) {
     out.push_str(itoa::Buffer::new().format(value));
 }
 
-/// Appends `value / 10^places` with `places` decimals (`154, 3` → `0.154`).
-fn decimal(out: &mut String, value: u64, places: u32) {
-    let scale = 10u64.pow(places);
-    digits(out, value / scale);
-    out.push('.');
-    let fraction = value % scale;
-    let mut width = 1;
-    while width < places && fraction >= 10u64.pow(width) {
-        width += 1;
+/// Appends `value / 10^places` with `places` decimals (`154, 3` → `0.154`):
+/// the digits of `value` once, the point set among them.
+fn decimal(out: &mut String, value: u64, places: usize) {
+    let mut buffer = itoa::Buffer::new();
+    let text = buffer.format(value);
+    match text.len().checked_sub(places) {
+        Some(whole) if whole > 0 => {
+            out.push_str(&text[..whole]);
+            out.push('.');
+            out.push_str(&text[whole..]);
+        }
+        _ => {
+            out.push_str("0.");
+            for _ in text.len()..places {
+                out.push('0');
+            }
+            out.push_str(text);
+        }
     }
-    for _ in width..places {
-        out.push('0');
-    }
-    digits(out, fraction);
 }
 
 fn ending_comment(game: &GameRecord) -> Option<String> {
@@ -278,7 +299,7 @@ mod tests {
         assert_eq!(date(1_795_219_200_000), "2026.11.21");
         assert_eq!(date(951_782_400_000), "2000.02.29");
         let game = GameRecord {
-            white: "fhr".into(),
+            white: "fhr \\ 2".into(),
             black: "plain \"x\"".into(),
             start_fen: START_FEN.into(),
             opening: "1. e4 e5".into(),
@@ -310,6 +331,7 @@ mod tests {
             &Context { event: "e", site: "s", round: "1.2".into(), time_control: "40/300", ..Context::default() },
         );
         assert!(out.contains("[Black \"plain \\\"x\\\"\"]"), "{out}");
+        assert!(out.contains("[White \"fhr \\\\ 2\"]"), "{out}");
         assert!(out.contains("[PlyCount \"3\"]") && !out.contains("[FEN"), "{out}");
         assert!(out.contains("1. e4 e5 2. Nf3 {-0.35/9 1.234s} {White loses on time: 1020 ms used} 0-1"), "{out}");
 
