@@ -20,43 +20,50 @@
 #   arena report N --db scaling.db -o scale-N.html
 set -euo pipefail
 set -m
-cd "$(dirname "$0")/.."
-# In the background, the games take only what the machine leaves: nice 19,
-# and, when started by setsid (its own session, so its own scheduler
-# autogroup on Linux), the autogroup at 19 too. Nice alone acts only inside
-# an autogroup: this session's two game slots would otherwise take a core
-# from every other session's work, a build or a benchmark.
-renice -n 19 $$ >/dev/null 2>&1 || true
-if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
-    echo 19 > /proc/self/autogroup 2>/dev/null || true
-fi
-db=${1:-scaling.db}
-cargo build --release -p arena --quiet
-# The worker runs a copy, so that arena can be rebuilt while it plays (its
-# engines are this same binary, `arena engine-uci`).
-arena=target/scaling/arena
-mkdir -p target/scaling
-cp target/release/arena "$arena.new" && mv "$arena.new" "$arena"
-budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
-snapshot=bench/scaling/scaling.db.gz
-if [ ! -e "$db" ] && [ -e "$snapshot" ]; then
-    gunzip -c "$snapshot" > "$db"
-fi
-if [ ! -e "$db" ]; then
-    for feature in vnm fhr multicut vnb; do
-        "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
-            --openings noob_2moves --seed 39 --db "$db" --no-local --quiet >/dev/null
-    done
-fi
-"$arena" runs --db "$db"
-# Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
-# The runs outlive arena versions by design: --accept-change plays on with a
-# newer arena (the bundled engine's identity is arena's version) and every
-# report lists each version that played.
-trap ':' INT
-"$arena" worker --db "$db" --concurrency 2 --no-io-log --accept-change || true
-trap - INT
-"$arena" runs --db "$db"
-mkdir -p "$(dirname "$snapshot")"
-gzip -9 -c "$db" > "$snapshot"
-echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
+# The body is one function, read whole before it runs: bash reads a script
+# as it goes, so editing this file (a git pull) while the runs play would
+# otherwise make the rest run from a shifted offset.
+main() {
+    cd "$(dirname "$0")/.."
+    # In the background, the games take only what the machine leaves: nice 19,
+    # and, when started by setsid (its own session, so its own scheduler
+    # autogroup on Linux), the autogroup at 19 too. Nice alone acts only inside
+    # an autogroup: this session's two game slots would otherwise take a core
+    # from every other session's work, a build or a benchmark.
+    renice -n 19 $$ >/dev/null 2>&1 || true
+    if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
+        echo 19 > /proc/self/autogroup 2>/dev/null || true
+    fi
+    db=${1:-scaling.db}
+    cargo build --release -p arena --quiet
+    # The worker runs a copy, so that arena can be rebuilt while it plays (its
+    # engines are this same binary, `arena engine-uci`).
+    arena=target/scaling/arena
+    mkdir -p target/scaling
+    cp target/release/arena "$arena.new" && mv "$arena.new" "$arena"
+    budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
+    snapshot=bench/scaling/scaling.db.gz
+    if [ ! -e "$db" ] && [ -e "$snapshot" ]; then
+        gunzip -c "$snapshot" > "$db"
+    fi
+    if [ ! -e "$db" ]; then
+        for feature in vnm fhr multicut vnb; do
+            "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
+                --openings noob_2moves --seed 39 --db "$db" --no-local --quiet >/dev/null
+        done
+    fi
+    "$arena" runs --db "$db"
+    # Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
+    # The runs outlive arena versions by design: --accept-change plays on with a
+    # newer arena (the bundled engine's identity is arena's version) and every
+    # report lists each version that played.
+    trap ':' INT
+    "$arena" worker --db "$db" --concurrency 2 --no-io-log --accept-change || true
+    trap - INT
+    "$arena" runs --db "$db"
+    mkdir -p "$(dirname "$snapshot")"
+    gzip -9 -c "$db" > "$snapshot"
+    echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
+}
+main "$@"
+exit
