@@ -316,22 +316,6 @@ impl Db {
         Ok(games)
     }
 
-    /// Up to `limit` games of a run with id greater than `after`, in id
-    /// order, each with its moves as stored (see [`StoredMoves::read_into`]):
-    /// an export decodes them where it formats them.
-    ///
-    /// # Errors
-    ///
-    /// A database failure.
-    pub async fn games_with_stored_moves(
-        &self,
-        run: i64,
-        after: i64,
-        limit: i64,
-    ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
-        self.stored_page(run, after, limit, true).await
-    }
-
     async fn stored_page(
         &self,
         run: i64,
@@ -339,6 +323,56 @@ impl Db {
         limit: i64,
         with_moves: bool,
     ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
+        let sql = self.games_sql(with_moves, "ORDER BY g.id LIMIT ?");
+        let rows = sqlx::query(self.backend.sql(&sql))
+            .bind(run)
+            .bind(after)
+            .bind(limit)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(rows.iter().map(|row| stored_game(row, with_moves)).collect())
+    }
+
+    /// Every game of a run with id greater than `after` (and at most
+    /// `until`, when given), in id order, each with its moves as stored,
+    /// sent to `pages` in pages of `size` games. One query streams them, so
+    /// that the database reads on (up to the channel's capacity) while the
+    /// receiver formats. Ends early, without error, when the receiver is
+    /// dropped.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn send_stored_pages(
+        &self,
+        run: i64,
+        after: i64,
+        until: Option<i64>,
+        size: usize,
+        pages: tokio::sync::mpsc::Sender<Vec<(GameRow, StoredMoves)>>,
+    ) -> Result<(), DbError> {
+        use futures_util::TryStreamExt as _;
+        let sql = self.games_sql(true, "AND g.id <= ? ORDER BY g.id");
+        let mut rows =
+            sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(until.unwrap_or(i64::MAX)).fetch(&self.pool);
+        let mut page = Vec::with_capacity(size);
+        while let Some(row) = rows.try_next().await.map_err(|e| self.error(e))? {
+            page.push(stored_game(&row, true));
+            if page.len() == size && pages.send(std::mem::replace(&mut page, Vec::with_capacity(size))).await.is_err() {
+                return Ok(());
+            }
+        }
+        if !page.is_empty() {
+            let _ = pages.send(page).await;
+        }
+        Ok(())
+    }
+
+    /// The query of a run's games with id greater than a bound (bound
+    /// first the run, then the id), their moves as stored when
+    /// `with_moves`; `rest` goes after the condition.
+    fn games_sql(&self, with_moves: bool, rest: &str) -> String {
         // SQLite joins the moves a game at a time. PostgreSQL, given the same
         // joins, merged each page with the moves table read from its start (a
         // page of the millionth game read a million rows): there they are
@@ -355,29 +389,23 @@ impl Db {
                 "",
             ),
         };
-        let rows = sqlx::query(self.backend.sql(&format!(
+        format!(
             "SELECT g.id, p.idx, g.game_in_pair, g.white, g.black, g.result, g.termination, g.detail, g.start_fen, \
              g.opening, g.opening_moves, g.opening_san, g.started_ms, g.finished_ms, g.io_log, g.machine, g.lost_ms, g.tc_scale{moves} \
-             FROM games g JOIN pairs p ON p.id = g.pair_id {join} WHERE g.run_id = ? AND g.id > ? ORDER BY g.id LIMIT ?",
-        )))
-        .bind(run)
-        .bind(after)
-        .bind(limit)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
-        Ok(rows
-            .iter()
-            .map(|row| {
-                let stored = if with_moves {
-                    StoredMoves { packed: row.get(18), json: row.get(19) }
-                } else {
-                    StoredMoves { packed: None, json: None }
-                };
-                (game_row(row), stored)
-            })
-            .collect())
+             FROM games g JOIN pairs p ON p.id = g.pair_id {join} WHERE g.run_id = ? AND g.id > ? {rest}",
+        )
     }
+}
+
+/// A row of [`Db::games_sql`]: the game, and its moves as stored when the
+/// query read them.
+fn stored_game(row: &AnyRow, with_moves: bool) -> (GameRow, StoredMoves) {
+    let stored = if with_moves {
+        StoredMoves { packed: row.get(18), json: row.get(19) }
+    } else {
+        StoredMoves { packed: None, json: None }
+    };
+    (game_row(row), stored)
 }
 
 /// Which fields of each move [`StoredMoves::read_fields_into`] reads.

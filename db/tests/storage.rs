@@ -163,6 +163,28 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         assert_eq!(games[0].record, game("fhr", "plain", GameResult::WhiteWins, 30), "{target}: every field back");
         assert_eq!(games[1].record, game("plain", "fhr", GameResult::Draw, 40), "{target}");
         assert_eq!(db.games_page(run, games[1].id, 2, false).await.unwrap().len(), 2);
+        // Streamed as an export reads them, in pages of 3 after the first
+        // game and up to the fifth: the same games in order, every field.
+        let (sender, mut pages) = tokio::sync::mpsc::channel(1);
+        let streaming = tokio::spawn({
+            let db = db.clone();
+            let (after, until) = (games[0].id, games[4].id);
+            async move { db.send_stored_pages(run, after, Some(until), 3, sender).await }
+        });
+        let mut streamed = Vec::new();
+        while let Some(page) = pages.recv().await {
+            assert!(page.len() <= 3, "{target}");
+            for (mut game, stored) in page {
+                stored.read_into(&mut game.record).unwrap();
+                streamed.push(game);
+            }
+        }
+        streaming.await.unwrap().unwrap();
+        assert_eq!(streamed, games[1..5], "{target}");
+        // A reader that goes away ends the stream, not in an error.
+        let (sender, pages) = tokio::sync::mpsc::channel(1);
+        drop(pages);
+        db.send_stored_pages(run, 0, None, 1, sender).await.unwrap();
 
         let totals = db.move_totals(run).await.unwrap();
         let fhr = totals.iter().find(|t| t.engine == "fhr").unwrap();

@@ -182,10 +182,10 @@ async fn export_pages(
 
 /// Calls `write` with a run's games with id above `after` (and at most
 /// `until`, when given) formatted by `format`, a page at a time, in id
-/// order; returns the last id written. A page is decoded and formatted on
-/// every core (each thread its part of the page, its moves read into one
-/// reused vector), while the database reads the next and this thread
-/// writes the one before.
+/// order; returns the last id written. One query streams the games, read
+/// up to two pages ahead; a page is decoded and formatted on every core
+/// (each thread its chunks, its moves read into one reused vector), while
+/// this thread writes the page before.
 async fn for_each_page(
     db: &Db,
     run: i64,
@@ -194,12 +194,12 @@ async fn for_each_page(
     format: &Format<'_>,
     mut write: impl FnMut(&Formatted) -> CliResult<()>,
 ) -> CliResult<i64> {
-    const PAGE: i64 = 1000;
-    let fetch = |after: i64| {
+    const PAGE: usize = 1000;
+    let (sender, mut pages) = tokio::sync::mpsc::channel(2);
+    let reading = {
         let db = db.clone();
-        tokio::spawn(async move { db.games_with_stored_moves(run, after, PAGE).await })
+        tokio::spawn(async move { db.send_stored_pages(run, after, until, PAGE, sender).await })
     };
-    let mut next = Some(fetch(after));
     let mut last_written = after;
     let mut formatted: Option<Formatted> = None;
     let mut write_formatted = |formatted: &mut Option<Formatted>| -> CliResult<()> {
@@ -209,27 +209,13 @@ async fn for_each_page(
         }
         Ok(())
     };
-    while let Some(reading) = next.take() {
-        let read = reading.await.context("reading the games failed").and_then(|page| Ok(page?));
-        let mut page = match read {
-            Ok(page) => page,
-            Err(e) => {
-                // What was read before the failure is written.
-                write_formatted(&mut formatted)?;
-                return Err(e);
-            }
-        };
-        if let Some(until) = until {
-            page.retain(|(game, _)| game.id <= until);
-        }
-        let Some((last, _)) = page.last() else { break };
-        if until.is_none_or(|until| last.id < until) {
-            next = Some(fetch(last.id));
-        }
+    while let Some(page) = pages.recv().await {
         let this = format_page(run, page, format, || write_formatted(&mut formatted))?;
         formatted = Some(this);
     }
+    // What was read before a failure is written before it is told.
     write_formatted(&mut formatted)?;
+    reading.await.context("reading the games failed")??;
     Ok(last_written)
 }
 
