@@ -15,6 +15,8 @@
 # 3. Times that first open, `arena show`, `arena report` in three formats,
 #    `arena pgn`, and the dashboard's run page and /api/runs/1 with a cold
 #    report cache (the first request of a fresh `arena serve`), three times.
+# 4. Adds 9,999 finished runs (copies of run 1's row, without pairs) and
+#    times the runs list, its filters and a later page on a fresh server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 url=${1:-postgres://arena_test:arena_test@127.0.0.1:55432/arena_test}
@@ -81,3 +83,22 @@ for _ in 1 2 3; do
         wait "$serve" 2>/dev/null || true
     done
 done
+echo "adding 9,999 runs…"
+psql -q "$db" -v ON_ERROR_STOP=1 <<'SQL'
+BEGIN;
+INSERT INTO runs (kind, spec, status, verdict, created_ms, finished_ms, machine, priority, counts_kept, pairs_total)
+SELECT kind, spec, 'finished', verdict, created_ms + k, finished_ms, machine, 0, 1, 0
+FROM runs CROSS JOIN generate_series(1, 9999) k WHERE id = 1;
+INSERT INTO run_engines (run_id, engine_id) SELECT r.id, e.engine_id FROM runs r JOIN run_engines e ON e.run_id = 1 WHERE r.id > 1;
+COMMIT;
+ANALYZE runs, run_engines;
+SQL
+"$arena" serve --db "$db" --listen "127.0.0.1:$port" > /dev/null 2>&1 &
+serve=$!
+sleep 2
+for page in "" api/runs "api/runs?status=running&engine=a" "?before=5000"; do
+    curl -s -o /dev/null -w "runs list /$page with $(psql -At "$db" -c 'SELECT COUNT(*) FROM runs') runs: %{time_total} s %{size_download} B\n" \
+        "http://127.0.0.1:$port/$page"
+done
+kill "$serve"
+wait "$serve" 2>/dev/null || true

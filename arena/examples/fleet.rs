@@ -9,7 +9,10 @@
 //! from the cost of the server's work), and N simulated workers, each with its own connections (a `Db` of
 //! its own, as separate machines have), each doing what `arena worker` does
 //! with a pair — claim, store the first game, finish with the second — with
-//! recorded games and no engines, until no pair is left. Prints finished
+//! recorded games and no engines, until no pair is left. The games are
+//! packed once before the workers start, as a real fleet packs its games on
+//! the workers' own machines: these 2 cores are the server's, not spent
+//! packing moves. Prints finished
 //! pairs per second and the p50 / p99 of a claim and of a store, then checks
 //! the final counts: every pair done once, two games each, the tallies'
 //! games twice the pairs. As `arena worker` does, a simulated worker whose
@@ -28,8 +31,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use db::{Db, Target};
-use model::{GameRecord, RunStatus};
+use db::{Db, PackedGame, Target};
+use model::RunStatus;
 
 #[path = "shared/recorded.rs"]
 mod recorded;
@@ -63,7 +66,7 @@ fn ms_since(start: Instant) -> f64 {
 }
 
 /// One simulated worker: pairs until none is left.
-async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<GameRecord>>) -> Times {
+async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<[PackedGame; 2]>>) -> Times {
     let mut times = Times::default();
     let db = loop {
         match Db::open(&target).await {
@@ -100,8 +103,9 @@ async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<GameRecor
         };
         times.claims.push(ms_since(start));
         let k = pair.plan.index as usize;
+        let [first, second] = &games[k % games.len()];
         let start = Instant::now();
-        if let Err(e) = db.save_first_game(&pair, &recorded::named(&games, 2 * k, "a", "b")).await {
+        if let Err(e) = db.save_first_game_packed(&pair, first).await {
             times.failed(format!("storing the first game of pair {k}: {e}"));
             let _ = db.release_pair(&pair).await;
             tokio::time::sleep(PAUSE).await;
@@ -109,7 +113,7 @@ async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<GameRecor
         }
         times.stores.push(ms_since(start));
         let start = Instant::now();
-        match db.finish_pair(&pair, &recorded::named(&games, 2 * k + 1, "b", "a"), &|_| None, None).await {
+        match db.finish_pair_packed(&pair, second, &|_| None, None).await {
             Ok(Some(_)) => {}
             Ok(None) => {
                 // The lease ran out and another worker took the pair over.
@@ -137,7 +141,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[((sorted.len() as f64 * q).ceil() as usize).clamp(1, sorted.len()) - 1]
 }
 
-async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, games: &Arc<Vec<GameRecord>>) {
+async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, games: &Arc<Vec<[PackedGame; 2]>>) {
     let target = db::scratch_postgres(server, "arena_fleet").await.expect("scratch database");
     let db = Db::open(&target).await.expect("open");
     let mut ids = Vec::new();
@@ -222,7 +226,15 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("arena-fleet-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("dir");
     runtime.block_on(async {
-        let games = Arc::new(recorded::games(&dir).await);
+        let recorded = recorded::games(&dir).await;
+        // Pair k plays recorded games 2k and 2k + 1 (cyclically), A White first.
+        let games: Vec<[PackedGame; 2]> = (0..recorded.len())
+            .map(|k| {
+                let pack = |game| PackedGame::new(game).expect("pack");
+                [pack(recorded::named(&recorded, 2 * k, "a", "b")), pack(recorded::named(&recorded, 2 * k + 1, "b", "a"))]
+            })
+            .collect();
+        let games = Arc::new(games);
         println!(
             "| workers | runs | pairs finished | pairs per second | claim p50 / p99 ms | store p50 / p99 ms | final counts |"
         );

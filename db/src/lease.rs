@@ -20,6 +20,33 @@ use crate::counts::PAIR_RESULTS;
 use crate::runs::delete_games_of;
 use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
 
+/// A game ready to be stored: its record and its moves packed. Packing
+/// takes milliseconds of the worker's CPU (PV words ranked among the legal
+/// moves, zstd) and is done here, before any transaction; a game stored
+/// again and again (the fleet benchmark) is packed once.
+#[derive(Clone, Debug)]
+pub struct PackedGame {
+    record: GameRecord,
+    moves: Vec<u8>,
+}
+
+impl PackedGame {
+    /// `record` with its moves packed.
+    ///
+    /// # Errors
+    ///
+    /// The compressor could not get memory.
+    pub fn new(record: GameRecord) -> Result<PackedGame, DbError> {
+        let moves = pack(&record)?;
+        Ok(PackedGame { record, moves })
+    }
+}
+
+/// `game`'s moves packed for storing.
+fn pack(game: &GameRecord) -> Result<Vec<u8>, DbError> {
+    crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)
+}
+
 /// The two work queues, which share the lease columns (`status`,
 /// `lease_until`, `claims`, `worker`) and the `(run_id, status, idx)` index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -101,15 +128,23 @@ impl Db {
     ///
     /// A database failure (then nothing of the game is stored).
     pub async fn save_first_game(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
-        let (db, pair, game) = (self.clone(), pair.clone(), game.clone());
-        self.detach(async move { db.save_first_game_now(&pair, &game).await }).await
+        self.save_first_game_packed(pair, &PackedGame::new(game.clone())?).await
     }
 
-    async fn save_first_game_now(&self, pair: &ClaimedPair, game: &GameRecord) -> Result<bool, DbError> {
-        let packed = crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)?;
+    /// [`Db::save_first_game`] of a game packed before.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing of the game is stored).
+    pub async fn save_first_game_packed(&self, pair: &ClaimedPair, game: &PackedGame) -> Result<bool, DbError> {
+        let (db, pair, game) = (self.clone(), pair.clone(), game.clone());
+        self.detach(async move { db.save_first_game_now(&pair, game).await }).await
+    }
+
+    async fn save_first_game_now(&self, pair: &ClaimedPair, game: PackedGame) -> Result<bool, DbError> {
         let mut tx = self.write().await?;
         // The claim is checked by the insert itself: one statement less per game.
-        if self.insert_game(&mut tx, pair, 0, game, packed).await?.is_none() {
+        if self.insert_game(&mut tx, pair, 0, &game.record, game.moves).await?.is_none() {
             return Ok(false);
         }
         tx.commit().await.map_err(|e| self.error(e))?;
@@ -137,10 +172,35 @@ impl Db {
         judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
-        let sql = |text: &str| self.backend.sql(text);
         // Packed before the transaction: other workers wait for the run's
         // row lock as long as this transaction holds it.
-        let packed = crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)?;
+        self.finish_pair_with(pair, game, pack(game)?, judge, tune).await
+    }
+
+    /// [`Db::finish_pair`] with a game packed before.
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::finish_pair`].
+    pub async fn finish_pair_packed(
+        &self,
+        pair: &ClaimedPair,
+        game: &PackedGame,
+        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        tune: Option<TuneStep<'_>>,
+    ) -> Result<Option<PairCommit>, DbError> {
+        self.finish_pair_with(pair, &game.record, game.moves.clone(), judge, tune).await
+    }
+
+    async fn finish_pair_with(
+        &self,
+        pair: &ClaimedPair,
+        game: &GameRecord,
+        packed: Vec<u8>,
+        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        tune: Option<TuneStep<'_>>,
+    ) -> Result<Option<PairCommit>, DbError> {
+        let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
         if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);

@@ -29,6 +29,7 @@ mod workers;
 pub use connect::{Db, Upgrade};
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
+pub use lease::PackedGame;
 pub use machines::{machine_name, name_machine};
 pub use read::{MoveFields, StoredMoves};
 pub use runs::{OpenRun, RunFilter};
