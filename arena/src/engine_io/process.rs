@@ -361,8 +361,8 @@ impl EngineProcess {
     /// [`ThinkFailure`] on timeout or disconnect; the process should then be
     /// discarded (it may still be thinking).
     pub async fn think(&mut self, position: &str, go: &str, deadline: Duration) -> Result<Thought, ThinkFailure> {
-        self.write_search(position, go).await?;
-        self.answer(Instant::now(), deadline, Info::default()).await
+        let start = self.write_search(position, go).await?;
+        self.answer(start, deadline, Info::default()).await
     }
 
     /// Starts pondering: the position after the expected reply and `go ponder …`.
@@ -373,7 +373,7 @@ impl EngineProcess {
     ///
     /// [`ThinkFailure::Disconnected`] when the engine's input is closed.
     pub async fn ponder(&mut self, position: &str, go: &str) -> Result<(), ThinkFailure> {
-        self.write_search(position, go).await
+        self.write_search(position, go).await.map(|_| ())
     }
 
     /// Reads a pondering engine's lines (into its log, its `info` into
@@ -407,8 +407,8 @@ impl EngineProcess {
     ///
     /// As [`EngineProcess::think`].
     pub async fn ponderhit(&mut self, deadline: Duration, info: Info) -> Result<Thought, ThinkFailure> {
-        self.write_search("ponderhit", "").await?;
-        self.answer(Instant::now(), deadline, info).await
+        let start = self.write_search("ponderhit", "").await?;
+        self.answer(start, deadline, info).await
     }
 
     /// Another reply was played (or the game ended): `stop`, and the
@@ -418,19 +418,28 @@ impl EngineProcess {
     ///
     /// As [`EngineProcess::think`]: an engine that does not answer `stop`.
     pub async fn stop_pondering(&mut self, limit: Duration) -> Result<(), ThinkFailure> {
-        self.write_search("stop", "").await?;
-        self.answer(Instant::now(), limit, Info::default()).await.map(|_| ())
+        let start = self.write_search("stop", "").await?;
+        self.answer(start, limit, Info::default()).await.map(|_| ())
     }
 
-    /// Writes one or two command lines (an empty second is left out) at once.
-    async fn write_search(&mut self, first: &str, second: &str) -> Result<(), ThinkFailure> {
+    /// Writes one or two command lines (an empty second is left out) at once,
+    /// then logs them; returns when they were written. The log's stamp is
+    /// that moment too, so a search's time in the I/O log (from `go` to the
+    /// answer) is the time its clock counted, however long the write waited
+    /// for this process to be scheduled.
+    async fn write_search(&mut self, first: &str, second: &str) -> Result<Instant, ThinkFailure> {
+        let lines = [first, second];
         let mut bytes = Vec::with_capacity(first.len() + second.len() + 2);
-        for line in [first, second].into_iter().filter(|l| !l.is_empty()) {
-            self.logged(Direction::ToEngine, line);
+        for line in lines.iter().filter(|l| !l.is_empty()) {
             bytes.extend_from_slice(line.as_bytes());
             bytes.push(b'\n');
         }
-        self.stdin.write_all(&bytes).await.map_err(|_| ThinkFailure::Disconnected)
+        let written = self.stdin.write_all(&bytes).await;
+        let start = Instant::now();
+        for line in lines.iter().filter(|l| !l.is_empty()) {
+            self.logged(Direction::ToEngine, line);
+        }
+        written.map(|()| start).map_err(|_| ThinkFailure::Disconnected)
     }
 
     /// Reads until `bestmove`, or until `deadline` after `start`.
