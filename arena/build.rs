@@ -27,7 +27,11 @@ fn main() {
 /// Writes `$OUT_DIR/syzygy.rs`: `const SYZYGY: &[(&str, &[u8])]`, each table
 /// of `data/syzygy` by name with its bytes.
 fn embed_syzygy() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../data/syzygy");
+    // Asked when the script runs, not when it was compiled: a build script
+    // compiled for another checkout of the same commit (a worktree sharing
+    // this target directory) would otherwise read that checkout's folder.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR");
+    let dir = std::path::Path::new(&manifest).join("../data/syzygy");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|entries| {
