@@ -13,7 +13,7 @@ use sqlx::any::AnyRow;
 
 use model::{SuiteChunkPlan, SuiteResult};
 
-use crate::lease::Queue;
+use crate::lease::{Free, Queue};
 use crate::{ClaimedChunk, Db, DbError};
 
 /// Rows per multi-row `INSERT` of chunks (6 parameters each).
@@ -70,10 +70,15 @@ impl Db {
         worker: &str,
         lease: Duration,
     ) -> Result<Option<ClaimedChunk>, DbError> {
-        let mut tx = self.write().await?;
-        let row = self.claim_next(&mut tx, Queue::SuiteChunks, run, worker, lease).await?;
-        tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(row.as_ref().map(claimed_chunk))
+        // A chunk keeps its answers when its lease runs out: either claim is
+        // one statement, committed alone.
+        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        for free in [Free::Pending, Free::Expired] {
+            if let Some(row) = self.claim_next(&mut connection, Queue::SuiteChunks, free, run, worker, lease).await? {
+                return Ok(Some(claimed_chunk(&row)));
+            }
+        }
+        Ok(None)
     }
 
     /// Extends a chunk's lease; `false` when it is lost (handed out again, or

@@ -16,6 +16,7 @@ use sqlx::{Row, Transaction};
 
 use model::Latencies;
 
+use crate::dialect::Backend;
 use crate::{Db, DbError};
 
 /// Which games a statement counts: those of one pair, or of a run's finished pairs.
@@ -48,16 +49,56 @@ const OVERHEADS_PER_INSERT: usize = 500;
 
 impl Db {
     /// Adds the two games of finished pair `pair` of run `run` to the run's
-    /// counts, in `tx`, which has just marked the pair done; `overheads`:
-    /// whether either game measured move overheads (else they are not read).
+    /// counts, in `tx`, which has just marked the pair done, and keeps the
+    /// SPRT's `llr` after it in the pair's row; `overheads`: whether either
+    /// game measured move overheads (else they are not read). On PostgreSQL
+    /// all but the overheads are one statement (the upserts as
+    /// data-modifying `WITH` clauses; each reads the pair's and games' rows,
+    /// none another's table): the finishing transaction holds its run's row
+    /// meanwhile, and every round trip in it is a wait for the run's other
+    /// finishers.
     pub(crate) async fn count_finished(
         &self,
         tx: &mut Transaction<'static, Any>,
         run: i64,
         pair: i64,
+        llr: Option<f64>,
         overheads: bool,
     ) -> Result<(), DbError> {
-        self.add_counts(tx, run, Games::Pair(pair), overheads).await
+        let games = Games::Pair(pair);
+        let set_llr = "UPDATE pairs SET llr = ? WHERE id = ?";
+        match self.backend {
+            Backend::Postgres => {
+                let statements = match llr {
+                    Some(_) => count_statements(run, games, "(SELECT llr FROM l)"),
+                    None => count_statements(run, games, "MAX(p.llr)"),
+                };
+                let mut clauses: Vec<String> =
+                    statements.iter().enumerate().map(|(i, (text, _))| format!("c{i} AS ({text})")).collect();
+                if llr.is_some() {
+                    clauses.insert(0, format!("l AS ({set_llr} RETURNING llr)"));
+                }
+                let text = format!("WITH {} SELECT 1", clauses.join(", "));
+                let mut query = sqlx::query(self.backend.sql(&text));
+                if let Some(llr) = llr {
+                    query = query.bind(llr).bind(pair);
+                }
+                for value in statements.iter().flat_map(|(_, binds)| binds.iter().copied()) {
+                    query = query.bind(value);
+                }
+                query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+                if overheads {
+                    self.add_overheads(tx, run, games).await?;
+                }
+                Ok(())
+            }
+            Backend::Sqlite => {
+                if let Some(llr) = llr {
+                    sqlx::query(set_llr).bind(llr).bind(pair).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+                }
+                self.add_counts(tx, run, games, overheads).await
+            }
+        }
     }
 
     /// Fills the counts of every run stored before they were kept, a run per
@@ -107,11 +148,7 @@ impl Db {
     }
 
     /// Adds `games` to run `run`'s `run_pairs`, `run_progress`, `run_games`,
-    /// `run_engine_totals` and, with `overheads`, `run_overheads`. One pair's
-    /// counts are one statement on PostgreSQL (the upserts as data-modifying
-    /// `WITH` clauses; each reads the pair's and games' rows, none another's
-    /// table): the finishing transaction holds its run's row meanwhile, and
-    /// every round trip in it is a wait for the run's other finishers.
+    /// `run_engine_totals` and, with `overheads`, `run_overheads`.
     async fn add_counts(
         &self,
         tx: &mut Transaction<'static, Any>,
@@ -119,14 +156,7 @@ impl Db {
         games: Games,
         overheads: bool,
     ) -> Result<(), DbError> {
-        let mut statements = count_statements(run, games);
-        if self.backend == crate::dialect::Backend::Postgres && matches!(games, Games::Pair(_)) {
-            let clauses: Vec<String> =
-                statements.iter().enumerate().map(|(i, (text, _))| format!("c{i} AS ({text})")).collect();
-            let binds = statements.iter().flat_map(|(_, binds)| binds.iter().copied()).collect();
-            statements = vec![(format!("WITH {} SELECT 1", clauses.join(", ")), binds)];
-        }
-        for (text, binds) in &statements {
+        for (text, binds) in &count_statements(run, games, "MAX(p.llr)") {
             let mut query = sqlx::query(self.backend.sql(text));
             for value in binds {
                 query = query.bind(*value);
@@ -185,8 +215,10 @@ impl Db {
 }
 
 /// The statements that add `games` of run `run` to the run's counts but its
-/// overheads, each with its parameters.
-fn count_statements(run: i64, games: Games) -> Vec<(String, Vec<i64>)> {
+/// overheads, each with its parameters; `pair_llr` is where a finished
+/// pair's LLR is read (its row, or the `WITH` clause that sets it in the
+/// same statement, whose row the others do not see).
+fn count_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<i64>)> {
     let id = games.id();
     let pairs = match games {
         Games::Pair(_) => "p.id = ?",
@@ -204,7 +236,7 @@ fn count_statements(run: i64, games: Games) -> Vec<(String, Vec<i64>)> {
         vec![id],
     )];
     let block = model::PROGRESS_BLOCK;
-    let progress = |llr: &str, set_llr: &str| {
+    let progress = |llr: &str, set_llr: &str, max_llr: &str| {
         format!(
             "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq{llr}) \
              SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
@@ -214,14 +246,15 @@ fn count_statements(run: i64, games: Games) -> Vec<(String, Vec<i64>)> {
              p.result0, p.result1 \
              ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
              DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, last_seq = excluded.last_seq{set_llr}",
-            max_llr = if llr.is_empty() { "" } else { ", MAX(p.llr)" },
         )
     };
     match games {
         // The pair just finished is the last of its block: the LLR after it is its own.
-        Games::Pair(_) => statements.push((progress(", llr", ", llr = excluded.llr"), vec![id])),
+        Games::Pair(_) => {
+            statements.push((progress(", llr", ", llr = excluded.llr", &format!(", {pair_llr}")), vec![id]));
+        }
         Games::Run(_) => {
-            statements.push((progress("", ""), vec![id]));
+            statements.push((progress("", "", ""), vec![id]));
             // The LLR after each row's last pair, read from that pair's row.
             statements.push((
                 format!(

@@ -12,11 +12,12 @@
 use std::time::Duration;
 
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
+use sqlx::{Any, AnyConnection, Row, Transaction};
 
 use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
 use crate::counts::PAIR_RESULTS;
+use crate::dialect::Backend;
 use crate::runs::delete_games_of;
 use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
 
@@ -57,6 +58,15 @@ pub(crate) enum Queue {
     SuiteChunks,
 }
 
+/// Which items of a queue a claim takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Free {
+    /// Never handed out, or given back.
+    Pending,
+    /// Handed out, with a lease that has run out.
+    Expired,
+}
+
 impl Queue {
     fn table(self) -> &'static str {
         match self {
@@ -90,10 +100,19 @@ impl Db {
     ///
     /// A database failure (then nothing was handed out).
     pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
+        // A pending pair holds no games (giving one back deletes them): its
+        // claim is one statement, committed alone, one round trip.
+        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        if let Some(row) = self.claim_next(&mut connection, Queue::Pairs, Free::Pending, run, worker, lease).await? {
+            return Ok(Some(claimed_pair(&row)));
+        }
+        drop(connection);
+        // A pair whose lease ran out is taken over with its old holder's
+        // games deleted, in one transaction.
         let mut tx = self.write().await?;
-        let row = self.claim_next(&mut tx, Queue::Pairs, run, worker, lease).await?;
+        let row = self.claim_next(&mut tx, Queue::Pairs, Free::Expired, run, worker, lease).await?;
         let claimed = row.as_ref().map(claimed_pair);
-        if let Some(pair) = claimed.as_ref().filter(|pair| pair.claim > 1) {
+        if let Some(pair) = &claimed {
             self.delete_games_of_pair(&mut tx, pair.id).await?;
         }
         tx.commit().await.map_err(|e| self.error(e))?;
@@ -142,8 +161,13 @@ impl Db {
     }
 
     async fn save_first_game_now(&self, pair: &ClaimedPair, game: PackedGame) -> Result<bool, DbError> {
+        // The claim is checked by the insert itself. On PostgreSQL a game
+        // without PV issues is one statement, committed alone: one round trip.
+        if self.backend == Backend::Postgres && game.record.pv_issues.is_empty() {
+            let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+            return Ok(self.insert_game(&mut connection, pair, 0, &game.record, game.moves).await?.is_some());
+        }
         let mut tx = self.write().await?;
-        // The claim is checked by the insert itself: one statement less per game.
         if self.insert_game(&mut tx, pair, 0, &game.record, game.moves).await?.is_none() {
             return Ok(false);
         }
@@ -205,51 +229,53 @@ impl Db {
         if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);
         }
-        // Whether the claim holds (locking the pair's row) and the first
-        // game's result, in one statement.
-        let held = sqlx::query(sql("SELECT (SELECT result FROM games WHERE pair_id = p.id AND game_in_pair = 0), \
-             (SELECT white_overheads || black_overheads FROM games WHERE pair_id = p.id AND game_in_pair = 0) \
-             FROM pairs p WHERE p.id = ? AND p.claims = ? AND p.status = 'running' {for_update}"))
-        .bind(pair.id)
-        .bind(pair.claim)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        let Some(held) = held else { return Ok(None) };
-        let first: Option<String> = held.get(0);
-        let overheads = held.get::<Option<String>, _>(1).is_some_and(|text| !text.is_empty())
+        // The insert checks the claim (locking the pair's row) and returns
+        // the first game's result.
+        let Some(stored) = self.insert_game(&mut tx, pair, 1, game, packed).await? else { return Ok(None) };
+        let overheads = stored.first_overheads.as_deref().is_some_and(|text| !text.is_empty())
             || game.overheads().iter().any(|side| side.moves() > 0);
-        let first = first.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
+        let first = stored.first_result.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
             DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
         })?;
-        if self.insert_game(&mut tx, pair, 1, game, packed).await?.is_none() {
-            return Ok(None);
-        }
 
         let add = Tally::of_pair(first, game.result);
         let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        let row = sqlx::query(sql(
-            "INSERT INTO tallies (run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4) \
+        // The pair done and the pairing's tally, one statement on PostgreSQL
+        // (the pair's update a `WITH` clause), which also tells whether any
+        // other pair of the run is left (this one is still running in the
+        // statement's snapshot).
+        let done = format!(
+            "UPDATE pairs SET status = 'done', {PAIR_RESULTS}, \
+             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"
+        );
+        let tally = "INSERT INTO tallies (run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, engine_a, engine_b) DO UPDATE SET \
              wins = tallies.wins + excluded.wins, draws = tallies.draws + excluded.draws, \
              losses = tallies.losses + excluded.losses, p0 = tallies.p0 + excluded.p0, p1 = tallies.p1 + excluded.p1, \
              p2 = tallies.p2 + excluded.p2, p3 = tallies.p3 + excluded.p3, p4 = tallies.p4 + excluded.p4 \
-             RETURNING wins, draws, losses, p0, p1, p2, p3, p4",
-        ))
-        .bind(pair.run)
-        .bind(&pair.plan.engine_a)
-        .bind(&pair.plan.engine_b)
-        .bind(wide(add.wins))
-        .bind(wide(add.draws))
-        .bind(wide(add.losses))
-        .bind(wide(add.pentanomial[0]))
-        .bind(wide(add.pentanomial[1]))
-        .bind(wide(add.pentanomial[2]))
-        .bind(wide(add.pentanomial[3]))
-        .bind(wide(add.pentanomial[4]))
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+             RETURNING wins, draws, losses, p0, p1, p2, p3, p4, \
+             (SELECT COUNT(*) FROM (SELECT 1 FROM pairs WHERE run_id = ? AND status IN ('pending', 'running') \
+                 AND id <> ? LIMIT 1) l)";
+        let fused = self.backend == Backend::Postgres;
+        if !fused {
+            sqlx::query(sql(&done)).bind(pair.run).bind(pair.id).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        let mut query = match fused {
+            true => sqlx::query(self.backend.sql(&format!("WITH d AS ({done}) {tally}"))).bind(pair.run).bind(pair.id),
+            false => sqlx::query(sql(tally)),
+        };
+        query = query
+            .bind(pair.run)
+            .bind(&pair.plan.engine_a)
+            .bind(&pair.plan.engine_b)
+            .bind(wide(add.wins))
+            .bind(wide(add.draws))
+            .bind(wide(add.losses));
+        for n in add.pentanomial {
+            query = query.bind(wide(n));
+        }
+        let row = query.bind(pair.run).bind(pair.id).fetch_one(&mut *tx).await.map_err(|e| self.error(e))?;
+        let pairs_left = row.get::<i64, _>(8) > 0;
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
@@ -263,17 +289,7 @@ impl Db {
             }
             None => None,
         };
-        sqlx::query(sql(&format!(
-            "UPDATE pairs SET status = 'done', llr = ?, {PAIR_RESULTS}, \
-             finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"
-        )))
-        .bind(sprt.as_ref().map(|step| step.llr))
-        .bind(pair.run)
-        .bind(pair.id)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        self.count_finished(&mut tx, pair.run, pair.id, overheads).await?;
+        self.count_finished(&mut tx, pair.run, pair.id, sprt.as_ref().map(|step| step.llr), overheads).await?;
 
         let decided = sprt.as_ref().and_then(|step| step.verdict);
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
@@ -296,17 +312,7 @@ impl Db {
                 }
                 Some(Some(verdict))
             }
-            None => {
-                // `LIMIT 1`, not `COUNT(*)`: one index probe, not a scan of the pending pairs.
-                let left = sqlx::query(sql(
-                    "SELECT id FROM pairs WHERE run_id = ? AND status IN ('pending', 'running') LIMIT 1",
-                ))
-                .bind(pair.run)
-                .fetch_optional(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
-                left.is_none().then(|| sprt.as_ref().map(|_| Verdict::Inconclusive))
-            }
+            None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
         };
         if let Some(verdict) = &verdict {
             sqlx::query(sql("UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?"))
@@ -339,48 +345,47 @@ impl Db {
             .collect())
     }
 
-    /// Hands out the next free item of `queue` for run `run` inside `tx`:
-    /// pending first, then running with an expired lease — two statements,
-    /// because one `OR` of both would make the database sort every pending
-    /// item instead of reading the first from the `(run_id, status, idx)`
-    /// index. The run's state is asked of the run itself, not of each item
-    /// (`r.id = ?`, not `r.id = q.run_id`): tested once, not once per
-    /// pending item, which on PostgreSQL made the planner scan and sort the
-    /// whole queue once it had statistics (23-64 ms a claim at 10,000 pairs).
-    /// Returns the item's row (`Queue::columns`).
+    /// Hands out the next `free` item of `queue` for run `run` on
+    /// `connection` — pending and expired are two statements, because one
+    /// `OR` of both would make the database sort every pending item instead
+    /// of reading the first from the `(run_id, status, idx)` index. The run's
+    /// state is asked of the run itself, not of each item (`r.id = ?`, not
+    /// `r.id = q.run_id`): tested once, not once per pending item, which on
+    /// PostgreSQL made the planner scan and sort the whole queue once it had
+    /// statistics (23-64 ms a claim at 10,000 pairs). Returns the item's row
+    /// (`Queue::columns`).
     pub(crate) async fn claim_next(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        connection: &mut AnyConnection,
         queue: Queue,
+        free: Free,
         run: i64,
         worker: &str,
         lease: Duration,
     ) -> Result<Option<AnyRow>, DbError> {
         let (table, columns) = (queue.table(), queue.columns());
-        for free in ["q.status = 'pending'", "q.status = 'running' AND q.lease_until < {now_ms}"] {
-            let row = sqlx::query(self.backend.sql(&format!(
-                "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
-                 WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
-                     AND EXISTS (SELECT 1 FROM runs r WHERE r.id = ? AND r.status = 'running') \
-                     AND NOT EXISTS (SELECT 1 FROM run_machines m WHERE m.run_id = ? AND m.machine = ? \
-                         AND m.set_aside <> '') \
-                     ORDER BY q.idx LIMIT 1 {{skip_locked}}) \
-                 RETURNING {columns}"
-            )))
-            .bind(worker)
-            .bind(millis(lease))
-            .bind(run)
-            .bind(run)
-            .bind(run)
-            .bind(crate::machines::machine_of(worker))
-            .fetch_optional(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
-            if row.is_some() {
-                return Ok(row);
-            }
-        }
-        Ok(None)
+        let free = match free {
+            Free::Pending => "q.status = 'pending'",
+            Free::Expired => "q.status = 'running' AND q.lease_until < {now_ms}",
+        };
+        sqlx::query(self.backend.sql(&format!(
+            "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
+             WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
+                 AND EXISTS (SELECT 1 FROM runs r WHERE r.id = ? AND r.status = 'running') \
+                 AND NOT EXISTS (SELECT 1 FROM run_machines m WHERE m.run_id = ? AND m.machine = ? \
+                     AND m.set_aside <> '') \
+                 ORDER BY q.idx LIMIT 1 {{skip_locked}}) \
+             RETURNING {columns}"
+        )))
+        .bind(worker)
+        .bind(millis(lease))
+        .bind(run)
+        .bind(run)
+        .bind(run)
+        .bind(crate::machines::machine_of(worker))
+        .fetch_optional(connection)
+        .await
+        .map_err(|e| self.error(e))
     }
 
     /// Extends the lease of item `id` of `queue` by `lease` from now; `false`
@@ -463,47 +468,59 @@ impl Db {
         Ok(row.is_some())
     }
 
-    /// Inserts a game of a pair, with its totals and PV issues, if the
-    /// pair's claim still holds (the check is part of the insert, locking
-    /// the pair's row); `None` when it does not.
+    /// Inserts a game of a pair, with its totals, moves and PV issues, if
+    /// the pair's claim still holds (the check is part of the insert,
+    /// locking the pair's row); `None` when it does not. The game and its
+    /// moves are one statement on PostgreSQL (the moves' insert a
+    /// data-modifying `WITH` clause): each round trip of a finishing
+    /// transaction is a wait for the run's other finishers.
     async fn insert_game(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        connection: &mut AnyConnection,
         pair: &ClaimedPair,
         game_in_pair: i64,
         game: &GameRecord,
         packed: Vec<u8>,
-    ) -> Result<Option<i64>, DbError> {
-        let mut query = sqlx::query(self.backend.sql(
-            "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
+    ) -> Result<Option<StoredGame>, DbError> {
+        let insert = "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, start_fen, \
              opening, opening_moves, opening_san, started_ms, finished_ms, io_log, machine, lost_ms, tc_scale, \
              white_overheads, black_overheads, white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
              white_nps_sum, white_nps_moves, white_seldepth_sum, white_seldepth_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
              black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, black_seldepth_sum, black_seldepth_moves) \
              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
              ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
-             WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update}) \
-             RETURNING id",
-        ))
-        .bind(pair.run)
-        .bind(pair.id)
-        .bind(game_in_pair)
-        .bind(&game.white)
-        .bind(&game.black)
-        .bind(game.result.pgn())
-        .bind(game.termination.as_str())
-        .bind(&game.detail)
-        .bind(game.moves.len() as i64)
-        .bind(&game.start_fen)
-        .bind(&game.opening)
-        .bind(game.opening_moves.join(" "))
-        .bind(game.opening_san.join(" "))
-        .bind(game.started_ms)
-        .bind(game.finished_ms)
-        .bind(game.io_log.as_deref())
-        .bind(&game.machine)
-        .bind(game.lost_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)))
-        .bind(game.tc_scale);
+             WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update})";
+        // The first game's result and overheads, for the second game's finish.
+        let first = "(SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0), \
+             (SELECT white_overheads || black_overheads FROM games WHERE pair_id = ? AND game_in_pair = 0)";
+        let with_moves = self.backend == Backend::Postgres;
+        let text = match with_moves {
+            true => format!(
+                "WITH g AS ({insert} RETURNING id), m AS (INSERT INTO packed_moves (game_id, data) SELECT id, ? FROM g) \
+                 SELECT id, {first} FROM g"
+            ),
+            false => format!("{insert} RETURNING id, {first}"),
+        };
+        let mut query = sqlx::query(self.backend.sql(&text))
+            .bind(pair.run)
+            .bind(pair.id)
+            .bind(game_in_pair)
+            .bind(&game.white)
+            .bind(&game.black)
+            .bind(game.result.pgn())
+            .bind(game.termination.as_str())
+            .bind(&game.detail)
+            .bind(game.moves.len() as i64)
+            .bind(&game.start_fen)
+            .bind(&game.opening)
+            .bind(game.opening_moves.join(" "))
+            .bind(game.opening_san.join(" "))
+            .bind(game.started_ms)
+            .bind(game.finished_ms)
+            .bind(game.io_log.as_deref())
+            .bind(&game.machine)
+            .bind(game.lost_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)))
+            .bind(game.tc_scale);
         for overheads in game.overheads() {
             query = query.bind(overheads.encode());
         }
@@ -520,19 +537,30 @@ impl Db {
                 .bind(side.seldepth_sum)
                 .bind(side.seldepth_moves);
         }
-        let row = query.bind(pair.id).bind(pair.claim).fetch_optional(&mut **tx).await.map_err(|e| self.error(e))?;
+        query = query.bind(pair.id).bind(pair.claim);
+        let moves = match with_moves {
+            true => {
+                query = query.bind(packed);
+                None
+            }
+            false => Some(packed),
+        };
+        let row =
+            query.bind(pair.id).bind(pair.id).fetch_optional(&mut *connection).await.map_err(|e| self.error(e))?;
         let Some(row) = row else { return Ok(None) };
-        let game_id: i64 = row.get(0);
-        // The moves packed, in a table of their own: `games` rows stay small for scans.
-        self.insert_packed_moves(tx, game_id, packed).await?;
-        self.insert_pv_issues(tx, pair.run, game_id, game).await?;
-        Ok(Some(game_id))
+        let stored = StoredGame { id: row.get(0), first_result: row.get(1), first_overheads: row.get(2) };
+        if let Some(packed) = moves {
+            // The moves packed, in a table of their own: `games` rows stay small for scans.
+            self.insert_packed_moves(connection, stored.id, packed).await?;
+        }
+        self.insert_pv_issues(connection, pair.run, stored.id, game).await?;
+        Ok(Some(stored))
     }
 
     /// Stores a game's moves packed; returns the packed value's size.
     pub(crate) async fn insert_packed_moves(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        connection: &mut AnyConnection,
         game_id: i64,
         packed: Vec<u8>,
     ) -> Result<usize, DbError> {
@@ -540,7 +568,7 @@ impl Db {
         sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
             .bind(game_id)
             .bind(packed)
-            .execute(&mut **tx)
+            .execute(connection)
             .await
             .map_err(|e| self.error(e))?;
         Ok(size)
@@ -549,7 +577,7 @@ impl Db {
     /// Stores the game's mate scores that their PV does not back (see `0008_pv_issues.sql`).
     async fn insert_pv_issues(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        connection: &mut AnyConnection,
         run: i64,
         game_id: i64,
         game: &GameRecord,
@@ -567,12 +595,21 @@ impl Db {
             .bind(engine)
             .bind(issue.kind.as_str())
             .bind(&issue.detail)
-            .execute(&mut **tx)
+            .execute(&mut *connection)
             .await
             .map_err(|e| self.error(e))?;
         }
         Ok(())
     }
+}
+
+/// A game just stored, with what its pair's finish needs of the first game.
+struct StoredGame {
+    id: i64,
+    /// The first game's result (PGN), when it is stored.
+    first_result: Option<String>,
+    /// Both sides' overheads of the first game (encoded), when it is stored.
+    first_overheads: Option<String>,
 }
 
 /// Each side's totals of a game's moves (White's, then Black's), stored in
