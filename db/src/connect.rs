@@ -446,6 +446,25 @@ impl Db {
     pub(crate) async fn rows_of_run(&self, sql: &str, run: i64) -> Result<Vec<AnyRow>, DbError> {
         sqlx::query(self.backend.sql(sql)).bind(run).fetch_all(&self.pool).await.map_err(|e| self.error(e))
     }
+
+    /// [`Db::rows_of_run`], each row made a `T` as it arrives: a view's
+    /// thousands of rows (a million-game run's progress blocks) are not all
+    /// held as rows at once, whose fresh memory a cold page paid for in page
+    /// faults.
+    pub(crate) async fn each_row_of_run<T>(
+        &self,
+        sql: &str,
+        run: i64,
+        mut make: impl FnMut(&AnyRow) -> Option<T>,
+    ) -> Result<Vec<T>, DbError> {
+        use futures_util::TryStreamExt;
+        let mut rows = sqlx::query(self.backend.sql(sql)).bind(run).fetch(&self.pool);
+        let mut out = Vec::new();
+        while let Some(row) = rows.try_next().await.map_err(|e| self.error(e))? {
+            out.extend(make(&row));
+        }
+        Ok(out)
+    }
 }
 
 /// The PostgreSQL server the tests and benchmarks use: `ARENA_TEST_POSTGRES`,

@@ -67,16 +67,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn progress_counts(&self, run: i64) -> Result<Vec<ProgressCount>, DbError> {
-        let rows = self
-            .rows_of_run(
-                "SELECT block, engine_a, engine_b, machine, result0, result1, pairs, last_seq, llr \
-                 FROM run_progress WHERE run_id = ? ORDER BY block, last_seq",
-                run,
-            )
-            .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
+        self.each_row_of_run(
+            // By block only: the report takes a block's LLR from its newest
+            // row whatever their order, and the key's order needs no sort.
+            "SELECT block, engine_a, engine_b, machine, result0, result1, pairs, last_seq, llr \
+             FROM run_progress WHERE run_id = ? ORDER BY block",
+            run,
+            |r| {
                 let first = GameResult::from_pgn(&r.get::<String, _>(4))?;
                 let second = GameResult::from_pgn(&r.get::<String, _>(5))?;
                 Some(ProgressCount {
@@ -91,8 +88,9 @@ impl Db {
                     last_seq: r.get(7),
                     llr: r.get(8),
                 })
-            })
-            .collect())
+            },
+        )
+        .await
     }
 
     /// The finished pairs of a run counted alike (pairing, machine, results).

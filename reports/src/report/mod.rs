@@ -359,8 +359,9 @@ impl Report {
         let excluded = inputs.machines.map(machines::excluded).unwrap_or_default();
         let counted = |machine: &String| !excluded.contains(machine);
         let pairs: Vec<PairOutcome> = inputs.pairs.iter().filter(|p| counted(&p.machine)).cloned().collect();
-        let progress: Option<Vec<ProgressCount>> =
-            inputs.progress.map(|rows| rows.iter().filter(|r| counted(&r.count.machine)).cloned().collect());
+        // By reference: a million-game run has tens of thousands of block rows.
+        let progress: Option<Vec<&ProgressCount>> =
+            inputs.progress.map(|rows| rows.iter().filter(|r| counted(&r.count.machine)).collect());
         let counts: Vec<PairCount> = inputs.counts.iter().filter(|c| counted(&c.machine)).cloned().collect();
         let games: Vec<GameCount> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
         let pairings: Vec<PairingReport> = inputs
@@ -441,7 +442,7 @@ fn pairing(
     (a, b): (&str, &str),
     counts: &[PairCount],
     pairs: &[PairOutcome],
-    progress: Option<&[ProgressCount]>,
+    progress: Option<&[&ProgressCount]>,
     sprt: Option<(Test, Option<Verdict>)>,
 ) -> PairingReport {
     let mut tally = Tally::default();
@@ -518,7 +519,7 @@ fn pairing(
 
 /// A against B's counts after each block of `rows` in which they played,
 /// with the LLR after the block's last pair of theirs.
-fn block_steps(rows: &[ProgressCount], a: &str, b: &str) -> Vec<(Tally, Option<f64>)> {
+fn block_steps(rows: &[&ProgressCount], a: &str, b: &str) -> Vec<(Tally, Option<f64>)> {
     let mut steps: Vec<(Tally, Option<f64>)> = Vec::new();
     let mut so_far = Tally::default();
     let mut current: Option<(i64, i64, Option<f64>)> = None;
