@@ -100,11 +100,22 @@ impl Db {
     ///
     /// A database failure (then nothing was handed out).
     pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
-        // A pending pair holds no games (giving one back deletes them): its
-        // claim is one statement, committed alone, one round trip.
+        // A pending pair's claim is one statement, committed alone: one
+        // round trip.
         let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
         if let Some(row) = self.claim_next(&mut connection, Queue::Pairs, Free::Pending, run, worker, lease).await? {
-            return Ok(Some(claimed_pair(&row)));
+            drop(connection);
+            let pair = claimed_pair(&row);
+            // A pair handed out before was given back with its games deleted,
+            // but a first game committed while it was being given back (a
+            // machine set aside deletes, then updates) would outlive that:
+            // deleted now, before this claim's own first game exists.
+            if pair.claim > 1 {
+                let mut tx = self.write().await?;
+                self.delete_games_of_pair(&mut tx, pair.id).await?;
+                tx.commit().await.map_err(|e| self.error(e))?;
+            }
+            return Ok(Some(pair));
         }
         drop(connection);
         // A pair whose lease ran out is taken over with its old holder's
