@@ -308,6 +308,7 @@ impl Db {
         drop(migrating);
         migrated.map_err(|e| match e {
             sqlx::migrate::MigrateError::Execute(e) => open_error(e),
+            sqlx::migrate::MigrateError::VersionMissing(version) => DbError::Newer { target: shown.clone(), version },
             other => {
                 let text = other.to_string();
                 if text.contains("locked") {

@@ -50,6 +50,18 @@ pub enum DbError {
         /// What went wrong.
         cause: String,
     },
+    /// The schema has a migration this arena does not know: a newer arena
+    /// wrote the database (a machine of a fleet not yet upgraded).
+    #[error(
+        "database '{target}' was written by a newer arena (its migration {version} is unknown to this one): \
+         use that arena or a newer one here"
+    )]
+    Newer {
+        /// The file or URL (never with its password).
+        target: String,
+        /// The newest migration applied that this arena lacks.
+        version: i64,
+    },
     /// Another process holds the write lock beyond the busy timeout.
     #[error("database '{target}' is locked by another process (another arena run?); wait for it, or use --db OTHER.db")]
     Locked {

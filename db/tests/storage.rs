@@ -534,6 +534,36 @@ async fn another_programs_database_is_refused_and_left_alone() {
     }
 }
 
+/// A database a newer arena migrated (a migration this one lacks) is
+/// refused in one line that says so, on both backends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_database_of_a_newer_arena_says_so() {
+    for target in backends("newer").await {
+        Db::open(&target).await.unwrap().close().await;
+        let url = match &target {
+            Target::Sqlite(path) => format!("sqlite://{}", path.display()),
+            Target::Postgres(url) => url.clone(),
+        };
+        sqlx::any::install_default_drivers();
+        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             SELECT 99999, 'from the future', success, checksum, execution_time FROM _sqlx_migrations \
+             WHERE version = 1",
+        )
+        .execute(&pool)
+        .await
+        .unwrap();
+        pool.close().await;
+        match Db::open(&target).await {
+            Err(e @ db::DbError::Newer { version: 99999, .. }) => {
+                assert!(e.to_string().contains("written by a newer arena"), "{e}");
+            }
+            other => panic!("{target}: {:?}", other.map(|_| "opened")),
+        }
+    }
+}
+
 /// A PostgreSQL database whose schema is current opens without the
 /// migrator's advisory lock, a session's lock that a transaction pooler
 /// (PgBouncer) can leave held on a server connection: opening waits for
