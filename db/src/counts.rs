@@ -94,7 +94,12 @@ impl Db {
             }
             Backend::Sqlite => {
                 if let Some(llr) = llr {
-                    sqlx::query(set_llr).bind(llr).bind(pair).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+                    sqlx::query(self.backend.sql(set_llr))
+                        .bind(llr)
+                        .bind(pair)
+                        .execute(&mut **tx)
+                        .await
+                        .map_err(|e| self.error(e))?;
                 }
                 self.add_counts(tx, run, games, overheads).await
             }
