@@ -1,5 +1,6 @@
 //! A game slot: claims units one at a time and keeps its players (one
-//! engine process each) between them, on its own CPUs when pinned.
+//! engine process each) between them, on its own CPUs when pinned, until
+//! they have sat idle for [`IDLE_UNITS`] units.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -42,6 +43,18 @@ impl Runtime {
     }
 }
 
+/// A slot quits a player's engine once none of the slot's last
+/// `IDLE_UNITS` units used it. A worker serves run after run for days and
+/// would otherwise keep every engine it ever started; a rotation of units
+/// (four scaling runs of eight engines each, taken in turn) is well inside.
+pub const IDLE_UNITS: u64 = 64;
+
+/// A player and the number of the slot's last unit that used it.
+struct Seat {
+    player: Player,
+    last_unit: u64,
+}
+
 /// One game slot: claims units one at a time and keeps one player per run
 /// and engine between them.
 pub struct Slot {
@@ -49,7 +62,9 @@ pub struct Slot {
     /// Names this slot in the database (`host:pid/index`) and in log files.
     name: String,
     lease: Duration,
-    players: HashMap<(i64, String), Player>,
+    players: HashMap<(i64, String), Seat>,
+    /// Units that asked for players so far.
+    units: u64,
     /// The CPUs its engines run on (`--affinity`).
     cpus: Option<Vec<usize>>,
 }
@@ -57,7 +72,7 @@ pub struct Slot {
 impl Slot {
     /// A slot named `name`, holding units for `lease` between heartbeats.
     pub fn new(runtime: Runtime, name: String, lease: Duration) -> Slot {
-        Slot { runtime, name, lease, players: HashMap::new(), cpus: None }
+        Slot { runtime, name, lease, players: HashMap::new(), units: 0, cpus: None }
     }
 
     /// Opens a new I/O log for a game of run `run`, when logs are kept.
@@ -86,10 +101,10 @@ impl Slot {
         self.lease
     }
 
-    /// The players of `engines` (each with its time control) for run `run`:
-    /// those kept from earlier units, or new ones (their processes started
-    /// on first use). They stay with the slot, so a unit dropped midway
-    /// leaves them here to be shut down.
+    /// The players of `engines` (each with its time control) for run `run`,
+    /// for one unit: those kept from earlier units, or new ones (their
+    /// processes started on first use). They stay with the slot, so a unit
+    /// dropped midway leaves them here to be shut down.
     ///
     /// # Errors
     ///
@@ -99,6 +114,7 @@ impl Slot {
         run: i64,
         engines: [(&EngineSpec, &TimeControl); N],
     ) -> Result<[&mut Player; N], RunError> {
+        self.units += 1;
         for (engine, tc) in engines {
             if !self.players.contains_key(&(run, engine.name.clone())) {
                 let log = self.runtime.run_folder(run).map(|folder| {
@@ -108,21 +124,88 @@ impl Slot {
                 let launch = engine.launch(&self.runtime.arena_exe);
                 let mut player = Player::new(engine.clone(), tc.clone(), launch, log, self.runtime.timeouts);
                 player.pin(self.cpus.clone());
-                self.players.insert((run, engine.name.clone()), player);
+                self.players.insert((run, engine.name.clone()), Seat { player, last_unit: 0 });
             }
         }
         let keys = engines.map(|(engine, _)| (run, engine.name.clone()));
         if (0..N).any(|i| keys[..i].contains(&keys[i])) {
             return Err(RunError::Spec(format!("run {run} names engine '{}' twice", keys[0].1)));
         }
-        let players = self.players.get_disjoint_mut(keys.each_ref());
-        Ok(players.map(|player| player.expect("inserted above")))
+        let units = self.units;
+        let seats = self.players.get_disjoint_mut(keys.each_ref());
+        Ok(seats.map(|seat| {
+            let seat = seat.expect("inserted above");
+            seat.last_unit = units;
+            &mut seat.player
+        }))
+    }
+
+    /// Quits the engines that none of the last [`IDLE_UNITS`] units used
+    /// (those of a finished run, say).
+    pub async fn retire_idle(&mut self) {
+        let units = self.units;
+        let idle: Vec<(i64, String)> = (self.players.iter())
+            .filter(|(_, seat)| units - seat.last_unit >= IDLE_UNITS)
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in idle {
+            if let Some(mut seat) = self.players.remove(&key) {
+                seat.player.shutdown().await;
+            }
+        }
     }
 
     /// Quits every engine process of the slot.
     pub async fn shutdown(&mut self) {
-        for (_, mut player) in self.players.drain() {
-            player.shutdown().await;
+        for (_, mut seat) in self.players.drain() {
+            seat.player.shutdown().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use db::Target;
+
+    #[tokio::test]
+    async fn a_slot_quits_the_engines_its_last_units_did_not_use() {
+        let path = std::env::temp_dir().join(format!("arena-slot-test-{}.db", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let db = Db::open(&Target::Sqlite(path.clone())).await.expect("a scratch database");
+        let runtime = Runtime {
+            db,
+            arena_exe: PathBuf::from("arena"),
+            log_dir: None,
+            timeouts: Timeouts::default(),
+            progress: false,
+            affinity: None,
+            io_logs: false,
+        };
+        let mut slot = Slot::new(runtime, "test".into(), Duration::from_secs(60));
+        let tc: TimeControl = "nodes=1000".parse().expect("a time control");
+        let spec = |name: &str| EngineSpec { name: name.into(), preset: Some("plain".into()), ..EngineSpec::default() };
+        let (finished, a, b) = (spec("finished"), spec("a"), spec("b"));
+        let finished_key = (1, "finished".to_string());
+        slot.players(1, [(&finished, &tc)]).expect("players");
+        // Run 1 is over; run 2's units follow. Run 1's engine stays while it
+        // is one of the last IDLE_UNITS units' ...
+        for unit in 1..IDLE_UNITS {
+            slot.players(2, [(&a, &tc), (&b, &tc)]).expect("players");
+            slot.retire_idle().await;
+            assert!(slot.players.contains_key(&finished_key), "retired after {unit} units");
+        }
+        // ... and goes with the next.
+        slot.players(2, [(&a, &tc), (&b, &tc)]).expect("players");
+        slot.retire_idle().await;
+        assert!(!slot.players.contains_key(&finished_key));
+        assert_eq!(slot.players.len(), 2, "run 2's engines stay");
+        // A unit of run 1 gets a new player.
+        slot.players(1, [(&finished, &tc)]).expect("players");
+        assert_eq!(slot.players.len(), 3);
+        slot.shutdown().await;
+        for suffix in ["", "-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
         }
     }
 }

@@ -138,6 +138,7 @@ async fn play_one<W: Work>(
     let played = match race(work, slot, shared, stop, &unit, &what, pending).await {
         Some(Ok(Outcome::Storing(storing))) => {
             *pending = Some(Pending { unit, what, storing });
+            slot.retire_idle().await;
             return After::ClaimNext;
         }
         Some(Ok(Outcome::Done(played))) => Ok(played),
@@ -155,7 +156,9 @@ async fn play_one<W: Work>(
     };
     let keep_engines = matches!(played, Ok(Played::Stored(_)));
     settled(&**work, shared, &db, unit, &what, played).await;
-    if !keep_engines {
+    if keep_engines {
+        slot.retire_idle().await;
+    } else {
         // Possibly mid-game or mid-search: fresh processes for the next unit.
         slot.shutdown().await;
     }
