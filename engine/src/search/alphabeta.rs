@@ -6,7 +6,7 @@ use shakmaty::{Move, Position, Role};
 
 use super::{NodeType, Searcher};
 use crate::board::Board;
-use crate::eval::{Evaluation, evaluate, phase};
+use crate::eval::{Evaluation, phase};
 use crate::moves::{pack, unpack};
 use crate::ordering::{History, MovePicker, is_tactical};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
@@ -57,7 +57,7 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return evaluate(pos).score;
+                return self.evaluate(board).score;
             }
             alpha = alpha.max(-MATE + ply as Score);
             beta = beta.min(MATE - ply as Score - 1);
@@ -92,7 +92,7 @@ impl Searcher {
 
         // Step 6. Static evaluation and threat, when a technique needs them
         // (FHR evaluates interior nodes: item 8 of the paper).
-        let evaluation: Option<Evaluation> = (!in_check && self.config.fhr.enabled).then(|| evaluate(pos));
+        let evaluation: Option<Evaluation> = (!in_check && self.config.fhr.enabled).then(|| self.evaluate(board));
 
         // Step 7. Null-move pruning.
         // Standard null move (Tabibi & Netanyahu, "Verified Null-Move

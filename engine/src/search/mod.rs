@@ -17,6 +17,7 @@ use std::time::Instant;
 use shakmaty::{Move, Position};
 
 use crate::board::Board;
+use crate::eval::{EvalCache, Evaluation};
 use crate::game::Game;
 use crate::ordering::History;
 use crate::score::{INFINITY, MAX_PLY, Score, mate_in_moves};
@@ -147,6 +148,7 @@ pub struct Searcher {
     /// Time settings.
     pub settings: Settings,
     tt: TranspositionTable,
+    eval_cache: EvalCache,
     history: History,
     stop: Arc<AtomicBool>,
     stopped: bool,
@@ -168,6 +170,7 @@ impl Searcher {
             config,
             settings: Settings::default(),
             tt: TranspositionTable::new(hash_mb),
+            eval_cache: EvalCache::default(),
             history: History::default(),
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
@@ -291,6 +294,11 @@ impl Searcher {
             0 => self.deadline.start.elapsed().as_millis() as u64,
             per_ms => self.counters.nodes / per_ms,
         }
+    }
+
+    /// The static evaluation and threat score of `board`, through the cache.
+    fn evaluate(&mut self, board: &Board) -> Evaluation {
+        self.eval_cache.evaluate(board.key(), board.position())
     }
 
     /// Counts a node and tells whether the search must stop now.

@@ -4,7 +4,6 @@ use shakmaty::{Position, Role, Square};
 
 use super::Searcher;
 use crate::board::Board;
-use crate::eval::evaluate;
 use crate::ordering::{MovePicker, is_tactical};
 use crate::score::{DRAW, MATE, MAX_PLY, Score};
 use crate::see::see;
@@ -32,13 +31,13 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let pos = board.position();
         if ply >= MAX_PLY - 1 {
-            return evaluate(pos).score;
+            return self.evaluate(board).score;
         }
         let in_check = pos.is_check();
         let mut best = if in_check {
             -MATE + ply as Score
         } else {
-            let stand_pat = evaluate(pos).score;
+            let stand_pat = self.evaluate(board).score;
             if stand_pat >= beta {
                 return stand_pat;
             }
