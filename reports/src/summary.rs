@@ -35,7 +35,8 @@ pub struct Estimate {
     pub nelo: f64,
     /// 95 % interval of `nelo`.
     pub nelo_ci95: [f64; 2],
-    /// Draw ratio.
+    /// Of the games estimate: draws / games; of the pairs estimate: the
+    /// share of balanced pairs (DD and WL), the pentanomial's middle.
     pub draw_ratio: f64,
     /// `"at least"` / `"at most"` when the sample has no losses / no wins.
     pub bound: Option<&'static str>,
@@ -265,7 +266,16 @@ impl Statistics {
         }
         if let Some(e) = self.primary() {
             let exact = self.exact_p_value.map(|p| format!(", exact {p:.3}")).unwrap_or_default();
-            out += &format!("LOS {}   p {:.3}{exact}   draw ratio {}\n", pct(e.los), e.p_value, pct(e.draw_ratio));
+            // The games' draw ratio, as W-D-L counts it; the pairs' middle
+            // share (fastchess's "DrawRatio") named as such beside it.
+            let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
+                (Some(games), Some(pairs)) => {
+                    format!("draw ratio {} (DD+WL pairs {})", pct(games.draw_ratio), pct(pairs.draw_ratio))
+                }
+                (Some(games), None) => format!("draw ratio {}", pct(games.draw_ratio)),
+                (None, _) => format!("DD+WL pairs {}", pct(e.draw_ratio)),
+            };
+            out += &format!("LOS {}   p {:.3}{exact}   {draws}\n", pct(e.los), e.p_value);
         }
         if let Some(p) = self.pentanomial {
             out += &format!("pairs LL {} LD {} DD+WL {} WD {} WW {}\n", p[0], p[1], p[2], p[3], p[4]);
