@@ -1,6 +1,7 @@
 //! Move ordering: transposition-table move, winning captures (MVV-LVA,
 //! filtered by static exchange), killers, history, losing captures.
 
+use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
 use crate::eval::{PIECE_VALUE, role_index};
@@ -71,11 +72,15 @@ pub fn is_tactical(m: Move) -> bool {
     m.is_capture() || m.is_promotion()
 }
 
+/// What a shakmaty [`MoveList`] holds (a test checks it).
+const MAX_MOVES: usize = 270;
+
 /// Hands out a node's moves best-first by selection, scoring them once.
 #[derive(Clone)]
 pub struct MovePicker {
     moves: MoveList,
-    scores: Vec<i32>,
+    /// `scores[i]` orders `moves[i]`.
+    scores: ArrayVec<i32, MAX_MOVES>,
     next: usize,
 }
 
@@ -109,8 +114,11 @@ impl MovePicker {
         Self { moves, scores, next: 0 }
     }
 
-    /// Orders captures and promotions only by MVV-LVA (for quiescence).
-    pub fn tactical(moves: MoveList) -> Self {
+    /// Orders the moves of `pos` that `keep` keeps by MVV-LVA only (for
+    /// quiescence).
+    pub fn tactical(pos: &Chess, keep: impl FnMut(&mut Move) -> bool) -> Self {
+        let mut moves = pos.legal_moves();
+        moves.retain(keep);
         let scores = moves.iter().map(|&m| mvv_lva(m)).collect();
         Self { moves, scores, next: 0 }
     }
@@ -154,5 +162,15 @@ impl Iterator for MovePicker {
 
     fn next(&mut self) -> Option<Move> {
         self.next_scored().map(|(m, _)| m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_hold_as_many_as_a_move_list() {
+        assert_eq!(MoveList::new().capacity(), MAX_MOVES);
     }
 }

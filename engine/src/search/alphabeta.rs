@@ -147,11 +147,11 @@ impl Searcher {
             }
         }
 
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let mut moves = Some(pos.legal_moves());
+        if moves.as_ref().is_some_and(|moves| moves.is_empty()) {
             return terminal_score(board, ply);
         }
-        let tt_move = unpack(tt_packed, &moves);
+        let tt_move = moves.as_ref().and_then(|moves| unpack(tt_packed, moves));
         let original_alpha = alpha;
 
         loop {
@@ -176,7 +176,10 @@ impl Searcher {
             let ordering = &self.config.conditions;
             let killers = if ordering.no_killers { [None, None] } else { self.stack[ply].killers };
             let history = if ordering.no_history { History::empty() } else { &self.history };
-            let picker = MovePicker::new(pos, moves.clone(), tt_move, killers, history);
+            // A re-search (step 11) generates the same list again: cheaper
+            // than a copy kept for the rare case.
+            let moves = moves.take().unwrap_or_else(|| pos.legal_moves());
+            let mut picker = MovePicker::new(pos, moves, tt_move, killers, history);
 
             // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
             // Fig. 4): at an expected CUT node, search the first M moves to
@@ -202,7 +205,8 @@ impl Searcher {
             }
 
             // Step 10. PVS over the ordered moves.
-            let (best, best_move) = self.search_moves(board, picker, alpha, beta, depth, move_depth, ply, node, verify);
+            let (best, best_move) =
+                self.search_moves(board, &mut picker, alpha, beta, depth, move_depth, ply, node, verify);
             if self.stopped {
                 return DRAW;
             }
@@ -242,7 +246,7 @@ impl Searcher {
     fn search_moves(
         &mut self,
         board: &Board,
-        mut picker: MovePicker,
+        picker: &mut MovePicker,
         mut alpha: Score,
         beta: Score,
         depth: i32,

@@ -44,14 +44,14 @@ impl Searcher {
             alpha = alpha.max(stand_pat);
             stand_pat
         };
-        let mut moves = pos.legal_moves();
-        if !in_check {
-            moves.retain(|m| is_tactical(*m) && m.promotion().is_none_or(|r| r == Role::Queen));
-            if let (true, Some(square)) = (self.config.conditions.quiescence_recaptures, recapture) {
-                moves.retain(|m| m.is_capture() && m.to() == square);
-            }
-        }
-        for m in MovePicker::tactical(moves) {
+        let only_on = recapture.filter(|_| self.config.conditions.quiescence_recaptures);
+        let mut picker = MovePicker::tactical(pos, |m| {
+            in_check
+                || (is_tactical(*m)
+                    && m.promotion().is_none_or(|r| r == Role::Queen)
+                    && only_on.is_none_or(|square| m.is_capture() && m.to() == square))
+        });
+        for m in &mut picker {
             if !in_check && m.is_capture() && see(pos, m) < 0 {
                 continue;
             }
