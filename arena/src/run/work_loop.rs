@@ -83,6 +83,9 @@ pub async fn run_slot<W: Work>(work: Arc<W>, mut slot: Slot, shared: Arc<Shared>
             }
             Ok(Next::Done) => break,
             Ok(Next::Wait) => {
+                // Nothing to play for now (the runs are done, or their last
+                // units are out): its engines need not wait with it.
+                slot.shutdown().await;
                 shared.beat(&db, WorkerBeat::default(), false).await;
                 tokio::select! {
                     () = pause(&stop, idle.min(IDLE_POLL)) => {}

@@ -213,6 +213,10 @@ impl Catalogue {
             open.push((run, priority));
         }
         let mut jobs = lock(&self.jobs);
+        // A run no longer open (finished, stopped) is forgotten: its prepared
+        // work holds its tallies and its tablebases' open files, and a worker
+        // serves run after run for days. A run resumed later is prepared again.
+        jobs.known.retain(|run, job| matches!(job, Job::SetAside) || open.iter().any(|(open, _)| open == run));
         jobs.open = open;
         jobs.refreshed = Some(Instant::now());
         Ok(())

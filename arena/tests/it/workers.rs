@@ -9,7 +9,7 @@
 //! `.ci/start-postgres` starts); without one the PostgreSQL half is skipped
 //! with a printed reason, except under CI (`CI` set), where that fails.
 
-use crate::common::{ARENA, arena, assert_tune_chain, temp_dir};
+use crate::common::{ARENA, arena, arena_ok, assert_tune_chain, temp_dir};
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -261,6 +261,67 @@ fn a_worker_without_the_runs_engine_says_so_and_takes_no_pair() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let runs = String::from_utf8_lossy(&arena(&creator, &["runs", "--db", &db]).stdout).into_owned();
     assert!(runs.contains("finished") && runs.contains("2/2"), "{runs}");
+}
+
+/// Positions already in the 3-4 piece tables: each game ends at once by
+/// `--tb builtin`, after the run's tables were opened and read.
+const ENDGAMES: &str = "8/8/8/4k3/8/8/3PK3/8 w - - 0 1\n8/8/8/4k3/8/2R5/4K3/8 w - - 0 1\n";
+
+/// The processes whose parent is `pid`.
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> usize {
+    let parent_of =
+        |stat: String| stat.rsplit_once(") ").and_then(|(_, rest)| rest.split(' ').nth(1)?.parse::<u32>().ok());
+    let entries = std::fs::read_dir("/proc").unwrap().flatten();
+    entries.filter(|e| std::fs::read_to_string(e.path().join("stat")).ok().and_then(parent_of) == Some(pid)).count()
+}
+
+/// A worker serves run after run for days. Once a run is over, the worker
+/// keeps neither its engines nor its tablebases' files: its open files
+/// stay as many after four runs as after one.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_worker_keeps_nothing_open_of_the_runs_it_finished() {
+    let dir = temp_dir("workers-files");
+    std::fs::write(dir.join("endgames.epd"), ENDGAMES).unwrap();
+    let new_run = || {
+        let args = ["elo", "--a", "fhr", "--b", "plain", "--games", "4", "--tc", "nodes=300"];
+        arena_ok(
+            &dir,
+            &[&args[..], &["--openings", "endgames.epd", "--tb", "builtin", "--no-local", "--quiet"]].concat(),
+        );
+    };
+    new_run();
+    let mut worker = Command::new(ARENA)
+        .args(["worker", "--concurrency", "1", "--poll", "1", "--no-io-log", "--quiet"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = worker.id();
+    let open_files = || std::fs::read_dir(format!("/proc/{pid}/fd")).unwrap().count();
+    let mut files = Vec::new();
+    for run in 1..=4 {
+        // The run ends, then the worker, with nothing to play, quits its engines.
+        let deadline = Instant::now() + Duration::from_secs(60);
+        let finished = |run: i32| {
+            String::from_utf8_lossy(&arena_ok(&dir, &["runs"]).stdout)
+                .lines()
+                .any(|l| l.split_whitespace().next() == Some(&run.to_string()) && l.contains("finished"))
+        };
+        while !(finished(run) && children(pid) == 0) {
+            assert!(Instant::now() < deadline, "run {run}: not finished with its engines quit in 60 s");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        files.push(open_files());
+        if run < 4 {
+            new_run();
+        }
+    }
+    worker.kill().unwrap();
+    worker.wait().unwrap();
+    assert!(files.iter().all(|&n| n == files[0]), "open files after each run: {files:?}");
 }
 
 #[test]
