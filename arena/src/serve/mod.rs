@@ -56,6 +56,44 @@ pub(crate) struct CachedReport {
 /// and which of its machines are set aside.
 type ReportKey = (RunStatus, i64, i64, Vec<(String, bool)>);
 
+/// How many runs' reports the dashboard keeps built.
+const REPORTS_KEPT: usize = 32;
+
+/// The reports built last, each with what it was built from, at most
+/// [`REPORTS_KEPT`] (the least recently asked for goes first): a dashboard
+/// that stays up for months is asked for run after run.
+pub(crate) struct Reports<K, V> {
+    built: HashMap<i64, (K, V, u64)>,
+    asked: u64,
+}
+
+impl<K: PartialEq, V: Clone> Reports<K, V> {
+    fn new() -> Self {
+        Reports { built: HashMap::new(), asked: 0 }
+    }
+
+    /// The report of `run` if it was built from `key`.
+    fn get(&mut self, run: i64, key: &K) -> Option<V> {
+        self.asked += 1;
+        let (built_from, report, asked) = self.built.get_mut(&run)?;
+        *asked = self.asked;
+        (built_from == key).then(|| report.clone())
+    }
+
+    /// Keeps `report` of `run`, built from `key`, in place of the least
+    /// recently asked for when full.
+    fn put(&mut self, run: i64, key: K, report: V) {
+        self.asked += 1;
+        if !self.built.contains_key(&run)
+            && self.built.len() >= REPORTS_KEPT
+            && let Some(oldest) = self.built.iter().min_by_key(|(_, (_, _, asked))| *asked).map(|(run, _)| *run)
+        {
+            self.built.remove(&oldest);
+        }
+        self.built.insert(run, (key, report, self.asked));
+    }
+}
+
 /// What every handler shares.
 pub(crate) struct App {
     db: Db,
@@ -65,7 +103,7 @@ pub(crate) struct App {
     token: Option<String>,
     refresh: Duration,
     /// Per run: what its full report was last built from, and the report.
-    reports: std::sync::Mutex<HashMap<i64, (ReportKey, Arc<CachedReport>)>>,
+    reports: std::sync::Mutex<Reports<ReportKey, Arc<CachedReport>>>,
     /// Held while a full report is built: one build at a time, so a burst
     /// of requests after a new game builds it once.
     building: tokio::sync::Mutex<()>,
@@ -78,7 +116,7 @@ fn router(db: Db, reports_db: Db, config: &ServeConfig) -> Router {
         reports_db,
         token: config.token.clone(),
         refresh: config.refresh,
-        reports: std::sync::Mutex::new(HashMap::new()),
+        reports: std::sync::Mutex::new(Reports::new()),
         building: tokio::sync::Mutex::new(()),
     });
     Router::new()
@@ -139,4 +177,31 @@ pub enum ServeError {
     /// The connection for reports could not be opened.
     #[error(transparent)]
     Db(#[from] db::DbError),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_dashboard_keeps_the_reports_asked_for_last() {
+        let mut reports: Reports<i64, String> = Reports::new();
+        for run in 1..=REPORTS_KEPT as i64 {
+            reports.put(run, 10, format!("report {run}"));
+        }
+        // Run 1 is asked for again, so run 2 is the least recently asked for.
+        assert_eq!(reports.get(1, &10).as_deref(), Some("report 1"));
+        reports.put(100, 10, "report 100".into());
+        assert_eq!(reports.built.len(), REPORTS_KEPT);
+        assert_eq!(reports.get(2, &10), None, "the oldest went");
+        assert_eq!(reports.get(1, &10).as_deref(), Some("report 1"));
+        assert_eq!(reports.get(100, &10).as_deref(), Some("report 100"));
+        // A report built from other counts is not answered, and building it
+        // again replaces it without pushing another out.
+        assert_eq!(reports.get(3, &11), None);
+        reports.put(3, 11, "report 3, newer".into());
+        assert_eq!(reports.built.len(), REPORTS_KEPT);
+        assert_eq!(reports.get(3, &11).as_deref(), Some("report 3, newer"));
+        assert_eq!(reports.get(4, &10).as_deref(), Some("report 4"));
+    }
 }

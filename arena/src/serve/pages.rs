@@ -274,7 +274,7 @@ async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportE
     let report = report_of(&app.reports_db, run, Ask::of(Detail::Full)).await?;
     let built = Arc::new(CachedReport { html: report.html_body(), report });
     if let Some(key) = key {
-        crate::util::lock(&app.reports).insert(run, (key, built.clone()));
+        crate::util::lock(&app.reports).put(run, key, built.clone());
     }
     Ok(built)
 }
@@ -291,12 +291,9 @@ async fn report_key(app: &App, run: i64) -> Result<Option<ReportKey>, ReportErro
     Ok(Some((info.status, info.games, info.pairs_done, standing)))
 }
 
-/// The report of `run` in the cache built from `key`, or with `None` the
-/// last one built, however old.
+/// The report of `run` in the cache, if built from `key`.
 fn cached(app: &App, run: i64, key: Option<&ReportKey>) -> Option<Arc<CachedReport>> {
-    let reports = crate::util::lock(&app.reports);
-    let (built_from, report) = reports.get(&run)?;
-    key.is_none_or(|key| key == built_from).then(|| report.clone())
+    crate::util::lock(&app.reports).get(run, key?)
 }
 
 /// The run's report blocks: its full report, from the cache while the run
