@@ -172,6 +172,17 @@ fn parse_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
     if let Some(inf) = budgets.iter().find(|tc| tc.budget().is_none()) {
         return Err(anyhow!("--budgets: '{inf}' has no size to draw against; give nodes=, depth=, st= or a clock"));
     }
+    // One axis: nodes, depth, time per move or clock, each budget once.
+    let kind = |tc: &model::TimeControl| std::mem::discriminant(&tc.limit);
+    if let Some(other) = budgets.iter().find(|tc| kind(tc) != kind(&budgets[0])) {
+        return Err(anyhow!(
+            "--budgets: '{}' and '{other}' are not sizes of one kind; give all as nodes=, all as depth=, all as st= or all as clocks",
+            budgets[0]
+        ));
+    }
+    if let Some((i, twice)) = budgets.iter().enumerate().find(|(i, tc)| budgets[..*i].contains(tc)) {
+        return Err(anyhow!("--budgets: '{twice}' is given twice (budget {} of {})", i + 1, budgets.len()));
+    }
     Ok(budgets)
 }
 

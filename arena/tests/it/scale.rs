@@ -63,9 +63,16 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     assert_eq!(again["scale"]["points"], grows["scale"]["points"], "the same games: fake engines are deterministic");
 
     // Bad budgets: one line, nothing stored.
-    for (budgets, needle) in
-        [("nodes=1000", "at least two budgets"), ("nodes=1000,inf", "has no size"), ("nodes=1000,nodes=x", "--budgets")]
-    {
+    for (budgets, needle) in [
+        ("nodes=1000", "at least two budgets"),
+        ("nodes=1000,inf", "has no size"),
+        ("nodes=1000,nodes=x", "--budgets"),
+        // Nodes and a clock have no common axis; a budget twice would be two
+        // pairings under one name.
+        ("1+0.01,nodes=100", "'1+0.01' and 'nodes=100' are not sizes of one kind"),
+        ("depth=2,st=0.5", "are not sizes of one kind"),
+        ("nodes=1000,nodes=4000,nodes=1000", "'nodes=1000' is given twice (budget 3 of 3)"),
+    ] {
         let out = arena(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", budgets, "--db", "bad.db"]);
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
