@@ -261,7 +261,7 @@ pub(super) async fn api_runs(State(app): State<Arc<App>>, Query(query): Query<Ru
 /// counts do not show, are built every time.
 async fn cached_report(app: &App, run: i64) -> Result<Arc<CachedReport>, ReportError> {
     let key = report_key(app, run).await?;
-    let fresh = |key: &Option<ReportKey>| key.as_ref().and_then(|key| cached(app, run, Some(key)));
+    let fresh = |key: &Option<ReportKey>| key.as_ref().and_then(|key| cached(app, run, key));
     if let Some(report) = fresh(&key) {
         return Ok(report);
     }
@@ -292,8 +292,8 @@ async fn report_key(app: &App, run: i64) -> Result<Option<ReportKey>, ReportErro
 }
 
 /// The report of `run` in the cache, if built from `key`.
-fn cached(app: &App, run: i64, key: Option<&ReportKey>) -> Option<Arc<CachedReport>> {
-    crate::util::lock(&app.reports).get(run, key?)
+fn cached(app: &App, run: i64, key: &ReportKey) -> Option<Arc<CachedReport>> {
+    crate::util::lock(&app.reports).get(run, key)
 }
 
 /// The run's report blocks: its full report, from the cache while the run

@@ -204,19 +204,6 @@ fn printing_commands_end_quietly_when_the_reader_goes_away() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A database written by the release before the layered `arena/src`
-/// (`tests/fixtures/v2.db`, made by that release's `arena`: a finished elo
-/// match, tournament, tuning run, suite run, Chess960 match and SPRT, an
-/// SPRT created for workers and never played, and an elo match stopped by
-/// Ctrl-C after 24 games) lists, shows, reports, writes its run files and
-/// exports as that release did, and its two open runs resume to their end.
-/// Three changes since: the tournament's (run 2) `arena show` rates its
-/// engines as the full report does (that release printed every engine but
-/// the anchor unrated, with 0 games), and its run file names the games per
-/// pairing (`--games`, which tournaments take since); and an engine's
-/// options are named once in a report's header, beside what runs (that
-/// release also put them into what runs, so the Chess960 match, run 6,
-/// showed `UCI_Chess960=true` twice).
 /// `arena show` as printed since its draw ratio is the games' (draws / games,
 /// as W-D-L counts them): the release before printed the pairs' middle share
 /// (DD+WL pairs / pairs) as "draw ratio" when pairs were counted.
@@ -241,6 +228,20 @@ fn draw_ratios_as_now(show: &str) -> String {
     lines.join("\n") + if show.ends_with('\n') { "\n" } else { "" }
 }
 
+/// A database written by the release before the layered `arena/src`
+/// (`tests/fixtures/v2.db`, made by that release's `arena`: a finished elo
+/// match, tournament, tuning run, suite run, Chess960 match and SPRT, an
+/// SPRT created for workers and never played, and an elo match stopped by
+/// Ctrl-C after 24 games) lists, shows, reports, writes its run files and
+/// exports as that release did, and its two open runs resume to their end.
+/// Four changes since: the tournament's (run 2) `arena show` rates its
+/// engines as the full report does (that release printed every engine but
+/// the anchor unrated, with 0 games), and its run file names the games per
+/// pairing (`--games`, which tournaments take since); and an engine's
+/// options are named once in a report's header, beside what runs (that
+/// release also put them into what runs, so the Chess960 match, run 6,
+/// showed `UCI_Chess960=true` twice); and the draw ratio is the games'
+/// (see [`draw_ratios_as_now`]).
 #[test]
 fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
     let dir = temp_dir("fixture-v2");
