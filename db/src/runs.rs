@@ -46,8 +46,7 @@ impl Db {
     /// [`DbError`] on any database failure (nothing is stored then).
     pub async fn create_run(&self, spec: &Spec, pairs: &[PairPlan]) -> Result<i64, DbError> {
         let sql = |text: &str| self.backend.sql(text);
-        let engines: Vec<(String, String)> =
-            spec.engines().iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect();
+        let engines = engine_rows(spec);
         let mut tx = self.write().await?;
         let run: i64 = sqlx::query(sql(
             "INSERT INTO runs (kind, spec, status, created_ms, machine, pairs_total) VALUES (?, ?, 'running', ?, ?, ?) \
@@ -62,11 +61,109 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?
         .get(0);
-        for (name, spec) in &engines {
+        self.insert_engines(&mut tx, run, &engines).await?;
+        self.insert_pairs(&mut tx, run, pairs).await?;
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(run)
+    }
+
+    /// Adds pairings to run `run`: its spec becomes `spec` (which has the
+    /// engines of the new pairings) and `pairs` are planned after its own.
+    /// `old_spec` is the spec this change was made from: if the run's spec
+    /// is no longer that (another change came first), nothing is stored. A
+    /// finished run becomes stopped, to be resumed; a running one goes on,
+    /// and its workers see the new spec at their next look at the runs.
+    ///
+    /// # Errors
+    ///
+    /// [`DbError::Sql`] when the run changed meanwhile; a database failure
+    /// (then nothing is stored).
+    pub async fn extend_run(&self, run: i64, old_spec: &str, spec: &Spec, pairs: &[PairPlan]) -> Result<(), DbError> {
+        let engines = engine_rows(spec);
+        let mut tx = self.write().await?;
+        let changed = sqlx::query(self.backend.sql(
+            "UPDATE runs SET spec = ?, pairs_total = pairs_total + ?, \
+             status = CASE WHEN status = 'finished' THEN 'stopped' ELSE status END, \
+             finished_ms = CASE WHEN status = 'finished' THEN NULL ELSE finished_ms END \
+             WHERE id = ? AND spec = ?",
+        ))
+        .bind(spec.to_json())
+        .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
+        .bind(run)
+        .bind(old_spec)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| self.error(e))?
+        .rows_affected();
+        if changed == 0 {
+            return Err(DbError::Sql(format!("run {run} was changed by another process meanwhile; try again")));
+        }
+        self.insert_engines(&mut tx, run, &engines).await?;
+        self.insert_pairs(&mut tx, run, pairs).await?;
+        tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// The openings of run `run`'s pairing `engine_a`-`engine_b`, as its
+    /// pairs have them, in their order (`opening_index`).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pairing_openings(&self, run: i64, engine_a: &str, engine_b: &str) -> Result<Vec<PairPlan>, DbError> {
+        let rows = sqlx::query(self.backend.sql(
+            "SELECT idx, opening_index, opening_name, fen, opening_moves, opening_san FROM pairs \
+             WHERE run_id = ? AND engine_a = ? AND engine_b = ? ORDER BY opening_index, idx",
+        ))
+        .bind(run)
+        .bind(engine_a)
+        .bind(engine_b)
+        .fetch_all(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        Ok(rows
+            .iter()
+            .map(|r| PairPlan {
+                index: r.get(0),
+                engine_a: engine_a.to_string(),
+                engine_b: engine_b.to_string(),
+                opening_index: r.get(1),
+                opening_name: r.get(2),
+                fen: r.get(3),
+                opening_moves: words(r.get(4)),
+                opening_san: words(r.get(5)),
+            })
+            .collect())
+    }
+
+    /// The highest plan position of run `run`'s pairs (-1 with none).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn last_pair_index(&self, run: i64) -> Result<i64, DbError> {
+        let row =
+            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) FROM pairs WHERE run_id = ?"))
+                .bind(run)
+                .fetch_one(&self.pool)
+                .await
+                .map_err(|e| self.error(e))?;
+        Ok(row.get(0))
+    }
+
+    /// Records `engines` (name, spec JSON) and ties them to run `run`.
+    async fn insert_engines(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        run: i64,
+        engines: &[(String, String)],
+    ) -> Result<(), DbError> {
+        let sql = |text: &str| self.backend.sql(text);
+        for (name, spec) in engines {
             sqlx::query(sql("INSERT INTO engines (name, spec) VALUES (?, ?) ON CONFLICT (name, spec) DO NOTHING"))
                 .bind(name)
                 .bind(spec)
-                .execute(&mut *tx)
+                .execute(&mut **tx)
                 .await
                 .map_err(|e| self.error(e))?;
             sqlx::query(sql("INSERT INTO run_engines (run_id, engine_id) SELECT ?, id FROM engines \
@@ -74,10 +171,21 @@ impl Db {
             .bind(run)
             .bind(name)
             .bind(spec)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await
             .map_err(|e| self.error(e))?;
         }
+        Ok(())
+    }
+
+    /// Stores planned pairs of run `run`.
+    async fn insert_pairs(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        run: i64,
+        pairs: &[PairPlan],
+    ) -> Result<(), DbError> {
+        let sql = |text: &str| self.backend.sql(text);
         for chunk in pairs.chunks(PAIRS_PER_INSERT) {
             let mut text = String::from(
                 "INSERT INTO pairs (run_id, idx, engine_a, engine_b, opening_index, opening_name, fen, opening_moves, opening_san) VALUES ",
@@ -96,10 +204,9 @@ impl Db {
                     .bind(pair.opening_moves.join(" "))
                     .bind(pair.opening_san.join(" "));
             }
-            query.execute(&mut *tx).await.map_err(|e| self.error(e))?;
+            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(run)
+        Ok(())
     }
 
     /// One run with its counts.
@@ -317,6 +424,11 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
         games: r.get(10),
         priority: r.get(11),
     })
+}
+
+/// A spec's engines as stored: name and spec JSON.
+fn engine_rows(spec: &Spec) -> Vec<(String, String)> {
+    spec.engines().iter().map(|e| (e.name.clone(), serde_json::to_string(e).unwrap_or_default())).collect()
 }
 
 fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {

@@ -167,7 +167,7 @@ pub(super) async fn play_run(
         }
     };
     let end = end.map_err(|e| match e {
-        e if e.is_disk_full() => {
+        e if e.resume_helps() => {
             let line = format!("run {run}: {e}: arena resume {run} --db {target}");
             anyhow::Error::new(e).context(line)
         }

@@ -117,6 +117,8 @@ pub enum Command {
     Run(runfile::RunFileArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(resume::ResumeArgs),
+    /// Add larger budgets to a scaling run, on the openings it plays, after its own pairs.
+    Extend(play::ExtendArgs),
     /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
     Serve(serve::ServeArgs),
     /// List the runs in the database.
@@ -395,6 +397,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Suite(args) => suite::suite(args).await,
         Command::Worker(args) => worker::worker(args).await,
         Command::Resume(args) => resume::resume(args).await,
+        Command::Extend(args) => play::extend(args).await,
         Command::Run(args) => Box::pin(runfile::run_file(args)).await,
         Command::Serve(args) => serve::dashboard(args).await,
         Command::Runs(args) => inspect::runs(args).await,

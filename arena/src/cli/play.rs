@@ -1,16 +1,20 @@
-//! `arena elo`, `match`, `tournament` and `sprt`: build a run spec from
-//! flags, check everything that can be checked before the first game, store
-//! the run, play it, print the summary.
+//! `arena elo`, `match`, `tournament`, `sprt` and `scale`: build a run spec
+//! from flags, check everything that can be checked before the first game,
+//! store the run, play it, print the summary. `arena extend`: more budgets
+//! for a scaling run, on the openings it already plays, planned after its
+//! own pairs, so that a curve that needs a deeper search does not need its
+//! cheaper budgets replayed.
 
 use anyhow::anyhow;
 use clap::Args;
-use model::{MatchSpec, RunKind};
+use model::{MatchSpec, PairPlan, RunKind, RunStatus, Spec};
 use serde::Serialize;
 
 use openings::Book;
 
+use super::common::open_db;
 use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliResult, SprtParams};
+use super::{CliResult, DbArg, SprtParams};
 use crate::engine_io::engines::EngineSpec;
 
 /// `arena elo`.
@@ -152,7 +156,7 @@ impl ScaleArgs {
 
 /// `--budgets`: time controls separated by commas, a modifier (`key=value`
 /// whose key is a modifier's) kept with the budget before it.
-fn parse_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
+fn read_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
     const MODIFIERS: [&str; 3] = ["timemargin=", "nodetime=", "stall="];
     let mut pieces: Vec<String> = Vec::new();
     for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -166,13 +170,15 @@ fn parse_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
     }
     let budgets: Vec<model::TimeControl> =
         pieces.iter().map(|p| p.parse().map_err(|e| anyhow!("--budgets: {e}"))).collect::<CliResult<_>>()?;
-    if budgets.len() < 2 {
-        return Err(anyhow!("--budgets needs at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000"));
-    }
     if let Some(inf) = budgets.iter().find(|tc| tc.budget().is_none()) {
         return Err(anyhow!("--budgets: '{inf}' has no size to draw against; give nodes=, depth=, st= or a clock"));
     }
-    // One axis: nodes, depth, time per move or clock, each budget once.
+    Ok(budgets)
+}
+
+/// The budgets of one scaling run lie on one axis (nodes, depth, time per
+/// move or clock), each once.
+fn check_axis(budgets: &[model::TimeControl]) -> CliResult<()> {
     let kind = |tc: &model::TimeControl| std::mem::discriminant(&tc.limit);
     if let Some(other) = budgets.iter().find(|tc| kind(tc) != kind(&budgets[0])) {
         return Err(anyhow!(
@@ -183,7 +189,19 @@ fn parse_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
     if let Some((i, twice)) = budgets.iter().enumerate().find(|(i, tc)| budgets[..*i].contains(tc)) {
         return Err(anyhow!("--budgets: '{twice}' is given twice (budget {} of {})", i + 1, budgets.len()));
     }
-    Ok(budgets)
+    Ok(())
+}
+
+/// A and B as they play at `budget`: copies named `A@BUDGET` under it.
+fn at_budget(base: &[EngineSpec], budget: &model::TimeControl) -> Vec<EngineSpec> {
+    base.iter()
+        .map(|engine| {
+            let mut copy = engine.clone();
+            copy.name = format!("{}@{budget}", engine.name);
+            copy.tc = Some(budget.clone());
+            copy
+        })
+        .collect()
 }
 
 /// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
@@ -192,23 +210,101 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     if args.games == 0 {
         return Err(anyhow!("--games must be at least 1"));
     }
-    let budgets = parse_budgets(&args.budgets)?;
+    let budgets = read_budgets(&args.budgets)?;
+    if budgets.len() < 2 {
+        return Err(anyhow!("--budgets needs at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000"));
+    }
+    check_axis(&budgets)?;
     let book = open_book(&args.play)?;
     let base = args.engines.engines(&args.play)?;
-    let mut engines = Vec::with_capacity(2 * budgets.len());
-    for budget in &budgets {
-        for engine in &base {
-            let mut copy = engine.clone();
-            copy.name = format!("{}@{budget}", engine.name);
-            copy.tc = Some(budget.clone());
-            engines.push(copy);
-        }
-    }
+    let engines: Vec<EngineSpec> = budgets.iter().flat_map(|budget| at_budget(&base, budget)).collect();
     let pairings = (0..budgets.len()).map(|i| (2 * i, 2 * i + 1)).collect();
     let mut spec = build_spec(&args.play, RunKind::Scale, engines, pairings, args.games.div_ceil(2), 1, None)?;
     spec.tc = budgets[0].clone();
     spec.budgets = budgets;
     start(&args.play, spec, &book).await
+}
+
+/// `arena extend`.
+#[derive(Args, Debug)]
+pub struct ExtendArgs {
+    /// Run id of a scaling run (see `arena runs`).
+    run: i64,
+    /// Budgets to add, comma-separated, larger than the run's own and of their kind (nodes=, depth=, st= or clocks), e.g. nodes=1024000.
+    #[arg(long, required = true)]
+    budgets: String,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// `arena extend`.
+pub(super) async fn extend(args: ExtendArgs) -> CliResult {
+    let db = open_db(&args.db.target).await?;
+    let info = db.run(args.run).await?;
+    let run = info.id;
+    let Spec::Games(mut spec) = Spec::of(&info)? else {
+        return Err(anyhow!("run {run} is a suite run; only a scaling run (arena scale) takes more budgets"));
+    };
+    if spec.kind != RunKind::Scale {
+        return Err(anyhow!("run {run} is a {} run; only a scaling run (arena scale) takes more budgets", spec.kind));
+    }
+    let added = read_budgets(&args.budgets)?;
+    let mut budgets = spec.budgets.clone();
+    budgets.extend(added.iter().cloned());
+    check_axis(&budgets)?;
+    let largest = spec.budgets.iter().filter_map(model::TimeControl::budget).fold(0.0, f64::max);
+    if let Some(small) = added.iter().find(|tc| tc.budget().is_some_and(|size| size <= largest)) {
+        return Err(anyhow!(
+            "--budgets: '{small}' is not larger than the run's largest budget ({}); a run grows upward (start a new run for smaller budgets)",
+            spec.budgets.last().map(ToString::to_string).unwrap_or_default()
+        ));
+    }
+    let &(a, b) = spec.pairings.first().ok_or_else(|| anyhow!("run {run} has no pairing to copy"))?;
+    let openings = db.pairing_openings(run, &spec.engines[a].name, &spec.engines[b].name).await?;
+    // The base engines, as `arena scale` was given them: a copy's name less its `@BUDGET`.
+    let base: Vec<_> = [a, b]
+        .iter()
+        .map(|&i| {
+            let mut engine = spec.engines[i].clone();
+            engine.name = model::base_name(&engine.name).to_string();
+            engine
+        })
+        .collect();
+    let first_new = spec.pairings.len();
+    for budget in &added {
+        let next = spec.engines.len();
+        spec.engines.extend(at_budget(&base, budget));
+        spec.pairings.push((next, next + 1));
+    }
+    spec.budgets = budgets;
+    let mut next = db.last_pair_index(run).await? + 1;
+    let mut pairs = Vec::with_capacity(openings.len() * added.len());
+    for opening in &openings {
+        for &(a, b) in &spec.pairings[first_new..] {
+            pairs.push(PairPlan {
+                index: next,
+                engine_a: spec.engines[a].name.clone(),
+                engine_b: spec.engines[b].name.clone(),
+                ..opening.clone()
+            });
+            next += 1;
+        }
+    }
+    db.extend_run(run, &info.spec, &Spec::Games(spec), &pairs).await?;
+    let names: Vec<String> = added.iter().map(ToString::to_string).collect();
+    let play = match info.status {
+        RunStatus::Running => "its slots and workers play them after its own pairs".to_string(),
+        RunStatus::Stopped | RunStatus::Finished => format!("play them with `arena resume {run}`"),
+    };
+    println!(
+        "run {run}: {} budget(s) added ({}), {} pairs ({} games) on its {} openings; {play}",
+        added.len(),
+        names.join(", "),
+        pairs.len(),
+        2 * pairs.len(),
+        openings.len()
+    );
+    Ok(())
 }
 
 impl SprtArgs {

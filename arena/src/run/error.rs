@@ -24,6 +24,16 @@ pub enum RunError {
     /// The spec is inconsistent, or cannot be played on this machine.
     #[error("{0}")]
     Spec(String),
+    /// The run's spec changed after this process read it: a claimed pair
+    /// names an engine it does not have (budgets added by `arena extend`).
+    /// The pair was given back.
+    #[error("the run changed after this process read it (its engine '{engine}' is new: budgets added by arena extend?)")]
+    Changed {
+        /// The run.
+        run: i64,
+        /// The engine this process does not have.
+        engine: String,
+    },
 }
 
 impl RunError {
@@ -31,5 +41,11 @@ impl RunError {
     /// and `arena resume` replays its pairs in flight once there is room.
     pub fn is_disk_full(&self) -> bool {
         matches!(self, RunError::Db(DbError::DiskFull { .. }) | RunError::Log(LogError::DiskFull(_)))
+    }
+
+    /// The run stopped here for a reason that `arena resume` removes: a
+    /// full disk (once there is room), or a run that changed meanwhile.
+    pub fn resume_helps(&self) -> bool {
+        self.is_disk_full() || matches!(self, RunError::Changed { .. })
     }
 }

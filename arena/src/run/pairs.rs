@@ -296,8 +296,19 @@ impl PairWork {
 impl Work for PairWork {
     type Unit = ClaimedPair;
 
+    /// A pair of an engine this process does not have (the run was
+    /// extended after it was read) is given back: [`RunError::Changed`].
     async fn claim(&self, slot: &Slot) -> Result<Option<ClaimedPair>, RunError> {
-        Ok(slot.db().claim_pair(self.run, slot.name(), slot.lease()).await?)
+        let Some(pair) = slot.db().claim_pair(self.run, slot.name(), slot.lease()).await? else {
+            return Ok(None);
+        };
+        let plan = &pair.plan;
+        if let Some(new) = [&plan.engine_a, &plan.engine_b].into_iter().find(|name| self.engine(name).is_err()) {
+            let engine = new.clone();
+            slot.db().release_pair(&pair).await?;
+            return Err(RunError::Changed { run: self.run, engine });
+        }
+        Ok(Some(pair))
     }
 
     async fn play(

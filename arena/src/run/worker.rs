@@ -113,6 +113,9 @@ struct Catalogue {
 
 struct Jobs {
     known: HashMap<i64, Job>,
+    /// The stored spec each known run was prepared from: a run whose spec
+    /// changes (`arena extend`) is prepared again.
+    specs: HashMap<i64, String>,
     /// The open runs this worker serves, with their priorities, highest first.
     open: Vec<(i64, i64)>,
     refreshed: Option<Instant>,
@@ -130,7 +133,7 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
     let registry = Registry::load(config.engines_file.as_deref())
         .map_err(|e| WorkerError::Refused { run: config.only_run.unwrap_or(0), why: e.to_string() })?;
     let shared = Shared::new(Progress::log(config.runtime.progress), OnError::Continue);
-    let jobs = Mutex::new(Jobs { known: HashMap::new(), open: Vec::new(), refreshed: None });
+    let jobs = Mutex::new(Jobs { known: HashMap::new(), specs: HashMap::new(), open: Vec::new(), refreshed: None });
     let catalogue = Arc::new(Catalogue {
         config,
         registry,
@@ -185,8 +188,8 @@ impl Catalogue {
             if self.config.only_run.is_some_and(|only| only != run) {
                 continue;
             }
-            if !lock(&self.jobs).known.contains_key(&run) {
-                let job = self.prepare(db, run, kind, spec).await;
+            if self.to_prepare(run, &spec) {
+                let job = self.prepare(db, run, kind, spec.clone()).await;
                 match &job {
                     Job::Pairs(work) => self.shared.note(&format!(
                         "serving run {run}: {} {} at {}",
@@ -208,7 +211,9 @@ impl Catalogue {
                     }
                     Job::Refused(_) | Job::SetAside => {}
                 }
-                lock(&self.jobs).known.insert(run, job);
+                let mut jobs = lock(&self.jobs);
+                jobs.known.insert(run, job);
+                jobs.specs.insert(run, spec);
             }
             open.push((run, priority));
         }
@@ -217,9 +222,31 @@ impl Catalogue {
         // work holds its tallies and its tablebases' open files, and a worker
         // serves run after run for days. A run resumed later is prepared again.
         jobs.known.retain(|run, job| matches!(job, Job::SetAside) || open.iter().any(|(open, _)| open == run));
+        let Jobs { known, specs, .. } = &mut *jobs;
+        specs.retain(|run, _| known.contains_key(run));
         jobs.open = open;
         jobs.refreshed = Some(Instant::now());
         Ok(())
+    }
+
+    /// Whether open run `run`, stored with `spec`, needs preparing: it is
+    /// new here, or its spec changed since (budgets added); a run this
+    /// machine is set aside from stays left.
+    fn to_prepare(&self, run: i64, spec: &str) -> bool {
+        let jobs = lock(&self.jobs);
+        match jobs.known.get(&run) {
+            None => true,
+            Some(Job::SetAside) => false,
+            Some(_) => jobs.specs.get(&run).is_none_or(|prepared| prepared != spec),
+        }
+    }
+
+    /// Forgets run `run`'s prepared work and looks at the runs again at the
+    /// next claim: its spec changed after this worker prepared it.
+    fn forget(&self, run: i64) {
+        let mut jobs = lock(&self.jobs);
+        jobs.known.remove(&run);
+        jobs.refreshed = None;
     }
 
     /// Follows the runs this machine is set aside from: a run it served is
@@ -389,11 +416,15 @@ impl Work for Catalogue {
         });
         for job in in_turn.collect::<Vec<_>>() {
             match job {
-                Job::Pairs(work) => {
-                    if let Some(pair) = work.claim(slot).await? {
-                        return Ok(Some(Claim::Pair(work, pair)));
+                Job::Pairs(work) => match work.claim(slot).await {
+                    Ok(Some(pair)) => return Ok(Some(Claim::Pair(work, pair))),
+                    Ok(None) => {}
+                    Err(RunError::Changed { run, .. }) => {
+                        self.shared.note(&format!("run {run} changed (budgets added): preparing it again"));
+                        self.forget(run);
                     }
-                }
+                    Err(e) => return Err(e),
+                },
                 Job::Chunks(work) => {
                     if let Some(chunk) = work.claim(slot).await? {
                         return Ok(Some(Claim::Chunk(work, chunk)));

@@ -81,3 +81,61 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     assert!(!dir.join("bad.db").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `arena extend` adds a larger budget to a finished scaling run: its pairs
+/// are planned on the run's own openings, `arena resume` plays them, and
+/// the curve has the new point; budgets that do not fit are one line each,
+/// and change nothing.
+#[test]
+fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
+    let dir = temp_dir("scale-extend");
+    let toml = format!(
+        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
+         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let scale = ["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000", "--games", "8"];
+    arena_ok(&dir, &[&scale[..], &["--quiet"]].concat());
+    arena_ok(&dir, &["elo", "--a", "grows", "--b", "steady", "--games", "2", "--tc", "nodes=100", "--quiet"]);
+    for (args, needle) in [
+        (vec!["extend", "1", "--budgets", "nodes=2000"], "'nodes=2000' is given twice"),
+        (vec!["extend", "1", "--budgets", "nodes=500"], "'nodes=500' is not larger than the run's largest budget"),
+        (vec!["extend", "1", "--budgets", "depth=9"], "are not sizes of one kind"),
+        (vec!["extend", "1", "--budgets", "nodes=x"], "--budgets"),
+        (vec!["extend", "2", "--budgets", "nodes=4000"], "run 2 is a elo run; only a scaling run"),
+        (vec!["extend", "9", "--budgets", "nodes=4000"], "no run 9"),
+    ] {
+        let out = arena(&dir, &args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.trim().lines().count() == 1 && err.contains(needle), "{args:?}: {err}");
+    }
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    assert!(runs.lines().any(|l| l.trim_start().starts_with("1 ") && l.contains("finished") && l.contains("16/16")));
+
+    let added = stdout(&arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000,nodes=8000"]));
+    assert!(
+        added.contains("2 budget(s) added (nodes=4000, nodes=8000), 8 pairs (16 games) on its 4 openings")
+            && added.contains("arena resume 1"),
+        "{added}"
+    );
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    assert!(runs.lines().any(|l| l.trim_start().starts_with("1 ") && l.contains("stopped") && l.contains("16/32")));
+    arena_ok(&dir, &["resume", "1", "--quiet"]);
+    let json: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    validate_against_schema(&json);
+    let points = json["scale"]["points"].as_array().unwrap();
+    let played: Vec<_> = points.iter().map(|p| (p["amount"].as_f64(), p["games"].as_u64())).collect();
+    let expected = [1000.0, 2000.0, 4000.0, 8000.0].map(|n| (Some(n), Some(8)));
+    assert_eq!(played, expected);
+    // The same run as one `arena scale` of four budgets: the same games
+    // (the fake engines are deterministic), so the same points.
+    let all = ["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000,nodes=4000,nodes=8000"];
+    arena_ok(&dir, &[&all[..], &["--games", "8", "--quiet"]].concat());
+    let whole: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "3", "--format", "json"]))).unwrap();
+    assert_eq!(whole["scale"]["points"], json["scale"]["points"]);
+    // Its run file names all four budgets.
+    let config = stdout(&arena_ok(&dir, &["show", "1", "--config"]));
+    assert!(config.contains("nodes=1000,nodes=2000,nodes=4000,nodes=8000"), "{config}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

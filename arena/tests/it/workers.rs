@@ -406,3 +406,68 @@ async fn a_worker_serves_higher_priority_first_and_equal_runs_in_turn() {
         assert_ne!(turn[0], turn[1], "runs 1 and 2 in turn: {stderr}");
     }
 }
+
+/// A worker serving a scaling run when budgets are added to it (`arena
+/// extend`) plays them too: it prepares the run again with its new engines
+/// instead of refusing the pairs it does not know. The worker prepares both
+/// open runs first and plays run 2 (higher priority); run 1 is extended
+/// meanwhile, then given the higher priority.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_plays_the_budgets_added_to_a_scaling_run_it_serves() {
+    let dir = temp_dir("workers-extend");
+    let db = dir.join("shared.db").display().to_string();
+    let scale = ["scale", "--a", "vnm", "--b", "nmp2", "--budgets", "nodes=300,nodes=600", "--games", "4"];
+    arena_ok(&dir, &[&scale[..], &["--db", &db, "--no-local", "--quiet"]].concat());
+    let elo = ["elo", "--a", "plain", "--b", "nmp2", "--games", "400", "--tc", "nodes=300"];
+    arena_ok(&dir, &[&elo[..], &["--db", &db, "--no-local", "--quiet"]].concat());
+    let target = Target::Sqlite(dir.join("shared.db"));
+    let set = |sql: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::any::install_default_drivers();
+            let pool = AnyPoolOptions::new().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
+            sqlx::query(sql).execute(&pool).await.unwrap();
+            pool.close().await;
+        }
+    };
+    set("UPDATE runs SET priority = 5 WHERE id = 2").await;
+    let args = ["worker", "--db", &db, "--concurrency", "1", "--poll", "1", "--no-io-log"];
+    let mut worker = Command::new(ARENA).args(args).current_dir(&dir).stderr(Stdio::piped()).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut give_up = |what: &str| {
+        if Instant::now() >= deadline {
+            let _ = worker.kill();
+            panic!("{what} in 120 s");
+        }
+    };
+    while count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 2 AND status = 'done'").await < 1 {
+        give_up("the worker played no pair of run 2");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let added = arena_ok(&dir, &["extend", "1", "--budgets", "nodes=1200", "--db", &db]);
+    let said = String::from_utf8_lossy(&added.stdout);
+    assert!(said.contains("run 1: 1 budget(s) added (nodes=1200), 2 pairs (4 games) on its 2 openings"), "{said}");
+    set("UPDATE runs SET priority = 9 WHERE id = 1").await;
+    while count(&target, "SELECT COUNT(*) FROM runs WHERE id = 1 AND status = 'finished'").await < 1 {
+        give_up("run 1 did not finish with its new budget");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(Command::new("kill").args(["-INT", &worker.id().to_string()]).status().unwrap().success());
+    let stderr = finish(worker);
+    assert!(!stderr.contains("not serving run 1"), "{stderr}");
+    assert_consistent(&target, 1).await;
+    // The new budget was played on the openings of the others.
+    let openings = |budget: &str| {
+        format!(
+            "SELECT COUNT(*) FROM pairs p JOIN pairs q ON q.run_id = 1 AND q.opening_index = p.opening_index \
+             AND q.opening_name = p.opening_name AND q.fen = p.fen AND q.engine_a = 'vnm@nodes=300' \
+             WHERE p.run_id = 1 AND p.status = 'done' AND p.engine_a = 'vnm@{budget}'"
+        )
+    };
+    assert_eq!(count(&target, &openings("nodes=1200")).await, 2);
+    let report = crate::common::stdout(&arena_ok(&dir, &["report", "1", "--format", "json", "--db", &db]));
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let points = report["scale"]["points"].as_array().unwrap();
+    let played: Vec<_> = points.iter().map(|p| (p["amount"].as_f64(), p["games"].as_u64())).collect();
+    assert_eq!(played, [(Some(300.0), Some(4)), (Some(600.0), Some(4)), (Some(1200.0), Some(4))]);
+}
