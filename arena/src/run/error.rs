@@ -27,7 +27,9 @@ pub enum RunError {
     /// The run's spec changed after this process read it: a claimed pair
     /// names an engine it does not have (budgets added by `arena extend`).
     /// The pair was given back.
-    #[error("the run changed after this process read it (its engine '{engine}' is new: budgets added by arena extend?)")]
+    #[error(
+        "the run changed after this process read it (its engine '{engine}' is new: budgets added by arena extend?)"
+    )]
     Changed {
         /// The run.
         run: i64,

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, ClaimedPair, Db, DbError};
-use model::{RunKind, RunStatus, Spec, WorkerBeat};
+use model::{MatchSpec, RunKind, RunStatus, Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
@@ -191,12 +191,7 @@ impl Catalogue {
             if self.to_prepare(run, &spec) {
                 let job = self.prepare(db, run, kind, spec.clone()).await;
                 match &job {
-                    Job::Pairs(work) => self.shared.note(&format!(
-                        "serving run {run}: {} {} at {}",
-                        work.spec.kind,
-                        names(&work.spec.engines),
-                        work.spec.tc
-                    )),
+                    Job::Pairs(work) => self.shared.note(&format!("serving run {run}: {}", what_plays(&work.spec))),
                     Job::Chunks(work) => self.shared.note(&format!(
                         "serving run {run}: suite {} ({} positions), {}",
                         work.spec.suite,
@@ -383,6 +378,17 @@ impl Catalogue {
 
 fn names(engines: &[EngineSpec]) -> String {
     engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs ")
+}
+
+/// A run of games in a few words: its kind, engines and time control; a
+/// scaling run's engines once, with its budgets.
+fn what_plays(spec: &MatchSpec) -> String {
+    if spec.budgets.is_empty() {
+        return format!("{} {} at {}", spec.kind, names(&spec.engines), spec.tc);
+    }
+    let [a, b] = [0, 1].map(|i| spec.engines.get(i).map_or("", |e| model::base_name(&e.name)));
+    let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+    format!("{} {a} vs {b} at {}", spec.kind, budgets.join(", "))
 }
 
 impl Catalogue {

@@ -455,6 +455,9 @@ async fn a_worker_plays_the_budgets_added_to_a_scaling_run_it_serves() {
     assert!(Command::new("kill").args(["-INT", &worker.id().to_string()]).status().unwrap().success());
     let stderr = finish(worker);
     assert!(!stderr.contains("not serving run 1"), "{stderr}");
+    // Prepared twice: as created, then with its new budget.
+    assert!(stderr.contains("serving run 1: scale vnm vs nmp2 at nodes=300, nodes=600\n"), "{stderr}");
+    assert!(stderr.contains("serving run 1: scale vnm vs nmp2 at nodes=300, nodes=600, nodes=1200\n"), "{stderr}");
     assert_consistent(&target, 1).await;
     // The new budget was played on the openings of the others.
     let openings = |budget: &str| {
