@@ -52,9 +52,9 @@ pub(crate) struct CachedReport {
     html: (String, String),
 }
 
-/// What a run's report was built from: its status, games, finished pairs
-/// and which of its machines are set aside.
-type ReportKey = (RunStatus, i64, i64, Vec<(String, bool)>);
+/// What a run's report was built from: its status, games, finished and
+/// planned pairs, and which of its machines are set aside.
+type ReportKey = (RunStatus, i64, i64, i64, Vec<(String, bool)>);
 
 /// How many runs' reports the dashboard keeps built.
 const REPORTS_KEPT: usize = 32;

@@ -285,10 +285,11 @@ async fn report_key(app: &App, run: i64) -> Result<Option<ReportKey>, ReportErro
     if !info.kind.plays_games() {
         return Ok(None);
     }
-    // A machine set aside or readmitted changes the report without a game.
+    // A machine set aside or readmitted changes the report without a game,
+    // and so do budgets added to a scaling run (more pairs planned).
     let standing: Vec<(String, bool)> =
         app.db.machine_states(run).await?.into_iter().map(|s| (s.machine, s.set_aside.is_some())).collect();
-    Ok(Some((info.status, info.games, info.pairs_done, standing)))
+    Ok(Some((info.status, info.games, info.pairs_done, info.pairs_planned, standing)))
 }
 
 /// The report of `run` in the cache, if built from `key`.

@@ -308,3 +308,28 @@ fn control_on(db: &str) {
     let _ = server.kill();
     let _ = server.wait();
 }
+
+/// The dashboard's report of a running scaling run has a budget added by
+/// `arena extend` at once, though no game was played since: the planned
+/// pairs are part of what its cached report was built from.
+#[test]
+fn a_budget_added_to_a_running_scaling_run_shows_at_once() {
+    let dir = temp_dir("serve-extend");
+    let scale = ["scale", "--a", "vnm", "--b", "nmp2", "--budgets", "nodes=200,nodes=400", "--games", "2"];
+    arena_ok(&dir, &[&scale[..], &["--no-local", "--quiet"]].concat());
+    let (mut server, address) = start_serve(&dir, &[]);
+    let points = || {
+        let (status, body) = http(address, "GET", "/api/runs/1", &[], "");
+        assert_eq!(status, 200, "{body}");
+        let report: serde_json::Value = serde_json::from_str(&body).unwrap();
+        let amounts: Vec<f64> =
+            report["scale"]["points"].as_array().unwrap().iter().map(|p| p["amount"].as_f64().unwrap()).collect();
+        (report["header"]["status"].as_str().unwrap().to_string(), amounts)
+    };
+    assert_eq!(points(), ("running".to_string(), vec![200.0, 400.0]));
+    arena_ok(&dir, &["extend", "1", "--budgets", "nodes=800"]);
+    assert_eq!(points(), ("running".to_string(), vec![200.0, 400.0, 800.0]));
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}
