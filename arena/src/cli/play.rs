@@ -192,6 +192,20 @@ fn check_axis(budgets: &[model::TimeControl]) -> CliResult<()> {
     Ok(())
 }
 
+/// Each budget from `budgets[first]` on is larger than every one before it:
+/// a run grows upward, cheapest first.
+fn check_growing(budgets: &[model::TimeControl], first: usize) -> CliResult<()> {
+    for (i, tc) in budgets.iter().enumerate().skip(first) {
+        let size = tc.budget().unwrap_or(0.0);
+        if let Some(larger) = budgets[..i].iter().find(|before| before.budget().unwrap_or(0.0) >= size) {
+            return Err(anyhow!(
+                "--budgets: '{tc}' is not larger than '{larger}', a budget before it; a run grows upward, cheapest first (start a new run for smaller budgets)"
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// A and B as they play at `budget`: copies named `A@BUDGET` under it.
 fn at_budget(base: &[EngineSpec], budget: &model::TimeControl) -> Vec<EngineSpec> {
     base.iter()
@@ -246,30 +260,27 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
         return Err(anyhow!("run {run} is a suite run; only a scaling run (arena scale) takes more budgets"));
     };
     if spec.kind != RunKind::Scale {
-        return Err(anyhow!("run {run} is a {} run; only a scaling run (arena scale) takes more budgets", spec.kind));
+        return Err(anyhow!(
+            "run {run} ({}) is not a scaling run; only a scaling run (arena scale) takes more budgets",
+            spec.kind
+        ));
     }
     let added = read_budgets(&args.budgets)?;
     let mut budgets = spec.budgets.clone();
     budgets.extend(added.iter().cloned());
     check_axis(&budgets)?;
-    let largest = spec.budgets.iter().filter_map(model::TimeControl::budget).fold(0.0, f64::max);
-    if let Some(small) = added.iter().find(|tc| tc.budget().is_some_and(|size| size <= largest)) {
-        return Err(anyhow!(
-            "--budgets: '{small}' is not larger than the run's largest budget ({}); a run grows upward (start a new run for smaller budgets)",
-            spec.budgets.last().map(ToString::to_string).unwrap_or_default()
-        ));
-    }
-    let &(a, b) = spec.pairings.first().ok_or_else(|| anyhow!("run {run} has no pairing to copy"))?;
-    let openings = db.pairing_openings(run, &spec.engines[a].name, &spec.engines[b].name).await?;
+    check_growing(&budgets, spec.budgets.len())?;
+    let pair = spec.pairings.first().and_then(|&(a, b)| Some([spec.engines.get(a)?, spec.engines.get(b)?]));
+    let [a, b] = pair.ok_or_else(|| anyhow!("run {run} has no pairing to copy; its spec is damaged"))?;
+    let openings = db.pairing_openings(run, &a.name, &b.name).await?;
     // The base engines, as `arena scale` was given them: a copy's name less its `@BUDGET`.
     let base: Vec<_> = [a, b]
-        .iter()
-        .map(|&i| {
-            let mut engine = spec.engines[i].clone();
+        .map(|engine| {
+            let mut engine = engine.clone();
             engine.name = model::base_name(&engine.name).to_string();
             engine
         })
-        .collect();
+        .into();
     let first_new = spec.pairings.len();
     for budget in &added {
         let next = spec.engines.len();

@@ -99,10 +99,14 @@ fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
     arena_ok(&dir, &["elo", "--a", "grows", "--b", "steady", "--games", "2", "--tc", "nodes=100", "--quiet"]);
     for (args, needle) in [
         (vec!["extend", "1", "--budgets", "nodes=2000"], "'nodes=2000' is given twice"),
-        (vec!["extend", "1", "--budgets", "nodes=500"], "'nodes=500' is not larger than the run's largest budget"),
+        (
+            vec!["extend", "1", "--budgets", "nodes=500"],
+            "'nodes=500' is not larger than 'nodes=1000', a budget before it",
+        ),
+        (vec!["extend", "1", "--budgets", "nodes=8000,nodes=4000"], "'nodes=4000' is not larger than 'nodes=8000'"),
         (vec!["extend", "1", "--budgets", "depth=9"], "are not sizes of one kind"),
         (vec!["extend", "1", "--budgets", "nodes=x"], "--budgets"),
-        (vec!["extend", "2", "--budgets", "nodes=4000"], "run 2 is a elo run; only a scaling run"),
+        (vec!["extend", "2", "--budgets", "nodes=4000"], "run 2 (elo) is not a scaling run"),
         (vec!["extend", "9", "--budgets", "nodes=4000"], "no run 9"),
     ] {
         let out = arena(&dir, &args);
