@@ -251,25 +251,31 @@ fn relative_rank(color: Color, square: Square) -> usize {
 
 /// Evaluates `pos` for the side to move and computes its threat score.
 pub fn evaluate(pos: &Chess) -> Evaluation {
+    evaluate_with(pos, pawn_terms(pos.board()))
+}
+
+/// [`evaluate`], given the pawn terms of `pos` (from [`pawn_terms`] or a
+/// [`PawnCache`]).
+fn evaluate_with(pos: &Chess, pawns: (i32, i32)) -> Evaluation {
     let board = pos.board();
     let occupied = board.occupied();
     let mut attacks = [Attacks::default(), Attacks::default()];
-    let mut score = Score::default();
+    let mut score = Score { mg: pawns.0, eg: pawns.1 };
 
-    // Material, piece-square tables, mobility, rook files; attack maps.
+    // Pieces: material, piece-square tables, mobility, rook files; attack maps.
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
         let own = board.by_color(color);
         let enemy_pawn_attacks = pawn_attacks_of(!color, board.by_piece(Piece { color: !color, role: Role::Pawn }));
         let mobility_area = !own & !enemy_pawn_attacks;
         let side = &mut attacks[color as usize];
-        for role in Role::ALL {
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
             let r = role_index(role);
             for square in board.by_piece(Piece { color, role }) {
                 let rel = relative_square(color, square);
                 score.add(sign, (TABLES.mg[r][rel], TABLES.eg[r][rel]));
                 let attacked = match role {
-                    Role::Pawn => continue,
+                    Role::Pawn => continue, // in the pawn terms
                     Role::Knight => knight_attacks(square),
                     Role::Bishop => bishop_attacks(square, occupied),
                     Role::Rook => rook_attacks(square, occupied),
@@ -299,10 +305,9 @@ pub fn evaluate(pos: &Chess) -> Evaluation {
         }
     }
 
-    // Pawn structure and king safety.
+    // King safety.
     for color in Color::ALL {
         let sign = if color.is_white() { 1 } else { -1 };
-        score.add(sign, pawn_structure(board, color));
         score.mg -= sign * king_danger(board, color, &attacks[(!color) as usize]);
     }
 
@@ -320,6 +325,7 @@ pub fn evaluate(pos: &Chess) -> Evaluation {
 /// only for its own full key, so the search is the same with or without it.
 pub struct EvalCache {
     slots: Vec<(u64, Evaluation)>,
+    pawns: PawnCache,
 }
 
 /// Slots in an [`EvalCache`], 16 bytes each: 256 KiB, which stays in a
@@ -332,7 +338,7 @@ impl Default for EvalCache {
         // Slot i starts with key i ^ 1, which maps to another slot, so no
         // probe of slot i can match it before a store.
         let empty = Evaluation { score: 0, threat: 0 };
-        Self { slots: (0..EVAL_CACHE_SLOTS as u64).map(|i| (i ^ 1, empty)).collect() }
+        Self { slots: (0..EVAL_CACHE_SLOTS as u64).map(|i| (i ^ 1, empty)).collect(), pawns: PawnCache::default() }
     }
 }
 
@@ -342,9 +348,63 @@ impl EvalCache {
     pub fn evaluate(&mut self, key: u64, pos: &Chess) -> Evaluation {
         let slot = &mut self.slots[key as usize & (EVAL_CACHE_SLOTS - 1)];
         if slot.0 != key {
-            *slot = (key, evaluate(pos));
+            *slot = (key, evaluate_with(pos, self.pawns.terms(pos.board())));
         }
         slot.1
+    }
+}
+
+/// The terms that depend on the pawns alone, white's view, as (mg, eg):
+/// their material and squares, and their structure.
+pub fn pawn_terms(board: &Board) -> (i32, i32) {
+    let mut score = Score::default();
+    for color in Color::ALL {
+        let sign = if color.is_white() { 1 } else { -1 };
+        for square in board.by_piece(Piece { color, role: Role::Pawn }) {
+            let rel = relative_square(color, square);
+            score.add(sign, (TABLES.mg[0][rel], TABLES.eg[0][rel]));
+        }
+        score.add(sign, pawn_structure(board, color));
+    }
+    (score.mg, score.eg)
+}
+
+/// Pawn terms by the pawns' squares, one per slot, newest kept. Positions
+/// of a search share their pawns far more often than their pieces: most
+/// moves are not pawn moves. A slot answers only for its own pawns.
+pub struct PawnCache {
+    slots: Vec<PawnSlot>,
+}
+
+#[derive(Clone, Copy)]
+struct PawnSlot {
+    white: u64,
+    black: u64,
+    terms: (i32, i32),
+}
+
+/// Slots in a [`PawnCache`], 24 bytes each: 96 KiB.
+const PAWN_CACHE_SLOTS: usize = 1 << 12;
+
+impl Default for PawnCache {
+    fn default() -> Self {
+        // An impossible pair (a pawn of each colour on a1) never matches.
+        Self { slots: vec![PawnSlot { white: 1, black: 1, terms: (0, 0) }; PAWN_CACHE_SLOTS] }
+    }
+}
+
+impl PawnCache {
+    /// The pawn terms of `board`: from the cache, or computed and stored.
+    pub fn terms(&mut self, board: &Board) -> (i32, i32) {
+        let white = board.by_piece(Piece { color: Color::White, role: Role::Pawn }).0;
+        let black = board.by_piece(Piece { color: Color::Black, role: Role::Pawn }).0;
+        // A multiplicative hash of both sets: their high bits pick the slot.
+        let mixed = (white ^ black.rotate_left(32)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let slot = &mut self.slots[(mixed >> (64 - PAWN_CACHE_SLOTS.trailing_zeros())) as usize];
+        if slot.white != white || slot.black != black {
+            *slot = PawnSlot { white, black, terms: pawn_terms(board) };
+        }
+        slot.terms
     }
 }
 
@@ -509,6 +569,37 @@ mod tests {
         assert_eq!(cache.evaluate(key, &a), evaluate(&a));
         // A fresh cache does not answer key 0 with slot 0's starting entry.
         assert_eq!(EvalCache::default().evaluate(0, &b), evaluate(&b));
+    }
+
+    #[test]
+    fn the_pawn_cache_answers_as_pawn_terms_do() {
+        // Pawn structures of random games: thousands, so that slots are
+        // shared and evicted, each asked for twice, far apart.
+        let mut cache = PawnCache::default();
+        let mut boards = Vec::new();
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..300 {
+            let mut pos = Chess::default();
+            for _ in 0..120 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                pos.play_unchecked(moves[(rng >> 8) as usize % moves.len()]);
+                boards.push(pos.board().clone());
+            }
+        }
+        let distinct: std::collections::HashSet<_> =
+            boards.iter().map(|b| ((b.pawns() & b.white()).0, (b.pawns() & b.black()).0)).collect();
+        assert!(distinct.len() > PAWN_CACHE_SLOTS, "{}", distinct.len());
+        for _ in 0..2 {
+            for board in &boards {
+                assert_eq!(cache.terms(board), pawn_terms(board));
+            }
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod captures;
 pub mod eval;
 pub mod game;
 pub mod moves;

@@ -4,6 +4,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
+use crate::captures::tactical_moves_into;
 use crate::eval::{PIECE_VALUE, role_index};
 use crate::see::see;
 
@@ -95,32 +96,44 @@ impl MovePicker {
         history: &History,
     ) -> Self {
         let us = pos.turn();
-        let scores = moves
-            .iter()
-            .map(|&m| {
-                if Some(m) == tt_move {
-                    TT_MOVE
-                } else if is_tactical(m) {
-                    if see(pos, m) >= 0 { GOOD_CAPTURE + mvv_lva(m) } else { BAD_CAPTURE + mvv_lva(m) }
-                } else if Some(m) == killers[0] {
-                    KILLER[0]
-                } else if Some(m) == killers[1] {
-                    KILLER[1]
-                } else {
-                    history.get(us, m)
-                }
-            })
-            .collect();
-        Self { moves, scores, next: 0 }
+        let mut picker = Self { moves, scores: ArrayVec::new(), next: 0 };
+        let scores = picker.moves.iter().map(|&m| {
+            if Some(m) == tt_move {
+                TT_MOVE
+            } else if is_tactical(m) {
+                if see(pos, m) >= 0 { GOOD_CAPTURE + mvv_lva(m) } else { BAD_CAPTURE + mvv_lva(m) }
+            } else if Some(m) == killers[0] {
+                KILLER[0]
+            } else if Some(m) == killers[1] {
+                KILLER[1]
+            } else {
+                history.get(us, m)
+            }
+        });
+        picker.scores.extend(scores);
+        picker
     }
 
-    /// Orders the moves of `pos` that `keep` keeps by MVV-LVA only (for
-    /// quiescence).
-    pub fn tactical(pos: &Chess, keep: impl FnMut(&mut Move) -> bool) -> Self {
-        let mut moves = pos.legal_moves();
-        moves.retain(keep);
-        let scores = moves.iter().map(|&m| mvv_lva(m)).collect();
-        Self { moves, scores, next: 0 }
+    /// A picker with no moves, to be filled by [`MovePicker::fill_tactical`]
+    /// where it stands: a move list is 2 KiB, and every move of one by value
+    /// is a copy of it all.
+    pub fn empty() -> Self {
+        Self { moves: MoveList::new(), scores: ArrayVec::new(), next: 0 }
+    }
+
+    /// Orders by MVV-LVA only (for quiescence) the moves that `keep` keeps
+    /// of `pos`'s captures and promotions, or of all its moves in check.
+    pub fn fill_tactical(&mut self, pos: &Chess, keep: impl FnMut(&mut Move) -> bool) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        if pos.is_check() {
+            self.moves = pos.legal_moves();
+        } else {
+            tactical_moves_into(pos, &mut self.moves);
+        }
+        self.moves.retain(keep);
+        self.scores.extend(self.moves.iter().map(|&m| mvv_lva(m)));
     }
 
     /// How many moves the node has in all.
@@ -138,7 +151,13 @@ impl MovePicker {
         if self.next >= self.moves.len() {
             return None;
         }
-        let best = (self.next..self.moves.len()).max_by_key(|&i| (self.scores[i], std::cmp::Reverse(i)))?;
+        // The highest score, the earliest of equals.
+        let mut best = self.next;
+        for i in self.next + 1..self.moves.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
         self.moves.swap(self.next, best);
         self.scores.swap(self.next, best);
         let picked = (self.moves[self.next], self.scores[self.next]);

@@ -45,7 +45,8 @@ impl Searcher {
             stand_pat
         };
         let only_on = recapture.filter(|_| self.config.conditions.quiescence_recaptures);
-        let mut picker = MovePicker::tactical(pos, |m| {
+        let mut picker = MovePicker::empty();
+        picker.fill_tactical(pos, |m| {
             in_check
                 || (is_tactical(*m)
                     && m.promotion().is_none_or(|r| r == Role::Queen)
