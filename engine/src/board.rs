@@ -1,6 +1,6 @@
 //! A position plus its Zobrist key, updated incrementally as moves are played.
 
-use shakmaty::zobrist::Zobrist64;
+use shakmaty::zobrist::{Zobrist64, ZobristValue};
 use shakmaty::{Chess, EnPassantMode, Move, Position};
 
 /// A chess position with its 64-bit Zobrist key.
@@ -49,12 +49,62 @@ impl Board {
         if self.position.is_check() {
             return None;
         }
-        self.position.clone().swap_turn().ok().map(Board::new)
+        // The key changes by the side to move and by the en passant file
+        // the pass forfeits, if one was legal.
+        let mut key = self.key ^ Zobrist64::zobrist_for_white_turn().0;
+        if let Some(square) = self.position.ep_square(EnPassantMode::Legal) {
+            key ^= Zobrist64::zobrist_for_en_passant_file(square.file()).0;
+        }
+        let position = self.position.clone().swap_turn().ok()?;
+        Some(Board { position, key })
     }
 }
 
 impl Default for Board {
     fn default() -> Self {
         Board::new(Chess::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::CastlingMode;
+    use shakmaty::fen::Fen;
+
+    /// The incremental keys against the key computed from scratch.
+    fn check(board: &Board) {
+        assert_eq!(board.key(), Board::new(board.position().clone()).key());
+        if let Some(passed) = board.null_move() {
+            assert_eq!(passed.key(), Board::new(passed.position().clone()).key());
+            assert_ne!(passed.key(), board.key());
+        }
+    }
+
+    #[test]
+    fn keys_made_by_moves_and_passes_are_the_keys_from_scratch() {
+        // A legal en passant capture (White d5xc6) that a pass forfeits.
+        let fen: Fen = "4k3/8/8/2pP4/8/8/8/4K3 w - c6 0 2".parse().unwrap();
+        let ep = Board::new(fen.into_position(CastlingMode::Standard).unwrap());
+        assert!(ep.position().ep_square(EnPassantMode::Legal).is_some());
+        check(&ep);
+        let mut rng = 0x853c_49e6_748f_ea9b_u64;
+        let mut passes = 0;
+        for _ in 0..200 {
+            let mut board = Board::default();
+            for _ in 0..150 {
+                check(&board);
+                passes += usize::from(board.position().ep_square(EnPassantMode::Legal).is_some());
+                let moves = board.position().legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                board = board.play(moves[(rng >> 8) as usize % moves.len()]);
+            }
+        }
+        assert!(passes > 20, "{passes} positions with a legal en passant capture");
     }
 }
