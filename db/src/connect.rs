@@ -74,8 +74,8 @@ fn foreign(tables: &[String]) -> Option<String> {
 /// lock the process holds on it, SQLite's included. A process whose shared
 /// lock is gone looks closed to the others, and the next process to close
 /// the database would then delete the write-ahead log this one still writes
-/// to (two logs, one file: a corrupt database). Measured in session 11 on a
-/// real run; test `arena/tests/shared_file.rs`.
+/// to (two logs, one file: a corrupt database), as happened on a real run;
+/// test `arena/tests/it/shared_file.rs`.
 #[derive(Debug)]
 struct HeldFile {
     file: std::fs::File,

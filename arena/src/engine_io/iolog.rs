@@ -309,7 +309,7 @@ pub fn split_place(place: &str) -> (&str, &str) {
 
 /// The text of a written log: `place` is a record's path, either
 /// `FILE@OFFSET+LENGTH` (one member of a file of logs) or a whole file (one
-/// game per file, as arena wrote them before session 12).
+/// game per file, as older versions of arena wrote them).
 ///
 /// # Errors
 ///

@@ -7,7 +7,7 @@
 //! itself for its migration lock and its header check and closed it after
 //! SQLite had connected; the process then looked closed to the others, the
 //! next `arena runs` deleted the log it was writing to, and two processes
-//! went on with a log each (session 11: a corrupt `papers.db`). SQLite
+//! went on with a log each (seen on a real run: a corrupt `papers.db`). SQLite
 //! 3.40 (Debian's `sqlite3` and Python's module) deletes the log of a
 //! database it closes when no other process holds a lock on the file.
 
