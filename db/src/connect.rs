@@ -226,6 +226,11 @@ impl Db {
             Target::Sqlite(path) => {
                 let path = std::path::absolute(path)
                     .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
+                // SQLite says only "unable to open database file".
+                if let Some(folder) = path.parent().filter(|folder| !folder.is_dir()) {
+                    let cause = format!("its folder '{}' does not exist", folder.display());
+                    return Err(DbError::Open { target: shown.clone(), cause });
+                }
                 let held = {
                     let path = path.clone();
                     tokio::task::spawn_blocking(move || held_file(&path)).await.ok().flatten()

@@ -218,9 +218,10 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         (&["elo", "--a", "ghost", "--b", "plain", "--engines-file", "ghost.toml"], "cannot start '/no/such/engine'"),
         (&["elo", "--a", "fhr", "--b", "fhr"], "named twice"),
         (&["elo", "--a", "fhr", "--b", "plain", "--draw", "moves=3"], "bad --draw"),
+        (&["elo", "--a", "fhr", "--b", "plain", "--db", "/proc/x.db"], "database '/proc/x.db' is not writable"),
         (
-            &["elo", "--a", "fhr", "--b", "plain", "--db", "/proc/arena/x.db"],
-            "database '/proc/arena/x.db' is not writable",
+            &["elo", "--a", "fhr", "--b", "plain", "--db", "nowhere/x.db"],
+            "cannot open database 'nowhere/x.db': its folder",
         ),
         (&["sprt", "--a", "fhr", "--b", "plain", "--elo0", "5", "--elo1", "0"], "elo0 (5) must be below elo1 (0)"),
         (&["show", "3", "--db", "none.db"], "no database at none.db"),
