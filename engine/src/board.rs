@@ -69,6 +69,7 @@ impl Default for Board {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_games::{any, random_games};
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -88,22 +89,15 @@ mod tests {
         let ep = Board::new(fen.into_position(CastlingMode::Standard).unwrap());
         assert!(ep.position().ep_square(EnPassantMode::Legal).is_some());
         check(&ep);
-        let mut rng = 0x853c_49e6_748f_ea9b_u64;
         let mut passes = 0;
-        for _ in 0..200 {
+        for line in random_games(0x853c_49e6_748f_ea9b, 200, 150, any) {
             let mut board = Board::default();
-            for _ in 0..150 {
+            for m in line {
                 check(&board);
                 passes += usize::from(board.position().ep_square(EnPassantMode::Legal).is_some());
-                let moves = board.position().legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                board = board.play(moves[(rng >> 8) as usize % moves.len()]);
+                board = board.play(m);
             }
+            check(&board);
         }
         assert!(passes > 20, "{passes} positions with a legal en passant capture");
     }

@@ -143,6 +143,7 @@ fn push_promotions(moves: &mut MoveList, from: Square, to: Square, capture: Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_games::{positions, random_games};
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -199,27 +200,18 @@ mod tests {
 
     #[test]
     fn random_games_agree_to_their_end() {
-        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
-        for _ in 0..300 {
-            let mut pos = Chess::default();
-            for _ in 0..300 {
-                check(&pos);
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                // Captures twice as likely, so that games reach endgames with promotions.
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let tactical = tactical_moves(&pos);
-                let m = if !tactical.is_empty() && rng.is_multiple_of(3) {
-                    tactical[(rng >> 8) as usize % tactical.len()]
-                } else {
-                    moves[(rng >> 8) as usize % moves.len()]
-                };
-                pos.play_unchecked(m);
+        // Captures and promotions chosen one time in three (beside their
+        // share of all moves), so that games reach endgames and promotions.
+        let games = random_games(0x9e37_79b9_7f4a_7c15, 300, 300, |pos, moves, random| {
+            let tactical = tactical_moves(pos);
+            if !tactical.is_empty() && random.is_multiple_of(3) {
+                tactical[(random >> 2) as usize % tactical.len()]
+            } else {
+                moves[random as usize % moves.len()]
             }
+        });
+        for pos in positions(&games) {
+            check(&pos);
         }
     }
 }

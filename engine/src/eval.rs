@@ -498,6 +498,7 @@ fn mate_threatened(board: &Board, us: Color, ours: &Attacks, theirs: &Attacks) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_games::{any, positions, random_games};
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
 
@@ -576,22 +577,8 @@ mod tests {
         // Pawn structures of random games: thousands, so that slots are
         // shared and evicted, each asked for twice, far apart.
         let mut cache = PawnCache::default();
-        let mut boards = Vec::new();
-        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
-        for _ in 0..300 {
-            let mut pos = Chess::default();
-            for _ in 0..120 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                pos.play_unchecked(moves[(rng >> 8) as usize % moves.len()]);
-                boards.push(pos.board().clone());
-            }
-        }
+        let games = random_games(0x2545_f491_4f6c_dd1d, 300, 120, any);
+        let boards: Vec<Board> = positions(&games).iter().map(|pos| pos.board().clone()).collect();
         let distinct: std::collections::HashSet<_> =
             boards.iter().map(|b| ((b.pawns() & b.white()).0, (b.pawns() & b.black()).0)).collect();
         assert!(distinct.len() > PAWN_CACHE_SLOTS, "{}", distinct.len());

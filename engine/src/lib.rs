@@ -15,6 +15,8 @@ pub mod game;
 pub mod moves;
 pub mod ordering;
 pub mod perft;
+#[cfg(test)]
+mod random_games;
 pub mod score;
 pub mod search;
 pub mod see;
