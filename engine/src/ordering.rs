@@ -6,7 +6,7 @@ use shakmaty::{Chess, Color, Move, MoveList, Position};
 
 use crate::captures::tactical_moves_into;
 use crate::eval::{PIECE_VALUE, role_index};
-use crate::see::see;
+use crate::see::see_non_negative;
 
 const TT_MOVE: i32 = 4_000_000;
 const GOOD_CAPTURE: i32 = 2_000_000;
@@ -101,7 +101,7 @@ impl MovePicker {
             if Some(m) == tt_move {
                 TT_MOVE
             } else if is_tactical(m) {
-                if see(pos, m) >= 0 { GOOD_CAPTURE + mvv_lva(m) } else { BAD_CAPTURE + mvv_lva(m) }
+                if see_non_negative(pos, m) { GOOD_CAPTURE + mvv_lva(m) } else { BAD_CAPTURE + mvv_lva(m) }
             } else if Some(m) == killers[0] {
                 KILLER[0]
             } else if Some(m) == killers[1] {

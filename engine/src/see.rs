@@ -67,6 +67,22 @@ pub fn see(pos: &Chess, m: Move) -> i32 {
     gains[0]
 }
 
+/// Whether the static exchange value of `m` is at least 0, as
+/// `see(pos, m) >= 0`, but without playing the exchange out when `m`
+/// captures a piece worth at least the capturer: the side making it may stop
+/// after any recapture, so it loses at most the capturer, having won the
+/// victim.
+pub fn see_non_negative(pos: &Chess, m: Move) -> bool {
+    let victim = match m {
+        Move::EnPassant { .. } => Some(Role::Pawn),
+        _ => m.capture(),
+    };
+    if m.promotion().is_none() && victim.is_some_and(|victim| value(victim) >= value(m.role())) {
+        return true;
+    }
+    see(pos, m) >= 0
+}
+
 fn least_valuable(board: &shakmaty::Board, attackers: Bitboard) -> Option<(Role, shakmaty::Square)> {
     Role::ALL.into_iter().find_map(|role| (attackers & board.by_role(role)).first().map(|sq| (role, sq)))
 }
@@ -74,6 +90,7 @@ fn least_valuable(board: &shakmaty::Board, attackers: Bitboard) -> Option<(Role,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_games::{any, positions, random_games};
     use shakmaty::CastlingMode;
     use shakmaty::fen::Fen;
     use shakmaty::uci::UciMove;
@@ -82,6 +99,19 @@ mod tests {
         let pos: Chess = fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap();
         let m = uci.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
         see(&pos, m)
+    }
+
+    #[test]
+    fn the_shortcut_answers_as_the_exchange_does() {
+        let games = random_games(0x6a09_e667_f3bc_c909, 200, 200, any);
+        let mut shortcuts = 0;
+        for pos in positions(&games) {
+            for m in pos.legal_moves() {
+                assert_eq!(see_non_negative(&pos, m), see(&pos, m) >= 0, "{m:?} in {:?}", pos.board());
+                shortcuts += usize::from(m.capture().is_some_and(|v| value(v) >= value(m.role())));
+            }
+        }
+        assert!(shortcuts > 10_000, "{shortcuts}");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use super::Searcher;
 use crate::board::Board;
 use crate::ordering::{MovePicker, is_tactical};
 use crate::score::{DRAW, MATE, MAX_PLY, Score};
-use crate::see::see;
+use crate::see::see_non_negative;
 
 impl Searcher {
     /// Stand pat on the static evaluation, then try captures and queen
@@ -53,7 +53,7 @@ impl Searcher {
                     && only_on.is_none_or(|square| m.is_capture() && m.to() == square))
         });
         for m in &mut picker {
-            if !in_check && m.is_capture() && see(pos, m) < 0 {
+            if !in_check && m.is_capture() && !see_non_negative(pos, m) {
                 continue;
             }
             let child = board.play(m);
