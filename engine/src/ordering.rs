@@ -80,9 +80,26 @@ const MAX_MOVES: usize = 270;
 #[derive(Clone)]
 pub struct MovePicker {
     moves: MoveList,
-    /// `scores[i]` orders `moves[i]`.
-    scores: ArrayVec<i32, MAX_MOVES>,
+    /// `keys[i]` orders `moves[i]`: its score, then its place (see [`key`]).
+    keys: ArrayVec<i64, MAX_MOVES>,
     next: usize,
+}
+
+/// The sort key of a move of score `score` at place `i` of the list: the
+/// score in the high half, and `u32::MAX − i` in the low half, so that the
+/// largest key is the highest score, the earliest of equals, and names its
+/// own place. The selection is then a plain maximum, which the compiler
+/// vectorises.
+fn key(score: i32, i: usize) -> i64 {
+    (i64::from(score) << 32) | i64::from(u32::MAX - i as u32)
+}
+
+fn score_of(key: i64) -> i32 {
+    (key >> 32) as i32
+}
+
+fn place_of(key: i64) -> usize {
+    (u32::MAX - key as u32) as usize
 }
 
 impl MovePicker {
@@ -96,7 +113,7 @@ impl MovePicker {
         history: &History,
     ) -> Self {
         let us = pos.turn();
-        let mut picker = Self { moves, scores: ArrayVec::new(), next: 0 };
+        let mut picker = Self { moves, keys: ArrayVec::new(), next: 0 };
         let scores = picker.moves.iter().map(|&m| {
             if Some(m) == tt_move {
                 TT_MOVE
@@ -110,7 +127,7 @@ impl MovePicker {
                 history.get(us, m)
             }
         });
-        picker.scores.extend(scores);
+        picker.keys.extend(scores.enumerate().map(|(i, score)| key(score, i)));
         picker
     }
 
@@ -118,14 +135,14 @@ impl MovePicker {
     /// where it stands: a move list is 2 KiB, and every move of one by value
     /// is a copy of it all.
     pub fn empty() -> Self {
-        Self { moves: MoveList::new(), scores: ArrayVec::new(), next: 0 }
+        Self { moves: MoveList::new(), keys: ArrayVec::new(), next: 0 }
     }
 
     /// Orders by MVV-LVA only (for quiescence) the moves that `keep` keeps
     /// of `pos`'s captures and promotions, or of all its moves in check.
     pub fn fill_tactical(&mut self, pos: &Chess, keep: impl FnMut(&mut Move) -> bool) {
         self.moves.clear();
-        self.scores.clear();
+        self.keys.clear();
         self.next = 0;
         if pos.is_check() {
             self.moves = pos.legal_moves();
@@ -133,7 +150,7 @@ impl MovePicker {
             tactical_moves_into(pos, &mut self.moves);
         }
         self.moves.retain(keep);
-        self.scores.extend(self.moves.iter().map(|&m| mvv_lva(m)));
+        self.keys.extend(self.moves.iter().enumerate().map(|(i, &m)| key(mvv_lva(m), i)));
     }
 
     /// How many moves the node has in all.
@@ -148,19 +165,16 @@ impl MovePicker {
 
     /// The next best move with its ordering score, or `None` when all are out.
     pub fn next_scored(&mut self) -> Option<(Move, i32)> {
-        if self.next >= self.moves.len() {
-            return None;
-        }
         // The highest score, the earliest of equals.
-        let mut best = self.next;
-        for i in self.next + 1..self.moves.len() {
-            if self.scores[i] > self.scores[best] {
-                best = i;
-            }
+        let best_key = *self.keys.get(self.next..)?.iter().max()?;
+        let best = place_of(best_key);
+        if best != self.next {
+            // The move at `next` takes the best one's place, its key with it.
+            self.moves.swap(self.next, best);
+            self.keys[best] = key(score_of(self.keys[self.next]), best);
+            self.keys[self.next] = best_key;
         }
-        self.moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let picked = (self.moves[self.next], self.scores[self.next]);
+        let picked = (self.moves[self.next], score_of(best_key));
         self.next += 1;
         Some(picked)
     }
@@ -191,5 +205,56 @@ mod tests {
     #[test]
     fn scores_hold_as_many_as_a_move_list() {
         assert_eq!(MoveList::new().capacity(), MAX_MOVES);
+    }
+
+    /// The selection as it was written first: the earliest of the highest
+    /// scores at each step, swapped to the front.
+    fn by_selection(mut items: Vec<(i32, usize)>) -> Vec<(i32, usize)> {
+        for next in 0..items.len() {
+            let mut best = next;
+            for i in next + 1..items.len() {
+                if items[i].0 > items[best].0 {
+                    best = i;
+                }
+            }
+            items.swap(next, best);
+        }
+        items
+    }
+
+    #[test]
+    fn the_keys_pick_as_the_selection_does() {
+        // The legal moves of the start position (20) and of a middlegame
+        // (40-odd), scored with many ties and extremes.
+        let pos: Chess = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9"
+            .parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap();
+        let mut state = 0x243f_6a88_85a3_08d3_u64;
+        for moves in [Chess::default().legal_moves(), pos.legal_moves()] {
+            for _ in 0..500 {
+                let scores: Vec<i32> = (0..moves.len())
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        [0, 0, 1, -1, TT_MOVE, BAD_CAPTURE, -HISTORY_MAX, i32::MIN, i32::MAX][state as usize % 9]
+                    })
+                    .collect();
+                let mut picker = MovePicker {
+                    moves: moves.clone(),
+                    keys: scores.iter().enumerate().map(|(i, &s)| key(s, i)).collect(),
+                    next: 0,
+                };
+                let picked: Vec<(i32, Move)> =
+                    std::iter::from_fn(|| picker.next_scored().map(|(m, s)| (s, m))).collect();
+                let expected: Vec<(i32, Move)> = by_selection(scores.into_iter().zip(0..).collect())
+                    .into_iter()
+                    .map(|(s, i)| (s, moves[i]))
+                    .collect();
+                assert_eq!(picked, expected);
+            }
+        }
     }
 }

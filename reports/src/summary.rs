@@ -16,6 +16,7 @@ use serde::Serialize;
 use crate::stats::Counts;
 use crate::stats::elo::{OneSided, Summary, exact_p_value, summarize};
 use crate::stats::sprt::{Test, Verdict};
+use crate::stats::{p_equals, p_value};
 
 /// Version of the JSON object.
 pub const JSON_VERSION: u32 = 1;
@@ -215,13 +216,13 @@ impl Statistics {
         let p = self.exact_p_value.map_or(estimate.p_value, |exact| exact.max(estimate.p_value));
         if p < 0.05 {
             let (stronger, weaker) = if estimate.elo > 0.0 { (a, b) } else { (b, a) };
-            return format!("{stronger} is stronger than {weaker} at 5 % significance (p = {p:.3})");
+            return format!("{stronger} is stronger than {weaker} at 5 % significance ({})", p_equals(p));
         }
         let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
         let target = estimate.elo.abs().max(2.0);
         let needed = (self.games as f64 * (half / target).powi(2)).ceil() as u64;
         let more = needed.saturating_sub(self.games).max(2);
-        format!("not significant (p = {p:.3}): play about {more} more games to resolve ±{target:.0} Elo")
+        format!("not significant ({}): play about {more} more games to resolve ±{target:.0} Elo", p_equals(p))
     }
 
     /// Human-readable block, `a` and `b` naming the engines.
@@ -265,7 +266,7 @@ impl Statistics {
             out += &line("nElo (games)", e, false);
         }
         if let Some(e) = self.primary() {
-            let exact = self.exact_p_value.map(|p| format!(", exact {p:.3}")).unwrap_or_default();
+            let exact = self.exact_p_value.map(|p| format!(", exact {}", p_value(p))).unwrap_or_default();
             // The games' draw ratio, as W-D-L counts it; the pairs' middle
             // share (fastchess's "DrawRatio") named as such beside it.
             let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
@@ -275,7 +276,7 @@ impl Statistics {
                 (Some(games), None) => format!("draw ratio {}", pct(games.draw_ratio)),
                 (None, _) => format!("DD+WL pairs {}", pct(e.draw_ratio)),
             };
-            out += &format!("LOS {}   p {:.3}{exact}   {draws}\n", pct(e.los), e.p_value);
+            out += &format!("LOS {}   p {}{exact}   {draws}\n", pct(e.los), p_value(e.p_value));
         }
         if let Some(p) = self.pentanomial {
             out += &format!("pairs LL {} LD {} DD+WL {} WD {} WW {}\n", p[0], p[1], p[2], p[3], p[4]);

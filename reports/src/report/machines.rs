@@ -153,7 +153,9 @@ impl MachineSection {
                             r.nps.map_or("-".to_string(), |n| (n / 1000).to_string()),
                             r.scale.map_or("-".to_string(), |s| format!("{s:.2}")),
                             format!("{} / {}", ms(r.overhead_p50_ms), ms(r.overhead_p99_ms)),
-                            r.residual.map_or("-".to_string(), |z| format!("{:+.2} ({:.3})", z.z, z.p_adjusted)),
+                            r.residual.map_or("-".to_string(), |z| {
+                                format!("{:+.2} ({})", z.z, crate::stats::p_value(z.p_adjusted))
+                            }),
                             r.status.clone(),
                         ]
                     })

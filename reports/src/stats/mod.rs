@@ -14,3 +14,29 @@ pub mod sprt;
 
 pub use distribution::Counts;
 pub use elo::{Summary, summarize};
+
+/// A p-value as the reports print it: three decimals, and `< 0.001` for
+/// what three decimals would print as 0.000.
+pub fn p_value(p: f64) -> String {
+    if p < 0.0005 { "< 0.001".to_string() } else { format!("{p:.3}") }
+}
+
+/// `p = 0.046`, or `p < 0.001`, for a sentence.
+pub fn p_equals(p: f64) -> String {
+    if p < 0.0005 { "p < 0.001".to_string() } else { format!("p = {}", p_value(p)) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_p_values_are_bounded_not_zero() {
+        assert_eq!(p_equals(0.0464), "p = 0.046");
+        assert_eq!(p_equals(0.0005), "p = 0.001");
+        assert_eq!(p_equals(0.000_49), "p < 0.001");
+        assert_eq!(p_equals(0.0), "p < 0.001");
+        assert_eq!(p_value(1e-12), "< 0.001");
+        assert_eq!(p_value(0.5), "0.500");
+    }
+}

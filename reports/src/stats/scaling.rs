@@ -58,8 +58,11 @@ pub fn verdict(trend: Option<&Trend>) -> String {
         return "no trend: fewer than two budgets with games".to_string();
     };
     let change = format!(
-        "{:+.1} Elo per doubling of the budget [{:+.1}, {:+.1}], p = {:.3}",
-        t.slope, t.slope_ci95[0], t.slope_ci95[1], t.p_value
+        "{:+.1} Elo per doubling of the budget [{:+.1}, {:+.1}], {}",
+        t.slope,
+        t.slope_ci95[0],
+        t.slope_ci95[1],
+        super::p_equals(t.p_value)
     );
     if t.p_value >= 0.05 {
         format!("{change}: no significant change with the budget")
