@@ -56,6 +56,11 @@ pub fn signal_job(job: &std::process::Child, signal: &str) {
     assert!(Command::new("kill").args([&format!("-{signal}"), "--", &group]).status().unwrap().success());
 }
 
+/// HTML text as a reader sees it: the entities the pages use, decoded.
+pub fn unescape(html: &str) -> String {
+    html.replace("&gt;", ">").replace("&lt;", "<").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
+}
+
 /// Standard output as text.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

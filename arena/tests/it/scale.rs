@@ -2,7 +2,7 @@
 //! budget give a curve with a significant slope; identical engines give
 //! none. The run file plays the same run again; bad budgets are one line.
 
-use crate::common::{FAKE, arena, arena_ok, stdout, temp_dir, validate_against_schema};
+use crate::common::{FAKE, arena, arena_ok, stdout, temp_dir, unescape, validate_against_schema};
 use serde_json::Value;
 
 #[test]
@@ -47,7 +47,7 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     let html_path = dir.join("scale.html");
     arena_ok(&dir, &["report", "1", "-o", html_path.to_str().unwrap()]);
     let html = std::fs::read_to_string(&html_path).unwrap();
-    assert!(html.contains("Elo of grows against steady by budget") && html.contains(verdict), "the plot");
+    assert!(html.contains("Elo of grows against steady by budget") && unescape(&html).contains(verdict), "the plot");
 
     let flat = report("2");
     let trend = &flat["scale"]["trend"];

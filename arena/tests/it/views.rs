@@ -6,14 +6,9 @@
 //! show`, `arena report` as text, markdown and HTML, the dashboard's run page
 //! and runs list, and the same numbers in `/api/runs` and `/api/runs/N`.
 
-use crate::common::{FAKE, arena_ok, http, start_serve, stdout, temp_dir};
+use crate::common::{FAKE, arena_ok, http, start_serve, stdout, temp_dir, unescape};
 
 use serde_json::Value;
-
-/// HTML text as a reader sees it: the entities the pages use, decoded.
-fn unescape(html: &str) -> String {
-    html.replace("&gt;", ">").replace("&lt;", "<").replace("&quot;", "\"").replace("&#39;", "'").replace("&amp;", "&")
-}
 
 fn get(address: std::net::SocketAddr, path: &str) -> String {
     let (status, body) = http(address, "GET", path, &[], "");
