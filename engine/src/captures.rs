@@ -12,21 +12,27 @@
 use shakmaty::attacks::{aligned, attacks, between, bishop_attacks, king_attacks, pawn_attacks, rook_attacks};
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Square};
 
+use crate::eval::pawn_attacks_towards;
 use crate::ordering::is_tactical;
 
 /// The legal captures and promotions of `pos`, in `legal_moves` order.
 pub fn tactical_moves(pos: &Chess) -> MoveList {
+    if pos.is_check() {
+        return filtered(pos);
+    }
     let mut moves = MoveList::new();
-    tactical_moves_into(pos, &mut moves);
+    tactical_moves_out_of_check(pos, &mut moves);
     moves
 }
 
-/// [`tactical_moves`] into `moves`, which must be empty: filled in place,
-/// since a move list is a 2 KiB array that every move by value copies.
-pub fn tactical_moves_into(pos: &Chess, moves: &mut MoveList) {
+/// [`tactical_moves`] of a position whose side to move is not in check
+/// (quiescence knows it already, and asking again costs), into `moves`,
+/// which must be empty: filled in place, since a move list is a 2 KiB array
+/// that every move by value copies.
+pub fn tactical_moves_out_of_check(pos: &Chess, moves: &mut MoveList) {
     let board = pos.board();
     let us = pos.turn();
-    let (Some(king), false) = (board.king_of(us), pos.is_check()) else {
+    let Some(king) = board.king_of(us) else {
         *moves = filtered(pos);
         return;
     };
@@ -49,11 +55,11 @@ pub fn tactical_moves_into(pos: &Chess, moves: &mut MoveList) {
     let pawns = pos.our(Role::Pawn);
     let backranks = Bitboard::BACKRANKS;
     for west in [true, false] {
-        for to in pawn_targets(us, pawns, west) & them & !backranks {
+        for to in pawn_attacks_towards(us, pawns, west) & them & !backranks {
             let from = pawn_origin(us, to, west);
             moves.push(Move::Normal { role: Role::Pawn, from, capture: board.role_at(to), to, promotion: None });
         }
-        for to in pawn_targets(us, pawns, west) & them & backranks {
+        for to in pawn_attacks_towards(us, pawns, west) & them & backranks {
             push_promotions(moves, pawn_origin(us, to, west), to, board.role_at(to));
         }
     }
@@ -106,20 +112,6 @@ fn filtered(pos: &Chess) -> MoveList {
     let mut moves = pos.legal_moves();
     moves.retain(|m| is_tactical(*m));
     moves
-}
-
-/// The squares `us`'s pawns capture on towards the a-file (`west`) or the h-file.
-fn pawn_targets(us: Color, pawns: Bitboard, west: bool) -> Bitboard {
-    // The a-file and h-file pawns have no capture off the board's edge.
-    const FILE_A: u64 = 0x0101_0101_0101_0101;
-    const FILE_H: u64 = FILE_A << 7;
-    let p = pawns.0;
-    Bitboard(match (us, west) {
-        (Color::White, true) => (p & !FILE_A) << 7,
-        (Color::White, false) => (p & !FILE_H) << 9,
-        (Color::Black, true) => (p & !FILE_A) >> 9,
-        (Color::Black, false) => (p & !FILE_H) >> 7,
-    })
 }
 
 /// The square a pawn of `us` captured to `to` from, towards `west` or not.

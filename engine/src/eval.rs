@@ -188,10 +188,18 @@ static MASKS: Masks = build_masks();
 
 /// Squares attacked by the pawns `pawns` of `color`.
 pub fn pawn_attacks_of(color: Color, pawns: Bitboard) -> Bitboard {
+    pawn_attacks_towards(color, pawns, true) | pawn_attacks_towards(color, pawns, false)
+}
+
+/// Squares attacked by the pawns `pawns` of `color` towards the a-file
+/// (`west`) or towards the h-file.
+pub fn pawn_attacks_towards(color: Color, pawns: Bitboard, west: bool) -> Bitboard {
     let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p & !FILE_A) << 7) | ((p & !FILE_H) << 9),
-        Color::Black => ((p & !FILE_A) >> 9) | ((p & !FILE_H) >> 7),
+    Bitboard(match (color, west) {
+        (Color::White, true) => (p & !FILE_A) << 7,
+        (Color::White, false) => (p & !FILE_H) << 9,
+        (Color::Black, true) => (p & !FILE_A) >> 9,
+        (Color::Black, false) => (p & !FILE_H) >> 7,
     })
 }
 

@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
-use crate::captures::tactical_moves_into;
+use crate::captures::tactical_moves_out_of_check;
 use crate::eval::{PIECE_VALUE, role_index};
 use crate::see::see_non_negative;
 
@@ -139,15 +139,16 @@ impl MovePicker {
     }
 
     /// Orders by MVV-LVA only (for quiescence) the moves that `keep` keeps
-    /// of `pos`'s captures and promotions, or of all its moves in check.
-    pub fn fill_tactical(&mut self, pos: &Chess, keep: impl FnMut(&mut Move) -> bool) {
+    /// of `pos`'s captures and promotions, or of all its moves when it is
+    /// `in_check`.
+    pub fn fill_tactical(&mut self, pos: &Chess, in_check: bool, keep: impl FnMut(&mut Move) -> bool) {
         self.moves.clear();
         self.keys.clear();
         self.next = 0;
-        if pos.is_check() {
+        if in_check {
             self.moves = pos.legal_moves();
         } else {
-            tactical_moves_into(pos, &mut self.moves);
+            tactical_moves_out_of_check(pos, &mut self.moves);
         }
         self.moves.retain(keep);
         self.keys.extend(self.moves.iter().enumerate().map(|(i, &m)| key(mvv_lva(m), i)));
@@ -201,6 +202,7 @@ impl Iterator for MovePicker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::random_games::xorshift;
 
     #[test]
     fn scores_hold_as_many_as_a_move_list() {
@@ -236,10 +238,8 @@ mod tests {
             for _ in 0..500 {
                 let scores: Vec<i32> = (0..moves.len())
                     .map(|_| {
-                        state ^= state << 13;
-                        state ^= state >> 7;
-                        state ^= state << 17;
-                        [0, 0, 1, -1, TT_MOVE, BAD_CAPTURE, -HISTORY_MAX, i32::MIN, i32::MAX][state as usize % 9]
+                        [0, 0, 1, -1, TT_MOVE, BAD_CAPTURE, -HISTORY_MAX, i32::MIN, i32::MAX]
+                            [xorshift(&mut state) as usize % 9]
                     })
                     .collect();
                 let mut picker = MovePicker {

@@ -1,5 +1,5 @@
-//! Random games for tests that compare a fast path with a slow one on many
-//! positions.
+//! Random games (and numbers) for tests that compare a fast path with a
+//! slow one on many positions.
 
 use shakmaty::{Chess, Move, MoveList, Position};
 
@@ -14,13 +14,7 @@ pub fn random_games(
     mut choose: impl FnMut(&Chess, &MoveList, u64) -> Move,
 ) -> Vec<Vec<Move>> {
     let mut state = seed | 1;
-    let mut next = move || {
-        // xorshift64
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state >> 8
-    };
+    let mut next = move || xorshift(&mut state);
     (0..games)
         .map(|_| {
             let mut pos = Chess::default();
@@ -37,6 +31,15 @@ pub fn random_games(
             line
         })
         .collect()
+}
+
+/// The next number of a xorshift64 sequence whose state is `state`
+/// (never 0), its low 8 bits dropped.
+pub fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state >> 8
 }
 
 /// Picks any legal move, all alike.

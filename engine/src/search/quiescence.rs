@@ -46,7 +46,7 @@ impl Searcher {
         };
         let only_on = recapture.filter(|_| self.config.conditions.quiescence_recaptures);
         let mut picker = MovePicker::empty();
-        picker.fill_tactical(pos, |m| {
+        picker.fill_tactical(pos, in_check, |m| {
             in_check
                 || (is_tactical(*m)
                     && m.promotion().is_none_or(|r| r == Role::Queen)

@@ -23,7 +23,8 @@ pub fn p_value(p: f64) -> String {
 
 /// `p = 0.046`, or `p < 0.001`, for a sentence.
 pub fn p_equals(p: f64) -> String {
-    if p < 0.0005 { "p < 0.001".to_string() } else { format!("p = {}", p_value(p)) }
+    let value = p_value(p);
+    if value.starts_with('<') { format!("p {value}") } else { format!("p = {value}") }
 }
 
 #[cfg(test)]
