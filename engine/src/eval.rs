@@ -207,10 +207,14 @@ pub fn pawn_attacks_towards(color: Color, pawns: Bitboard, west: bool) -> Bitboa
 #[derive(Default)]
 struct Attacks {
     by_role: [Bitboard; 6],
-    all: Bitboard,
 }
 
 impl Attacks {
+    /// Squares attacked by any piece.
+    fn all(&self) -> Bitboard {
+        self.by_role.iter().fold(Bitboard(0), |acc, bb| acc | *bb)
+    }
+
     /// Squares attacked by pieces of value strictly below `role`'s value.
     fn by_lower_than(&self, role: usize) -> Bitboard {
         let mut lower = Bitboard(0);
@@ -265,6 +269,14 @@ pub fn evaluate(pos: &Chess) -> Evaluation {
 /// [`evaluate`], given the pawn terms of `pos` (from [`pawn_terms`] or a
 /// [`PawnCache`]).
 fn evaluate_with(pos: &Chess, pawns: (i32, i32)) -> Evaluation {
+    let (score, attacks) = score_with(pos, pawns);
+    let us = pos.turn();
+    let threat = threat_score(pos, &attacks[us as usize], &attacks[(!us) as usize]);
+    Evaluation { score, threat }
+}
+
+/// The score of [`evaluate_with`] and both sides' attack maps, by colour.
+fn score_with(pos: &Chess, pawns: (i32, i32)) -> (i32, [Attacks; 2]) {
     let board = pos.board();
     let occupied = board.occupied();
     let mut attacks = [Attacks::default(), Attacks::default()];
@@ -307,7 +319,6 @@ fn evaluate_with(pos: &Chess, pawns: (i32, i32)) -> Evaluation {
         }
         let pawns = board.by_piece(Piece { color, role: Role::Pawn });
         side.by_role[0] = pawn_attacks_of(color, pawns);
-        side.all = side.by_role.iter().fold(Bitboard(0), |acc, bb| acc | *bb);
         if board.by_piece(Piece { color, role: Role::Bishop }).count() >= 2 {
             score.add(sign, BISHOP_PAIR);
         }
@@ -321,20 +332,31 @@ fn evaluate_with(pos: &Chess, pawns: (i32, i32)) -> Evaluation {
 
     let phase = phase(board);
     let white_view = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
-    let us = pos.turn();
-    let score = if us.is_white() { white_view } else { -white_view } + TEMPO;
-    let threat = threat_score(pos, &attacks[us as usize], &attacks[(!us) as usize]);
-    Evaluation { score, threat }
+    let score = if pos.turn().is_white() { white_view } else { -white_view } + TEMPO;
+    (score, attacks)
 }
 
 /// Evaluations by Zobrist key, one per slot, newest kept. The search meets
 /// the same positions again (transpositions, re-searches, every iteration of
 /// iterative deepening), and evaluation is its largest cost. A slot answers
 /// only for its own full key, so the search is the same with or without it.
+/// Quiescence asks for the score alone, and only Fail-High Reductions for
+/// the threat too: a slot holds the threat once it has been asked for.
 pub struct EvalCache {
-    slots: Vec<(u64, Evaluation)>,
+    slots: Vec<EvalSlot>,
     pawns: PawnCache,
 }
+
+#[derive(Clone, Copy)]
+struct EvalSlot {
+    key: u64,
+    score: i32,
+    /// [`NO_THREAT_YET`] until the threat is asked for.
+    threat: i32,
+}
+
+/// A threat no position has (threats are 0 or more).
+const NO_THREAT_YET: i32 = -1;
 
 /// Slots in an [`EvalCache`], 16 bytes each: 256 KiB, which stays in a
 /// core's cache. On bench (nmp2) 2^14 slots took 7 % less time than none,
@@ -345,8 +367,8 @@ impl Default for EvalCache {
     fn default() -> Self {
         // Slot i starts with key i ^ 1, which maps to another slot, so no
         // probe of slot i can match it before a store.
-        let empty = Evaluation { score: 0, threat: 0 };
-        Self { slots: (0..EVAL_CACHE_SLOTS as u64).map(|i| (i ^ 1, empty)).collect(), pawns: PawnCache::default() }
+        let empty = |i: u64| EvalSlot { key: i ^ 1, score: 0, threat: NO_THREAT_YET };
+        Self { slots: (0..EVAL_CACHE_SLOTS as u64).map(empty).collect(), pawns: PawnCache::default() }
     }
 }
 
@@ -355,10 +377,22 @@ impl EvalCache {
     /// computed and stored.
     pub fn evaluate(&mut self, key: u64, pos: &Chess) -> Evaluation {
         let slot = &mut self.slots[key as usize & (EVAL_CACHE_SLOTS - 1)];
-        if slot.0 != key {
-            *slot = (key, evaluate_with(pos, self.pawns.terms(pos.board())));
+        if slot.key != key || slot.threat == NO_THREAT_YET {
+            let Evaluation { score, threat } = evaluate_with(pos, self.pawns.terms(pos.board()));
+            *slot = EvalSlot { key, score, threat };
         }
-        slot.1
+        Evaluation { score: slot.score, threat: slot.threat }
+    }
+
+    /// The score of [`EvalCache::evaluate`] alone, which costs less to
+    /// compute than the threat.
+    pub fn score(&mut self, key: u64, pos: &Chess) -> i32 {
+        let slot = &mut self.slots[key as usize & (EVAL_CACHE_SLOTS - 1)];
+        if slot.key != key {
+            let (score, _) = score_with(pos, self.pawns.terms(pos.board()));
+            *slot = EvalSlot { key, score, threat: NO_THREAT_YET };
+        }
+        slot.score
     }
 }
 
@@ -474,13 +508,14 @@ fn threat_score(pos: &Chess, ours: &Attacks, theirs: &Attacks) -> i32 {
     if mate_threatened(board, us, ours, theirs) {
         return THREAT_INFINITE;
     }
+    let (ours_all, theirs_all) = (ours.all(), theirs.all());
     let mut threat = 0;
     for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         let r = role_index(role);
-        let pieces = board.by_piece(Piece { color: us, role }) & theirs.all;
+        let pieces = board.by_piece(Piece { color: us, role }) & theirs_all;
         let by_lower = theirs.by_lower_than(r);
         for square in pieces {
-            if by_lower.contains(square) || !ours.all.contains(square) {
+            if by_lower.contains(square) || !ours_all.contains(square) {
                 threat += PIECE_VALUE[r];
             }
         }
@@ -578,6 +613,33 @@ mod tests {
         assert_eq!(cache.evaluate(key, &a), evaluate(&a));
         // A fresh cache does not answer key 0 with slot 0's starting entry.
         assert_eq!(EvalCache::default().evaluate(0, &b), evaluate(&b));
+    }
+
+    #[test]
+    fn the_cache_answers_score_and_threat_in_any_order() {
+        // Positions of random games, asked for by the score alone, the full
+        // evaluation, or both in either order, so that slots are filled
+        // without a threat, completed, evicted and asked again.
+        let mut cache = EvalCache::default();
+        let games = random_games(0x9e37_79b9_7f4a_7c15, 60, 120, any);
+        let boards: Vec<crate::board::Board> = positions(&games).into_iter().map(crate::board::Board::new).collect();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        for board in boards.iter().chain(boards.iter().rev()) {
+            let expected = evaluate(board.position());
+            let (key, pos) = (board.key(), board.position());
+            match crate::random_games::xorshift(&mut state) % 4 {
+                0 => assert_eq!(cache.score(key, pos), expected.score),
+                1 => assert_eq!(cache.evaluate(key, pos), expected),
+                2 => {
+                    assert_eq!(cache.score(key, pos), expected.score);
+                    assert_eq!(cache.evaluate(key, pos), expected);
+                }
+                _ => {
+                    assert_eq!(cache.evaluate(key, pos), expected);
+                    assert_eq!(cache.score(key, pos), expected.score);
+                }
+            }
+        }
     }
 
     #[test]

@@ -103,8 +103,7 @@ fn place_of(key: i64) -> usize {
 }
 
 impl MovePicker {
-    /// Orders `moves` of `pos`: `tt_move` first, then winning and equal
-    /// captures and promotions, killers, quiets by history, losing captures.
+    /// Orders `moves` of `pos` as [`MovePicker::order`] does.
     pub fn new(
         pos: &Chess,
         moves: MoveList,
@@ -112,9 +111,30 @@ impl MovePicker {
         killers: [Option<Move>; 2],
         history: &History,
     ) -> Self {
-        let us = pos.turn();
         let mut picker = Self { moves, keys: ArrayVec::new(), next: 0 };
-        let scores = picker.moves.iter().map(|&m| {
+        picker.order(pos, tt_move, killers, history);
+        picker
+    }
+
+    /// Fills the picker with all legal moves of `pos`, where it stands, to
+    /// be ordered by [`MovePicker::order`].
+    pub fn fill_legal(&mut self, pos: &Chess) {
+        self.moves = pos.legal_moves();
+        self.keys.clear();
+        self.next = 0;
+    }
+
+    /// The moves, in the order of the list until they are handed out.
+    pub fn moves(&self) -> &MoveList {
+        &self.moves
+    }
+
+    /// Orders the moves of `pos` the picker holds: `tt_move` first, then
+    /// winning and equal captures and promotions, killers, quiets by
+    /// history, losing captures.
+    pub fn order(&mut self, pos: &Chess, tt_move: Option<Move>, killers: [Option<Move>; 2], history: &History) {
+        let us = pos.turn();
+        let scores = self.moves.iter().map(|&m| {
             if Some(m) == tt_move {
                 TT_MOVE
             } else if is_tactical(m) {
@@ -127,12 +147,13 @@ impl MovePicker {
                 history.get(us, m)
             }
         });
-        picker.keys.extend(scores.enumerate().map(|(i, score)| key(score, i)));
-        picker
+        self.keys.clear();
+        self.keys.extend(scores.enumerate().map(|(i, score)| key(score, i)));
+        self.next = 0;
     }
 
-    /// A picker with no moves, to be filled by [`MovePicker::fill_tactical`]
-    /// where it stands: a move list is 2 KiB, and every move of one by value
+    /// A picker with no moves, to be filled by [`MovePicker::fill_legal`] or
+    /// [`MovePicker::fill_tactical`] where it stands: a move list is 2 KiB, and every move of one by value
     /// is a copy of it all.
     pub fn empty() -> Self {
         Self { moves: MoveList::new(), keys: ArrayVec::new(), next: 0 }

@@ -57,7 +57,7 @@ impl Searcher {
                 return DRAW;
             }
             if ply >= MAX_PLY - 1 {
-                return self.evaluate(board).score;
+                return self.static_score(board);
             }
             alpha = alpha.max(-MATE + ply as Score);
             beta = beta.min(MATE - ply as Score - 1);
@@ -147,11 +147,12 @@ impl Searcher {
             }
         }
 
-        let mut moves = Some(pos.legal_moves());
-        if moves.as_ref().is_some_and(|moves| moves.is_empty()) {
+        let mut picker = MovePicker::empty();
+        picker.fill_legal(pos);
+        if picker.is_empty() {
             return terminal_score(board, ply);
         }
-        let tt_move = moves.as_ref().and_then(|moves| unpack(tt_packed, moves));
+        let tt_move = unpack(tt_packed, picker.moves());
         let original_alpha = alpha;
 
         loop {
@@ -176,10 +177,7 @@ impl Searcher {
             let ordering = &self.config.conditions;
             let killers = if ordering.no_killers { [None, None] } else { self.stack[ply].killers };
             let history = if ordering.no_history { History::empty() } else { &self.history };
-            // A re-search (step 11) generates the same list again: cheaper
-            // than a copy kept for the rare case.
-            let moves = moves.take().unwrap_or_else(|| pos.legal_moves());
-            let mut picker = MovePicker::new(pos, moves, tt_move, killers, history);
+            picker.order(pos, tt_move, killers, history);
 
             // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
             // Fig. 4): at an expected CUT node, search the first M moves to
@@ -221,6 +219,9 @@ impl Searcher {
                 verification_pending = false;
                 self.counters.zugzwang_researches += 1;
                 alpha = original_alpha;
+                // The same list again, in its generated order: cheaper than
+                // a copy kept for this rare case.
+                picker.fill_legal(pos);
                 continue;
             }
 

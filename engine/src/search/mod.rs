@@ -301,6 +301,11 @@ impl Searcher {
         self.eval_cache.evaluate(board.key(), board.position())
     }
 
+    /// The static evaluation of `board` alone, through the cache.
+    fn static_score(&mut self, board: &Board) -> Score {
+        self.eval_cache.score(board.key(), board.position())
+    }
+
     /// Counts a node and tells whether the search must stop now.
     fn count_node_and_check_stop(&mut self) -> bool {
         if self.stopped {

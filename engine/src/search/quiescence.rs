@@ -31,13 +31,13 @@ impl Searcher {
         self.seldepth = self.seldepth.max(ply);
         let pos = board.position();
         if ply >= MAX_PLY - 1 {
-            return self.evaluate(board).score;
+            return self.static_score(board);
         }
         let in_check = pos.is_check();
         let mut best = if in_check {
             -MATE + ply as Score
         } else {
-            let stand_pat = self.evaluate(board).score;
+            let stand_pat = self.static_score(board);
             if stand_pat >= beta {
                 return stand_pat;
             }
