@@ -35,6 +35,25 @@ const MOBILITY_EG: [i32; 6] = [0, 4, 5, 4, 2, 0];
 /// value stays close to its material value.
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 7, 13, 0];
 
+/// Mobility terms (mg, eg) by role and count of reachable squares (a
+/// queen reaches at most 27).
+static MOBILITY: [[(i32, i32); 28]; 6] = build_mobility();
+
+const fn build_mobility() -> [[(i32, i32); 28]; 6] {
+    let mut table = [[(0, 0); 28]; 6];
+    let mut role = 0;
+    while role < 6 {
+        let mut count = 0;
+        while count < 28 {
+            let reach = count as i32 - MOBILITY_BASE[role];
+            table[role][count] = (reach * MOBILITY_MG[role], reach * MOBILITY_EG[role]);
+            count += 1;
+        }
+        role += 1;
+    }
+    table
+}
+
 const PASSED_MG: [i32; 8] = [0, 5, 10, 15, 25, 45, 70, 0];
 const PASSED_EG: [i32; 8] = [0, 10, 20, 35, 60, 100, 150, 0];
 const DOUBLED: (i32, i32) = (10, 20);
@@ -278,51 +297,15 @@ fn evaluate_with(pos: &Chess, pawns: (i32, i32)) -> Evaluation {
 /// The score of [`evaluate_with`] and both sides' attack maps, by colour.
 fn score_with(pos: &Chess, pawns: (i32, i32)) -> (i32, [Attacks; 2]) {
     let board = pos.board();
-    let occupied = board.occupied();
     let mut attacks = [Attacks::default(), Attacks::default()];
     let mut score = Score { mg: pawns.0, eg: pawns.1 };
 
     // Pieces: material, piece-square tables, mobility, rook files; attack maps.
-    for color in Color::ALL {
-        let sign = if color.is_white() { 1 } else { -1 };
-        let own = board.by_color(color);
-        let enemy_pawn_attacks = pawn_attacks_of(!color, board.by_piece(Piece { color: !color, role: Role::Pawn }));
-        let mobility_area = !own & !enemy_pawn_attacks;
-        let side = &mut attacks[color as usize];
-        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-            let r = role_index(role);
-            for square in board.by_piece(Piece { color, role }) {
-                let rel = relative_square(color, square);
-                score.add(sign, (TABLES.mg[r][rel], TABLES.eg[r][rel]));
-                let attacked = match role {
-                    Role::Pawn => continue, // in the pawn terms
-                    Role::Knight => knight_attacks(square),
-                    Role::Bishop => bishop_attacks(square, occupied),
-                    Role::Rook => rook_attacks(square, occupied),
-                    Role::Queen => queen_attacks(square, occupied),
-                    Role::King => king_attacks(square),
-                };
-                side.by_role[r] |= attacked;
-                if role != Role::King {
-                    let reach = (attacked & mobility_area).count() as i32 - MOBILITY_BASE[r];
-                    score.add(sign, (reach * MOBILITY_MG[r], reach * MOBILITY_EG[r]));
-                }
-                if role == Role::Rook {
-                    let file = Bitboard::from_file(square.file());
-                    if (file & board.pawns()).is_empty() {
-                        score.add(sign, ROOK_OPEN_FILE);
-                    } else if (file & board.pawns() & own).is_empty() {
-                        score.add(sign, ROOK_SEMI_OPEN_FILE);
-                    }
-                }
-            }
-        }
-        let pawns = board.by_piece(Piece { color, role: Role::Pawn });
-        side.by_role[0] = pawn_attacks_of(color, pawns);
-        if board.by_piece(Piece { color, role: Role::Bishop }).count() >= 2 {
-            score.add(sign, BISHOP_PAIR);
-        }
-    }
+    let [black, white] = &mut attacks;
+    let (white_mg, white_eg) = side_terms(board, Color::White, white);
+    let (black_mg, black_eg) = side_terms(board, Color::Black, black);
+    score.mg += white_mg - black_mg;
+    score.eg += white_eg - black_eg;
 
     // King safety.
     for color in Color::ALL {
@@ -334,6 +317,69 @@ fn score_with(pos: &Chess, pawns: (i32, i32)) -> (i32, [Attacks; 2]) {
     let white_view = (score.mg * phase + score.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     let score = if pos.turn().is_white() { white_view } else { -white_view } + TEMPO;
     (score, attacks)
+}
+
+/// The piece terms of `color` as (mg, eg): material, piece-square tables,
+/// mobility, rook files and the bishop pair; fills `side` with its attacks.
+/// Inlined for each colour, so that its table lookups and signs are fixed.
+#[inline(always)]
+fn side_terms(board: &Board, color: Color, side: &mut Attacks) -> (i32, i32) {
+    let occupied = board.occupied();
+    let own = board.by_color(color);
+    let enemy_pawn_attacks = pawn_attacks_of(!color, board.by_piece(Piece { color: !color, role: Role::Pawn }));
+    let area = !own & !enemy_pawn_attacks;
+    let mut terms = (0, 0);
+    let sliding = |attacks: fn(Square, Bitboard) -> Bitboard| move |square| attacks(square, occupied);
+    pieces(board, color, Role::Knight, area, knight_attacks, side, &mut terms);
+    pieces(board, color, Role::Bishop, area, sliding(bishop_attacks), side, &mut terms);
+    pieces(board, color, Role::Rook, area, sliding(rook_attacks), side, &mut terms);
+    pieces(board, color, Role::Queen, area, sliding(queen_attacks), side, &mut terms);
+    pieces(board, color, Role::King, area, king_attacks, side, &mut terms);
+    for square in board.by_piece(Piece { color, role: Role::Rook }) {
+        let file = Bitboard::from_file(square.file());
+        let bonus = if (file & board.pawns()).is_empty() {
+            ROOK_OPEN_FILE
+        } else if (file & board.pawns() & own).is_empty() {
+            ROOK_SEMI_OPEN_FILE
+        } else {
+            (0, 0)
+        };
+        terms.0 += bonus.0;
+        terms.1 += bonus.1;
+    }
+    side.by_role[0] = pawn_attacks_of(color, board.by_piece(Piece { color, role: Role::Pawn }));
+    if board.by_piece(Piece { color, role: Role::Bishop }).count() >= 2 {
+        terms.0 += BISHOP_PAIR.0;
+        terms.1 += BISHOP_PAIR.1;
+    }
+    terms
+}
+
+/// The piece-square and mobility terms (mobility: attacks into `area`) of
+/// `color`'s pieces of `role`, added to `terms`; their attacks, by
+/// `attacks_of`, go to `side`.
+#[inline(always)]
+fn pieces(
+    board: &Board,
+    color: Color,
+    role: Role,
+    area: Bitboard,
+    attacks_of: impl Fn(Square) -> Bitboard,
+    side: &mut Attacks,
+    terms: &mut (i32, i32),
+) {
+    let r = role_index(role);
+    let mut all = Bitboard(0);
+    for square in board.by_piece(Piece { color, role }) {
+        let rel = relative_square(color, square);
+        let attacked = attacks_of(square);
+        all |= attacked;
+        let (mobility_mg, mobility_eg) =
+            if role == Role::King { (0, 0) } else { MOBILITY[r][(attacked & area).count()] };
+        terms.0 += TABLES.mg[r][rel] + mobility_mg;
+        terms.1 += TABLES.eg[r][rel] + mobility_eg;
+    }
+    side.by_role[r] = all;
 }
 
 /// Evaluations by Zobrist key, one per slot, newest kept. The search meets
