@@ -430,6 +430,11 @@ impl EvalCache {
         Evaluation { score: slot.score, threat: slot.threat }
     }
 
+    /// Starts loading `key`'s slot into the cache, for a probe soon after.
+    pub fn prefetch(&self, key: u64) {
+        prefetch_index::prefetch_index(&self.slots, key as usize & (EVAL_CACHE_SLOTS - 1));
+    }
+
     /// The score of [`EvalCache::evaluate`] alone, which costs less to
     /// compute than the threat.
     pub fn score(&mut self, key: u64, pos: &Chess) -> i32 {

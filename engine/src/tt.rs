@@ -77,6 +77,11 @@ impl TranspositionTable {
         ((u128::from(key) * self.entries.len() as u128) >> 64) as usize
     }
 
+    /// Starts loading `key`'s slot into the cache, for a probe soon after.
+    pub fn prefetch(&self, key: u64) {
+        prefetch_index::prefetch_index(&self.entries, self.index(key));
+    }
+
     /// Looks up `key`; `ply` converts mate scores to this node's distance.
     pub fn probe(&self, key: u64, ply: usize) -> Option<Hit> {
         let entry = self.entries[self.index(key)];

@@ -121,6 +121,7 @@ impl Searcher {
             let t = self.variable_bound_margin(ply);
             let bound = beta - t;
             if let Some(passed) = board.null_move() {
+                self.prefetch(&passed, depth - reduction - 1);
                 self.counters.null_tries += 1;
                 self.enter_child(ply, board.key(), true);
                 let score =
@@ -278,6 +279,7 @@ impl Searcher {
                 self.stack[ply].unexplored_alternatives = if index == 0 { 0 } else { alternatives_left };
             }
             let child = board.play(m);
+            self.prefetch(&child, move_depth - 1);
             self.enter_child(ply, board.key(), false);
             let score = if index == 0 {
                 let child_type = if node == NodeType::Pv { NodeType::Pv } else { node.child() };
@@ -401,6 +403,7 @@ impl Searcher {
         let mut pruned = false;
         for m in order.into_iter().take(mc.moves) {
             let child = board.play(m);
+            self.prefetch(&child, depth - 1 - mc.reduction);
             self.enter_child(ply, board.key(), false);
             let score =
                 -self.alphabeta(&child, -beta, -beta + 1, depth - 1 - mc.reduction, ply + 1, node.child(), verify);

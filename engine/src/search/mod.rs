@@ -301,6 +301,17 @@ impl Searcher {
         self.eval_cache.evaluate(board.key(), board.position())
     }
 
+    /// Starts loading the slot a search of `board` to `depth` reads first:
+    /// the table's for an interior node, the evaluation cache's for
+    /// quiescence. A prefetch changes no result, only when memory answers.
+    fn prefetch(&self, board: &Board, depth: i32) {
+        if depth > 0 {
+            self.tt.prefetch(board.key());
+        } else {
+            self.eval_cache.prefetch(board.key());
+        }
+    }
+
     /// The static evaluation of `board` alone, through the cache.
     fn static_score(&mut self, board: &Board) -> Score {
         self.eval_cache.score(board.key(), board.position())

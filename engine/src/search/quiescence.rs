@@ -57,6 +57,7 @@ impl Searcher {
                 continue;
             }
             let child = board.play(m);
+            self.prefetch(&child, 0);
             let next = if m.is_capture() { Some(m.to()) } else { recapture };
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, next);
             if self.stopped {
