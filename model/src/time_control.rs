@@ -58,8 +58,9 @@ pub struct TimeControl {
     pub margin_ms: u64,
     /// Charge the clock in nodes: this many nodes count as one millisecond.
     pub node_time: Option<u64>,
-    /// Wall time without `bestmove` before the engine is declared stalled,
-    /// under limits that have no wall clock of their own.
+    /// Time without `bestmove` before the engine is declared stalled, under
+    /// limits that have no wall clock of their own: wall time less the
+    /// engine's wait for a processor, where the system reports it.
     pub stall_ms: u64,
 }
 

@@ -18,7 +18,9 @@
 //! `bad-score` (`score 35`, neither cp nor mate), `no-infinite` (answers
 //! `go infinite` at once instead of at `stop`), `crash-on-option` (exits
 //! when its option `Danger` is set to its maximum), `late` (holds each
-//! `bestmove` back N ms while saying it used no time: a stalling machine).
+//! `bestmove` back N ms while saying it used no time: a stalling machine),
+//! `busy` (works N ms of processor time on its first `go`, as measured by
+//! Linux's schedstat, before it answers: an engine on a busy machine).
 //!
 //! Every mode but `no-infinite` keeps a `go infinite` or `go ponder` search
 //! open until `stop` or `ponderhit`, as the protocol says.
@@ -93,6 +95,7 @@ fn main() {
                 match mode.as_str() {
                     "crash-mid-game" if goes >= n => std::process::exit(4),
                     "hang" => continue,
+                    "busy" if goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
                     "illegal" => {
                         let _ = writeln!(out, "bestmove a1a1");
                         continue;
@@ -160,6 +163,23 @@ fn main() {
             _ => {}
         }
         let _ = out.flush();
+    }
+}
+
+/// Keeps this thread busy until it has run for `work` on a processor
+/// (the first number of Linux's `/proc/thread-self/schedstat`, nanoseconds),
+/// however long that takes in wall time.
+fn burn_cpu(work: std::time::Duration) {
+    let ran = || -> u64 {
+        let stat = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
+        stat.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(u64::MAX)
+    };
+    let until = ran().saturating_add(u64::try_from(work.as_nanos()).unwrap_or(u64::MAX));
+    let mut x = 0u64;
+    while ran() < until {
+        for _ in 0..10_000 {
+            x = std::hint::black_box(x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1));
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! Engines as processes: the UCI protocol, one engine process, a player (an
 //! engine's seat: its process kept across games), engines by name, the engine I/O
-//! log, engines built from source and their bench signatures, core pinning, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
+//! log, engines built from source and their bench signatures, core pinning, the time an engine waited for a processor, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
 
 pub mod affinity;
 pub mod bench;
@@ -11,4 +11,5 @@ pub mod limits;
 pub mod player;
 pub mod process;
 pub mod source;
+pub mod starvation;
 pub mod uci;

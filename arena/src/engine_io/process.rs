@@ -89,6 +89,27 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
+/// How long to wait for `bestmove`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Deadline {
+    /// Wall time, however busy the machine: clocks and move times.
+    Wall(Duration),
+    /// Time the engine could have run: wall time less its wait for a
+    /// processor (see [`crate::engine_io::starvation`]), so that an engine
+    /// on a machine too busy to run it is not taken for one that stalls:
+    /// node and depth limits, whose results do not depend on time.
+    Available(Duration),
+}
+
+impl Deadline {
+    /// The limit, in wall time or in time the engine could have run.
+    pub fn limit(self) -> Duration {
+        match self {
+            Deadline::Wall(limit) | Deadline::Available(limit) => limit,
+        }
+    }
+}
+
 /// Why a `go` did not produce a `bestmove`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThinkFailure {
@@ -96,6 +117,9 @@ pub enum ThinkFailure {
     Timeout {
         /// Wall time waited.
         elapsed: Duration,
+        /// The part of it the engine waited for a processor, excused under
+        /// [`Deadline::Available`].
+        starved: Duration,
         /// Nodes last reported before the deadline.
         nodes: Option<u64>,
     },
@@ -112,6 +136,8 @@ pub enum ThinkFailure {
 pub struct EngineProcess {
     name: String,
     child: Child,
+    /// The process id, for its wait for a processor (`None` once it exited).
+    pid: Option<u32>,
     stdin: ChildStdin,
     stdout: LineReader<BufReader<ChildStdout>>,
     id_name: Option<String>,
@@ -173,6 +199,7 @@ impl EngineProcess {
         drain_stderr(stderr, stderr_log);
         let mut process = EngineProcess {
             name: spec.name.clone(),
+            pid: child.id(),
             child,
             stdin,
             stdout: LineReader::new(BufReader::with_capacity(64 * 1024, stdout)),
@@ -360,7 +387,7 @@ impl EngineProcess {
     ///
     /// [`ThinkFailure`] on timeout or disconnect; the process should then be
     /// discarded (it may still be thinking).
-    pub async fn think(&mut self, position: &str, go: &str, deadline: Duration) -> Result<Thought, ThinkFailure> {
+    pub async fn think(&mut self, position: &str, go: &str, deadline: Deadline) -> Result<Thought, ThinkFailure> {
         let start = self.write_search(position, go).await?;
         self.answer(start, deadline, Info::default()).await
     }
@@ -406,7 +433,7 @@ impl EngineProcess {
     /// # Errors
     ///
     /// As [`EngineProcess::think`].
-    pub async fn ponderhit(&mut self, deadline: Duration, info: Info) -> Result<Thought, ThinkFailure> {
+    pub async fn ponderhit(&mut self, deadline: Deadline, info: Info) -> Result<Thought, ThinkFailure> {
         let start = self.write_search("ponderhit", "").await?;
         self.answer(start, deadline, info).await
     }
@@ -419,7 +446,7 @@ impl EngineProcess {
     /// As [`EngineProcess::think`]: an engine that does not answer `stop`.
     pub async fn stop_pondering(&mut self, limit: Duration) -> Result<(), ThinkFailure> {
         let start = self.write_search("stop", "").await?;
-        self.answer(start, limit, Info::default()).await.map(|_| ())
+        self.answer(start, Deadline::Wall(limit), Info::default()).await.map(|_| ())
     }
 
     /// Writes one or two command lines (an empty second is left out) at once,
@@ -443,9 +470,14 @@ impl EngineProcess {
     }
 
     /// Reads until `bestmove`, or until `deadline` after `start`.
-    async fn answer(&mut self, start: Instant, deadline: Duration, mut info: Info) -> Result<Thought, ThinkFailure> {
-        // One timer for the whole search, not one per line read.
-        let expired = tokio::time::sleep_until(start + deadline);
+    async fn answer(&mut self, start: Instant, deadline: Deadline, mut info: Info) -> Result<Thought, ThinkFailure> {
+        let waited_at_start = match deadline {
+            Deadline::Available(_) => self.run_queue_wait(),
+            Deadline::Wall(_) => None,
+        };
+        // One timer for the whole search, not one per line read; moved on
+        // by the engine's wait for a processor under `Deadline::Available`.
+        let expired = tokio::time::sleep_until(start + deadline.limit());
         tokio::pin!(expired);
         loop {
             let read = tokio::select! {
@@ -468,13 +500,27 @@ impl EngineProcess {
                     self.logged(Direction::FromEngine, "(the engine closed its output)");
                     return Err(ThinkFailure::Disconnected);
                 }
-                Err(_) => {
+                Err(()) => {
+                    let starved = waited_at_start
+                        .zip(self.run_queue_wait())
+                        .map_or(Duration::ZERO, |(before, now)| now.saturating_sub(before));
+                    let excused_until = start + deadline.limit() + starved;
+                    if excused_until > Instant::now() {
+                        expired.as_mut().reset(excused_until);
+                        continue;
+                    }
                     let waited = start.elapsed().as_millis();
                     self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
-                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), nodes: info.nodes });
+                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), starved, nodes: info.nodes });
                 }
             }
         }
+    }
+
+    /// The time this engine's threads have waited for a processor, where
+    /// the system says.
+    fn run_queue_wait(&self) -> Option<Duration> {
+        self.pid.and_then(crate::engine_io::starvation::run_queue_wait)
     }
 
     /// Writes one line to the engine, as it is (`arena check` speaks the

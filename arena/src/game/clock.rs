@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use model::{Limit, Period, TimeControl};
 
+use crate::engine_io::process::Deadline;
 use crate::engine_io::uci::command::GoLimits;
 
 /// A move took longer than the clock allowed.
@@ -69,21 +70,21 @@ impl Clock {
         self.current_period().map_or(0, |p| p.increment_ms)
     }
 
-    /// The wall time to wait for `bestmove` before the side loses on time
-    /// (or, without a wall clock, is declared stalled).
-    pub fn deadline(&self) -> Duration {
-        let ms = match (&self.tc.limit, self.tc.node_time) {
-            (Limit::Clock(_), None) => self.remaining_ms + self.tc.margin_ms,
-            (Limit::MoveTime(ms), _) => ms + self.tc.margin_ms,
-            _ => self.tc.stall_ms,
-        };
-        Duration::from_millis(ms)
+    /// How long to wait for `bestmove`: in wall time before the side loses
+    /// on time; without a wall clock (node, depth, node-time limits), in
+    /// time it could have run before it is declared stalled.
+    pub fn deadline(&self) -> Deadline {
+        match (&self.tc.limit, self.tc.node_time) {
+            (Limit::Clock(_), None) => Deadline::Wall(Duration::from_millis(self.remaining_ms + self.tc.margin_ms)),
+            (Limit::MoveTime(ms), _) => Deadline::Wall(Duration::from_millis(ms + self.tc.margin_ms)),
+            _ => Deadline::Available(Duration::from_millis(self.tc.stall_ms)),
+        }
     }
 
     /// True when running out of this deadline is a time forfeit (wall-clock
     /// limits) rather than a stalled engine (node, depth, node-time limits).
     pub fn deadline_is_time_forfeit(&self) -> bool {
-        matches!((&self.tc.limit, self.tc.node_time), (Limit::Clock(_), None) | (Limit::MoveTime(_), _))
+        matches!(self.deadline(), Deadline::Wall(_))
     }
 
     /// The time this move is charged: wall time, or reported nodes under node-time.
@@ -202,7 +203,7 @@ mod tests {
         assert_eq!(clock.cost_ms(Duration::from_secs(9), Some(2700)), 900);
         assert_eq!(clock.cost_ms(Duration::from_millis(7), None), 7, "no nodes reported: wall time");
         assert!(!clock.deadline_is_time_forfeit());
-        assert_eq!(clock.deadline(), Duration::from_secs(60));
+        assert_eq!(clock.deadline(), Deadline::Available(Duration::from_secs(60)));
         let mut clock = started("3/30");
         assert_eq!(clock.moves_to_go(), Some(3));
         clock.charge(1).unwrap();
@@ -210,7 +211,7 @@ mod tests {
         clock.charge(1).unwrap();
         clock.charge(1).unwrap();
         assert_eq!(clock.moves_to_go(), Some(3));
-        assert_eq!(started("5+0.5").deadline(), Duration::from_secs(5));
+        assert_eq!(started("5+0.5").deadline(), Deadline::Wall(Duration::from_secs(5)));
     }
 
     #[test]

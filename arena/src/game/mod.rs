@@ -24,7 +24,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 
 use crate::engine_io::iolog::IoLog;
 use crate::engine_io::player::Player;
-use crate::engine_io::process::{ThinkFailure, Thought};
+use crate::engine_io::process::{Deadline, ThinkFailure, Thought};
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::output::Score;
 use crate::game::clock::{Clock, go_limits};
@@ -151,8 +151,8 @@ async fn play_logged(
                         ThinkFailure::Timeout { elapsed, .. } if clocks[side].deadline_is_time_forfeit() => {
                             (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()))
                         }
-                        ThinkFailure::Timeout { elapsed, .. } => {
-                            (Termination::Stalled, format!("no bestmove after {} ms", elapsed.as_millis()))
+                        ThinkFailure::Timeout { elapsed, starved, .. } => {
+                            (Termination::Stalled, stalled(elapsed, starved))
                         }
                     };
                     break 'game fault(mover, termination, detail, &game.position);
@@ -251,7 +251,7 @@ async fn play_logged(
 struct Search<'a> {
     position: &'a str,
     go: &'a str,
-    deadline: std::time::Duration,
+    deadline: Deadline,
     reply: Option<&'a str>,
 }
 
@@ -305,6 +305,17 @@ async fn search(
 /// the engines' moves (a move that does not replay ends the replay).
 pub fn final_position(record: &GameRecord) -> Chess {
     openings::play_out(&record.start_fen, record.opening_moves.iter().chain(record.moves.iter().map(|m| &m.uci)))
+}
+
+/// The detail of a stall: the wall time waited, and the part of it the
+/// engine waited for a processor (excused, see [`Deadline::Available`]).
+pub fn stalled(elapsed: std::time::Duration, starved: std::time::Duration) -> String {
+    let detail = format!("no bestmove after {} ms", elapsed.as_millis());
+    if starved.is_zero() {
+        detail
+    } else {
+        format!("{detail} ({} ms of them waiting for a processor)", starved.as_millis())
+    }
 }
 
 fn side_color(side: usize) -> Color {

@@ -18,6 +18,7 @@ use super::error::RunError;
 use super::slot::Slot;
 use super::stop::Stop;
 use super::unit::{Outcome, Played, Stored, Work};
+use crate::engine_io::process::Deadline;
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::output::Score;
 use crate::run::suite::go_limits;
@@ -161,8 +162,8 @@ impl ChunkWork {
         let process = player.ready_for_game().await?;
         process.clear_hash(timeouts.ready).await?;
         let deadline = match limit {
-            SuiteLimit::MoveTime(ms) => Duration::from_millis(ms) + MOVETIME_GRACE,
-            SuiteLimit::Depth(_) | SuiteLimit::Nodes(_) => Duration::from_secs(spec.stall_s),
+            SuiteLimit::MoveTime(ms) => Deadline::Wall(Duration::from_millis(ms) + MOVETIME_GRACE),
+            SuiteLimit::Depth(_) | SuiteLimit::Nodes(_) => Deadline::Available(Duration::from_secs(spec.stall_s)),
         };
         let mut result = SuiteResult {
             engine: engine.name.clone(),
@@ -191,15 +192,15 @@ impl ChunkWork {
             }
             Err(failure) => {
                 result.fault = match failure {
-                    crate::engine_io::process::ThinkFailure::Timeout { elapsed, .. } => {
-                        format!("no bestmove after {} ms", elapsed.as_millis())
+                    crate::engine_io::process::ThinkFailure::Timeout { elapsed, starved, .. } => {
+                        crate::game::stalled(elapsed, starved)
                     }
                     crate::engine_io::process::ThinkFailure::Disconnected => "engine exited".to_string(),
                     crate::engine_io::process::ThinkFailure::StopIgnored { waited } => {
                         format!("no bestmove {} ms after stop", waited.as_millis())
                     }
                 };
-                result.time_ms = u64::try_from(deadline.as_millis()).unwrap_or(u64::MAX);
+                result.time_ms = u64::try_from(deadline.limit().as_millis()).unwrap_or(u64::MAX);
                 player.discard().await;
             }
         }

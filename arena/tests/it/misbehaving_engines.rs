@@ -132,3 +132,61 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
     assert_eq!(children(), Vec::<u32>::new());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An engine kept waiting for a processor by a busy machine is not declared
+/// stalled under a node limit: the stall deadline counts only the time it
+/// could have run. The scripted engine (nice 19), pinned with a busy loop
+/// (nice 5, so that the other tests' processes still come first) to one
+/// processor, runs about a twentieth of the time there: its 100 ms of work
+/// on the first move take about 2 s of wall time, twice its stall deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_waiting_for_a_processor_is_not_stalled() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    // Its own copy and name, apart from the processes the test above counts.
+    let dir = std::env::temp_dir().join(format!("arena-fake-starved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let engine = dir.join("fake-starved");
+    std::fs::copy(FAKE, &engine).unwrap();
+    let mut hog = std::process::Command::new("taskset")
+        .args(["-c", "0", "nice", "-n", "5", "yes"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("taskset (util-linux) runs");
+    let tc = "nodes=1000,stall=1";
+    let spec = EngineSpec {
+        name: "fake-starved".into(),
+        command: "taskset".into(),
+        args: ["-c", "0", "nice", "-n", "19", &engine.display().to_string(), "busy", "100"].map(String::from).to_vec(),
+        ..EngineSpec::default()
+    };
+    let launch = spec.launch(Path::new(ARENA));
+    // Generous protocol timeouts: the engine starts on the busy processor.
+    let patient =
+        Timeouts { handshake: Duration::from_secs(20), ready: Duration::from_secs(20), quit: Duration::from_secs(1) };
+    let mut starved = Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, patient);
+    let spec = EngineSpec {
+        name: "fake-instant".into(),
+        command: engine.display().to_string(),
+        args: vec!["instant".into()],
+        ..EngineSpec::default()
+    };
+    let launch = spec.launch(Path::new(ARENA));
+    let mut good = Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, timeouts());
+    let opening = openings::builtin("feldmann25").unwrap().get(0);
+    let record = arena::game::play(&mut starved, &mut good, &opening, short_game().into()).await.unwrap();
+    let _ = hog.kill();
+    let _ = hog.wait();
+    starved.shutdown().await;
+    good.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!record.termination.is_fault(), "{:?}: {}", record.termination, record.detail);
+    assert!(record.moves.len() >= 20, "{} moves", record.moves.len());
+    // The engine was kept waiting: its first answer took longer than the stall deadline.
+    assert!(
+        record.moves[0].time_ms > 1_000,
+        "first move in {} ms: the processor was not busy",
+        record.moves[0].time_ms
+    );
+}
