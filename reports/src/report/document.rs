@@ -159,7 +159,7 @@ fn header_blocks(report: &Report) -> Vec<Block> {
         let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
         let bench = engine.bench.map(|n| format!(", bench signature {n}")).unwrap_or_default();
         facts.push(format!("engine {}: {}{options}{tc}{bench}", engine.name, engine.kind));
-        facts.extend(engine.played_by.iter().map(played_by));
+        facts.extend(played_by_hosts(&engine.played_by));
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
     facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
@@ -173,8 +173,41 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     out
 }
 
-/// One machine's record of what played an engine.
-fn played_by(identity: &model::EngineIdentity) -> String {
+/// What played an engine, a line per machine: its binary, or, when the
+/// machine played more than two (a run kept going across rebuilds with
+/// `--accept-change`), how many with the first and the last; the JSON
+/// report lists each.
+fn played_by_hosts(identities: &[model::EngineIdentity]) -> Vec<String> {
+    let mut hosts: Vec<(&str, Vec<&model::EngineIdentity>)> = Vec::new();
+    for identity in identities {
+        match hosts.iter_mut().find(|(host, _)| *host == identity.host) {
+            Some((_, list)) => list.push(identity),
+            None => hosts.push((&identity.host, vec![identity])),
+        }
+    }
+    let mut lines = Vec::new();
+    for (host, list) in hosts {
+        match list.as_slice() {
+            [first, .., last] if list.len() > 2 => {
+                let accepted = list.iter().filter(|i| i.accepted).count();
+                lines.push(format!(
+                    "  played on {host}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report); first {}; last {}",
+                    list.len(),
+                    binary(first),
+                    binary(last)
+                ));
+            }
+            _ => lines.extend(list.iter().map(|identity| {
+                let accepted = if identity.accepted { " (a change, accepted with --accept-change)" } else { "" };
+                format!("  played on {host}: {}{accepted}", binary(identity))
+            })),
+        }
+    }
+    lines
+}
+
+/// One binary that played an engine: its hash, `id name` and bench.
+fn binary(identity: &model::EngineIdentity) -> String {
     let sha = identity.sha256.get(..12).unwrap_or(&identity.sha256);
     let id = if identity.id_name.is_empty() { String::new() } else { format!(", id name {}", identity.id_name) };
     let bench = match (identity.bench, identity.nps) {
@@ -182,8 +215,7 @@ fn played_by(identity: &model::EngineIdentity) -> String {
         (Some(nodes), None) => format!(", bench {nodes} nodes"),
         _ => String::new(),
     };
-    let accepted = if identity.accepted { " (a change, accepted with --accept-change)" } else { "" };
-    format!("  played on {}: sha256 {sha}{id}{bench}{accepted}", identity.host)
+    format!("sha256 {sha}{id}{bench}")
 }
 
 /// A pairing's heading and statistics.

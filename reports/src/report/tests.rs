@@ -262,6 +262,54 @@ fn empty_run_renders() {
     assert_eq!(json["lengths"], serde_json::json!([]));
 }
 
+/// A machine that played many binaries of an engine gets one line with
+/// the count, the first and the last; two or fewer get a line each; the
+/// JSON keeps every one.
+#[test]
+fn many_binaries_on_one_machine_fold_into_one_line() {
+    let identity = |host: &str, n: usize| model::EngineIdentity {
+        engine: "x".into(),
+        host: host.into(),
+        sha256: format!("{n:064x}"),
+        id_name: format!("x {n}"),
+        bench: None,
+        nps: None,
+        accepted: n > 0,
+        seen_ms: n as i64,
+    };
+    let mut head = header(&["x", "y"]);
+    head.engines[0].played_by = (0..5).map(|n| identity("box", n)).chain([identity("other", 9)]).collect();
+    head.engines[1].played_by = (0..2).map(|n| identity("box", n)).collect();
+    let report = Report::build(Inputs {
+        header: head,
+        pairings: vec![("x".into(), "y".into())],
+        sprt: None,
+        counts: &[],
+        pairs: &[],
+        progress: None,
+        games: &[],
+        move_totals: &[],
+        anchor: None,
+        tune: None,
+        pv_issues: &[],
+        machines: None,
+        scale: None,
+    });
+    let text = render_text(&report);
+    let lines: Vec<&str> = text.lines().filter(|l| l.contains("played on")).collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("  played on box: 5 binaries, 4 of them changes accepted"), "{}", lines[0]);
+    assert!(lines[0].contains("first sha256 000000000000, id name x 0;"), "{}", lines[0]);
+    assert!(lines[0].contains("last sha256 000000000000, id name x 4"), "{}", lines[0]);
+    assert!(lines[1].starts_with("  played on other: sha256 000000000000, id name x 9 (a change"), "{}", lines[1]);
+    assert!(!lines[2].contains("accepted") && lines[3].contains("accepted"), "{text}");
+    for rendered in [render_markdown(&report), render_html(&report)] {
+        assert!(rendered.contains("5 binaries") && !rendered.contains("id name x 2"), "{rendered}");
+    }
+    let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
+    assert_eq!(json["header"]["engines"][0]["played_by"].as_array().map(Vec::len), Some(6));
+}
+
 #[test]
 fn timestamps_are_utc() {
     assert_eq!(utc_timestamp(0), "1970-01-01 00:00:00");
