@@ -2,7 +2,7 @@
 //! technique. Each pruning step names its paper and figure, what it does and
 //! when it is skipped; its parameters are in [`super::pruning`].
 
-use shakmaty::{Move, Position, Role};
+use shakmaty::{Move, MoveList, Position, Role};
 
 use super::{NodeType, Searcher};
 use crate::board::Board;
@@ -267,7 +267,10 @@ impl Searcher {
         };
         let mut best = -INFINITY;
         let mut best_move = None;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        // On the stack: a node's moves never outnumber a move list's room,
+        // and a heap list cost an allocation at every node that tried a
+        // quiet move.
+        let mut quiets_tried = MoveList::new();
         for (index, m) in picker.by_ref().enumerate() {
             // Variable bound bookkeeping (Fig. 5 text): alternatives with
             // positive history still unexplored at this level, not recorded
