@@ -5,6 +5,7 @@
 
 use db::{Db, DbError};
 use model::{RunInfo, RunStatus, Spec};
+use reports::stats::scaling::{Trend, budget_trend};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
 use serde::Serialize;
@@ -30,13 +31,17 @@ pub struct RunRow {
     pub done: i64,
     /// Games planned (a suite: answers).
     pub planned: i64,
-    /// The first pairing's wins, draws and losses of A.
+    /// The first pairing's wins, draws and losses of A (none for a scaling
+    /// run: its `trend` is the run's number).
     pub wdl: Option<[u64; 3]>,
     /// Its Elo (pentanomial) and the half-width of the 95 % interval.
     pub elo: Option<(f64, f64)>,
     /// The Elo as every view prints it: `+12.3 ± 4.5`, or the one-sided
     /// bound of a sample that lost nothing or won nothing, `> +507.3 (all won)`.
     pub elo_text: Option<String>,
+    /// A scaling run's Elo per doubling of the budget, with its interval
+    /// and p-value, as its report's trend line states it.
+    pub trend: Option<Trend>,
     /// The SPRT's LLR with its lower and upper bound.
     pub llr: Option<(f64, f64, f64)>,
     /// Seconds to the end at the pace of the latest games (running runs).
@@ -83,6 +88,7 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         wdl: None,
         elo: None,
         elo_text: None,
+        trend: None,
         llr: None,
         eta_s: None,
         slots: db.slots_on(run.id).await?,
@@ -90,6 +96,16 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         created_ms: run.created_ms,
     };
     match &spec {
+        Some(Spec::Games(games)) if !games.budgets.is_empty() => {
+            row.time_control = games.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+            let counts = db.pairing_counts(run.id).await?;
+            let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
+                let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
+                let summary = summarize(&Counts::pairs(&pairing.tally))?;
+                Some((tc.budget()?, summary.elo, [summary.elo_ci95.0, summary.elo_ci95.1]))
+            });
+            row.trend = budget_trend(points);
+        }
         Some(Spec::Games(games)) => {
             row.time_control = games.tc.to_string();
             let counts = db.pairing_counts(run.id).await?;

@@ -80,7 +80,8 @@ fn facts(report: &Value) -> Vec<(String, String)> {
 }
 
 /// What the runs list shows of a run: the first pairing's W-D-L, its Elo
-/// as the views print it, and the LLR; and the same numbers in `/api/runs`.
+/// as the views print it, and the LLR, or a scaling run's budgets and
+/// trend; and the same numbers in `/api/runs`.
 fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
     let mut facts = Vec::new();
     let header = &report["header"];
@@ -88,6 +89,22 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
         assert_eq!(row["done"].as_u64(), Some(played), "/api/runs games: {row}");
         assert_eq!(row["planned"], header["games_planned"], "/api/runs planned: {row}");
         facts.push(("games".into(), format!("{played}/{}", header["games_planned"])));
+    }
+    if let Some(scale) = report["scale"].as_object() {
+        let budgets: Vec<&str> =
+            scale["points"].as_array().unwrap().iter().map(|p| p["budget"].as_str().unwrap()).collect();
+        assert_eq!(row["time_control"].as_str(), Some(budgets.join(", ").as_str()), "/api/runs budgets: {row}");
+        assert!(row["wdl"].is_null() && row["elo"].is_null(), "a scaling run's row has its trend only: {row}");
+        let trend = &scale["trend"];
+        assert_eq!(row["trend"], *trend, "/api/runs trend: {row}");
+        facts.push(("budgets".into(), budgets.join(", ")));
+        if trend.is_null() {
+            return facts;
+        }
+        let [slope, low, high] =
+            [&trend["slope"], &trend["slope_ci95"][0], &trend["slope_ci95"][1]].map(|v| v.as_f64().unwrap());
+        facts.push(("trend".into(), format!("{slope:+.1} per doubling [{low:+.1}, {high:+.1}]")));
+        return facts;
     }
     let Some(first) = report["pairings"].as_array().and_then(|p| p.first()) else { return facts };
     let stats = &first["statistics"];

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::PairingReport;
 use super::document::{Align, Block, Table, columns};
 use super::svg::{Band, LinePlot, Series};
-use crate::stats::scaling::{Trend, trend, verdict};
+use crate::stats::scaling::{Trend, budget_trend, verdict};
 
 /// One budget of a scaling run, as the report is built from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,14 +97,7 @@ impl ScaleSection {
                 }
             })
             .collect();
-        let line: Vec<(f64, f64, f64)> = points
-            .iter()
-            .filter_map(|p| {
-                let (elo, [low, high]) = (p.elo?, p.elo_ci95?);
-                Some((p.amount.log2(), elo, (high - low) / 2.0 / 1.959_964))
-            })
-            .collect();
-        let trend = trend(&line);
+        let trend = budget_trend(points.iter().filter_map(|p| Some((p.amount, p.elo?, p.elo_ci95?))));
         let verdict = verdict(trend.as_ref());
         ScaleSection { a: a.to_string(), b: b.to_string(), points, trend, verdict }
     }

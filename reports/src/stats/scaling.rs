@@ -52,6 +52,22 @@ pub fn trend(points: &[(f64, f64, f64)]) -> Option<Trend> {
     })
 }
 
+/// The trend of Elo measured at budgets: (budget, Elo, its 95 % interval)
+/// each, the budget in nodes, depth or ms; the line runs through log₂ of
+/// the budget, each point with the standard error its interval implies.
+pub fn budget_trend(points: impl IntoIterator<Item = (f64, f64, [f64; 2])>) -> Option<Trend> {
+    let line: Vec<(f64, f64, f64)> = points
+        .into_iter()
+        .map(|(budget, elo, [low, high])| (budget.log2(), elo, (high - low) / 2.0 / 1.959_964))
+        .collect();
+    trend(&line)
+}
+
+/// The slope and its interval, short: `-9.8 per doubling [-13.6, -6.1]`.
+pub fn slope_text(trend: &Trend) -> String {
+    format!("{:+.1} per doubling [{:+.1}, {:+.1}]", trend.slope, trend.slope_ci95[0], trend.slope_ci95[1])
+}
+
 /// The trend in one line, for every view.
 pub fn verdict(trend: Option<&Trend>) -> String {
     let Some(t) = trend else {
