@@ -348,18 +348,35 @@ pub(super) fn build_spec(
     })
 }
 
+/// A run's engines and time control as its first line says them: a scaling
+/// run's A and B once (not a copy per budget), at every budget.
+fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
+    if spec.budgets.is_empty() {
+        let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+        return (names.join(" vs "), spec.tc.to_string());
+    }
+    let mut names: Vec<&str> = Vec::new();
+    for engine in &spec.engines {
+        let name = model::base_name(&engine.name);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+    (names.join(" vs "), budgets.join(", "))
+}
+
 pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {
     if let Some(warning) = repetition_warning(&spec, book) {
         crate::term::note(&warning);
     }
     let plan = plan(&spec, book);
     apply_variant(&mut spec, &plan);
+    let (engines, limit) = engines_and_limit(&spec);
     let described = format!(
-        "{}{} {} at {}, {} games from {} ({} openings), concurrency {}",
+        "{}{} {engines} at {limit}, {} games from {} ({} openings), concurrency {}",
         spec.kind,
         if spec.variant.is_standard() { "" } else { " (Chess960)" },
-        spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(" vs "),
-        spec.tc,
         2 * plan.len(),
         spec.openings,
         book.len(),

@@ -150,8 +150,8 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
                 p.min,
                 p.max,
                 if p.integer { ", integer" } else { "" },
-                p.c_end,
-                p.r_end,
+                decimals(p.c_end),
+                decimals(p.r_end),
                 100.0 * reach / range
             ));
         }
@@ -171,4 +171,9 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     }
     spec.tune = Some(Box::new(spsa));
     start(&args.play, spec, &book).await
+}
+
+/// `x` to six decimals, as short as it prints: 1.4, not 1.4000000000000001.
+fn decimals(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
 }
