@@ -65,16 +65,10 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
 
 /// An engine by name, or a path to a program (run without arguments).
 async fn resolve(registry: &Registry, name: &str) -> CliResult<EngineSpec> {
-    match registry.get(name) {
-        Ok(mut spec) => {
-            let stored = &crate::run::identity::stored_repo;
-            crate::run::identity::build_here(std::slice::from_mut(&mut spec), stored).await?;
-            Ok(spec)
-        }
-        Err(_) if name.contains('/') && std::path::Path::new(name).is_file() => {
-            let short = name.rsplit('/').next().unwrap_or(name).to_string();
-            Ok(EngineSpec { name: short, command: name.to_string(), ..EngineSpec::default() })
-        }
-        Err(e) => Err(anyhow::Error::new(e).context("arena check: give an engine's name or the path of its program")),
-    }
+    let mut spec = registry
+        .get_or_path(name)
+        .map_err(|e| anyhow::Error::new(e).context("arena check: give an engine's name or the path of its program"))?;
+    let stored = &crate::run::identity::stored_repo;
+    crate::run::identity::build_here(std::slice::from_mut(&mut spec), stored).await?;
+    Ok(spec)
 }

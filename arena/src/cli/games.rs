@@ -281,7 +281,8 @@ pub(super) fn open_book(play: &PlayArgs) -> CliResult<Book> {
     Ok(Book::open(&play.openings)?)
 }
 
-/// The engines of `names` (presets, `engines.toml`), each named once.
+/// The engines of `names` (presets, `engines.toml`, paths of programs),
+/// each named once.
 pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<EngineSpec>> {
     let registry = Registry::load(play.engines_file.as_deref())?;
     let mut engines = Vec::with_capacity(names.len());
@@ -291,7 +292,7 @@ pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<
                 "engine '{name}' is named twice; to play a preset against itself, add a second name for it in engines.toml"
             ));
         }
-        engines.push(registry.get(name)?);
+        engines.push(registry.get_or_path(name)?);
     }
     Ok(engines)
 }

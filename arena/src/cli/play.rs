@@ -55,7 +55,7 @@ pub struct MatchArgs {
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct TournamentArgs {
-    /// Comma-separated engine names.
+    /// Comma-separated engines: presets, engines.toml names or paths of UCI programs.
     #[serde(skip)]
     #[arg(long, value_delimiter = ',', required = true)]
     engines: Vec<String>,
@@ -331,10 +331,10 @@ impl SprtArgs {
 /// once for elo, match, sprt and scale.
 #[derive(Args, Debug)]
 pub struct PairArgs {
-    /// Engine A (the one being tested).
+    /// Engine A, the one being tested: a preset, an engines.toml name or the path of a UCI program.
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     a: Option<String>,
-    /// Engine B (the reference).
+    /// Engine B, the reference: a preset, an engines.toml name or the path of a UCI program.
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     b: Option<String>,
     #[command(flatten)]

@@ -18,7 +18,7 @@ use crate::run::suite::{DEFAULT_STALL_S, parse_limits};
 /// `arena suite`.
 #[derive(Args, Debug)]
 pub struct SuiteArgs {
-    /// Comma-separated engine names (the first is the 100 % reference of the tree-size table).
+    /// Comma-separated engines: presets, engines.toml names or paths of UCI programs (the first is the 100 % reference of the tree-size table).
     #[arg(long, value_delimiter = ',', required = true)]
     engines: Vec<String>,
     /// wac, bk, ecm, wcsac, mate1, mate2, mate3, mate4, hardmates, or an EPD/FEN file.
@@ -70,7 +70,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         if engines.iter().any(|e| &e.name == name) {
             return Err(anyhow!("engine '{name}' is named twice in --engines"));
         }
-        engines.push(registry.get(name)?);
+        engines.push(registry.get_or_path(name)?);
     }
     let mut spec = SuiteSpec {
         engines,

@@ -225,6 +225,35 @@ impl Registry {
         Err(RegistryError::Unknown { name: name.to_string(), known: self.names().join(", ") })
     }
 
+    /// The engine called `name`, or, when nothing has that name and it is
+    /// the path of a program (it holds a `/`: `./myengine`,
+    /// `/usr/games/stockfish`), that program, named by the path as given and
+    /// run by its absolute path. Only for names a user types: a worker runs
+    /// what its own `engines.toml` names, never a path from the database.
+    ///
+    /// # Errors
+    ///
+    /// [`RegistryError::Unknown`] for an unknown name, [`RegistryError::File`]
+    /// for a path to no program.
+    pub fn get_or_path(&self, name: &str) -> Result<EngineSpec, RegistryError> {
+        let unknown = match self.get(name) {
+            Ok(spec) => return Ok(spec),
+            Err(e) => e,
+        };
+        if !name.contains('/') {
+            return Err(unknown);
+        }
+        let problem = |problem: &str| RegistryError::File { path: name.to_string(), problem: problem.to_string() };
+        let path = std::fs::canonicalize(name).map_err(|e| problem(&format!("no engine program there ({e})")))?;
+        if !path.is_file() {
+            return Err(problem("not a program (give an engine's executable)"));
+        }
+        if name.contains('@') {
+            return Err(problem("a path with '@' cannot name an engine; name it in engines.toml"));
+        }
+        Ok(EngineSpec { name: name.to_string(), command: path.display().to_string(), ..EngineSpec::default() })
+    }
+
     /// All names: presets first, then configured engines.
     pub fn names(&self) -> Vec<String> {
         PRESETS.iter().map(|p| p.to_string()).chain(self.configured.iter().map(|e| e.name.clone())).collect()
@@ -248,6 +277,17 @@ mod tests {
         assert!(sf.options.contains(&("UCI_LimitStrength".into(), "true".into())));
         assert!(sf.options.contains(&("Name".into(), "x y".into())));
         assert_eq!(registry.get("fhr-wide").unwrap().preset.as_deref(), Some("fhr"));
+        assert!(registry.get("/bin/sh").is_err(), "get never takes a path");
+        let sh = registry.get_or_path("/bin/../bin/sh").unwrap();
+        assert_eq!((sh.name.as_str(), sh.preset.as_deref()), ("/bin/../bin/sh", None));
+        assert!(sh.command.starts_with('/') && !sh.command.contains(".."), "{}", sh.command);
+        assert_eq!(registry.get_or_path("sf").unwrap().command, "stockfish");
+        for (bad, says) in
+            [("/nonexistent/x", "no engine program there"), ("/bin", "not a program"), ("nobody", "unknown engine")]
+        {
+            let error = registry.get_or_path(bad).unwrap_err().to_string();
+            assert!(error.contains(says), "{bad}: {error}");
+        }
         assert_eq!(registry.get("nmp2+multicut").unwrap().preset.as_deref(), Some("nmp2+multicut"));
         let launch = registry.get("fhr").unwrap().launch(Path::new("/bin/arena"));
         assert_eq!(launch.args, ["engine-uci", "--pruning", "fhr"]);

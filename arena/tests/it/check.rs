@@ -80,3 +80,27 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
     assert!(err.contains("unknown engine 'nobody'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program's path names an engine wherever engines are named on the
+/// command line: it plays under that name, by its absolute path (so a
+/// resume from another folder finds it), and a path to no program is one
+/// line that creates no run.
+#[test]
+fn a_programs_path_plays_as_an_engine() {
+    let dir = temp_dir("path-engine");
+    std::fs::create_dir_all(dir.join("bin")).unwrap();
+    std::fs::copy(FAKE, dir.join("bin/fake")).unwrap();
+    let out =
+        arena(&dir, &["match", "--a", "./bin/fake", "--b", "fhr", "--games", "2", "--tc", "nodes=300", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let show = stdout(&arena(&dir, &["show", "1"]));
+    assert!(show.contains("engine ./bin/fake: ") && show.contains("./bin/fake vs fhr: 2 games"), "{show}");
+    let config = stdout(&arena(&dir, &["show", "1", "--config"]));
+    let absolute = std::fs::canonicalize(dir.join("bin/fake")).unwrap();
+    assert!(config.contains(&format!("command = \"{}\"", absolute.display())), "{config}");
+    let out = arena(&dir, &["match", "--a", "./bin/nothing", "--b", "fhr", "--games", "2", "--tc", "nodes=300"]);
+    let error = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && error.trim().lines().count() == 1, "{error}");
+    assert!(error.contains("./bin/nothing: no engine program there"), "{error}");
+    assert_eq!(stdout(&arena(&dir, &["runs"])).lines().count(), 2, "no run for the bad path");
+}
