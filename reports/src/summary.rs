@@ -239,15 +239,16 @@ impl Statistics {
                 format!("{label:<16}unbounded{why}\n")
             } else if elo {
                 let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
+                // `+ 0.0` turns a negative zero into a positive one: `+0.0`, not `-0.0`.
                 format!(
                     "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]{bound}\n",
-                    e.elo,
+                    e.elo + 0.0,
                     (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
-                    e.elo_ci95[0],
-                    e.elo_ci95[1]
+                    e.elo_ci95[0] + 0.0,
+                    e.elo_ci95[1] + 0.0
                 )
             } else {
-                format!("{label:<16}{:+7.1} ± {:5.1}\n", e.nelo, (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
+                format!("{label:<16}{:+7.1} ± {:5.1}\n", e.nelo + 0.0, (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
             }
         };
         match (self.wins, self.draws, self.losses) {
@@ -328,12 +329,14 @@ mod tests {
             (Some((30, 10, 0)), None),
             (None, Some([0, 0, 0, 0, 20])),
             (None, Some([0, 0, 20, 0, 0])),
+            (Some((1, 0, 1)), Some([0, 0, 1, 0, 0])),
         ] {
             let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
             let stats = Statistics::new(wdl, pentanomial, Some(test), None);
             let text = stats.render_text("A", "B");
             let json = serde_json::to_string(&stats).unwrap();
-            assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+            let negative_zero = text.split(|c: char| c.is_whitespace() || ",[]".contains(c)).any(|w| w == "-0.0");
+            assert!(!text.contains("NaN") && !text.contains("inf") && !negative_zero, "{text}");
             assert!(!json.contains("NaN") && !json.contains("null,\"elo\""), "{json}");
         }
     }
