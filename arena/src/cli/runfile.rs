@@ -35,7 +35,9 @@ use super::{Cli, CliResult, Command, run};
 const COMMANDS: [&str; 6] = ["elo", "match", "tournament", "sprt", "tune", "scale"];
 
 /// The command line `text` (the file `path`) stands for, without the program
-/// name; `extra` (flags given after the file, such as `--db`) is appended.
+/// name; `extra` (flags given after the file, such as `--db`) is appended,
+/// and a flag of the file that `extra` gives too is left out: the command
+/// line's value wins (`arena run r.toml --games 400`).
 ///
 /// # Errors
 ///
@@ -75,9 +77,13 @@ pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, 
         Some(_) => return Err(bad("flags must be a table: [flags]".into())),
         None => toml::Table::new(),
     };
-    let mut engines_file = false;
+    let given = |flag: &str| extra.iter().any(|e| e == flag || e.starts_with(&format!("{flag}=")));
+    let mut engines_file = given("--engines-file");
     for (key, value) in &flags {
         let flag = format!("--{}", key.replace('_', "-"));
+        if given(&flag) {
+            continue;
+        }
         engines_file |= flag == "--engines-file";
         let mut push = |value: &toml::Value| -> Result<(), String> {
             match value {
@@ -204,6 +210,13 @@ mod tests {
         let with_engines = format!("{text}[[engine]]\nname = \"fhr\"\npreset = \"fhr\"\n");
         let args = to_args("r.toml", &with_engines, &[]).unwrap();
         assert!(args.ends_with(&["--engines-file".to_string(), "r.toml".to_string()]), "{args:?}");
+        // Flags after the file win over the file's, a repeated one whole.
+        let extra: Vec<String> =
+            ["--max-games", "50", "--param=C", "--quiet", "--engines-file", "e.toml"].map(Into::into).into();
+        let args = to_args("r.toml", &with_engines, &extra).unwrap();
+        let expected =
+            "sprt --a fhr --b plain --elo1 10 --tc nodes=3000 --max-games 50 --param=C --quiet --engines-file e.toml";
+        assert_eq!(args.join(" "), expected);
         for (bad, needle) in [
             ("engines = [\"a\", \"b\"]", "no command"),
             ("command = \"suite\"", "is not one of"),
