@@ -237,12 +237,12 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
     assert!(text.contains(&format!("{:+.1}", rating("a").elo.unwrap())));
 }
 
-#[test]
-fn empty_run_renders() {
-    let report = Report::build(Inputs {
-        header: header(&["x", "y"]),
+/// The report of x against y before any game, under `header`.
+fn report_without_games(header: Header, sprt: Option<(Test, Option<Verdict>)>) -> Report {
+    Report::build(Inputs {
+        header,
         pairings: vec![("x".into(), "y".into())],
-        sprt: Some((test(), None)),
+        sprt,
         counts: &[],
         pairs: &[],
         progress: None,
@@ -253,7 +253,12 @@ fn empty_run_renders() {
         pv_issues: &[],
         machines: None,
         scale: None,
-    });
+    })
+}
+
+#[test]
+fn empty_run_renders() {
+    let report = report_without_games(header(&["x", "y"]), Some((test(), None)));
     for rendered in [render_text(&report), render_markdown(&report), render_html(&report)] {
         assert!(!rendered.contains("NaN") && rendered.contains("no games yet"), "{rendered}");
     }
@@ -280,21 +285,7 @@ fn many_binaries_on_one_machine_fold_into_one_line() {
     let mut head = header(&["x", "y"]);
     head.engines[0].played_by = (0..5).map(|n| identity("box", n)).chain([identity("other", 9)]).collect();
     head.engines[1].played_by = (0..2).map(|n| identity("box", n)).collect();
-    let report = Report::build(Inputs {
-        header: head,
-        pairings: vec![("x".into(), "y".into())],
-        sprt: None,
-        counts: &[],
-        pairs: &[],
-        progress: None,
-        games: &[],
-        move_totals: &[],
-        anchor: None,
-        tune: None,
-        pv_issues: &[],
-        machines: None,
-        scale: None,
-    });
+    let report = report_without_games(head, None);
     let text = render_text(&report);
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("played on")).collect();
     assert_eq!(lines.len(), 4, "{text}");
