@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::stats::Counts;
 use crate::stats::elo::{OneSided, Summary, exact_p_value, summarize};
 use crate::stats::sprt::{Test, Verdict};
-use crate::stats::{p_equals, p_value};
+use crate::stats::{p_equals, p_value, signed};
 
 /// Version of the JSON object.
 pub const JSON_VERSION: u32 = 1;
@@ -239,16 +239,15 @@ impl Statistics {
                 format!("{label:<16}unbounded{why}\n")
             } else if elo {
                 let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
-                // `+ 0.0` turns a negative zero into a positive one: `+0.0`, not `-0.0`.
                 format!(
-                    "{label:<16}{:+7.1} ± {:5.1}  [{:+.1}, {:+.1}]{bound}\n",
-                    e.elo + 0.0,
+                    "{label:<16}{:>7} ± {:5.1}  [{}, {}]{bound}\n",
+                    signed(e.elo),
                     (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
-                    e.elo_ci95[0] + 0.0,
-                    e.elo_ci95[1] + 0.0
+                    signed(e.elo_ci95[0]),
+                    signed(e.elo_ci95[1])
                 )
             } else {
-                format!("{label:<16}{:+7.1} ± {:5.1}\n", e.nelo + 0.0, (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
+                format!("{label:<16}{:>7} ± {:5.1}\n", signed(e.nelo), (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
             }
         };
         match (self.wins, self.draws, self.losses) {
@@ -317,6 +316,15 @@ mod tests {
         assert!(even.verdict.starts_with("not significant"), "{}", even.verdict);
         let weaker = Statistics::new(Some((5, 10, 30)), None, None, None);
         assert!(weaker.verdict.contains("B is stronger than A"), "{}", weaker.verdict);
+    }
+
+    #[test]
+    fn what_rounds_to_zero_prints_plus_zero() {
+        for (x, text) in
+            [(-0.0, "+0.0"), (-1e-12, "+0.0"), (-0.04, "+0.0"), (0.0, "+0.0"), (-0.06, "-0.1"), (12.34, "+12.3")]
+        {
+            assert_eq!(signed(x), text, "{x}");
+        }
     }
 
     #[test]

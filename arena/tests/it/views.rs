@@ -16,6 +16,13 @@ fn get(address: std::net::SocketAddr, path: &str) -> String {
     body
 }
 
+/// A number as every view prints it: signed, one decimal, and `+0.0` for
+/// whatever rounds to zero, never `-0.0`.
+fn signed(x: f64) -> String {
+    let text = format!("{x:+.1}");
+    if text == "-0.0" { "+0.0".into() } else { text }
+}
+
 /// The texts every full view (the summary, show, the report in every
 /// format, the run page) must contain, each with what it stands for.
 fn facts(report: &Value) -> Vec<(String, String)> {
@@ -36,8 +43,8 @@ fn facts(report: &Value) -> Vec<(String, String)> {
         if estimate["elo_limit"].is_null() {
             let elo = estimate["elo"].as_f64().unwrap();
             let [low, high] = [0, 1].map(|i| estimate["elo_ci95"][i].as_f64().unwrap());
-            facts.push((format!("{name} Elo"), format!("{elo:+7.1}").trim().to_string()));
-            facts.push((format!("{name} interval"), format!("[{low:+.1}, {high:+.1}]")));
+            facts.push((format!("{name} Elo"), signed(elo)));
+            facts.push((format!("{name} interval"), format!("[{}, {}]", signed(low), signed(high))));
         } else {
             facts.push((format!("{name} Elo bound"), estimate["elo_text"].as_str().unwrap().to_string()));
         }
@@ -49,11 +56,11 @@ fn facts(report: &Value) -> Vec<(String, String)> {
         for rating in ratings {
             let engine = rating["name"].as_str().unwrap();
             if let Some(elo) = rating["elo"].as_f64() {
-                facts.push((format!("rating of {engine}"), format!("{elo:+.1}")));
+                facts.push((format!("rating of {engine}"), signed(elo)));
             }
             if let Some(ci) = rating["elo_ci95"].as_array() {
                 let (low, high) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
-                facts.push((format!("interval of {engine}"), format!("[{low:+.1}, {high:+.1}]")));
+                facts.push((format!("interval of {engine}"), format!("[{}, {}]", signed(low), signed(high))));
             }
         }
     }
@@ -103,7 +110,7 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
         }
         let [slope, low, high] =
             [&trend["slope"], &trend["slope_ci95"][0], &trend["slope_ci95"][1]].map(|v| v.as_f64().unwrap());
-        facts.push(("trend".into(), format!("{slope:+.1} per doubling [{low:+.1}, {high:+.1}]")));
+        facts.push(("trend".into(), format!("{} per doubling [{}, {}]", signed(slope), signed(low), signed(high))));
         return facts;
     }
     let Some(first) = report["pairings"].as_array().and_then(|p| p.first()) else { return facts };

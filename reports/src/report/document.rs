@@ -4,6 +4,7 @@
 
 use super::svg::{Band, Bars, LinePlot, Series};
 use super::{Report, Tournament};
+use crate::stats::signed;
 
 /// Pairs listed one by one up to this many; beyond, only the most one-sided.
 const OPENING_ROWS: usize = 100;
@@ -282,8 +283,11 @@ fn blocks(report: &Report) -> Vec<Block> {
                         format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text)
                     }
                     _ => format!(
-                        "Elo after {} games: {:+.1} [{:+.1}, {:+.1}]",
-                        last.games, last.elo, last.low, last.high
+                        "Elo after {} games: {} [{}, {}]",
+                        last.games,
+                        signed(last.elo),
+                        signed(last.low),
+                        signed(last.high)
                     ),
                 },
                 svg: plot.to_svg(),
@@ -481,8 +485,8 @@ fn ratings_blocks(t: &Tournament) -> Vec<Block> {
                 vec![
                     (i + 1).to_string(),
                     r.name.clone(),
-                    r.elo.map_or("unrated".to_string(), |e| format!("{e:+.1}")),
-                    r.elo_ci95.map_or("-".to_string(), |[lo, hi]| format!("[{lo:+.1}, {hi:+.1}]")),
+                    r.elo.map_or("unrated".to_string(), signed),
+                    r.elo_ci95.map_or("-".to_string(), |[lo, hi]| format!("[{}, {}]", signed(lo), signed(hi))),
                     r.games.to_string(),
                     points(r.points),
                 ]

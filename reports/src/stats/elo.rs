@@ -82,13 +82,12 @@ pub fn one_sided_limit(side: OneSided, score: f64, games: f64) -> f64 {
 /// never the thousands that the regularised estimate would give.
 pub fn elo_text(elo: f64, ci95: (f64, f64), bound: Option<(OneSided, f64)>, score: f64) -> String {
     match bound {
-        // `+ 0.0` turns a negative zero into a positive one: `+0.0`, not `-0.0`.
-        None => format!("{:+.1} ± {:.1}", elo + 0.0, (ci95.1 - ci95.0) / 2.0),
+        None => format!("{} ± {:.1}", super::signed(elo), (ci95.1 - ci95.0) / 2.0),
         Some((OneSided::AtLeast, limit)) => {
-            format!("> {limit:+.1} ({})", if score >= 1.0 { "all won" } else { "one-sided 95 % bound" })
+            format!("> {} ({})", super::signed(limit), if score >= 1.0 { "all won" } else { "one-sided 95 % bound" })
         }
         Some((OneSided::AtMost, limit)) => {
-            format!("< {limit:+.1} ({})", if score <= 0.0 { "all lost" } else { "one-sided 95 % bound" })
+            format!("< {} ({})", super::signed(limit), if score <= 0.0 { "all lost" } else { "one-sided 95 % bound" })
         }
     }
 }

@@ -21,6 +21,14 @@ pub fn p_value(p: f64) -> String {
     if p < 0.0005 { "< 0.001".to_string() } else { format!("{p:.3}") }
 }
 
+/// `x` signed, to one decimal: `+12.3`, `-4.0`, and `+0.0` for whatever
+/// rounds to zero, never `-0.0` (a tiny negative difference, or a negative
+/// zero, would print so).
+pub fn signed(x: f64) -> String {
+    let text = format!("{x:+.1}");
+    if text == "-0.0" { "+0.0".to_string() } else { text }
+}
+
 /// `p = 0.046`, or `p < 0.001`, for a sentence.
 pub fn p_equals(p: f64) -> String {
     let value = p_value(p);

@@ -9,6 +9,8 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
+use super::signed;
+
 /// The line of Elo against log₂ budget.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Trend {
@@ -65,7 +67,7 @@ pub fn budget_trend(points: impl IntoIterator<Item = (f64, f64, [f64; 2])>) -> O
 
 /// The slope and its interval, short: `-9.8 per doubling [-13.6, -6.1]`.
 pub fn slope_text(trend: &Trend) -> String {
-    format!("{:+.1} per doubling [{:+.1}, {:+.1}]", trend.slope, trend.slope_ci95[0], trend.slope_ci95[1])
+    format!("{} per doubling [{}, {}]", signed(trend.slope), signed(trend.slope_ci95[0]), signed(trend.slope_ci95[1]))
 }
 
 /// The trend in one line, for every view.
@@ -74,10 +76,10 @@ pub fn verdict(trend: Option<&Trend>) -> String {
         return "no trend: fewer than two budgets with games".to_string();
     };
     let change = format!(
-        "{:+.1} Elo per doubling of the budget [{:+.1}, {:+.1}], {}",
-        t.slope,
-        t.slope_ci95[0],
-        t.slope_ci95[1],
+        "{} Elo per doubling of the budget [{}, {}], {}",
+        signed(t.slope),
+        signed(t.slope_ci95[0]),
+        signed(t.slope_ci95[1]),
         super::p_equals(t.p_value)
     );
     if t.p_value >= 0.05 {
