@@ -21,6 +21,19 @@ pub fn base_name(name: &str) -> &str {
     name.rsplit_once('@').map_or(name, |(base, _)| base)
 }
 
+/// A scaling run's engines as its views name them: `A vs B`, each copy
+/// `A@BUDGET` as its A, once.
+pub fn base_names_once<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let mut bases: Vec<&str> = Vec::new();
+    for name in names {
+        let base = base_name(name);
+        if !bases.contains(&base) {
+            bases.push(base);
+        }
+    }
+    bases.join(" vs ")
+}
+
 /// How to start one engine and configure it.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineSpec {

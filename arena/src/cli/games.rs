@@ -356,15 +356,8 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
         return (names.join(" vs "), spec.tc.to_string());
     }
-    let mut names: Vec<&str> = Vec::new();
-    for engine in &spec.engines {
-        let name = model::base_name(&engine.name);
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
     let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
-    (names.join(" vs "), budgets.join(", "))
+    (model::base_names_once(spec.engines.iter().map(|e| e.name.as_str())), budgets.join(", "))
 }
 
 pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {

@@ -173,14 +173,8 @@ fn runs_filter_form(filter: &db::RunFilter) -> String {
 
 /// The engines of a row: a scaling run's A and B once, not a copy per budget.
 fn engines_cell(row: &RunRow) -> String {
-    let mut names: Vec<&str> = Vec::new();
-    for name in &row.engines {
-        let name = if row.kind == "scale" { model::base_name(name) } else { name };
-        if !names.contains(&name) {
-            names.push(name);
-        }
-    }
-    names.join(" vs ")
+    let names = row.engines.iter().map(String::as_str);
+    if row.kind == "scale" { model::base_names_once(names) } else { names.collect::<Vec<_>>().join(" vs ") }
 }
 
 fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
