@@ -36,6 +36,7 @@ pub use runs::{OpenRun, RunFilter};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
 pub use upkeep::{Compacted, Shed};
+pub use workers::PacedGame;
 
 use model::{PairPlan, PairingCounts, SuiteChunkPlan, Verdict};
 

@@ -8,8 +8,22 @@ use model::{WorkerBeat, WorkerInfo};
 
 use crate::{Db, DbError};
 
-/// Games whose finishing times give a run's pace.
-const PACE_GAMES: i64 = 50;
+/// Games whose times give a run's pace.
+const PACE_GAMES: i64 = 100;
+
+/// One of a run's latest games as its pace reads it: who played it and
+/// when it started and finished (Unix ms).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PacedGame {
+    /// White's engine name.
+    pub white: String,
+    /// Black's engine name.
+    pub black: String,
+    /// Started, Unix ms.
+    pub started_ms: i64,
+    /// Finished, Unix ms.
+    pub finished_ms: i64,
+}
 
 impl Db {
     /// Records that process `name` is alive and what it did since it last
@@ -75,21 +89,25 @@ impl Db {
             .collect())
     }
 
-    /// The finishing times (Unix ms) of a run's latest games, newest first
-    /// (at most 50): its pace.
+    /// A run's latest games (at most 100), newest first: its pace.
     ///
     /// # Errors
     ///
     /// A database failure.
-    pub async fn recent_game_times(&self, run: i64) -> Result<Vec<i64>, DbError> {
+    pub async fn recent_games(&self, run: i64) -> Result<Vec<PacedGame>, DbError> {
         let rows =
-            sqlx::query(self.backend.sql("SELECT finished_ms FROM games WHERE run_id = ? ORDER BY id DESC LIMIT ?"))
-                .bind(run)
-                .bind(PACE_GAMES)
-                .fetch_all(&self.pool)
-                .await
-                .map_err(|e| self.error(e))?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+            sqlx::query(self.backend.sql(
+                "SELECT white, black, started_ms, finished_ms FROM games WHERE run_id = ? ORDER BY id DESC LIMIT ?",
+            ))
+            .bind(run)
+            .bind(PACE_GAMES)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(rows
+            .iter()
+            .map(|r| PacedGame { white: r.get(0), black: r.get(1), started_ms: r.get(2), finished_ms: r.get(3) })
+            .collect())
     }
 
     /// The game slots holding a live lease on a unit of run `run` (`host:pid/index`).

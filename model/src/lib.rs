@@ -22,7 +22,7 @@ pub use run::{
 };
 pub use spec::{
     Adjudication, DrawRule, EngineSpec, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit,
-    SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names_once,
+    SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

@@ -21,9 +21,9 @@ pub fn base_name(name: &str) -> &str {
     name.rsplit_once('@').map_or(name, |(base, _)| base)
 }
 
-/// A scaling run's engines as its views name them: `A vs B`, each copy
-/// `A@BUDGET` as its A, once.
-pub fn base_names_once<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+/// A scaling run's engines as its views name them: each copy `A@BUDGET` as
+/// its A, once (`[A, B]`).
+pub fn base_names<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
     let mut bases: Vec<&str> = Vec::new();
     for name in names {
         let base = base_name(name);
@@ -31,7 +31,7 @@ pub fn base_names_once<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
             bases.push(base);
         }
     }
-    bases.join(" vs ")
+    bases
 }
 
 /// How to start one engine and configure it.

@@ -357,7 +357,7 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
         return (names.join(" vs "), spec.tc.to_string());
     }
     let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
-    (model::base_names_once(spec.engines.iter().map(|e| e.name.as_str())), budgets.join(", "))
+    (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
 }
 
 pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {

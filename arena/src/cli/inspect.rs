@@ -72,7 +72,7 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
     for run in runs {
         // Suite runs store answers, not games: the column counts answers there.
         let spec = Spec::of(&run).ok();
-        let engines = spec.as_ref().map(|s| names(s.engines().iter())).unwrap_or_default();
+        let engines = spec.as_ref().map(names).unwrap_or_default();
         let (done, planned) = done_and_planned(&db, &run, spec.as_ref()).await?;
         outln!(
             "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
@@ -87,8 +87,13 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
     Ok(())
 }
 
-fn names<'a>(engines: impl Iterator<Item = &'a model::EngineSpec>) -> String {
-    engines.map(|e| e.name.as_str()).collect::<Vec<_>>().join(",")
+/// A run's engines, a scaling run's A and B once (not a copy per budget).
+fn names(spec: &Spec) -> String {
+    let names = spec.engines().iter().map(|e| e.name.as_str());
+    match spec {
+        Spec::Games(games) if !games.budgets.is_empty() => model::base_names(names).join(","),
+        _ => names.collect::<Vec<_>>().join(","),
+    }
 }
 
 /// `arena show`: the short view of the run's report.

@@ -174,7 +174,7 @@ fn runs_filter_form(filter: &db::RunFilter) -> String {
 /// The engines of a row: a scaling run's A and B once, not a copy per budget.
 fn engines_cell(row: &RunRow) -> String {
     let names = row.engines.iter().map(String::as_str);
-    if row.kind == "scale" { model::base_names_once(names) } else { names.collect::<Vec<_>>().join(" vs ") }
+    if row.kind == "scale" { model::base_names(names).join(" vs ") } else { names.collect::<Vec<_>>().join(" vs ") }
 }
 
 fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {

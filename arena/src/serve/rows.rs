@@ -4,7 +4,7 @@
 //! holding its units now.
 
 use db::{Db, DbError};
-use model::{RunInfo, RunStatus, Spec};
+use model::{MatchSpec, RunInfo, RunStatus, Spec};
 use reports::stats::scaling::{Trend, budget_trend};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
@@ -56,16 +56,64 @@ pub struct RunRow {
     pub created_ms: i64,
 }
 
-/// A running run's seconds to go from the finishing times of its latest
-/// games (newest first); `None` without a recent pace.
-fn eta(times: &[i64], left: i64) -> Option<f64> {
-    let (newest, oldest) = (*times.first()?, *times.last()?);
+/// The games still to play of one pairing, and its budget (a scaling run's
+/// nodes, depth or milliseconds: `TimeControl::budget`) if it has one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Left {
+    games: i64,
+    budget: Option<f64>,
+}
+
+/// A running run's seconds to go: each pairing's games left at what its
+/// latest games took, over the game time the run gets per second of wall
+/// time (its pace, which counts the slots playing it). A pairing without a
+/// recent game costs what a power law fitted to the measured budgets gives
+/// at its budget (a scaling run's larger budgets, still ahead, cost more),
+/// else the mean game. `recent` is newest first, each game with its
+/// pairing; `total` is the games left of the whole run. `None` without a
+/// recent pace.
+fn eta(recent: &[(Option<usize>, i64, i64)], pairings: &[Left], total: i64) -> Option<f64> {
+    let (newest, oldest) = (recent.first()?.2, recent.last()?.2);
     let stale = model::now_ms() - newest > 10 * 60_000;
-    if times.len() < 2 || newest <= oldest || stale {
+    if recent.len() < 2 || newest <= oldest || stale {
         return None;
     }
-    let per_ms = (times.len() - 1) as f64 / (newest - oldest) as f64;
-    Some(left.max(0) as f64 / per_ms / 1000.0)
+    let took = |&(_, started, finished): &(Option<usize>, i64, i64)| (finished - started).max(1) as f64;
+    let game_ms_per_ms = recent[..recent.len() - 1].iter().map(took).sum::<f64>() / (newest - oldest) as f64;
+    let mean = recent.iter().map(took).sum::<f64>() / recent.len() as f64;
+    let measured: Vec<Option<f64>> = (0..pairings.len())
+        .map(|p| {
+            let times: Vec<f64> = recent.iter().filter(|g| g.0 == Some(p)).map(took).collect();
+            (!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64)
+        })
+        .collect();
+    let law = power_law(pairings.iter().zip(&measured).filter_map(|(left, ms)| Some((left.budget?, (*ms)?))));
+    let cost = |p: usize| {
+        measured[p]
+            .or_else(|| Some(law?.0 * pairings[p].budget?.powf(law?.1)))
+            .filter(|c| c.is_finite())
+            .unwrap_or(mean)
+    };
+    let weights: i64 = pairings.iter().map(|l| l.games.max(0)).sum();
+    let per_game = if weights > 0 {
+        pairings.iter().enumerate().map(|(p, l)| l.games.max(0) as f64 * cost(p)).sum::<f64>() / weights as f64
+    } else {
+        mean
+    };
+    Some(total.max(0) as f64 * per_game / game_ms_per_ms / 1000.0)
+}
+
+/// `(c, k)` of `cost = c · budget^k` fitted (least squares on the logs) to
+/// measured `(budget, cost)` points; one budget alone gives `k = 1`, a cost
+/// in proportion to the budget. `None` without a positive point.
+fn power_law(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
+    let logs: Vec<(f64, f64)> = points.filter(|&(b, c)| b > 0.0 && c > 0.0).map(|(b, c)| (b.ln(), c.ln())).collect();
+    let n = logs.len() as f64;
+    let (mx, my) = (logs.iter().map(|p| p.0).sum::<f64>() / n, logs.iter().map(|p| p.1).sum::<f64>() / n);
+    let sxx: f64 = logs.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = logs.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let k = if sxx > 1e-12 { sxy / sxx } else { 1.0 };
+    (!logs.is_empty()).then(|| ((my - k * mx).exp(), k))
 }
 
 /// The row of `run`.
@@ -130,10 +178,43 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         }
         None => {}
     }
-    if run.status == RunStatus::Running && !matches!(spec, Some(Spec::Suite(_))) {
-        row.eta_s = eta(&db.recent_game_times(run.id).await?, row.planned - row.done);
+    if run.status == RunStatus::Running
+        && let Some(Spec::Games(games)) = &spec
+    {
+        row.eta_s = games_eta(db, run, games, row.planned - row.done).await?;
     }
     Ok(row)
+}
+
+/// [`eta`] of a run of games: its latest games matched to their pairings
+/// (either colour), and each pairing's games left (the planned games shared
+/// evenly, less those it has scored).
+async fn games_eta(db: &Db, run: &RunInfo, games: &MatchSpec, total: i64) -> Result<Option<f64>, DbError> {
+    let names = games.pairing_names();
+    let recent: Vec<(Option<usize>, i64, i64)> = db
+        .recent_games(run.id)
+        .await?
+        .into_iter()
+        .map(|g| {
+            let pairing =
+                names.iter().position(|(a, b)| (a, b) == (&g.white, &g.black) || (a, b) == (&g.black, &g.white));
+            (pairing, g.started_ms, g.finished_ms)
+        })
+        .collect();
+    let counts = db.pairing_counts(run.id).await?;
+    let each = 2 * run.pairs_planned / names.len().max(1) as i64;
+    let left: Vec<Left> = names
+        .iter()
+        .enumerate()
+        .map(|(p, (a, b))| {
+            let scored = counts.iter().find(|c| (&c.engine_a, &c.engine_b) == (a, b)).map_or(0, |c| {
+                let t = c.tally;
+                (t.wins + t.draws + t.losses) as i64
+            });
+            Left { games: each - scored, budget: games.budgets.get(p).and_then(model::TimeControl::budget) }
+        })
+        .collect();
+    Ok(eta(&recent, &left, total))
 }
 
 #[cfg(test)]
@@ -144,14 +225,51 @@ mod tests {
     #[test]
     fn eta_from_the_pace_of_recent_games() {
         let now = model::now_ms();
-        // 11 games over 10 s: one per second; 30 left → 30 s.
-        let times: Vec<i64> = (0..11).map(|i| now - i * 1000).collect();
-        assert!((eta(&times, 30).unwrap() - 30.0).abs() < 1e-9);
-        assert_eq!(eta(&times[..1], 30), None);
-        let old: Vec<i64> = times.iter().map(|t| t - 3_600_000).collect();
-        assert_eq!(eta(&old, 30), None, "a stale pace gives no ETA");
+        // 11 games of 1 s, one after another: 30 left → 30 s.
+        let times: Vec<(Option<usize>, i64, i64)> =
+            (0..11).map(|i| (Some(0), now - i * 1000 - 1000, now - i * 1000)).collect();
+        let one = [Left { games: 30, budget: None }];
+        assert!((eta(&times, &one, 30).unwrap() - 30.0).abs() < 1e-9);
+        // Two slots playing 2 s games: the same pace of one game a second.
+        let two: Vec<_> = times.iter().map(|&(p, _, f)| (p, f - 2000, f)).collect();
+        assert!((eta(&two, &one, 30).unwrap() - 30.0).abs() < 1e-9);
+        assert_eq!(eta(&times[..1], &one, 30), None);
+        let old: Vec<_> = times.iter().map(|&(p, s, f)| (p, s - 3_600_000, f - 3_600_000)).collect();
+        assert_eq!(eta(&old, &one, 30), None, "a stale pace gives no ETA");
         assert_eq!(duration(42.4), "42s");
         assert_eq!(duration(190.0), "3m10s");
         assert_eq!(duration(3720.0), "1h02m");
+    }
+
+    /// A scaling run whose larger budgets are still ahead: their games cost
+    /// what the measured budgets' power law gives, not the mean game.
+    #[test]
+    fn a_budget_without_games_costs_what_the_measured_ones_grow_by() {
+        let now = model::now_ms();
+        // One slot alternating budgets 1000 (1 s games) and 4000 (2 s games:
+        // cost ∝ budget^0.5); the 16000 budget has not started.
+        let mut recent = Vec::new();
+        let mut end = now;
+        for i in 0..20 {
+            let (p, ms) = if i % 2 == 0 { (0, 1000) } else { (1, 2000) };
+            recent.push((Some(p), end - ms, end));
+            end -= ms;
+        }
+        let left = |games: [i64; 3]| {
+            [1000.0, 4000.0, 16000.0]
+                .iter()
+                .zip(games)
+                .map(|(&b, g)| Left { games: g, budget: Some(b) })
+                .collect::<Vec<_>>()
+        };
+        // 10 games at 16000 nodes: 4 s each on one slot.
+        assert!((eta(&recent, &left([0, 0, 10]), 10).unwrap() - 40.0).abs() < 1e-6);
+        // 2 + 2 + 2 games: 2 s + 4 s + 8 s.
+        assert!((eta(&recent, &left([2, 2, 2]), 6).unwrap() - 14.0).abs() < 1e-6);
+        // A run without budgets: the pairing without games costs the mean (1.5 s).
+        let plain = [Left { games: 0, budget: None }, Left { games: 0, budget: None }, Left { games: 4, budget: None }];
+        assert!((eta(&recent, &plain, 4).unwrap() - 6.0).abs() < 1e-6);
+        let (c, k) = power_law([(1000.0, 3.0)].into_iter()).unwrap();
+        assert!((c - 0.003).abs() < 1e-12 && k == 1.0, "one budget: cost in proportion to it");
     }
 }

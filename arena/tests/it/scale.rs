@@ -115,7 +115,9 @@ fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
         assert!(err.trim().lines().count() == 1 && err.contains(needle), "{args:?}: {err}");
     }
     let runs = stdout(&arena_ok(&dir, &["runs"]));
-    assert!(runs.lines().any(|l| l.trim_start().starts_with("1 ") && l.contains("finished") && l.contains("16/16")));
+    let row = runs.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap_or_default();
+    assert!(row.contains("finished") && row.contains("16/16"), "{runs}");
+    assert!(row.ends_with(" grows,steady"), "a scaling run's A and B once, not a copy per budget: {runs}");
 
     let added = stdout(&arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000,nodes=8000"]));
     assert!(
