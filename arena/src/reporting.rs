@@ -5,7 +5,7 @@
 
 use clap::ValueEnum;
 use db::{Db, DbError};
-use model::{RunInfo, Spec, SpecError};
+use model::{MatchSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
 use reports::report::{
     Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
     render_html, render_html_body, render_markdown, render_text, utc_timestamp,
@@ -164,10 +164,9 @@ impl Ask {
 
 /// The report of stored run `run`.
 pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportError> {
-    let Ask { anchor, detail, count_set_aside, pairs_read_up_to } = ask;
     let info = db.run(run).await?;
     let spec = Spec::of(&info)?;
-    if let Some(name) = &anchor
+    if let Some(name) = &ask.anchor
         && !spec.engines().iter().any(|e| &e.name == name)
     {
         let names: Vec<&str> = spec.engines().iter().map(|e| e.name.as_str()).collect();
@@ -178,86 +177,7 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
     }
     let engines = engine_headers(spec.engines(), &db.identities(run).await?);
     match spec {
-        Spec::Games(spec) => {
-            // The short view needs only the counts; the full report the pairs
-            // in order too, or for a large run the counts by block.
-            let (pairs, counts, progress) = match detail {
-                Detail::Full => {
-                    let counts = db.pair_counts(run).await?;
-                    let finished: u64 = counts.iter().map(|c| c.pairs).sum();
-                    if finished > pairs_read_up_to.unwrap_or(PAIRS_READ_UP_TO) {
-                        let pairs = db.first_pair_outcomes(run, OPENINGS_LISTED).await?;
-                        (pairs, counts, Some(db.progress_counts(run).await?))
-                    } else {
-                        let pairs = db.pair_outcomes(run).await?;
-                        let counts = model::PairCount::of(&pairs);
-                        (pairs, counts, None)
-                    }
-                }
-                Detail::Brief => (Vec::new(), db.pair_counts(run).await?, None),
-            };
-            let records = db.machine_records(run).await?;
-            let states = db.machine_states(run).await?;
-            let machines = MachineInputs {
-                records: &records,
-                states: &states,
-                count_set_aside: count_set_aside.unwrap_or(spec.machines.count_set_aside),
-            };
-            let excluded = reports::report::machines_left_out(machines);
-            let (games, move_totals, terminations) = match detail {
-                Detail::Full => (db.game_counts(run).await?, db.move_totals(run).await?, Vec::new()),
-                Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run, &excluded).await?),
-            };
-            let header = Header {
-                run,
-                kind: info.kind,
-                status: info.status,
-                engines,
-                time_control: match spec.budgets.is_empty() {
-                    true => spec.tc.to_string(),
-                    false => {
-                        let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
-                        format!("{} (one pairing per budget)", budgets.join(", "))
-                    }
-                },
-                openings: match spec.variant {
-                    model::Variant::Standard => spec.openings.clone(),
-                    variant => format!("{} ({})", spec.openings, variant.pgn()),
-                },
-                games_planned: u64::try_from(2 * info.pairs_planned).unwrap_or(0),
-                games_played: u64::try_from(info.games).unwrap_or(0),
-                created: utc_timestamp(info.created_ms),
-                finished: info.finished_ms.map(utc_timestamp),
-                machine: info.machine.clone(),
-            };
-            let pairings = spec.pairing_names();
-            let pv_issues = db.pv_issue_counts(run).await?;
-            let iterations = match &spec.tune {
-                Some(_) => db.tune_iterations(run).await?,
-                None => Vec::new(),
-            };
-            let budgets = match spec.budgets.is_empty() {
-                true => Vec::new(),
-                false => scale_budgets(db, run, &spec).await?,
-            };
-            let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
-            let report = Report::build(Inputs {
-                header,
-                pairings,
-                sprt: spec.sprt.map(|test| (test, info.verdict)),
-                counts: &counts,
-                pairs: &pairs,
-                progress: progress.as_deref(),
-                games: &games,
-                move_totals: &move_totals,
-                anchor,
-                tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
-                pv_issues: &pv_issues,
-                scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
-                machines: Some(machines),
-            });
-            Ok(RunReport::Games(report, terminations))
-        }
+        Spec::Games(spec) => games_report(db, &info, &spec, engines, ask).await,
         Spec::Suite(spec) => {
             let results = db.suite_results(run).await?;
             let header = SuiteHeader {
@@ -271,8 +191,109 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
                 finished: info.finished_ms.map(utc_timestamp),
                 machine: info.machine.clone(),
             };
-            Ok(RunReport::Suite(SuiteReport::build(SuiteInputs { header, results: &results, reference: anchor })))
+            Ok(RunReport::Suite(SuiteReport::build(SuiteInputs { header, results: &results, reference: ask.anchor })))
         }
+    }
+}
+
+/// The report of a run of games.
+async fn games_report(
+    db: &Db,
+    info: &RunInfo,
+    spec: &MatchSpec,
+    engines: Vec<EngineHeader>,
+    ask: Ask,
+) -> Result<RunReport, ReportError> {
+    let Ask { anchor, detail, count_set_aside, pairs_read_up_to } = ask;
+    let run = info.id;
+    let (pairs, counts, progress) = pairs_read(db, run, detail, pairs_read_up_to.unwrap_or(PAIRS_READ_UP_TO)).await?;
+    let records = db.machine_records(run).await?;
+    let states = db.machine_states(run).await?;
+    let machines = MachineInputs {
+        records: &records,
+        states: &states,
+        count_set_aside: count_set_aside.unwrap_or(spec.machines.count_set_aside),
+    };
+    let excluded = reports::report::machines_left_out(machines);
+    let (games, move_totals, terminations) = match detail {
+        Detail::Full => (db.game_counts(run).await?, db.move_totals(run).await?, Vec::new()),
+        Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run, &excluded).await?),
+    };
+    let pv_issues = db.pv_issue_counts(run).await?;
+    let iterations = match &spec.tune {
+        Some(_) => db.tune_iterations(run).await?,
+        None => Vec::new(),
+    };
+    let budgets = match spec.budgets.is_empty() {
+        true => Vec::new(),
+        false => scale_budgets(db, run, spec).await?,
+    };
+    let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
+    let report = Report::build(Inputs {
+        header: games_header(info, spec, engines),
+        pairings: spec.pairing_names(),
+        sprt: spec.sprt.map(|test| (test, info.verdict)),
+        counts: &counts,
+        pairs: &pairs,
+        progress: progress.as_deref(),
+        games: &games,
+        move_totals: &move_totals,
+        anchor,
+        tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
+        pv_issues: &pv_issues,
+        scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
+        machines: Some(machines),
+    });
+    Ok(RunReport::Games(report, terminations))
+}
+
+/// The pairs a report reads: the short view only their counts; the full
+/// report the pairs in order too, or for a run of more than `up_to` pairs
+/// the first [`OPENINGS_LISTED`] and the counts by block.
+async fn pairs_read(
+    db: &Db,
+    run: i64,
+    detail: Detail,
+    up_to: u64,
+) -> Result<(Vec<PairOutcome>, Vec<PairCount>, Option<Vec<ProgressCount>>), DbError> {
+    if detail == Detail::Brief {
+        return Ok((Vec::new(), db.pair_counts(run).await?, None));
+    }
+    let counts = db.pair_counts(run).await?;
+    let finished: u64 = counts.iter().map(|c| c.pairs).sum();
+    if finished > up_to {
+        let pairs = db.first_pair_outcomes(run, OPENINGS_LISTED).await?;
+        return Ok((pairs, counts, Some(db.progress_counts(run).await?)));
+    }
+    let pairs = db.pair_outcomes(run).await?;
+    let counts = PairCount::of(&pairs);
+    Ok((pairs, counts, None))
+}
+
+/// The header of a run of games: a scaling run's budgets as its time
+/// control, a variant after the book's name.
+fn games_header(info: &RunInfo, spec: &MatchSpec, engines: Vec<EngineHeader>) -> Header {
+    Header {
+        run: info.id,
+        kind: info.kind,
+        status: info.status,
+        engines,
+        time_control: match spec.budgets.is_empty() {
+            true => spec.tc.to_string(),
+            false => {
+                let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+                format!("{} (one pairing per budget)", budgets.join(", "))
+            }
+        },
+        openings: match spec.variant {
+            model::Variant::Standard => spec.openings.clone(),
+            variant => format!("{} ({})", spec.openings, variant.pgn()),
+        },
+        games_planned: u64::try_from(2 * info.pairs_planned).unwrap_or(0),
+        games_played: u64::try_from(info.games).unwrap_or(0),
+        created: utc_timestamp(info.created_ms),
+        finished: info.finished_ms.map(utc_timestamp),
+        machine: info.machine.clone(),
     }
 }
 

@@ -212,124 +212,26 @@ impl Db {
     pub async fn open_noting(target: &Target, upgrading: impl FnOnce(Upgrade)) -> Result<Db, DbError> {
         sqlx::any::install_default_drivers();
         let shown = target.to_string();
-        let open_error = |e: sqlx::Error| match classify(&shown, &e) {
-            DbError::Sql(cause) => DbError::Open { target: shown.clone(), cause },
-            other => other,
-        };
         // Held until the migrations ran: SQLite's migrator takes no lock of
         // its own, and two processes migrating one fresh file at once (a run
         // and `arena show`, workers starting together) would both create
         // its tables.
-        let mut migrating = None;
-        let mut sqlite_url = None;
-        let (pool, backend) = match target {
+        let (pool, backend, sqlite_url, migrating) = match target {
             Target::Sqlite(path) => {
-                let path = std::path::absolute(path)
-                    .map_err(|e| DbError::Open { target: shown.clone(), cause: e.to_string() })?;
-                // SQLite says only "unable to open database file".
-                if let Some(folder) = path.parent().filter(|folder| !folder.is_dir()) {
-                    let cause = format!("its folder '{}' does not exist", folder.display());
-                    return Err(DbError::Open { target: shown.clone(), cause });
-                }
-                let held = {
-                    let path = path.clone();
-                    tokio::task::spawn_blocking(move || held_file(&path)).await.ok().flatten()
-                };
-                if let Some(file) = &held {
-                    migrating = migration_lock(file.clone()).await;
-                }
-                refuse_foreign_sqlite(&path, held.as_deref(), &shown).await?;
-                let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
-                sqlite_url = Some(url.to_string());
-                let options = AnyConnectOptions::from_url(&url).map_err(open_error)?;
-                let pool = AnyPoolOptions::new()
-                    .max_connections(1)
-                    .after_connect(|connection, _| {
-                        Box::pin(async move {
-                            for pragma in [
-                                format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
-                                "PRAGMA foreign_keys = ON".to_string(),
-                                // Only a new file takes it (before its first table).
-                                format!("PRAGMA page_size = {SQLITE_PAGE_SIZE}"),
-                                "PRAGMA synchronous = NORMAL".to_string(),
-                            ] {
-                                connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
-                            }
-                            Ok(())
-                        })
-                    })
-                    .connect_with(options)
-                    .await
-                    .map_err(open_error)?;
-                (pool, Backend::Sqlite)
+                let (pool, url, migrating) = connect_sqlite(path, &shown).await?;
+                (pool, Backend::Sqlite, Some(url), migrating)
             }
-            Target::Postgres(url) => {
-                let options: AnyConnectOptions = url.parse().map_err(open_error)?;
-                let options = options.disable_statement_logging();
-                // One direct connection first: its error names the problem
-                // (refused, unknown host, bad password) at once, where the
-                // pool would retry until its timeout.
-                let probe = AnyConnection::connect_with(&options)
-                    .await
-                    .map_err(|e| DbError::Open { target: shown.clone(), cause: postgres_cause(&e) })?;
-                probe.close().await.map_err(open_error)?;
-                let pool = AnyPoolOptions::new()
-                    .max_connections(POSTGRES_CONNECTIONS)
-                    .acquire_timeout(Duration::from_secs(30))
-                    .connect_with(options)
-                    .await
-                    .map_err(open_error)?;
-                (pool, Backend::Postgres)
-            }
+            Target::Postgres(url) => (connect_postgres(url, &shown).await?, Backend::Postgres, None, None),
         };
-        if backend == Backend::Postgres {
-            let tables: Vec<String> = sqlx::query_scalar(
-                "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()",
-            )
-            .fetch_all(&pool)
-            .await
-            .map_err(open_error)?;
-            if let Some(what) = foreign(&tables) {
-                pool.close().await;
-                return Err(DbError::NotArena { target: shown, what });
-            }
-        }
         let applied = applied_migrations(&pool).await;
-        let applied_before = i64::try_from(applied.len()).unwrap_or(i64::MAX);
-        let migrator = match backend {
-            Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
-            Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
-        };
-        let known = i64::try_from(migrator.iter().count()).unwrap_or(i64::MAX);
-        if applied_before > 0 && applied_before < known {
-            upgrading(Upgrade { from: applied_before, to: known });
-        }
-        // A schema already current is left alone: the migrator takes
-        // PostgreSQL's advisory lock, a session's, which a transaction
-        // pooler (PgBouncer) may leave held on a server connection that the
-        // next client's migrator then waits on for ever.
-        let current = applied.iter().copied().eq(migrator.iter().map(|m| m.version));
-        let migrated = if current { Ok(()) } else { migrator.run(&pool).await };
+        let migrated = migrate(&pool, backend, &shown, &applied, upgrading).await;
         drop(migrating);
-        migrated.map_err(|e| match e {
-            sqlx::migrate::MigrateError::Execute(e) => open_error(e),
-            sqlx::migrate::MigrateError::VersionMissing(version) => DbError::Newer { target: shown.clone(), version },
-            other => {
-                let text = other.to_string();
-                if text.contains("locked") {
-                    DbError::Locked { target: shown.clone() }
-                } else if text.contains("readonly") || text.contains("permission denied") {
-                    DbError::ReadOnly { target: shown.clone() }
-                } else {
-                    DbError::Open { target: shown.clone(), cause: text }
-                }
-            }
-        })?;
+        migrated?;
         if backend == Backend::Sqlite {
             // A new file is migrated with a rollback journal, which holds
             // next to nothing, where a write-ahead log would hold every page
             // written (about 1 MB): the file then enters WAL, which it keeps.
-            sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await.map_err(open_error)?;
+            sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await.map_err(|e| open_error(&shown, e))?;
             if applied_migrations(&pool).await != applied {
                 let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await;
             }
@@ -519,6 +421,131 @@ pub struct Upgrade {
     pub from: i64,
     /// Migrations applied after.
     pub to: i64,
+}
+
+/// A failure to open `shown`, its cause kept.
+fn open_error(shown: &str, e: sqlx::Error) -> DbError {
+    match classify(shown, &e) {
+        DbError::Sql(cause) => DbError::Open { target: shown.to_string(), cause },
+        other => other,
+    }
+}
+
+/// The pool of one connection to the SQLite file `path` (made if missing,
+/// its folder must exist), its URL, and the migration lock on it.
+async fn connect_sqlite(
+    path: &std::path::Path,
+    shown: &str,
+) -> Result<(AnyPool, String, Option<MigrationLock>), DbError> {
+    let path = std::path::absolute(path).map_err(|e| DbError::Open { target: shown.into(), cause: e.to_string() })?;
+    // SQLite says only "unable to open database file".
+    if let Some(folder) = path.parent().filter(|folder| !folder.is_dir()) {
+        let cause = format!("its folder '{}' does not exist", folder.display());
+        return Err(DbError::Open { target: shown.into(), cause });
+    }
+    let held = {
+        let path = path.clone();
+        tokio::task::spawn_blocking(move || held_file(&path)).await.ok().flatten()
+    };
+    let migrating = match &held {
+        Some(file) => migration_lock(file.clone()).await,
+        None => None,
+    };
+    refuse_foreign_sqlite(&path, held.as_deref(), shown).await?;
+    let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
+    let options = AnyConnectOptions::from_url(&url).map_err(|e| open_error(shown, e))?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(1)
+        .after_connect(|connection, _| {
+            Box::pin(async move {
+                for pragma in [
+                    format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
+                    "PRAGMA foreign_keys = ON".to_string(),
+                    // Only a new file takes it (before its first table).
+                    format!("PRAGMA page_size = {SQLITE_PAGE_SIZE}"),
+                    "PRAGMA synchronous = NORMAL".to_string(),
+                ] {
+                    connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
+                }
+                Ok(())
+            })
+        })
+        .connect_with(options)
+        .await
+        .map_err(|e| open_error(shown, e))?;
+    Ok((pool, url.to_string(), migrating))
+}
+
+/// The pool of connections to the PostgreSQL database at `url`, refused if
+/// its schema holds another program's tables.
+async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
+    let options: AnyConnectOptions = url.parse().map_err(|e| open_error(shown, e))?;
+    let options = options.disable_statement_logging();
+    // One direct connection first: its error names the problem
+    // (refused, unknown host, bad password) at once, where the
+    // pool would retry until its timeout.
+    let probe = AnyConnection::connect_with(&options)
+        .await
+        .map_err(|e| DbError::Open { target: shown.into(), cause: postgres_cause(&e) })?;
+    probe.close().await.map_err(|e| open_error(shown, e))?;
+    let pool = AnyPoolOptions::new()
+        .max_connections(POSTGRES_CONNECTIONS)
+        .acquire_timeout(Duration::from_secs(30))
+        .connect_with(options)
+        .await
+        .map_err(|e| open_error(shown, e))?;
+    let tables: Vec<String> = sqlx::query_scalar(
+        "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()",
+    )
+    .fetch_all(&pool)
+    .await
+    .map_err(|e| open_error(shown, e))?;
+    if let Some(what) = foreign(&tables) {
+        pool.close().await;
+        return Err(DbError::NotArena { target: shown.into(), what });
+    }
+    Ok(pool)
+}
+
+/// Brings the schema up to date (`applied`: the versions it has), calling
+/// `upgrading` first when an existing database is migrated.
+async fn migrate(
+    pool: &AnyPool,
+    backend: Backend,
+    shown: &str,
+    applied: &[i64],
+    upgrading: impl FnOnce(Upgrade),
+) -> Result<(), DbError> {
+    let applied_before = i64::try_from(applied.len()).unwrap_or(i64::MAX);
+    let migrator = match backend {
+        Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
+        Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
+    };
+    let known = i64::try_from(migrator.iter().count()).unwrap_or(i64::MAX);
+    if applied_before > 0 && applied_before < known {
+        upgrading(Upgrade { from: applied_before, to: known });
+    }
+    // A schema already current is left alone: the migrator takes
+    // PostgreSQL's advisory lock, a session's, which a transaction
+    // pooler (PgBouncer) may leave held on a server connection that the
+    // next client's migrator then waits on for ever.
+    if applied.iter().copied().eq(migrator.iter().map(|m| m.version)) {
+        return Ok(());
+    }
+    migrator.run(pool).await.map_err(|e| match e {
+        sqlx::migrate::MigrateError::Execute(e) => open_error(shown, e),
+        sqlx::migrate::MigrateError::VersionMissing(version) => DbError::Newer { target: shown.into(), version },
+        other => {
+            let text = other.to_string();
+            if text.contains("locked") {
+                DbError::Locked { target: shown.into() }
+            } else if text.contains("readonly") || text.contains("permission denied") {
+                DbError::ReadOnly { target: shown.into() }
+            } else {
+                DbError::Open { target: shown.into(), cause: text }
+            }
+        }
+    })
 }
 
 /// The versions of the migrations applied with success, in order (none

@@ -102,20 +102,10 @@ async fn play_logged(
     let mut pondering: [Option<Ponder>; 2] = [None, None];
     // The wall time of the move that lost on time or by a stall.
     let mut lost_ms: Option<u64> = None;
-    let millis = |d: std::time::Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
 
     let (result, termination, detail) = 'game: {
-        // Both engines are made ready at once: one round trip per game, not two.
-        let [white, black] = &mut players;
-        let (white_ready, black_ready) = tokio::join!(async { white.ready_for_game().await.map(|_| ()) }, async {
-            black.ready_for_game().await.map(|_| ())
-        });
-        for (side, ready) in [white_ready, black_ready].into_iter().enumerate() {
-            match ready {
-                Ok(()) => {}
-                Err(e) if e.is_machine_limit() => return Err(MachineFault(e.to_string())),
-                Err(e) => break 'game fault(side_color(side), Termination::Disconnect, e.to_string(), &game.position),
-            }
+        if let Some(ending) = ready_both(&mut players, &game.position).await? {
+            break 'game ending;
         }
         loop {
             if let Some((result, termination)) = game.ending {
@@ -134,27 +124,8 @@ async fn play_logged(
                 Ok(thought) => thought,
                 Err(failure) => {
                     players[side].discard().await;
-                    lost_ms = match failure {
-                        ThinkFailure::Disconnected => None,
-                        ThinkFailure::StopIgnored { waited } => Some(millis(waited)),
-                        ThinkFailure::Timeout { elapsed, .. } => Some(millis(elapsed)),
-                    };
-                    let (termination, detail) = match failure {
-                        ThinkFailure::Disconnected => (Termination::Disconnect, "the engine process ended".to_string()),
-                        ThinkFailure::StopIgnored { waited } => (
-                            Termination::Stalled,
-                            format!(
-                                "no bestmove {} ms after stop (its ponder move was not played)",
-                                waited.as_millis()
-                            ),
-                        ),
-                        ThinkFailure::Timeout { elapsed, .. } if clocks[side].deadline_is_time_forfeit() => {
-                            (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()))
-                        }
-                        ThinkFailure::Timeout { elapsed, starved, .. } => {
-                            (Termination::Stalled, stalled(elapsed, starved))
-                        }
-                    };
+                    let (termination, detail, wall_ms) = failed_search(failure, &clocks[side]);
+                    lost_ms = wall_ms;
                     break 'game fault(mover, termination, detail, &game.position);
                 }
             };
@@ -164,62 +135,26 @@ async fn play_logged(
                 let detail = format!("{cost} ms used, {} ms over", overrun.by_ms);
                 break 'game fault(mover, Termination::TimeForfeit, detail, &game.position);
             }
-            let Some(text) = thought.best else {
-                break 'game fault(
-                    mover,
-                    Termination::IllegalMove,
-                    "bestmove (none) in a live position".into(),
-                    &game.position,
-                );
+            let mv = match legal_move(thought.best.as_deref(), &game.position) {
+                Ok(mv) => mv,
+                Err(detail) => break 'game fault(mover, Termination::IllegalMove, detail, &game.position),
             };
-            let Some(mv) = text.parse::<UciMove>().ok().and_then(|m| m.to_move(&game.position).ok()) else {
-                let shown: String = text.chars().take(20).collect();
-                break 'game fault(mover, Termination::IllegalMove, format!("illegal move '{shown}'"), &game.position);
-            };
-            let (score_cp, score_mate) = match thought.info.score {
-                Some(Score::Cp(cp)) => (Some(cp), None),
-                Some(Score::Mate(m)) => (None, Some(m)),
-                None => (None, None),
-            };
-            if let (true, Some(mate)) = (rules.check_mate_pvs, score_mate)
+            let record = MoveRecord { time_ms: cost, ..thought_record(&thought) };
+            if let (true, Some(mate)) = (rules.check_mate_pvs, record.score_mate)
                 && let Some((kind, detail)) = pv::check(&game.position, mate, &thought.info.pv)
             {
                 pv_issues.push(PvIssue { ply: moves.len(), kind, detail });
             }
             let full_move = game.position.fullmoves().get();
-            // SAN without its suffix from the position before the move; the
-            // check/mate suffix from the position after it, whose ending the
-            // board computes anyway (no second legal-move generation).
-            let san = San::from_move(&game.position, mv);
-            let uci = UciMove::from_move(mv, game.mode).to_string();
-            game.play(mv);
-            let suffix = match game.ending {
-                Some((_, Termination::Checkmate)) => "#",
-                _ if game.position.is_check() => "+",
-                _ => "",
-            };
-            let expected = thought.ponder;
-            moves.push(MoveRecord {
-                uci,
-                san: format!("{san}{suffix}"),
-                time_ms: cost,
-                clock_ms: clocks[side].remaining_ms(),
-                score_cp,
-                score_mate,
-                depth: thought.info.depth,
-                seldepth: thought.info.seldepth,
-                nodes: thought.info.nodes,
-                nps: thought.info.nps,
-                pv: thought.info.pv.join(" "),
-                latency_ms: Some(millis(thought.elapsed)),
-                engine_ms: thought.info.time_ms,
-            });
+            let (score_cp, score_mate) = (record.score_cp, record.score_mate);
+            moves.push(MoveRecord { clock_ms: clocks[side].remaining_ms(), ..game.play_recorded(mv, record) });
             if game.ending.is_none()
                 && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
             {
                 break 'game (result, termination, String::new());
             }
-            pondering[side] = ponder::start(players[side], &game, expected.as_deref(), &clocks, side).await;
+            let expected = thought.ponder.as_deref();
+            pondering[side] = ponder::start(players[side], &game, expected, &clocks, side).await;
         }
     };
     for (player, ponder) in players.iter_mut().zip(pondering) {
@@ -244,6 +179,86 @@ async fn play_logged(
         lost_ms,
         tc_scale: None,
     })
+}
+
+/// Wall milliseconds of `d`.
+fn millis(d: std::time::Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// Both engines made ready at once (one round trip per game, not two): the
+/// ending if one could not be, charged to it, or a [`MachineFault`].
+async fn ready_both(
+    players: &mut [&mut Player; 2],
+    position: &Chess,
+) -> Result<Option<(GameResult, Termination, String)>, MachineFault> {
+    let [white, black] = players;
+    let (white_ready, black_ready) = tokio::join!(async { white.ready_for_game().await.map(|_| ()) }, async {
+        black.ready_for_game().await.map(|_| ())
+    });
+    for (side, ready) in [white_ready, black_ready].into_iter().enumerate() {
+        match ready {
+            Ok(()) => {}
+            Err(e) if e.is_machine_limit() => return Err(MachineFault(e.to_string())),
+            Err(e) => return Ok(Some(fault(side_color(side), Termination::Disconnect, e.to_string(), position))),
+        }
+    }
+    Ok(None)
+}
+
+/// The termination and detail of a search that gave no move, and the wall
+/// time it lost (none for an ended process). A search out of time under a
+/// clock forfeits; under a node or depth limit it stalled.
+fn failed_search(failure: ThinkFailure, clock: &Clock) -> (Termination, String, Option<u64>) {
+    match failure {
+        ThinkFailure::Disconnected => (Termination::Disconnect, "the engine process ended".to_string(), None),
+        ThinkFailure::StopIgnored { waited } => (
+            Termination::Stalled,
+            format!("no bestmove {} ms after stop (its ponder move was not played)", waited.as_millis()),
+            Some(millis(waited)),
+        ),
+        ThinkFailure::Timeout { elapsed, .. } if clock.deadline_is_time_forfeit() => {
+            (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()), Some(millis(elapsed)))
+        }
+        ThinkFailure::Timeout { elapsed, starved, .. } => {
+            (Termination::Stalled, stalled(elapsed, starved), Some(millis(elapsed)))
+        }
+    }
+}
+
+/// The move `bestmove` named, if legal in `position`; else the detail of
+/// the illegal move (`(none)` in a live position, or the text, cut short).
+fn legal_move(best: Option<&str>, position: &Chess) -> Result<shakmaty::Move, String> {
+    let Some(text) = best else { return Err("bestmove (none) in a live position".into()) };
+    text.parse::<UciMove>().ok().and_then(|m| m.to_move(position).ok()).ok_or_else(|| {
+        let shown: String = text.chars().take(20).collect();
+        format!("illegal move '{shown}'")
+    })
+}
+
+/// What a search reported, as the move's record (its move, time and clock
+/// filled in by the caller and [`Board::play_recorded`]).
+fn thought_record(thought: &Thought) -> MoveRecord {
+    let (score_cp, score_mate) = match thought.info.score {
+        Some(Score::Cp(cp)) => (Some(cp), None),
+        Some(Score::Mate(m)) => (None, Some(m)),
+        None => (None, None),
+    };
+    MoveRecord {
+        uci: String::new(),
+        san: String::new(),
+        time_ms: 0,
+        clock_ms: 0,
+        score_cp,
+        score_mate,
+        depth: thought.info.depth,
+        seldepth: thought.info.seldepth,
+        nodes: thought.info.nodes,
+        nps: thought.info.nps,
+        pv: thought.info.pv.join(" "),
+        latency_ms: Some(millis(thought.elapsed)),
+        engine_ms: thought.info.time_ms,
+    }
 }
 
 /// What the side to move is asked: the position and `go`, the deadline of
@@ -389,6 +404,22 @@ impl Board {
     fn play(&mut self, mv: shakmaty::Move) {
         self.advance(mv);
         self.ending = self.compute_ending();
+    }
+
+    /// Plays `mv` and returns `record` with the move in UCI and SAN: SAN
+    /// without its suffix from the position before the move, the check or
+    /// mate suffix from the position after it, whose ending the board
+    /// computes anyway (no second legal-move generation).
+    fn play_recorded(&mut self, mv: shakmaty::Move, record: MoveRecord) -> MoveRecord {
+        let san = San::from_move(&self.position, mv);
+        let uci = UciMove::from_move(mv, self.mode).to_string();
+        self.play(mv);
+        let suffix = match self.ending {
+            Some((_, Termination::Checkmate)) => "#",
+            _ if self.position.is_check() => "+",
+            _ => "",
+        };
+        MoveRecord { uci, san: format!("{san}{suffix}"), ..record }
     }
 
     fn advance(&mut self, mv: shakmaty::Move) {

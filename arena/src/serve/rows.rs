@@ -146,32 +146,11 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
     match &spec {
         Some(Spec::Games(games)) if !games.budgets.is_empty() => {
             row.time_control = games.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-            let counts = db.pairing_counts(run.id).await?;
-            let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
-                let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
-                let summary = summarize(&Counts::pairs(&pairing.tally))?;
-                Some((tc.budget()?, summary.elo, [summary.elo_ci95.0, summary.elo_ci95.1]))
-            });
-            row.trend = budget_trend(points);
+            row.trend = trend(db, run, games).await?;
         }
         Some(Spec::Games(games)) => {
             row.time_control = games.tc.to_string();
-            let counts = db.pairing_counts(run.id).await?;
-            let names = games.pairing_names();
-            if let Some((a, b)) = names.first()
-                && let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b)
-            {
-                let tally = first.tally;
-                row.wdl = Some([tally.wins, tally.draws, tally.losses]);
-                let counts = Counts::pairs(&tally);
-                let summary = summarize(&counts);
-                row.elo = summary.as_ref().map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
-                row.elo_text = summary.as_ref().map(reports::stats::Summary::elo_text);
-                if let Some(test) = games.sprt {
-                    let bounds = test.bounds();
-                    row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
-                }
-            }
+            first_pairing(db, run, games, &mut row).await?;
         }
         Some(Spec::Suite(suite)) => {
             row.time_control = suite.limits.iter().map(model::SuiteLimit::label).collect::<Vec<_>>().join(", ");
@@ -184,6 +163,37 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         row.eta_s = games_eta(db, run, games, row.planned - row.done).await?;
     }
     Ok(row)
+}
+
+/// A scaling run's trend: Elo per doubling of the budget over the budgets
+/// played, as its report computes it.
+async fn trend(db: &Db, run: &RunInfo, games: &MatchSpec) -> Result<Option<Trend>, DbError> {
+    let counts = db.pairing_counts(run.id).await?;
+    let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
+        let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
+        let summary = summarize(&Counts::pairs(&pairing.tally))?;
+        Some((tc.budget()?, summary.elo, [summary.elo_ci95.0, summary.elo_ci95.1]))
+    });
+    Ok(budget_trend(points))
+}
+
+/// The first pairing's W-D-L, Elo and, for an SPRT, LLR into `row`.
+async fn first_pairing(db: &Db, run: &RunInfo, games: &MatchSpec, row: &mut RunRow) -> Result<(), DbError> {
+    let counts = db.pairing_counts(run.id).await?;
+    let names = games.pairing_names();
+    let Some((a, b)) = names.first() else { return Ok(()) };
+    let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b) else { return Ok(()) };
+    let tally = first.tally;
+    row.wdl = Some([tally.wins, tally.draws, tally.losses]);
+    let counts = Counts::pairs(&tally);
+    let summary = summarize(&counts);
+    row.elo = summary.as_ref().map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
+    row.elo_text = summary.as_ref().map(reports::stats::Summary::elo_text);
+    if let Some(test) = games.sprt {
+        let bounds = test.bounds();
+        row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
+    }
+    Ok(())
 }
 
 /// [`eta`] of a run of games: its latest games matched to their pairings

@@ -237,89 +237,109 @@ fn blocks(report: &Report) -> Vec<Block> {
     }
     out.extend(mate_pv_blocks(report));
     for pairing in &report.pairings {
-        let (a, b) = (&pairing.a, &pairing.b);
-        out.extend(statistics_blocks(pairing));
-        let c = &pairing.colours;
-        let row = |label: String, r: &super::ColourResult| {
-            vec![
-                label,
-                r.wins.to_string(),
-                r.draws.to_string(),
-                r.losses.to_string(),
-                format!("{:.1} %", 100.0 * r.score),
-            ]
-        };
-        out.push(Block::Table(Table {
-            columns: columns(&[
-                ("Colour", Align::Left),
-                ("Won", Align::Right),
-                ("Drawn", Align::Right),
-                ("Lost", Align::Right),
-                ("Score", Align::Right),
-            ]),
-            rows: vec![row(format!("{a} White"), &c.a_white), row(format!("{a} Black"), &c.a_black)],
-        }));
-        if let Some(last) = pairing.elo_progress.last() {
-            // The first few pairs have intervals hundreds of Elo wide that
-            // would flatten the rest of the curve: the plot starts at 10 % of the games.
-            let shown: Vec<&super::EloPoint> =
-                pairing.elo_progress.iter().filter(|p| p.games * 10 >= last.games).collect();
-            let series = Series {
-                name: format!("Elo {a} − {b}"),
-                points: shown.iter().map(|p| (p.games as f64, p.elo)).collect(),
-            };
-            let band = Band { points: shown.iter().map(|p| (p.games as f64, p.low, p.high)).collect() };
-            let plot = LinePlot {
-                title: format!("Elo of {a} against {b} with its 95 % interval"),
-                x_label: "games",
-                y_label: "Elo",
-                series: vec![series],
-                band: Some(band),
-                rules: vec![(0.0, String::new())],
-            };
-            out.push(Block::Plot {
-                caption: match &pairing.statistics.pentanomial_estimate {
-                    Some(e) if e.elo_limit.is_some() => {
-                        format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text)
-                    }
-                    _ => format!(
-                        "Elo after {} games: {} [{}, {}]",
-                        last.games,
-                        signed(last.elo),
-                        signed(last.low),
-                        signed(last.high)
-                    ),
-                },
-                svg: plot.to_svg(),
-            });
-        }
-        if let (Some(sprt), Some(last)) = (&pairing.statistics.sprt, pairing.llr_progress.last()) {
-            let plot = LinePlot {
-                title: format!("SPRT [{}, {}]: LLR against its bounds", sprt.test.elo0, sprt.test.elo1),
-                x_label: "games",
-                y_label: "LLR",
-                series: vec![Series {
-                    name: "LLR".to_string(),
-                    points: std::iter::once((0.0, 0.0))
-                        .chain(pairing.llr_progress.iter().map(|p| (p.games as f64, p.llr)))
-                        .collect(),
-                }],
-                band: None,
-                rules: vec![
-                    (sprt.upper, format!("H1 {:.2}", sprt.upper)),
-                    (sprt.lower, format!("H0 {:.2}", sprt.lower)),
-                ],
-            };
-            out.push(Block::Plot {
-                caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict_label()),
-                svg: plot.to_svg(),
-            });
-        }
-        out.extend(opening_blocks(pairing));
+        out.extend(pairing_blocks(pairing));
     }
-
     out.push(Block::Heading(2, "Engines".to_string()));
-    out.push(Block::Table(Table {
+    out.push(engine_table(&report.engines));
+    out.push(Block::Heading(2, "Terminations".to_string()));
+    out.push(termination_table(&report.engines));
+    if let Some(machines) = &report.machines {
+        out.extend(machines.blocks(false));
+    }
+    out.extend(length_blocks(&report.lengths));
+    if let Some(tournament) = &report.tournament {
+        out.extend(tournament_blocks(tournament));
+    }
+    out
+}
+
+/// A pairing's statistics, results by colour, Elo and LLR plots, openings.
+fn pairing_blocks(pairing: &super::PairingReport) -> Vec<Block> {
+    let mut out = Vec::from(statistics_blocks(pairing));
+    out.push(colour_table(pairing));
+    out.extend(elo_plot(pairing));
+    out.extend(sprt_plot(pairing));
+    out.extend(opening_blocks(pairing));
+    out
+}
+
+/// A's wins, draws, losses and score with White and with Black.
+fn colour_table(pairing: &super::PairingReport) -> Block {
+    let a = &pairing.a;
+    let row = |label: String, r: &super::ColourResult| {
+        vec![label, r.wins.to_string(), r.draws.to_string(), r.losses.to_string(), format!("{:.1} %", 100.0 * r.score)]
+    };
+    Block::Table(Table {
+        columns: columns(&[
+            ("Colour", Align::Left),
+            ("Won", Align::Right),
+            ("Drawn", Align::Right),
+            ("Lost", Align::Right),
+            ("Score", Align::Right),
+        ]),
+        rows: vec![
+            row(format!("{a} White"), &pairing.colours.a_white),
+            row(format!("{a} Black"), &pairing.colours.a_black),
+        ],
+    })
+}
+
+/// The Elo as games came in, with its 95 % band; none before a game.
+fn elo_plot(pairing: &super::PairingReport) -> Option<Block> {
+    let (a, b) = (&pairing.a, &pairing.b);
+    let last = pairing.elo_progress.last()?;
+    // The first few pairs have intervals hundreds of Elo wide that
+    // would flatten the rest of the curve: the plot starts at 10 % of the games.
+    let shown: Vec<&super::EloPoint> = pairing.elo_progress.iter().filter(|p| p.games * 10 >= last.games).collect();
+    let series =
+        Series { name: format!("Elo {a} − {b}"), points: shown.iter().map(|p| (p.games as f64, p.elo)).collect() };
+    let band = Band { points: shown.iter().map(|p| (p.games as f64, p.low, p.high)).collect() };
+    let plot = LinePlot {
+        title: format!("Elo of {a} against {b} with its 95 % interval"),
+        x_label: "games",
+        y_label: "Elo",
+        series: vec![series],
+        band: Some(band),
+        rules: vec![(0.0, String::new())],
+    };
+    let caption = match &pairing.statistics.pentanomial_estimate {
+        Some(e) if e.elo_limit.is_some() => format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text),
+        _ => format!(
+            "Elo after {} games: {} [{}, {}]",
+            last.games,
+            signed(last.elo),
+            signed(last.low),
+            signed(last.high)
+        ),
+    };
+    Some(Block::Plot { caption, svg: plot.to_svg() })
+}
+
+/// An SPRT's LLR as games came in, against its bounds; none without one.
+fn sprt_plot(pairing: &super::PairingReport) -> Option<Block> {
+    let (Some(sprt), Some(last)) = (&pairing.statistics.sprt, pairing.llr_progress.last()) else { return None };
+    let plot = LinePlot {
+        title: format!("SPRT [{}, {}]: LLR against its bounds", sprt.test.elo0, sprt.test.elo1),
+        x_label: "games",
+        y_label: "LLR",
+        series: vec![Series {
+            name: "LLR".to_string(),
+            points: std::iter::once((0.0, 0.0))
+                .chain(pairing.llr_progress.iter().map(|p| (p.games as f64, p.llr)))
+                .collect(),
+        }],
+        band: None,
+        rules: vec![(sprt.upper, format!("H1 {:.2}", sprt.upper)), (sprt.lower, format!("H0 {:.2}", sprt.lower))],
+    };
+    Some(Block::Plot {
+        caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict_label()),
+        svg: plot.to_svg(),
+    })
+}
+
+/// Each engine's games, points, moves and what a move cost.
+fn engine_table(engines: &[super::EngineReport]) -> Block {
+    Block::Table(Table {
         columns: columns(&[
             ("Engine", Align::Left),
             ("Games", Align::Right),
@@ -331,8 +351,7 @@ fn blocks(report: &Report) -> Vec<Block> {
             ("ms/move", Align::Right),
             ("Overhead p50/p99 ms", Align::Right),
         ]),
-        rows: report
-            .engines
+        rows: engines
             .iter()
             .map(|e| {
                 vec![
@@ -351,9 +370,12 @@ fn blocks(report: &Report) -> Vec<Block> {
                 ]
             })
             .collect(),
-    }));
-    out.push(Block::Heading(2, "Terminations".to_string()));
-    out.push(Block::Table(Table {
+    })
+}
+
+/// How each engine's games ended: won, drawn and lost per termination.
+fn termination_table(engines: &[super::EngineReport]) -> Block {
+    Block::Table(Table {
         columns: columns(&[
             ("Engine", Align::Left),
             ("Termination", Align::Left),
@@ -361,8 +383,7 @@ fn blocks(report: &Report) -> Vec<Block> {
             ("Drawn", Align::Right),
             ("Lost", Align::Right),
         ]),
-        rows: report
-            .engines
+        rows: engines
             .iter()
             .flat_map(|e| {
                 e.terminations.iter().map(|t| {
@@ -376,34 +397,33 @@ fn blocks(report: &Report) -> Vec<Block> {
                 })
             })
             .collect(),
-    }));
-    if let Some(machines) = &report.machines {
-        out.extend(machines.blocks(false));
+    })
+}
+
+/// Games by length: a bar chart and its table; nothing without games.
+fn length_blocks(lengths: &[super::LengthBin]) -> Vec<Block> {
+    if lengths.is_empty() {
+        return Vec::new();
     }
-    if !report.lengths.is_empty() {
-        out.push(Block::Heading(2, "Game lengths".to_string()));
-        let bars = Bars {
-            title: "Games by length (engine plies)".to_string(),
-            x_label: "plies",
-            y_label: "games",
-            bars: report.lengths.iter().map(|b| (format!("{}", b.from_plies), b.games as f64)).collect(),
-        };
-        let games: u64 = report.lengths.iter().map(|b| b.games).sum();
-        out.push(Block::Plot { caption: format!("{games} games by length"), svg: bars.to_svg() });
-        out.push(Block::Table(Table {
+    let bars = Bars {
+        title: "Games by length (engine plies)".to_string(),
+        x_label: "plies",
+        y_label: "games",
+        bars: lengths.iter().map(|b| (format!("{}", b.from_plies), b.games as f64)).collect(),
+    };
+    let games: u64 = lengths.iter().map(|b| b.games).sum();
+    vec![
+        Block::Heading(2, "Game lengths".to_string()),
+        Block::Plot { caption: format!("{games} games by length"), svg: bars.to_svg() },
+        Block::Table(Table {
             columns: columns(&[("Plies", Align::Left), ("Games", Align::Right)]),
-            rows: report
-                .lengths
+            rows: lengths
                 .iter()
                 .filter(|b| b.games > 0)
                 .map(|b| vec![format!("{}–{}", b.from_plies, b.to_plies), b.games.to_string()])
                 .collect(),
-        }));
-    }
-    if let Some(tournament) = &report.tournament {
-        out.extend(tournament_blocks(tournament));
-    }
-    out
+        }),
+    ]
 }
 
 fn opening_blocks(pairing: &super::PairingReport) -> Vec<Block> {
