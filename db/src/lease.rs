@@ -235,7 +235,6 @@ impl Db {
         judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
-        let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
         if !self.run_is_running(&mut tx, pair.run).await? {
             return Ok(None);
@@ -250,11 +249,49 @@ impl Db {
         })?;
 
         let add = Tally::of_pair(first, game.result);
+        let (counts, pairs_left) = self.pair_done(&mut tx, pair, &add).await?;
+        let sprt = judge(&counts);
+        let theta = match tune {
+            Some(step) => {
+                let score = i64::try_from(add.wins).unwrap_or(0) - i64::try_from(add.losses).unwrap_or(0);
+                Some(self.record_iteration(&mut tx, pair.run, pair.id, step, score).await?)
+            }
+            None => None,
+        };
+        self.count_finished(&mut tx, pair.run, pair.id, sprt.as_ref().map(|step| step.llr), overheads).await?;
+
+        // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
+        let verdict = match sprt.as_ref().and_then(|step| step.verdict) {
+            Some(verdict) => {
+                self.skip_pairs_left(&mut tx, pair.run).await?;
+                Some(Some(verdict))
+            }
+            None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
+        };
+        if let Some(verdict) = &verdict {
+            let sql = "UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?";
+            sqlx::query(self.backend.sql(sql))
+                .bind(verdict.map(Verdict::as_str))
+                .bind(pair.run)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
+    }
+
+    /// Marks `pair` done and adds `add` to its pairing's tally: the tally
+    /// as it now stands, and whether any other pair of the run is left. One
+    /// statement on PostgreSQL (the pair's update a `WITH` clause); the
+    /// pair is still running in the statement's snapshot.
+    async fn pair_done(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        pair: &ClaimedPair,
+        add: &Tally,
+    ) -> Result<(PairingCounts, bool), DbError> {
         let wide = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-        // The pair done and the pairing's tally, one statement on PostgreSQL
-        // (the pair's update a `WITH` clause), which also tells whether any
-        // other pair of the run is left (this one is still running in the
-        // statement's snapshot).
         let done = format!(
             "UPDATE pairs SET status = 'done', {PAIR_RESULTS}, \
              finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"
@@ -269,11 +306,12 @@ impl Db {
                  AND id <> ? LIMIT 1) l)";
         let fused = self.backend == Backend::Postgres;
         if !fused {
-            sqlx::query(sql(&done)).bind(pair.run).bind(pair.id).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+            let done = self.backend.sql(&done);
+            sqlx::query(done).bind(pair.run).bind(pair.id).execute(&mut **tx).await.map_err(|e| self.error(e))?;
         }
         let mut query = match fused {
             true => sqlx::query(self.backend.sql(&format!("WITH d AS ({done}) {tally}"))).bind(pair.run).bind(pair.id),
-            false => sqlx::query(sql(tally)),
+            false => sqlx::query(self.backend.sql(tally)),
         };
         query = query
             .bind(pair.run)
@@ -285,56 +323,29 @@ impl Db {
         for n in add.pentanomial {
             query = query.bind(wide(n));
         }
-        let row = query.bind(pair.run).bind(pair.id).fetch_one(&mut *tx).await.map_err(|e| self.error(e))?;
-        let pairs_left = row.get::<i64, _>(8) > 0;
+        let row = query.bind(pair.run).bind(pair.id).fetch_one(&mut **tx).await.map_err(|e| self.error(e))?;
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
             tally: stored_tally(&row, 0),
         };
-        let sprt = judge(&counts);
-        let theta = match tune {
-            Some(step) => {
-                let score = i64::try_from(add.wins).unwrap_or(0) - i64::try_from(add.losses).unwrap_or(0);
-                Some(self.record_iteration(&mut tx, pair.run, pair.id, step, score).await?)
-            }
-            None => None,
-        };
-        self.count_finished(&mut tx, pair.run, pair.id, sprt.as_ref().map(|step| step.llr), overheads).await?;
+        Ok((counts, row.get::<i64, _>(8) > 0))
+    }
 
-        let decided = sprt.as_ref().and_then(|step| step.verdict);
-        // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
-        let verdict = match decided {
-            Some(verdict) => {
-                // Skipped first, then their games deleted: the update waits
-                // for a worker storing a first game at this moment (it holds
-                // its pair's row), whose game the delete then sees; deleted
-                // first, that game would outlive its skipped pair.
-                sqlx::query(sql(
-                    "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')",
-                ))
-                .bind(pair.run)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
-                let skipped = "SELECT id FROM pairs WHERE run_id = ? AND status = 'skipped'";
-                for statement in delete_games_of(skipped) {
-                    sqlx::query(sql(&statement)).bind(pair.run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
-                }
-                Some(Some(verdict))
-            }
-            None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
-        };
-        if let Some(verdict) = &verdict {
-            sqlx::query(sql("UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?"))
-                .bind(verdict.map(Verdict::as_str))
-                .bind(pair.run)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+    /// The pairs of a decided run not yet done, skipped, and any game of
+    /// theirs deleted: skipped first, so that the update waits for a worker
+    /// storing a first game at this moment (it holds its pair's row), whose
+    /// game the delete then sees; deleted first, that game would outlive
+    /// its skipped pair.
+    async fn skip_pairs_left(&self, tx: &mut Transaction<'static, Any>, run: i64) -> Result<(), DbError> {
+        let skip = "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')";
+        sqlx::query(self.backend.sql(skip)).bind(run).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+        let skipped = "SELECT id FROM pairs WHERE run_id = ? AND status = 'skipped'";
+        for statement in delete_games_of(skipped) {
+            let statement = self.backend.sql(&statement);
+            sqlx::query(statement).bind(run).execute(&mut **tx).await.map_err(|e| self.error(e))?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
-        Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
+        Ok(())
     }
 
     /// The counts of every pairing of a run that has finished pairs.

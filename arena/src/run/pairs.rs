@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
-use model::{GameRecord, MatchSpec, PairingCounts, RunStatus, Tally, Variant};
+use model::{GameRecord, MatchSpec, PairPlan, PairingCounts, Perturbation, RunStatus, Spsa, Tally, Variant};
 use openings::Opening;
 use reports::stats::machines::{pair_scores, residuals, to_set_aside};
 use reports::stats::sprt::llr;
@@ -172,6 +172,29 @@ impl PairWork {
         line
     }
 
+    /// The pair's opening, in the run's castling notation.
+    fn opening(&self, plan: &PairPlan) -> Opening {
+        Opening {
+            mode: match self.spec.variant {
+                Variant::Standard => CastlingMode::Standard,
+                Variant::Chess960 => CastlingMode::Chess960,
+            },
+            name: plan.opening_name.clone(),
+            fen: plan.fen.clone(),
+            moves: plan.opening_moves.clone(),
+            san: plan.opening_san.clone(),
+        }
+    }
+
+    /// A tuning run's θ± for the pair (iteration `index + 1` from the stored
+    /// θ), with its SPSA; `None` for other runs.
+    async fn perturbation(&self, db: &Db, plan: &PairPlan) -> Result<Option<(&Spsa, Perturbation)>, RunError> {
+        let Some(spsa) = &self.spec.tune else { return Ok(None) };
+        let theta = db.tune_theta(self.run).await?.unwrap_or_else(|| spsa.start());
+        let k = u64::try_from(plan.index).unwrap_or(0) + 1;
+        Ok(Some((spsa, spsa.perturb(&theta, k))))
+    }
+
     fn engine(&self, name: &str) -> Result<usize, RunError> {
         self.spec
             .engines
@@ -318,27 +341,11 @@ impl Work for PairWork {
         _stop: &watch::Receiver<Stop>,
     ) -> Result<Outcome, RunError> {
         let plan = &pair.plan;
-        let opening = Opening {
-            mode: match self.spec.variant {
-                Variant::Standard => CastlingMode::Standard,
-                Variant::Chess960 => CastlingMode::Chess960,
-            },
-            name: plan.opening_name.clone(),
-            fen: plan.fen.clone(),
-            moves: plan.opening_moves.clone(),
-            san: plan.opening_san.clone(),
-        };
+        let opening = self.opening(plan);
         let (ia, ib) = (self.engine(&plan.engine_a)?, self.engine(&plan.engine_b)?);
         let db = slot.db().clone();
         let engines = [(&self.spec.engines[ia], &self.tcs[ia]), (&self.spec.engines[ib], &self.tcs[ib])];
-        let tuning = match &self.spec.tune {
-            Some(spsa) => {
-                let theta = db.tune_theta(self.run).await?.unwrap_or_else(|| spsa.start());
-                let k = u64::try_from(plan.index).unwrap_or(0) + 1;
-                Some((spsa, spsa.perturb(&theta, k)))
-            }
-            None => None,
-        };
+        let tuning = self.perturbation(&db, plan).await?;
         let [first_log, second_log] = [slot.io_log(self.run), slot.io_log(self.run)];
         let [a, b] = slot.players(self.run, engines)?;
         if let Some((spsa, p)) = &tuning {

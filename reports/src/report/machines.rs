@@ -121,47 +121,57 @@ impl MachineSection {
         if brief && !self.worth_a_glance() {
             return Vec::new();
         }
-        let ms = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-        let mut out = vec![
-            Block::Heading(2, "Machines".to_string()),
-            Block::Table(Table {
-                columns: columns(&[
-                    ("Machine", Align::Left),
-                    ("Games", Align::Right),
-                    ("W-D-L", Align::Right),
-                    ("Pentanomial", Align::Right),
-                    ("Time losses", Align::Right),
-                    ("Faults", Align::Right),
-                    ("knps", Align::Right),
-                    ("Clock ×", Align::Right),
-                    ("Overhead p50/p99 ms", Align::Right),
-                    ("Residual z (p)", Align::Right),
-                    ("Status", Align::Left),
-                ]),
-                rows: self
-                    .rows
-                    .iter()
-                    .map(|r| {
-                        let [p0, p1, p2, p3, p4] = r.pentanomial;
-                        vec![
-                            r.machine.clone(),
-                            r.games.to_string(),
-                            format!("+{} ={} -{}", r.wins, r.draws, r.losses),
-                            format!("{p0} {p1} {p2} {p3} {p4}"),
-                            r.time_losses.to_string(),
-                            r.other_faults.to_string(),
-                            r.nps.map_or("-".to_string(), |n| (n / 1000).to_string()),
-                            r.scale.map_or("-".to_string(), |s| format!("{s:.2}")),
-                            format!("{} / {}", ms(r.overhead_p50_ms), ms(r.overhead_p99_ms)),
-                            r.residual.map_or("-".to_string(), |z| {
-                                format!("{:+.2} ({})", z.z, crate::stats::p_value(z.p_adjusted))
-                            }),
-                            r.status.clone(),
-                        ]
-                    })
-                    .collect(),
-            }),
-        ];
+        let mut out = vec![Block::Heading(2, "Machines".to_string()), self.table(), Block::Lines(false, self.notes())];
+        if !brief {
+            out.extend(self.lost_move_blocks());
+        }
+        out
+    }
+
+    /// A row per machine: results, faults, speed, clock scale, overhead,
+    /// residual, status.
+    fn table(&self) -> Block {
+        Block::Table(Table {
+            columns: columns(&[
+                ("Machine", Align::Left),
+                ("Games", Align::Right),
+                ("W-D-L", Align::Right),
+                ("Pentanomial", Align::Right),
+                ("Time losses", Align::Right),
+                ("Faults", Align::Right),
+                ("knps", Align::Right),
+                ("Clock ×", Align::Right),
+                ("Overhead p50/p99 ms", Align::Right),
+                ("Residual z (p)", Align::Right),
+                ("Status", Align::Left),
+            ]),
+            rows: self
+                .rows
+                .iter()
+                .map(|r| {
+                    let [p0, p1, p2, p3, p4] = r.pentanomial;
+                    vec![
+                        r.machine.clone(),
+                        r.games.to_string(),
+                        format!("+{} ={} -{}", r.wins, r.draws, r.losses),
+                        format!("{p0} {p1} {p2} {p3} {p4}"),
+                        r.time_losses.to_string(),
+                        r.other_faults.to_string(),
+                        r.nps.map_or("-".to_string(), |n| (n / 1000).to_string()),
+                        r.scale.map_or("-".to_string(), |s| format!("{s:.2}")),
+                        format!("{} / {}", ms(r.overhead_p50_ms), ms(r.overhead_p99_ms)),
+                        r.residual.map_or("-".to_string(), |z| {
+                            format!("{:+.2} ({})", z.z, crate::stats::p_value(z.p_adjusted))
+                        }),
+                        r.status.clone(),
+                    ]
+                })
+                .collect(),
+        })
+    }
+
+    /// What the table's columns mean, and the games left out.
+    fn notes(&self) -> Vec<String> {
         let mut lines = vec!["W-D-L and pentanomial are A's, each pairing's first engine.".to_string()];
         if self.rows.len() > 1 {
             lines.push(format!(
@@ -176,40 +186,53 @@ impl MachineSection {
                 self.excluded.join(", ")
             ));
         }
-        out.push(Block::Lines(false, lines));
-        if !self.lost_moves.is_empty() && !brief {
-            let shown = self.lost_moves.iter().take(LOST_ROWS);
-            out.push(Block::Table(Table {
-                columns: columns(&[
-                    ("Game", Align::Left),
-                    ("Machine", Align::Left),
-                    ("Lost by", Align::Left),
-                    ("How", Align::Left),
-                    ("Latency ms", Align::Right),
-                    ("Detail", Align::Left),
-                ]),
-                rows: shown
-                    .map(|l| {
-                        vec![
-                            format!("pair {} game {}", l.lost.pair_index + 1, l.lost.game_in_pair + 1),
-                            l.machine.clone(),
-                            l.lost.engine.clone(),
-                            l.lost.termination.clone(),
-                            ms(l.lost.latency_ms),
-                            l.lost.detail.clone(),
-                        ]
-                    })
-                    .collect(),
-            }));
-            if self.lost_moves.len() > LOST_ROWS {
-                out.push(Block::Lines(
-                    false,
-                    vec![format!("… and {} more (all in the JSON report).", self.lost_moves.len() - LOST_ROWS)],
-                ));
-            }
+        lines
+    }
+
+    /// The moves that lost a game on time or by a stall, the first
+    /// [`LOST_ROWS`] of them; nothing without any.
+    fn lost_move_blocks(&self) -> Vec<Block> {
+        if self.lost_moves.is_empty() {
+            return Vec::new();
+        }
+        let mut out = vec![Block::Table(Table {
+            columns: columns(&[
+                ("Game", Align::Left),
+                ("Machine", Align::Left),
+                ("Lost by", Align::Left),
+                ("How", Align::Left),
+                ("Latency ms", Align::Right),
+                ("Detail", Align::Left),
+            ]),
+            rows: self
+                .lost_moves
+                .iter()
+                .take(LOST_ROWS)
+                .map(|l| {
+                    vec![
+                        format!("pair {} game {}", l.lost.pair_index + 1, l.lost.game_in_pair + 1),
+                        l.machine.clone(),
+                        l.lost.engine.clone(),
+                        l.lost.termination.clone(),
+                        ms(l.lost.latency_ms),
+                        l.lost.detail.clone(),
+                    ]
+                })
+                .collect(),
+        })];
+        if self.lost_moves.len() > LOST_ROWS {
+            out.push(Block::Lines(
+                false,
+                vec![format!("… and {} more (all in the JSON report).", self.lost_moves.len() - LOST_ROWS)],
+            ));
         }
         out
     }
+}
+
+/// Milliseconds as a cell: `-` for none.
+fn ms(v: Option<u64>) -> String {
+    v.map_or("-".to_string(), |v| v.to_string())
 }
 
 /// The machines whose games the result leaves out.
