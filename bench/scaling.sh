@@ -16,14 +16,68 @@
 # committed, so the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
+#   bench/scaling.sh --build       # only build (and profile) the binary the games use
 #   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
 #   arena show N --db scaling.db   # any time, from another terminal
 #   arena report N --db scaling.db -o scale-N.html
 set -euo pipefail
 set -m
-# The body is one function, read whole before it runs: bash reads a script
+# The body is functions, read whole before they run: bash reads a script
 # as it goes, so editing this file (a git pull) while the runs play would
 # otherwise make the rest run from a shifted offset.
+
+# The binary the games use, in target/scaling-build. Built for this
+# machine's processor (target-cpu=native: the evaluation's bit counts as one
+# popcnt each) and with profile-guided optimisation: the compiler lays out
+# the code from a profile of the engine searching, which took 9-14 % less
+# CPU per move (BENCHMARKS.md). Both leave the search as it is, node for
+# node (the bench signatures and best moves of every preset are those of
+# the portable build), and the games are node-limited: the results do not
+# depend on the speed, only the hours do. The profile is made again only
+# when the engine's source changes; without llvm-profdata (`rustup
+# component add llvm-tools`) the build is native only.
+build() {
+    local native="-C target-cpu=native" flags
+    flags=$native
+    local tool
+    tool="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/llvm-profdata"
+    if [ -x "$tool" ]; then
+        local profile=$PWD/target/scaling-pgo/engine.profdata engine
+        engine="$(git rev-parse HEAD:engine 2>/dev/null || echo none)$(git status --porcelain engine 2>/dev/null)"
+        if [ ! -e "$profile" ] || [ "$(cat "$profile.source" 2>/dev/null)" != "$engine" ]; then
+            profile_engine "$tool" "$profile" "$native"
+            printf '%s' "$engine" > "$profile.source"
+        fi
+        flags="$native -Cprofile-use=$profile"
+    else
+        echo "no $tool (rustup component add llvm-tools): building without profile-guided optimisation"
+    fi
+    RUSTFLAGS="$flags" cargo build --release -p arena --quiet --target-dir target/scaling-build
+}
+
+# The profile: an instrumented build searches the bench positions with each
+# preset the runs play and plays 12 games of a small scaling run; its counts
+# are merged into PROFILE.
+profile_engine() {
+    local tool=$1 profile=$2 native=$3
+    local raw=$PWD/target/scaling-pgo/raw gen=$PWD/target/scaling-pgo-gen/release/arena
+    echo "profiling the engine for an optimised build (a few minutes, once per engine change)"
+    rm -rf "$raw"
+    mkdir -p "$(dirname "$profile")"
+    RUSTFLAGS="$native -Cprofile-generate=$raw" cargo build --release -p arena --quiet \
+        --target-dir target/scaling-pgo-gen
+    rm -rf "$raw"
+    for preset in nmp2 vnm fhr multicut vnb; do
+        "$gen" engine-uci --pruning "$preset" bench >/dev/null
+    done
+    local games
+    games=$(mktemp -d)
+    (cd "$games" && "$gen" scale --a vnm --b nmp2 --budgets nodes=16000,nodes=64000 --games 6 \
+        --openings noob_2moves --seed 7 --no-io-log --quiet >/dev/null)
+    rm -rf "$games"
+    "$tool" merge -o "$profile" "$raw"/*.profraw
+}
+
 main() {
     cd "$(dirname "$0")/.."
     # In the background, the games take only what the machine leaves: nice 19,
@@ -35,15 +89,12 @@ main() {
     if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
         echo 19 > /proc/self/autogroup 2>/dev/null || true
     fi
+    if [ "${1:-}" = "--build" ]; then
+        build
+        return
+    fi
     db=${1:-scaling.db}
-    # Built for this machine's processor: the same search node for node (the
-    # bench signatures of all presets are those of the portable build), in
-    # about a tenth fewer instructions, most of it the evaluation's bit counts
-    # as one popcnt each. The games are node-limited, so the results do not
-    # depend on the speed; only the hours do. A target folder of its own
-    # keeps the portable build in target/release.
-    RUSTFLAGS="-C target-cpu=native" cargo build --release -p arena --quiet \
-        --target-dir target/scaling-build
+    build
     # The worker runs a copy, so that arena can be rebuilt while it plays (its
     # engines are this same binary, `arena engine-uci`).
     arena=target/scaling/arena

@@ -94,6 +94,69 @@ struct FileEntry {
     bench_args: Vec<String>,
 }
 
+impl FileEntry {
+    /// The engine this entry defines, or the problem with it.
+    fn spec(self) -> Result<EngineSpec, String> {
+        if let Some(preset) = &self.preset
+            && PruningConfig::preset(preset).is_err()
+        {
+            return Err(format!("unknown preset '{preset}' (known: {})", PRESETS.join(", ")));
+        }
+        let command = match (&self.command, &self.preset, &self.git) {
+            (Some(command), None, None) => command.clone(),
+            (None, Some(_), None) | (None, None, Some(_)) => String::new(),
+            _ => return Err("needs exactly one of 'command', 'preset' or 'git'".into()),
+        };
+        let source = match (&self.git, &self.rev, &self.build) {
+            (Some(git), rev, build) => Some(Source {
+                repo: crate::engine_io::source::repo_location(git),
+                rev: rev.clone().unwrap_or_else(|| "HEAD".into()),
+                commit: String::new(),
+                build: build.clone().unwrap_or_else(|| DEFAULT_BUILD.into()),
+            }),
+            (None, None, None) => None,
+            (None, ..) => return Err("'rev' and 'build' need 'git'".into()),
+        };
+        let bench = match &self.bench {
+            None => None,
+            Some(toml::Value::Integer(n)) if *n > 0 => Some(BenchSignature::Nodes(*n as u64)),
+            Some(toml::Value::String(text)) => Some(text.parse::<BenchSignature>()?),
+            Some(other) => return Err(format!("bench = {other} is neither a positive node count nor \"auto\"")),
+        };
+        if self.preset.is_some() && (bench.is_some() || !self.bench_args.is_empty()) {
+            return Err("a preset's bench is the bundled engine's; 'bench' is for external engines".into());
+        }
+        let tc = match &self.tc {
+            Some(tc) => Some(tc.parse::<model::TimeControl>().map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let options = self
+            .options
+            .iter()
+            .map(|(key, value)| {
+                let text = match value {
+                    toml::Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                (key.clone(), text)
+            })
+            .collect();
+        Ok(EngineSpec {
+            name: self.name,
+            command,
+            args: self.args,
+            dir: self.dir,
+            preset: self.preset,
+            options,
+            tc,
+            ponder: self.ponder,
+            source,
+            bench,
+            bench_args: self.bench_args,
+        })
+    }
+}
+
 impl Registry {
     /// Reads `path` if given (it must exist), else `engines.toml` in the
     /// working directory if present, else only the presets.
@@ -127,84 +190,8 @@ impl Registry {
             if configured.iter().any(|e| e.name == entry.name) {
                 return Err(bad(format!("engine '{}' is defined twice", entry.name)));
             }
-            if let Some(preset) = &entry.preset
-                && PruningConfig::preset(preset).is_err()
-            {
-                return Err(bad(format!(
-                    "engine '{}': unknown preset '{preset}' (known: {})",
-                    entry.name,
-                    PRESETS.join(", ")
-                )));
-            }
-            let command = match (&entry.command, &entry.preset, &entry.git) {
-                (Some(command), None, None) => command.clone(),
-                (None, Some(_), None) | (None, None, Some(_)) => String::new(),
-                _ => {
-                    return Err(bad(format!(
-                        "engine '{}' needs exactly one of 'command', 'preset' or 'git'",
-                        entry.name
-                    )));
-                }
-            };
-            let source = match (&entry.git, &entry.rev, &entry.build) {
-                (Some(git), rev, build) => Some(Source {
-                    repo: crate::engine_io::source::repo_location(git),
-                    rev: rev.clone().unwrap_or_else(|| "HEAD".into()),
-                    commit: String::new(),
-                    build: build.clone().unwrap_or_else(|| DEFAULT_BUILD.into()),
-                }),
-                (None, None, None) => None,
-                (None, ..) => return Err(bad(format!("engine '{}': 'rev' and 'build' need 'git'", entry.name))),
-            };
-            let bench = match &entry.bench {
-                None => None,
-                Some(toml::Value::Integer(n)) if *n > 0 => Some(BenchSignature::Nodes(*n as u64)),
-                Some(toml::Value::String(text)) => {
-                    Some(text.parse().map_err(|e: String| bad(format!("engine '{}': {e}", entry.name)))?)
-                }
-                Some(other) => {
-                    return Err(bad(format!(
-                        "engine '{}': bench = {other} is neither a positive node count nor \"auto\"",
-                        entry.name
-                    )));
-                }
-            };
-            if entry.preset.is_some() && (bench.is_some() || !entry.bench_args.is_empty()) {
-                return Err(bad(format!(
-                    "engine '{}': a preset's bench is the bundled engine's; 'bench' is for external engines",
-                    entry.name
-                )));
-            }
-            let tc = match &entry.tc {
-                Some(tc) => {
-                    Some(tc.parse::<model::TimeControl>().map_err(|e| bad(format!("engine '{}': {e}", entry.name)))?)
-                }
-                None => None,
-            };
-            let options = entry
-                .options
-                .iter()
-                .map(|(key, value)| {
-                    let text = match value {
-                        toml::Value::String(s) => s.clone(),
-                        other => other.to_string(),
-                    };
-                    (key.clone(), text)
-                })
-                .collect();
-            configured.push(EngineSpec {
-                name: entry.name,
-                command,
-                args: entry.args,
-                dir: entry.dir,
-                preset: entry.preset,
-                options,
-                tc,
-                ponder: entry.ponder,
-                source,
-                bench,
-                bench_args: entry.bench_args,
-            });
+            let name = entry.name.clone();
+            configured.push(entry.spec().map_err(|problem| bad(format!("engine '{name}': {problem}")))?);
         }
         Ok(Registry { configured })
     }
