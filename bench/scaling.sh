@@ -139,5 +139,6 @@ main() {
     gzip -9 -c "$db" > "$snapshot"
     echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
 }
-main "$@"
-exit
+# One line: bash has read the exit before main runs, so a file edited
+# meanwhile is not read on from the old offset when main returns.
+main "$@"; exit
