@@ -91,28 +91,7 @@ impl TuneArgs {
 
 /// `arena tune`.
 pub(super) async fn tune(args: TuneArgs) -> CliResult {
-    if args.games < 2 {
-        return Err(anyhow!("--games must be at least 2 (one pair per iteration)"));
-    }
-    for (value, flag) in [(args.alpha, "--alpha"), (args.gamma, "--gamma")] {
-        if !(value.is_finite() && value > 0.0 && value <= 1.0) {
-            return Err(anyhow!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)"));
-        }
-    }
-    if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
-        return Err(anyhow!("--big-a must be 0 or more"));
-    }
-    let flags = args
-        .params
-        .iter()
-        .map(|text| text.parse::<ParamFlag>())
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(anyhow::Error::msg)?;
-    for (i, flag) in flags.iter().enumerate() {
-        if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
-            return Err(anyhow!("--param {} is given twice", flag.name));
-        }
-    }
+    let flags = checked_flags(&args)?;
     let mut base = match (&args.source.repo, &args.rev, &args.engine) {
         (Some(repo), Some(rev), _) => args.source.engine(repo, rev)?,
         (Some(_), None, _) => return Err(anyhow!("--repo needs --rev REV, the revision to tune")),
@@ -140,9 +119,48 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
+    say_reach(&spsa, args.plan || !args.play.quiet);
+    if args.plan {
+        return Ok(());
+    }
+    spec.tune = Some(Box::new(spsa));
+    start(&args.play, spec, &book).await
+}
+
+/// The tuning flags checked, and the `--param`s parsed, each once.
+fn checked_flags(args: &TuneArgs) -> CliResult<Vec<ParamFlag>> {
+    if args.games < 2 {
+        return Err(anyhow!("--games must be at least 2 (one pair per iteration)"));
+    }
+    for (value, flag) in [(args.alpha, "--alpha"), (args.gamma, "--gamma")] {
+        if !(value.is_finite() && value > 0.0 && value <= 1.0) {
+            return Err(anyhow!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)"));
+        }
+    }
+    if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
+        return Err(anyhow!("--big-a must be 0 or more"));
+    }
+    let flags = args
+        .params
+        .iter()
+        .map(|text| text.parse::<ParamFlag>())
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(anyhow::Error::msg)?;
+    for (i, flag) in flags.iter().enumerate() {
+        if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
+            return Err(anyhow!("--param {} is given twice", flag.name));
+        }
+    }
+    Ok(flags)
+}
+
+/// How far each parameter can move in the run's iterations (a note when
+/// `say`), and a warning when that is less than half its range.
+fn say_reach(spsa: &Spsa, say: bool) {
+    let iterations = spsa.iterations;
     for (i, p) in spsa.params.iter().enumerate() {
         let (reach, range) = (spsa.reach(i), p.max - p.min);
-        if args.plan || !args.play.quiet {
+        if say {
             crate::term::note(&format!(
                 "tuning {} from {} in {}..{}{} (c_end {}, r_end {}): in {iterations} iterations θ can move at most {reach:.1}, {:.0} % of its range",
                 p.name,
@@ -166,11 +184,6 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
             ));
         }
     }
-    if args.plan {
-        return Ok(());
-    }
-    spec.tune = Some(Box::new(spsa));
-    start(&args.play, spec, &book).await
 }
 
 /// `x` to six decimals, as short as it prints: 1.4, not 1.4000000000000001.
