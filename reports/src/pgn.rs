@@ -44,7 +44,41 @@ pub struct Context<'a> {
 
 /// Appends one game in PGN to `out`.
 pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
-    let result = game.result.pgn();
+    write_tags(out, game, context);
+    let mut fields = game.start_fen.split_whitespace();
+    let white_to_move = fields.nth(1) != Some("b");
+    let number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
+    // Tokens are written straight into `out` through one reused buffer (no
+    // allocation per token: `arena pgn` writes millions of them).
+    let mut text = Movetext { line: 0, token: String::with_capacity(256), white_to_move, number, need_number: true };
+    for san in &game.opening_san {
+        text.san(out, san);
+    }
+    for mv in &game.moves {
+        text.san(out, &mv.san);
+        if context.level == Level::Min {
+            continue;
+        }
+        text.token.clear();
+        move_comment(&mut text.token, mv, context.level);
+        text.flush(out);
+        text.need_number = true;
+    }
+    if context.level != Level::Min
+        && let Some(comment) = ending_comment(game)
+    {
+        text.token.clear();
+        let _ = write!(text.token, "{{{comment}}}");
+        text.flush(out);
+    }
+    text.token.clear();
+    text.token.push_str(game.result.pgn());
+    text.flush(out);
+    out.push_str("\n\n");
+}
+
+/// The game's tag pairs and the empty line after them.
+fn write_tags(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     let plies = game.opening_moves.len() + game.moves.len();
     // A tag's value with its backslashes and quotes escaped.
     let tag = |out: &mut String, key: &str, value: &str| {
@@ -67,7 +101,7 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     tag(out, "Round", &context.round);
     tag(out, "White", &game.white);
     tag(out, "Black", &game.black);
-    tag(out, "Result", result);
+    tag(out, "Result", game.result.pgn());
     if !context.variant.is_standard() {
         tag(out, "Variant", context.variant.pgn());
     }
@@ -80,84 +114,58 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     tag(out, "Termination", game.termination.pgn_tag());
     tag(out, "PlyCount", &plies.to_string());
     out.push('\n');
+}
 
-    let mut fields = game.start_fen.split_whitespace();
-    let white_to_move = fields.nth(1) != Some("b");
-    let number: u64 = fields.nth(3).and_then(|n| n.parse().ok()).unwrap_or(1);
-    // Tokens are written straight into `out` through one reused buffer (no
-    // allocation per token: `arena pgn` writes millions of them).
-    let mut text = Movetext { line: 0, token: String::with_capacity(256), white_to_move, number, need_number: true };
-    for san in &game.opening_san {
-        text.san(out, san);
+/// An engine move's comment: `{+0.31/12 1.204s}`, at `Full` also
+/// seldepth, nodes, nps, clock left and the PV (its braces dropped).
+fn move_comment(comment: &mut String, mv: &model::MoveRecord, level: Level) {
+    comment.push('{');
+    match (mv.score_mate, mv.score_cp) {
+        (Some(m), _) if m < 0 => {
+            let _ = write!(comment, "-M{}", m.unsigned_abs());
+        }
+        (Some(m), _) => {
+            let _ = write!(comment, "+M{m}");
+        }
+        (None, Some(cp)) => {
+            comment.push(if cp < 0 { '-' } else { '+' });
+            decimal(comment, cp.unsigned_abs(), 2);
+        }
+        (None, None) => comment.push('?'),
     }
-    for mv in &game.moves {
-        text.san(out, &mv.san);
-        if context.level == Level::Min {
-            continue;
-        }
-        let comment = &mut text.token;
-        comment.clear();
-        comment.push('{');
-        match (mv.score_mate, mv.score_cp) {
-            (Some(m), _) if m < 0 => {
-                let _ = write!(comment, "-M{}", m.unsigned_abs());
+    if let Some(depth) = mv.depth {
+        comment.push('/');
+        digits(comment, depth);
+    }
+    comment.push(' ');
+    decimal(comment, mv.time_ms, 3);
+    comment.push('s');
+    if level == Level::Full {
+        for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
+            if let Some(value) = value {
+                comment.push_str(", ");
+                comment.push_str(key);
+                comment.push('=');
+                digits(comment, value);
             }
-            (Some(m), _) => {
-                let _ = write!(comment, "+M{m}");
-            }
-            (None, Some(cp)) => {
-                comment.push(if cp < 0 { '-' } else { '+' });
-                decimal(comment, cp.unsigned_abs(), 2);
-            }
-            (None, None) => comment.push('?'),
         }
-        if let Some(depth) = mv.depth {
-            comment.push('/');
-            digits(comment, depth);
+        if mv.clock_ms > 0 {
+            comment.push_str(", tl=");
+            decimal(comment, mv.clock_ms, 3);
+            comment.push('s');
         }
-        comment.push(' ');
-        decimal(comment, mv.time_ms, 3);
-        comment.push('s');
-        if context.level == Level::Full {
-            for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
-                if let Some(value) = value {
-                    comment.push_str(", ");
-                    comment.push_str(key);
-                    comment.push('=');
-                    digits(comment, value);
+        let mut words = mv.pv.split_whitespace().peekable();
+        if words.peek().is_some() {
+            comment.push_str(", pv=");
+            for (i, word) in words.enumerate() {
+                if i > 0 {
+                    comment.push(' ');
                 }
-            }
-            if mv.clock_ms > 0 {
-                comment.push_str(", tl=");
-                decimal(comment, mv.clock_ms, 3);
-                comment.push('s');
-            }
-            let mut words = mv.pv.split_whitespace().peekable();
-            if words.peek().is_some() {
-                comment.push_str(", pv=");
-                for (i, word) in words.enumerate() {
-                    if i > 0 {
-                        comment.push(' ');
-                    }
-                    comment.extend(word.chars().filter(|c| !matches!(c, '{' | '}')));
-                }
+                comment.extend(word.chars().filter(|c| !matches!(c, '{' | '}')));
             }
         }
-        comment.push('}');
-        text.flush(out);
-        text.need_number = true;
     }
-    if context.level != Level::Min
-        && let Some(comment) = ending_comment(game)
-    {
-        text.token.clear();
-        let _ = write!(text.token, "{{{comment}}}");
-        text.flush(out);
-    }
-    text.token.clear();
-    text.token.push_str(result);
-    text.flush(out);
-    out.push_str("\n\n");
+    comment.push('}');
 }
 
 /// The movetext being written: lines of at most 79 characters (a token
