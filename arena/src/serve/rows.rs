@@ -4,7 +4,7 @@
 //! holding its units now.
 
 use db::{Db, DbError};
-use model::{MatchSpec, RunInfo, RunStatus, Spec};
+use model::{MatchSpec, PairingCounts, RunInfo, RunStatus, Spec};
 use reports::stats::scaling::{Trend, budget_trend};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
@@ -144,45 +144,44 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         created_ms: run.created_ms,
     };
     match &spec {
-        Some(Spec::Games(games)) if !games.budgets.is_empty() => {
-            row.time_control = games.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-            row.trend = trend(db, run, games).await?;
-        }
         Some(Spec::Games(games)) => {
-            row.time_control = games.tc.to_string();
-            first_pairing(db, run, games, &mut row).await?;
+            // Read once: the Elo or trend and the ETA all use them.
+            let counts = db.pairing_counts(run.id).await?;
+            if games.budgets.is_empty() {
+                row.time_control = games.tc.to_string();
+                first_pairing(&counts, games, &mut row);
+            } else {
+                row.time_control = games.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+                row.trend = trend(&counts, games);
+            }
+            if run.status == RunStatus::Running {
+                row.eta_s = games_eta(db, run, games, &counts, row.planned - row.done).await?;
+            }
         }
         Some(Spec::Suite(suite)) => {
             row.time_control = suite.limits.iter().map(model::SuiteLimit::label).collect::<Vec<_>>().join(", ");
         }
         None => {}
     }
-    if run.status == RunStatus::Running
-        && let Some(Spec::Games(games)) = &spec
-    {
-        row.eta_s = games_eta(db, run, games, row.planned - row.done).await?;
-    }
     Ok(row)
 }
 
 /// A scaling run's trend: Elo per doubling of the budget over the budgets
 /// played, as its report computes it.
-async fn trend(db: &Db, run: &RunInfo, games: &MatchSpec) -> Result<Option<Trend>, DbError> {
-    let counts = db.pairing_counts(run.id).await?;
+fn trend(counts: &[PairingCounts], games: &MatchSpec) -> Option<Trend> {
     let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
         let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
         let summary = summarize(&Counts::pairs(&pairing.tally))?;
         Some((tc.budget()?, summary.elo, [summary.elo_ci95.0, summary.elo_ci95.1]))
     });
-    Ok(budget_trend(points))
+    budget_trend(points)
 }
 
 /// The first pairing's W-D-L, Elo and, for an SPRT, LLR into `row`.
-async fn first_pairing(db: &Db, run: &RunInfo, games: &MatchSpec, row: &mut RunRow) -> Result<(), DbError> {
-    let counts = db.pairing_counts(run.id).await?;
+fn first_pairing(counts: &[PairingCounts], games: &MatchSpec, row: &mut RunRow) {
     let names = games.pairing_names();
-    let Some((a, b)) = names.first() else { return Ok(()) };
-    let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b) else { return Ok(()) };
+    let Some((a, b)) = names.first() else { return };
+    let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b) else { return };
     let tally = first.tally;
     row.wdl = Some([tally.wins, tally.draws, tally.losses]);
     let counts = Counts::pairs(&tally);
@@ -193,13 +192,18 @@ async fn first_pairing(db: &Db, run: &RunInfo, games: &MatchSpec, row: &mut RunR
         let bounds = test.bounds();
         row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
     }
-    Ok(())
 }
 
 /// [`eta`] of a run of games: its latest games matched to their pairings
 /// (either colour), and each pairing's games left (the planned games shared
 /// evenly, less those it has scored).
-async fn games_eta(db: &Db, run: &RunInfo, games: &MatchSpec, total: i64) -> Result<Option<f64>, DbError> {
+async fn games_eta(
+    db: &Db,
+    run: &RunInfo,
+    games: &MatchSpec,
+    counts: &[PairingCounts],
+    total: i64,
+) -> Result<Option<f64>, DbError> {
     let names = games.pairing_names();
     let recent: Vec<(Option<usize>, i64, i64)> = db
         .recent_games(run.id)
@@ -211,7 +215,6 @@ async fn games_eta(db: &Db, run: &RunInfo, games: &MatchSpec, total: i64) -> Res
             (pairing, g.started_ms, g.finished_ms)
         })
         .collect();
-    let counts = db.pairing_counts(run.id).await?;
     let each = 2 * run.pairs_planned / names.len().max(1) as i64;
     let left: Vec<Left> = names
         .iter()
