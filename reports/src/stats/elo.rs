@@ -64,16 +64,29 @@ pub struct Summary {
 /// it. `games` counts games (a pair is two).
 pub fn one_sided_limit(side: OneSided, score: f64, games: f64) -> f64 {
     let z = standard_normal().inverse_cdf(0.95);
-    let toward = |p: f64| {
-        let n = games.max(1.0);
-        let centre = p + z * z / (2.0 * n);
-        let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        (centre - spread) / (1.0 + z * z / n)
-    };
     match side {
-        OneSided::AtLeast => elo_of_score(toward(score).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
-        OneSided::AtMost => -elo_of_score(toward(1.0 - score).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
+        OneSided::AtLeast => elo_of_score(wilson_lower(score, games, z).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
+        OneSided::AtMost => -elo_of_score(wilson_lower(1.0 - score, games, z).clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR)),
     }
+}
+
+/// Wilson's lower score bound of a mean score `p` over `games` games at
+/// `z`, a game's variance taken at its largest, p(1 − p).
+fn wilson_lower(p: f64, games: f64, z: f64) -> f64 {
+    let n = games.max(1.0);
+    let centre = p + z * z / (2.0 * n);
+    let spread = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+    (centre - spread) / (1.0 + z * z / n)
+}
+
+/// The 95 % Elo interval of a sample too small for the normal one, whose
+/// score interval reaches both 0 and 1 (a game won and a game lost:
+/// unbounded either way, so neither one-sided bound applies): Wilson's
+/// two-sided score interval, a game's variance at its largest.
+fn wilson_elo_interval(score: f64, games: f64) -> (f64, f64) {
+    let z = standard_normal().inverse_cdf(0.975);
+    let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
+    (elo_of_score(clamp(wilson_lower(score, games, z))), -elo_of_score(clamp(wilson_lower(1.0 - score, games, z))))
 }
 
 /// An Elo as every view prints it: `+12.3 ± 4.5`, or where the score's
@@ -132,7 +145,11 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     // bound stays finite (the summary is labelled `bound` then).
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
     let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
-    let one_sided = if mu + z * se >= 1.0 {
+    let uninformative = mu + z * se >= 1.0 && mu - z * se <= 0.0;
+    let games_played = if counts.is_pentanomial() { 2.0 * samples as f64 } else { samples as f64 };
+    let one_sided = if uninformative {
+        None
+    } else if mu + z * se >= 1.0 {
         Some(OneSided::AtLeast)
     } else if mu - z * se <= 0.0 {
         Some(OneSided::AtMost)
@@ -170,7 +187,7 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
         score: raw_score,
         draw_ratio,
         elo,
-        elo_ci95: (elo - half, elo + half),
+        elo_ci95: if uninformative { wilson_elo_interval(raw_score, games_played) } else { (elo - half, elo + half) },
         los,
         p_value,
         nelo: t * per_game,
@@ -239,6 +256,13 @@ mod one_sided_tests {
         // (0, 1) in score, so the Elo keeps its two-sided interval.
         let split = summarize(&Counts::Pentanomial([0, 0, 3, 0, 1])).unwrap();
         assert_eq!((split.bound, split.limit), (Some(OneSided::AtLeast), None));
+        // A game won and a game lost: the normal interval reaches 0 and 1
+        // in score, so no side is bounded; Wilson's two-sided interval at
+        // n = 2, p = ½ by hand: ½ ± 1.96·√(0.125 + 0.2401) / 2.9208 =
+        // [0.09453, 0.90547], Elo ∓392.5.
+        let split = summarize(&Counts::Trinomial { wins: 1, draws: 0, losses: 1 }).unwrap();
+        assert_eq!(split.limit, None);
+        assert_eq!(split.elo_text(), "+0.0 ± 392.5");
         // A two-sided sample keeps its interval.
         let mixed = summarize(&Counts::Trinomial { wins: 10, draws: 10, losses: 10 }).unwrap();
         assert_eq!(mixed.limit, None);
