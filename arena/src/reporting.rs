@@ -8,7 +8,7 @@ use db::{Db, DbError};
 use model::{MatchSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
 use reports::report::{
     Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
-    render_html, render_html_body, render_markdown, render_text, utc_timestamp,
+    render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text, utc_timestamp,
 };
 
 use crate::engine_io::engines::EngineSpec;
@@ -73,6 +73,15 @@ impl RunReport {
         match self {
             RunReport::Games(report, _) => draw(report, || report.to_json(), format),
             RunReport::Suite(report) => draw(report, || report.to_json(), format),
+        }
+    }
+
+    /// The report in markdown with its plots as files `STEM-plot-N.svg`:
+    /// the markdown and the plots, `(file name, SVG)`.
+    pub fn markdown_with_plots(&self, stem: &str) -> (String, Vec<(String, String)>) {
+        match self {
+            RunReport::Games(report, _) => render_markdown_with_plots(report, stem),
+            RunReport::Suite(report) => render_markdown_with_plots(report, stem),
         }
     }
 

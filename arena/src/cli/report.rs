@@ -57,20 +57,41 @@ pub(super) async fn report(args: ReportArgs) -> CliResult {
         count_set_aside: args.set_aside.map(|s| matches!(s, SetAside::Count)),
         ..Ask::default()
     };
-    let rendered = report_of(&db, args.run, ask).await?.render(format);
+    let report = report_of(&db, args.run, ask).await?;
+    let name = match format {
+        Format::Text => "text",
+        Format::Markdown => "markdown",
+        Format::Html => "HTML",
+        Format::Json => "JSON",
+    };
     match &args.output {
-        Some(path) => {
-            std::fs::write(path, rendered)
-                .with_context(|| format!("cannot write {} (choose another --output)", path.display()))?;
-            let name = match format {
-                Format::Text => "text",
-                Format::Markdown => "markdown",
-                Format::Html => "HTML",
-                Format::Json => "JSON",
+        Some(path) if format == Format::Markdown => {
+            let stem = path.file_stem().map_or("report".into(), |s| s.to_string_lossy());
+            let (text, plots) = report.markdown_with_plots(&stem);
+            write(path, text)?;
+            let beside = path.parent().unwrap_or(std::path::Path::new(""));
+            for (file, svg) in &plots {
+                write(&beside.join(file), svg)?;
+            }
+            let plots = match (plots.first(), plots.last()) {
+                (Some((first, _)), Some((last, _))) if plots.len() > 1 => {
+                    format!(", and its {} plots beside it ({first} … {last})", plots.len())
+                }
+                (Some((only, _)), _) => format!(", and its plot beside it ({only})"),
+                _ => String::new(),
             };
+            crate::term::note(&format!("wrote the {name} report of run {} to {}{plots}", args.run, path.display()));
+        }
+        Some(path) => {
+            write(path, report.render(format))?;
             crate::term::note(&format!("wrote the {name} report of run {} to {}", args.run, path.display()));
         }
-        None => out!("{rendered}"),
+        None => out!("{}", report.render(format)),
     }
     Ok(())
+}
+
+/// Writes a file of the report, or says which and why not.
+fn write(path: &std::path::Path, contents: impl AsRef<[u8]>) -> anyhow::Result<()> {
+    std::fs::write(path, contents).with_context(|| format!("cannot write {} (choose another --output)", path.display()))
 }

@@ -27,7 +27,7 @@ fn report(dir: &std::path::Path, run: &str) -> Value {
 }
 
 /// The report of `run` as the release that made `before` would have written
-/// it, less one change since: an estimate also carries `elo_limit` and
+/// it, less the changes since: an estimate also carries `elo_limit` and
 /// `elo_text` (what the views print: a one-sided bound where the score's
 /// interval reaches 100 % or 0 %), and the Elo curve leaves out the points
 /// where it does. Those fields are checked and removed, and the only points
@@ -54,6 +54,19 @@ fn report_as_before(dir: &std::path::Path, run: &str, before: &Value) -> Value {
             let text = estimate.remove("elo_text").and_then(|t| t.as_str().map(str::to_string)).unwrap();
             let limit = estimate.remove("elo_limit").unwrap();
             assert_eq!(limit.is_null(), !(text.starts_with("> ") || text.starts_with("< ")), "run {run}: {text}");
+            // A second change: a sample whose score interval reached both 0 %
+            // and 100 % (a pair lost, a pair won) had an interval of ±3,600
+            // Elo, the clamp; it now has Wilson's, hundreds of Elo wide, and
+            // the verdict's games to play follow from it.
+            let old = &before["pairings"][k]["statistics"][key];
+            let edge = |i: usize, sign: f64| old["elo_ci95"][i].as_f64().is_some_and(|e| e * sign >= 3599.0);
+            if edge(0, -1.0) && edge(1, 1.0) {
+                let (low, high) =
+                    (estimate["elo_ci95"][0].as_f64().unwrap(), estimate["elo_ci95"][1].as_f64().unwrap());
+                assert!(-1000.0 < low && low < high && high < 1000.0, "run {run}: {low} {high}");
+                estimate.insert("elo_ci95".into(), old["elo_ci95"].clone());
+                pairing["statistics"]["verdict"] = before["pairings"][k]["statistics"]["verdict"].clone();
+            }
         }
         let old = before["pairings"][k]["elo_progress"].as_array().cloned().unwrap_or_default();
         let kept = pairing["elo_progress"].as_array().cloned().unwrap_or_default();

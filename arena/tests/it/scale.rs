@@ -48,6 +48,22 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     arena_ok(&dir, &["report", "1", "-o", html_path.to_str().unwrap()]);
     let html = std::fs::read_to_string(&html_path).unwrap();
     assert!(html.contains("Elo of grows against steady by budget") && unescape(&html).contains(verdict), "the plot");
+    // Markdown written to a file has its plots beside it, the curve first,
+    // its budgets named on the axis.
+    let noted = arena_ok(&dir, &["report", "1", "-o", "scale.md"]);
+    let markdown = std::fs::read_to_string(dir.join("scale.md")).unwrap();
+    let linked: Vec<&str> =
+        markdown.lines().filter_map(|l| l.strip_prefix("![")?.split("](").nth(1)?.strip_suffix(')')).collect();
+    assert_eq!(linked.first(), Some(&"scale-plot-1.svg"), "{markdown}");
+    assert!(String::from_utf8_lossy(&noted.stderr).contains(&format!("its {} plots beside it", linked.len())));
+    for name in &linked {
+        let svg = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert!(svg.starts_with("<?xml") && svg.contains("<style>") && svg.trim_end().ends_with("</svg>"), "{name}");
+    }
+    let curve = std::fs::read_to_string(dir.join("scale-plot-1.svg")).unwrap();
+    for tick in [">1k<", ">2k<", ">4k<", ">8k<", "nodes per move (log scale)"] {
+        assert!(curve.contains(tick), "{tick} on the curve's axis");
+    }
 
     let flat = report("2");
     let trend = &flat["scale"]["trend"];

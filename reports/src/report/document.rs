@@ -301,6 +301,7 @@ fn elo_plot(pairing: &super::PairingReport) -> Option<Block> {
         series: vec![series],
         band: Some(band),
         rules: vec![(0.0, String::new())],
+        x_names: Vec::new(),
     };
     let caption = match &pairing.statistics.pentanomial_estimate {
         Some(e) if e.elo_limit.is_some() => format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text),
@@ -330,6 +331,7 @@ fn sprt_plot(pairing: &super::PairingReport) -> Option<Block> {
         }],
         band: None,
         rules: vec![(sprt.upper, format!("H1 {:.2}", sprt.upper)), (sprt.lower, format!("H0 {:.2}", sprt.lower))],
+        x_names: Vec::new(),
     };
     Some(Block::Plot {
         caption: format!("LLR after {} games: {:.2} ({})", last.games, last.llr, sprt.verdict_label()),

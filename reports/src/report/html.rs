@@ -3,10 +3,11 @@
 //! width, and the page prints without the scroll boxes.
 
 use super::document::{Align, Block, Layout};
+use super::svg::plot_classes;
 
 /// The page style: inline, so a page needs nothing from the network.
-pub const HTML_STYLE: &str = "\
-:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--band:#0b5cad26}\
+pub const HTML_STYLE: &str = concat!(
+    ":root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--accent:#0b5cad;--band:#0b5cad26}\
 body{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--fg);margin:0 auto;\
 max-width:60rem;padding:1rem}\
 h1{font-size:1.4rem;margin:.2rem 0 .6rem}h2{font-size:1.15rem;margin:1.6rem 0 .5rem;border-bottom:1px solid var(--line)}\
@@ -14,11 +15,10 @@ ul{padding-left:1.2rem;margin:.3rem 0}pre{background:#f6f8fa;padding:.6rem;overf
 .scroll{overflow-x:auto;margin:.5rem 0}table{border-collapse:collapse;font-variant-numeric:tabular-nums}\
 th,td{padding:.2rem .6rem;border-bottom:1px solid var(--line);white-space:nowrap}th{text-align:left}\
 .r{text-align:right}figure{margin:.8rem 0}figcaption{color:var(--muted);font-size:.9rem}\
-svg.plot{width:100%;height:auto;max-width:640px;display:block}\
-.plot-title{font-size:13px;font-weight:600;fill:var(--fg)}.tick,.axis-label{font-size:11px;fill:var(--muted)}\
-.grid{stroke:#eaeef2}.axis{stroke:var(--muted)}.rule{stroke:#cf222e;stroke-dasharray:4 3}\
-.line{fill:none;stroke:var(--accent);stroke-width:1.8}.band{fill:var(--band);stroke:none}.bar{fill:var(--accent)}\
-@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}";
+svg.plot{width:100%;height:auto;max-width:640px;display:block}",
+    plot_classes!(),
+    "@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}"
+);
 
 /// `text` with HTML's special characters escaped.
 pub fn escape(text: &str) -> String {

@@ -58,7 +58,7 @@ pub use html::{HTML_STYLE, escape as html_escape, render_html, render_html_body}
 pub use machines::{LostRow, MachineInputs, MachineRow, MachineSection, excluded as machines_left_out};
 pub use scale::{Budget, ScalePoint, ScaleSection};
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
-pub use text::{render_markdown, render_text};
+pub use text::{render_markdown, render_markdown_with_plots, render_text};
 pub use tune::{ThetaPoint, TuneSection, TunedParam};
 
 /// Version of the JSON schema.
@@ -556,9 +556,11 @@ fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<Llr
             continue;
         }
         // A one-sided sample (nothing lost or nothing won) has a bound, not
-        // a point with an interval: it is left out of the curve.
+        // a point with an interval, and a sample of a few games an interval
+        // of hundreds of Elo: both are left out of the curve.
         if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
             && summary.limit.is_none()
+            && !summary.few
         {
             elo_progress.push(EloPoint {
                 games: so_far.games(),

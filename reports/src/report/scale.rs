@@ -155,16 +155,25 @@ impl ScaleSection {
             }
             let band =
                 Band { points: drawn.iter().filter_map(|p| Some((x(p), p.elo_ci95?[0], p.elo_ci95?[1]))).collect() };
+            // Node budgets named by their size ("16k", "1024k"), others as given ("4+0.04").
+            let nodes = drawn.iter().all(|p| p.budget.starts_with("nodes="));
+            let name = |p: &ScalePoint| if nodes { thousands(p.amount) } else { p.budget.clone() };
             let plot = LinePlot {
                 title: format!("Elo of {} against {} by budget, with 95 % intervals", self.a, self.b),
-                x_label: "log₂ budget",
+                x_label: if nodes { "nodes per move (log scale)" } else { "budget (log scale)" },
                 y_label: "Elo",
                 series,
                 band: Some(band),
                 rules: vec![(0.0, String::new())],
+                x_names: drawn.iter().map(|p| (x(p), name(p))).collect(),
             };
             out.push(Block::Plot { caption: format!("Elo against budget: {}", self.verdict), svg: plot.to_svg() });
         }
         out
     }
+}
+/// A node count in thousands where it is whole thousands ("16k", "1024k",
+/// so that a curve's fourfold steps read alike), else as it is.
+fn thousands(nodes: f64) -> String {
+    if nodes >= 1000.0 && nodes % 1000.0 == 0.0 { format!("{}k", nodes / 1000.0) } else { format!("{nodes}") }
 }

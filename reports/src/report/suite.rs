@@ -244,6 +244,7 @@ impl Layout for SuiteReport {
                 .collect(),
             band: None,
             rules: Vec::new(),
+            x_names: Vec::new(),
         };
         blocks.push(Block::Plot {
             caption: "each point is one limit; up and to the left is better".to_string(),

@@ -4,6 +4,37 @@
 
 use std::fmt::Write;
 
+/// The style of a plot's parts, by class, in the colours of `--fg`,
+/// `--muted`, `--accent` and `--band`: shared by the HTML page and a plot
+/// on its own ([`standalone`]).
+macro_rules! plot_classes {
+    () => {
+        ".plot-title{font-size:13px;font-weight:600;fill:var(--fg)}.tick,.axis-label{font-size:11px;fill:var(--muted)}\
+         .grid{stroke:#eaeef2}.axis{stroke:var(--muted)}.rule{stroke:#cf222e;stroke-dasharray:4 3}\
+         .line{fill:none;stroke:var(--accent);stroke-width:1.8}.band{fill:var(--band);stroke:none}.bar{fill:var(--accent)}"
+    };
+}
+pub(super) use plot_classes;
+
+/// A plot as a file of its own (beside a markdown report, in a README):
+/// its size in pixels, a white ground, and the style the HTML page would
+/// give it.
+pub(super) fn standalone(svg: &str) -> String {
+    let style = concat!(
+        "<style>svg{--fg:#1b1f24;--muted:#57606a;--accent:#0b5cad;--band:#0b5cad26;",
+        "font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}",
+        plot_classes!(),
+        "</style><rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
+    );
+    let Some(body) = svg.strip_prefix("<svg ") else { return svg.to_string() };
+    let Some(end) = body.find('>') else { return svg.to_string() };
+    format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg width=\"{WIDTH}\" height=\"{HEIGHT}\" {}>{style}{}\n",
+        &body[..end],
+        &body[end + 1..]
+    )
+}
+
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 300.0;
 const LEFT: f64 = 56.0;
@@ -37,6 +68,8 @@ pub(super) struct LinePlot {
     pub series: Vec<Series>,
     pub band: Option<Band>,
     pub rules: Vec<(f64, String)>,
+    /// Ticks on x named instead of numbered, `(x, name)`; numbered when empty.
+    pub x_names: Vec<(f64, String)>,
 }
 
 /// Labelled bars.
@@ -80,6 +113,16 @@ fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// The tick labels under the x axis.
+enum XTicks<'a> {
+    /// "Nice" numbers.
+    Numbered,
+    /// At these positions, these names.
+    Named(&'a [(f64, String)]),
+    /// None (bars label themselves).
+    None,
+}
+
 /// Maps data coordinates into the plot area.
 struct Frame {
     x: (f64, f64),
@@ -101,7 +144,7 @@ impl Frame {
     }
 
     /// Opening tag, title, axes, grid and tick labels.
-    fn open(&self, out: &mut String, title: &str, x_label: &str, y_label: &str, x_ticks: bool) {
+    fn open(&self, out: &mut String, title: &str, x_label: &str, y_label: &str, x_ticks: XTicks) {
         let _ = write!(
             out,
             "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" class=\"plot\" \
@@ -121,16 +164,23 @@ impl Frame {
                 label(y)
             );
         }
-        if x_ticks {
-            for x in ticks(self.x.0, self.x.1, 6) {
-                let px = self.px(x);
-                let _ = write!(
-                    out,
-                    "<text x=\"{px:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
-                    HEIGHT - BOTTOM + 16.0,
-                    label(x)
-                );
+        let numbered: Vec<(f64, String)>;
+        let named = match x_ticks {
+            XTicks::Numbered => {
+                numbered = ticks(self.x.0, self.x.1, 6).into_iter().map(|x| (x, label(x))).collect();
+                &numbered[..]
             }
+            XTicks::Named(names) => names,
+            XTicks::None => &[],
+        };
+        for (x, name) in named {
+            let _ = write!(
+                out,
+                "<text x=\"{:.1}\" y=\"{}\" class=\"tick\" text-anchor=\"middle\">{}</text>",
+                self.px(*x),
+                HEIGHT - BOTTOM + 16.0,
+                escape(name)
+            );
         }
         let _ = write!(
             out,
@@ -162,12 +212,19 @@ impl LinePlot {
         let (x_lo, x_hi) = xs.filter(finite).fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
         let (y_lo, y_hi) =
             ys.into_iter().filter(finite).fold((f64::MAX, f64::MIN), |(lo, hi), y| (lo.min(y), hi.max(y)));
-        let (x_lo, x_hi) = if x_lo > x_hi { (0.0, 1.0) } else { (x_lo.min(0.0), x_hi) };
+        // Counts (games, iterations) from 0; named ticks (budgets on a log
+        // scale) span their own range, a little inside the frame.
+        let (x_lo, x_hi) = match (x_lo > x_hi, self.x_names.is_empty()) {
+            (true, _) => (0.0, 1.0),
+            (false, true) => (x_lo.min(0.0), x_hi),
+            (false, false) => (x_lo - (x_hi - x_lo) * 0.05, x_hi + (x_hi - x_lo) * 0.05),
+        };
         let (y_lo, y_hi) = if y_lo > y_hi { (-1.0, 1.0) } else { (y_lo, y_hi) };
         let pad = (y_hi - y_lo).max(1.0) * 0.05;
         let frame = Frame::new((x_lo, x_hi), (y_lo - pad, y_hi + pad));
         let mut out = String::new();
-        frame.open(&mut out, &self.title, self.x_label, self.y_label, true);
+        let x_ticks = if self.x_names.is_empty() { XTicks::Numbered } else { XTicks::Named(&self.x_names) };
+        frame.open(&mut out, &self.title, self.x_label, self.y_label, x_ticks);
         if let Some(band) = &self.band {
             let upper = band.points.iter().map(|p| (p.0, p.2));
             let lower = band.points.iter().rev().map(|p| (p.0, p.1));
@@ -235,7 +292,7 @@ impl Bars {
         let top = self.bars.iter().map(|b| b.1).filter(|v| v.is_finite()).fold(0.0f64, f64::max);
         let frame = Frame::new((0.0, self.bars.len().max(1) as f64), (0.0, top.max(1.0) * 1.05));
         let mut out = String::new();
-        frame.open(&mut out, &self.title, self.x_label, self.y_label, false);
+        frame.open(&mut out, &self.title, self.x_label, self.y_label, XTicks::None);
         let slot = (WIDTH - LEFT - RIGHT) / self.bars.len().max(1) as f64;
         let label_every = (self.bars.len() / 12).max(1);
         for (i, (name, value)) in self.bars.iter().enumerate() {
@@ -286,6 +343,7 @@ mod tests {
             series: vec![Series { name: "s".to_string(), points: vec![(0.0, f64::NAN), (1.0, 2.0)] }],
             band: Some(Band { points: vec![] }),
             rules: vec![],
+            x_names: Vec::new(),
         };
         let svg = plot.to_svg();
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>") && !svg.contains("NaN"), "{svg}");

@@ -156,6 +156,18 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         assert!(!rendered.contains("NaN"), "{format}");
     }
     assert_eq!(html.matches("<svg").count(), 3, "Elo, LLR and lengths plots");
+    // Markdown with its plots as files: the same text, an image line above each caption.
+    let (with_plots, plots) = render_markdown_with_plots(&report, "r");
+    let names: Vec<&str> = plots.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(names, ["r-plot-1.svg", "r-plot-2.svg", "r-plot-3.svg"]);
+    let prose =
+        |text: &str| text.lines().filter(|l| !l.is_empty() && !l.starts_with("![")).collect::<Vec<_>>().join("\n");
+    assert_eq!(prose(&with_plots), prose(&markdown));
+    for (name, svg) in &plots {
+        assert_eq!(with_plots.matches(&format!("]({name})")).count(), 1, "{name}");
+        assert!(svg.starts_with("<?xml") && svg.contains("<svg width=\"640\" height=\"300\" xmlns="), "{name}");
+        assert!(svg.contains("<style>") && svg.matches("<svg").count() == 1 && svg.trim_end().ends_with("</svg>"));
+    }
     assert!(markdown.contains("| Pair | Opening | A White | A Black | Pair score |"));
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["version"], REPORT_VERSION);

@@ -1,7 +1,9 @@
 //! Text (a terminal) and markdown (an issue comment) renderings of a report.
-//! Plots appear as their one-line captions.
+//! Plots appear as their one-line captions, or in markdown as images of
+//! files beside it.
 
 use super::document::{Align, Block, Layout, Table};
+use super::svg::standalone;
 
 /// The report for a terminal.
 pub fn render_text(report: &impl Layout) -> String {
@@ -26,8 +28,31 @@ pub fn render_text(report: &impl Layout) -> String {
     out
 }
 
-/// The report as GitHub-flavoured markdown.
+/// The report as GitHub-flavoured markdown, its plots as their captions.
 pub fn render_markdown(report: &impl Layout) -> String {
+    markdown(report, |caption, _| format!("*{}*\n\n", cell(caption)))
+}
+
+/// The report as GitHub-flavoured markdown whose plots are files beside
+/// it: each shown as an image `STEM-plot-N.svg` above its caption. Returns
+/// the markdown and the plots, `(file name, SVG of its own)`.
+pub fn render_markdown_with_plots(report: &impl Layout, stem: &str) -> (String, Vec<(String, String)>) {
+    let mut plots = Vec::new();
+    let text = markdown(report, |caption, svg| {
+        let name = format!("{stem}-plot-{}.svg", plots.len() + 1);
+        let shown = format!("![{}]({name})\n\n*{}*\n\n", alt(caption), cell(caption));
+        plots.push((name, standalone(&svg)));
+        shown
+    });
+    (text, plots)
+}
+
+/// An image's alternative text: brackets escaped, no line breaks.
+fn alt(text: &str) -> String {
+    text.replace('[', "\\[").replace(']', "\\]").replace('\n', " ")
+}
+
+fn markdown(report: &impl Layout, mut plot: impl FnMut(&str, String) -> String) -> String {
     let mut out = String::new();
     for block in report.layout().blocks {
         match block {
@@ -50,7 +75,7 @@ pub fn render_markdown(report: &impl Layout) -> String {
                 }
                 out.push('\n');
             }
-            Block::Plot { caption, .. } => out += &format!("*{}*\n\n", cell(&caption)),
+            Block::Plot { caption, svg } => out += &plot(&caption, svg),
         }
     }
     out

@@ -157,6 +157,7 @@ impl TuneSection {
                 series: vec![Series { name: p.name.clone(), points }],
                 band: None,
                 rules: vec![(p.start, format!("start {}", p.start))],
+                x_names: Vec::new(),
             };
             out.push(Block::Plot {
                 caption: format!(

@@ -54,6 +54,11 @@ pub struct Summary {
     /// [`one_sided_limit`]), which every view prints instead of `elo` and its
     /// interval.
     pub limit: Option<(OneSided, f64)>,
+    /// Set when the sample is too small for the normal interval, which
+    /// reaches both 0 % and 100 % in score (a game won and a game lost):
+    /// `elo_ci95` is then Wilson's two-sided interval, and no curve draws
+    /// the point.
+    pub few: bool,
 }
 
 /// One-sided 95 % bound of the Elo of a sample that lost nothing (or won
@@ -145,9 +150,9 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     // bound stays finite (the summary is labelled `bound` then).
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
     let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
-    let uninformative = mu + z * se >= 1.0 && mu - z * se <= 0.0;
+    let few = mu + z * se >= 1.0 && mu - z * se <= 0.0;
     let games_played = if counts.is_pentanomial() { 2.0 * samples as f64 } else { samples as f64 };
-    let one_sided = if uninformative {
+    let one_sided = if few {
         None
     } else if mu + z * se >= 1.0 {
         Some(OneSided::AtLeast)
@@ -187,13 +192,14 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
         score: raw_score,
         draw_ratio,
         elo,
-        elo_ci95: if uninformative { wilson_elo_interval(raw_score, games_played) } else { (elo - half, elo + half) },
+        elo_ci95: if few { wilson_elo_interval(raw_score, games_played) } else { (elo - half, elo + half) },
         los,
         p_value,
         nelo: t * per_game,
         nelo_ci95: ((t - z * t_se) * per_game, (t + z * t_se) * per_game),
         bound,
         limit: one_sided.map(|side| (side, one_sided_limit(side, raw_score, per_game_n))),
+        few,
     })
 }
 
@@ -261,11 +267,11 @@ mod one_sided_tests {
         // n = 2, p = ½ by hand: ½ ± 1.96·√(0.125 + 0.2401) / 2.9208 =
         // [0.09453, 0.90547], Elo ∓392.5.
         let split = summarize(&Counts::Trinomial { wins: 1, draws: 0, losses: 1 }).unwrap();
-        assert_eq!(split.limit, None);
+        assert_eq!((split.limit, split.few), (None, true));
         assert_eq!(split.elo_text(), "+0.0 ± 392.5");
         // A two-sided sample keeps its interval.
         let mixed = summarize(&Counts::Trinomial { wins: 10, draws: 10, losses: 10 }).unwrap();
-        assert_eq!(mixed.limit, None);
+        assert_eq!((mixed.limit, mixed.few), (None, false));
         assert!(mixed.elo_text().starts_with("+0.0 ± "), "{}", mixed.elo_text());
     }
 }
