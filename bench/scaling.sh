@@ -12,11 +12,12 @@
 # worker of two game slots. Progress is the worker's line per unit.
 # The runs outlive a machine through bench/scaling/scaling.db.gz: a call
 # without the database starts from that snapshot, and after the worker
-# stops (Ctrl-C, or all done) the script writes the snapshot anew, to be
-# committed, so the next session plays on from there.
+# stops (Ctrl-C, or all done) the script writes the snapshot anew, and the
+# four curves, to be committed, so the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
 #   bench/scaling.sh --build       # only build (and profile) the binary the games use
+#   bench/scaling.sh --curves [DB] # only draw the curves (docs/src/img/scaling-*.svg)
 #   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
 #   arena show N --db scaling.db   # any time, from another terminal
 #   arena report N --db scaling.db -o scale-N.html
@@ -78,6 +79,24 @@ profile_engine() {
     "$tool" merge -o "$profile" "$raw"/*.profraw
 }
 
+# The curves, Elo against budget, for the README and docs/src/scaling.md:
+# the first plot of each run's markdown report, as docs/src/img/scaling-A.svg
+# (A the run's feature).
+curves() {
+    local db=$1 arena=$2 tmp run feature
+    tmp=$(mktemp -d)
+    mkdir -p docs/src/img
+    for run in 1 2 3 4; do
+        feature=$("$arena" show "$run" --db "$db" --config | sed -n 's/^engines = \["\([^"]*\)".*/\1/p')
+        if [ -n "$feature" ] && "$arena" report "$run" --db "$db" -o "$tmp/run.md" 2>/dev/null &&
+            [ -e "$tmp/run-plot-1.svg" ]; then
+            cp "$tmp/run-plot-1.svg" "docs/src/img/scaling-$feature.svg"
+        fi
+    done
+    rm -rf "$tmp"
+    echo "curves: docs/src/img/scaling-*.svg; commit them with the snapshot"
+}
+
 main() {
     cd "$(dirname "$0")/.."
     # In the background, the games take only what the machine leaves: nice 19,
@@ -91,6 +110,11 @@ main() {
     fi
     if [ "${1:-}" = "--build" ]; then
         build
+        return
+    fi
+    if [ "${1:-}" = "--curves" ]; then
+        build
+        curves "${2:-scaling.db}" target/scaling-build/release/arena
         return
     fi
     db=${1:-scaling.db}
@@ -138,6 +162,7 @@ main() {
     mkdir -p "$(dirname "$snapshot")"
     gzip -9 -c "$db" > "$snapshot"
     echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
+    curves "$db" "$arena" || true
 }
 # One line: bash has read the exit before main runs, so a file edited
 # meanwhile is not read on from the old offset when main returns.

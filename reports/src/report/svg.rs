@@ -247,6 +247,8 @@ impl LinePlot {
                 escape(text)
             );
         }
+        // The legend, drawn over the lines on a ground of its own.
+        let mut legend = String::new();
         for (index, series) in self.series.iter().enumerate() {
             let color = PALETTE[index % PALETTE.len()];
             let points: Vec<(f64, f64)> = series
@@ -270,7 +272,7 @@ impl LinePlot {
             if self.series.len() > 1 {
                 let y = TOP + 14.0 * index as f64 + 8.0;
                 let _ = write!(
-                    out,
+                    legend,
                     "<line x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\" style=\"stroke:{color};stroke-width:2\"/>\
                      <text x=\"{tx}\" y=\"{ty}\" class=\"tick\">{}</text>",
                     escape(&series.name),
@@ -281,6 +283,18 @@ impl LinePlot {
                 );
             }
         }
+        if self.series.len() > 1 {
+            let longest = self.series.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
+            let _ = write!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{:.0}\" height=\"{}\" fill=\"#fff\" fill-opacity=\"0.85\"/>",
+                LEFT + 6.0,
+                TOP,
+                30.0 + 6.5 * longest as f64,
+                14.0 * self.series.len() as f64 + 2.0
+            );
+        }
+        out.push_str(&legend);
         out.push_str("</svg>");
         out
     }
