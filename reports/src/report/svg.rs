@@ -202,6 +202,20 @@ impl Frame {
 impl LinePlot {
     /// The plot as an `<svg>` element.
     pub fn to_svg(&self) -> String {
+        let frame = self.frame();
+        let mut out = String::new();
+        let x_ticks = if self.x_names.is_empty() { XTicks::Numbered } else { XTicks::Named(&self.x_names) };
+        frame.open(&mut out, &self.title, self.x_label, self.y_label, x_ticks);
+        self.draw_band(&frame, &mut out);
+        self.draw_rules(&frame, &mut out);
+        self.draw_lines(&frame, &mut out);
+        self.draw_legend(&mut out);
+        out.push_str("</svg>");
+        out
+    }
+
+    /// The frame that holds every finite point, band edge and rule.
+    fn frame(&self) -> Frame {
         let xs = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.0));
         let mut ys: Vec<f64> = self.series.iter().flat_map(|s| s.points.iter().map(|p| p.1)).collect();
         if let Some(band) = &self.band {
@@ -221,20 +235,22 @@ impl LinePlot {
         };
         let (y_lo, y_hi) = if y_lo > y_hi { (-1.0, 1.0) } else { (y_lo, y_hi) };
         let pad = (y_hi - y_lo).max(1.0) * 0.05;
-        let frame = Frame::new((x_lo, x_hi), (y_lo - pad, y_hi + pad));
-        let mut out = String::new();
-        let x_ticks = if self.x_names.is_empty() { XTicks::Numbered } else { XTicks::Named(&self.x_names) };
-        frame.open(&mut out, &self.title, self.x_label, self.y_label, x_ticks);
-        if let Some(band) = &self.band {
-            let upper = band.points.iter().map(|p| (p.0, p.2));
-            let lower = band.points.iter().rev().map(|p| (p.0, p.1));
-            let path: Vec<String> = upper
-                .chain(lower)
-                .filter(|p| p.0.is_finite() && p.1.is_finite())
-                .map(|(x, y)| format!("{:.1},{:.1}", frame.px(x), frame.py(y)))
-                .collect();
-            let _ = write!(out, "<polygon points=\"{}\" class=\"band\"/>", path.join(" "));
-        }
+        Frame::new((x_lo, x_hi), (y_lo - pad, y_hi + pad))
+    }
+
+    fn draw_band(&self, frame: &Frame, out: &mut String) {
+        let Some(band) = &self.band else { return };
+        let upper = band.points.iter().map(|p| (p.0, p.2));
+        let lower = band.points.iter().rev().map(|p| (p.0, p.1));
+        let path: Vec<String> = upper
+            .chain(lower)
+            .filter(|p| p.0.is_finite() && p.1.is_finite())
+            .map(|(x, y)| format!("{:.1},{:.1}", frame.px(x), frame.py(y)))
+            .collect();
+        let _ = write!(out, "<polygon points=\"{}\" class=\"band\"/>", path.join(" "));
+    }
+
+    fn draw_rules(&self, frame: &Frame, out: &mut String) {
         for (y, text) in &self.rules {
             let py = frame.py(*y);
             let _ = write!(
@@ -247,8 +263,10 @@ impl LinePlot {
                 escape(text)
             );
         }
-        // The legend, drawn over the lines on a ground of its own.
-        let mut legend = String::new();
+    }
+
+    /// Each series as a line in its colour, with a marker at each point when they are few.
+    fn draw_lines(&self, frame: &Frame, out: &mut String) {
         for (index, series) in self.series.iter().enumerate() {
             let color = PALETTE[index % PALETTE.len()];
             let points: Vec<(f64, f64)> = series
@@ -269,34 +287,38 @@ impl LinePlot {
                     let _ = write!(out, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"2.5\" style=\"fill:{color}\"/>");
                 }
             }
-            if self.series.len() > 1 {
-                let y = TOP + 14.0 * index as f64 + 8.0;
-                let _ = write!(
-                    legend,
-                    "<line x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\" style=\"stroke:{color};stroke-width:2\"/>\
-                     <text x=\"{tx}\" y=\"{ty}\" class=\"tick\">{}</text>",
-                    escape(&series.name),
-                    x0 = LEFT + 10.0,
-                    x1 = LEFT + 26.0,
-                    tx = LEFT + 30.0,
-                    ty = y + 4.0,
-                );
-            }
         }
-        if self.series.len() > 1 {
-            let longest = self.series.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
+    }
+
+    /// With more than one series, their names and colours at the top left,
+    /// over the lines on a ground of their own.
+    fn draw_legend(&self, out: &mut String) {
+        if self.series.len() < 2 {
+            return;
+        }
+        let longest = self.series.iter().map(|s| s.name.chars().count()).max().unwrap_or(0);
+        let _ = write!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{:.0}\" height=\"{}\" fill=\"#fff\" fill-opacity=\"0.85\"/>",
+            LEFT + 6.0,
+            TOP,
+            30.0 + 6.5 * longest as f64,
+            14.0 * self.series.len() as f64 + 2.0
+        );
+        for (index, series) in self.series.iter().enumerate() {
+            let y = TOP + 14.0 * index as f64 + 8.0;
             let _ = write!(
                 out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{:.0}\" height=\"{}\" fill=\"#fff\" fill-opacity=\"0.85\"/>",
-                LEFT + 6.0,
-                TOP,
-                30.0 + 6.5 * longest as f64,
-                14.0 * self.series.len() as f64 + 2.0
+                "<line x1=\"{x0}\" x2=\"{x1}\" y1=\"{y}\" y2=\"{y}\" style=\"stroke:{color};stroke-width:2\"/>\
+                 <text x=\"{tx}\" y=\"{ty}\" class=\"tick\">{}</text>",
+                escape(&series.name),
+                color = PALETTE[index % PALETTE.len()],
+                x0 = LEFT + 10.0,
+                x1 = LEFT + 26.0,
+                tx = LEFT + 30.0,
+                ty = y + 4.0,
             );
         }
-        out.push_str(&legend);
-        out.push_str("</svg>");
-        out
     }
 }
 
