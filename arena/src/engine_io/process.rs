@@ -120,6 +120,9 @@ pub enum ThinkFailure {
         /// The part of it the engine waited for a processor, excused under
         /// [`Deadline::Available`].
         starved: Duration,
+        /// The part of it the engine ran on a processor, where the system
+        /// says (read under [`Deadline::Available`]).
+        ran: Option<Duration>,
         /// Nodes last reported before the deadline.
         nodes: Option<u64>,
     },
@@ -471,8 +474,8 @@ impl EngineProcess {
 
     /// Reads until `bestmove`, or until `deadline` after `start`.
     async fn answer(&mut self, start: Instant, deadline: Deadline, mut info: Info) -> Result<Thought, ThinkFailure> {
-        let waited_at_start = match deadline {
-            Deadline::Available(_) => self.run_queue_wait(),
+        let at_start = match deadline {
+            Deadline::Available(_) => self.schedule(),
             Deadline::Wall(_) => None,
         };
         // One timer for the whole search, not one per line read; moved on
@@ -501,9 +504,8 @@ impl EngineProcess {
                     return Err(ThinkFailure::Disconnected);
                 }
                 Err(()) => {
-                    let starved = waited_at_start
-                        .zip(self.run_queue_wait())
-                        .map_or(Duration::ZERO, |(before, now)| now.saturating_sub(before));
+                    let spent = at_start.zip(self.schedule()).map(|(before, now)| now.since(before));
+                    let starved = spent.map_or(Duration::ZERO, |s| s.waited);
                     let excused_until = start + deadline.limit() + starved;
                     if excused_until > Instant::now() {
                         expired.as_mut().reset(excused_until);
@@ -511,16 +513,17 @@ impl EngineProcess {
                     }
                     let waited = start.elapsed().as_millis();
                     self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
-                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), starved, nodes: info.nodes });
+                    let ran = spent.map(|s| s.ran);
+                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), starved, ran, nodes: info.nodes });
                 }
             }
         }
     }
 
-    /// The time this engine's threads have waited for a processor, where
-    /// the system says.
-    fn run_queue_wait(&self) -> Option<Duration> {
-        self.pid.and_then(crate::engine_io::starvation::run_queue_wait)
+    /// The time this engine's threads have run and waited for a
+    /// processor, where the system says.
+    fn schedule(&self) -> Option<crate::engine_io::starvation::Schedule> {
+        self.pid.and_then(crate::engine_io::starvation::schedule)
     }
 
     /// Writes one line to the engine, as it is (`arena check` speaks the

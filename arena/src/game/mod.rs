@@ -220,8 +220,8 @@ fn failed_search(failure: ThinkFailure, clock: &Clock) -> (Termination, String, 
         ThinkFailure::Timeout { elapsed, .. } if clock.deadline_is_time_forfeit() => {
             (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()), Some(millis(elapsed)))
         }
-        ThinkFailure::Timeout { elapsed, starved, .. } => {
-            (Termination::Stalled, stalled(elapsed, starved), Some(millis(elapsed)))
+        ThinkFailure::Timeout { elapsed, starved, ran, .. } => {
+            (Termination::Stalled, stalled(elapsed, starved, ran), Some(millis(elapsed)))
         }
     }
 }
@@ -322,14 +322,19 @@ pub fn final_position(record: &GameRecord) -> Chess {
     openings::play_out(&record.start_fen, record.opening_moves.iter().chain(record.moves.iter().map(|m| &m.uci)))
 }
 
-/// The detail of a stall: the wall time waited, and the part of it the
-/// engine waited for a processor (excused, see [`Deadline::Available`]).
-pub fn stalled(elapsed: std::time::Duration, starved: std::time::Duration) -> String {
+/// The detail of a stall: the wall time waited, and where the system says
+/// so, the part of it the engine ran and the part it waited for a processor
+/// (excused, see [`Deadline::Available`]). The rest it was blocked: on
+/// itself (a deadlock) or on the machine (a busy disk).
+pub fn stalled(elapsed: std::time::Duration, starved: std::time::Duration, ran: Option<std::time::Duration>) -> String {
     let detail = format!("no bestmove after {} ms", elapsed.as_millis());
-    if starved.is_zero() {
-        detail
-    } else {
-        format!("{detail} ({} ms of them waiting for a processor)", starved.as_millis())
+    match ran {
+        Some(ran) => format!(
+            "{detail} ({} ms of them on a processor, {} ms waiting for one)",
+            ran.as_millis(),
+            starved.as_millis()
+        ),
+        None => detail,
     }
 }
 

@@ -83,6 +83,7 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
         ("hang", 0, "0.3+0", Termination::TimeForfeit),
         ("hang", 0, "nodes=1000,stall=1", Termination::Stalled),
         ("hang", 0, "depth=5,stall=1", Termination::Stalled),
+        ("busy", 3000, "nodes=1000,stall=1", Termination::Stalled),
         ("illegal", 0, "10+0.1", Termination::IllegalMove),
         ("none", 0, "10+0.1", Termination::IllegalMove),
     ];
@@ -98,6 +99,17 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
             let expected = if fake_is_white { GameResult::BlackWins } else { GameResult::WhiteWins };
             assert_eq!((record.termination, record.result), (termination, expected), "{mode} {tc}: {}", record.detail);
             assert!(!record.detail.is_empty(), "{mode}: a fault names its detail");
+            if termination == Termination::Stalled && cfg!(target_os = "linux") {
+                // A stall names the time the engine ran: next to none when
+                // it hung, the whole deadline when it searched on.
+                let ran: u64 = record
+                    .detail
+                    .split_once(" (")
+                    .and_then(|(_, rest)| rest.split_once(" ms of them on a processor, "))
+                    .and_then(|(ran, _)| ran.parse().ok())
+                    .unwrap_or_else(|| panic!("{mode}: {}", record.detail));
+                assert!(if mode == "hang" { ran < 300 } else { ran >= 900 }, "{mode}: {}", record.detail);
+            }
             bad.shutdown().await;
             good.shutdown().await;
             assert_eq!(children(), Vec::<u32>::new(), "{mode}: processes left behind");
