@@ -163,6 +163,8 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
     let prose =
         |text: &str| text.lines().filter(|l| !l.is_empty() && !l.starts_with("![")).collect::<Vec<_>>().join("\n");
     assert_eq!(prose(&with_plots), prose(&markdown));
+    let (spaced, _) = render_markdown_with_plots(&report, "my run");
+    assert!(spaced.contains("](<my run-plot-1.svg>)"), "a name with a space is linked between < and >");
     for (name, svg) in &plots {
         assert_eq!(with_plots.matches(&format!("]({name})")).count(), 1, "{name}");
         assert!(svg.starts_with("<?xml") && svg.contains("<svg width=\"640\" height=\"300\" xmlns="), "{name}");

@@ -39,8 +39,11 @@ pub fn render_markdown(report: &impl Layout) -> String {
 pub fn render_markdown_with_plots(report: &impl Layout, stem: &str) -> (String, Vec<(String, String)>) {
     let mut plots = Vec::new();
     let text = markdown(report, |caption, svg| {
-        let name = format!("{stem}-plot-{}.svg", plots.len() + 1);
-        let shown = format!("![{}]({name})\n\n*{}*\n\n", alt(caption), cell(caption));
+        // No `<` or `>` in a file name, and a name with spaces or brackets
+        // is a link only between `<` and `>`.
+        let name = format!("{}-plot-{}.svg", stem.replace(['<', '>'], "_"), plots.len() + 1);
+        let link = if name.contains([' ', '(', ')']) { format!("<{name}>") } else { name.clone() };
+        let shown = format!("![{}]({link})\n\n*{}*\n\n", alt(caption), cell(caption));
         plots.push((name, standalone(&svg)));
         shown
     });
