@@ -556,11 +556,12 @@ fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<Llr
             continue;
         }
         // A one-sided sample (nothing lost or nothing won) has a bound, not
-        // a point with an interval, and a sample of a few games an interval
-        // of hundreds of Elo: both are left out of the curve.
+        // a point with an interval, and a sample for which the normal
+        // interval says nothing (a few pairs, every pair alike) only
+        // Wilson's: both are left out of the curve.
         if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
             && summary.limit.is_none()
-            && !summary.few
+            && !summary.wilson
         {
             elo_progress.push(EloPoint {
                 games: so_far.games(),

@@ -54,11 +54,13 @@ pub struct Summary {
     /// [`one_sided_limit`]), which every view prints instead of `elo` and its
     /// interval.
     pub limit: Option<(OneSided, f64)>,
-    /// Set when the sample is too small for the normal interval, which
-    /// reaches both 0 % and 100 % in score (a game won and a game lost):
-    /// `elo_ci95` is then Wilson's two-sided interval, and no curve draws
-    /// the point.
-    pub few: bool,
+    /// Set when the normal interval says nothing: it reaches both 0 % and
+    /// 100 % in score (a game won and a game lost), or it has no width but
+    /// the regularisation's, every game (or pair) alike and neither all won
+    /// nor all lost (one pair; a hundred draws, which fishtest's formula
+    /// gives ±0.3 Elo). `elo_ci95` is then Wilson's two-sided interval, and
+    /// no curve draws the point.
+    pub wilson: bool,
 }
 
 /// One-sided 95 % bound of the Elo of a sample that lost nothing (or won
@@ -84,10 +86,9 @@ fn wilson_lower(p: f64, games: f64, z: f64) -> f64 {
     (centre - spread) / (1.0 + z * z / n)
 }
 
-/// The 95 % Elo interval of a sample too small for the normal one, whose
-/// score interval reaches both 0 and 1 (a game won and a game lost:
-/// unbounded either way, so neither one-sided bound applies): Wilson's
-/// two-sided score interval, a game's variance at its largest.
+/// The 95 % Elo interval of a sample for which the normal one says nothing
+/// (see [`Summary::wilson`]): Wilson's two-sided score interval, a game's
+/// variance at its largest.
 fn wilson_elo_interval(score: f64, games: f64) -> (f64, f64) {
     let z = standard_normal().inverse_cdf(0.975);
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
@@ -150,9 +151,11 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     // bound stays finite (the summary is labelled `bound` then).
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
     let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
-    let few = mu + z * se >= 1.0 && mu - z * se <= 0.0;
+    let (best, worst) = (ordered[ordered.len() - 1], ordered[0]);
+    let alike = ordered.iter().filter(|&&c| c > 0).count() == 1 && best != samples && worst != samples;
+    let wilson = (mu + z * se >= 1.0 && mu - z * se <= 0.0) || alike;
     let games_played = if counts.is_pentanomial() { 2.0 * samples as f64 } else { samples as f64 };
-    let one_sided = if few {
+    let one_sided = if wilson {
         None
     } else if mu + z * se >= 1.0 {
         Some(OneSided::AtLeast)
@@ -173,7 +176,6 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     let t_se = ((1.0 - t * m3 + t * t * (m4 - 1.0) / 4.0) / n).sqrt();
     let per_game = if counts.is_pentanomial() { NELO_PER_T / std::f64::consts::SQRT_2 } else { NELO_PER_T };
 
-    let (best, worst) = (ordered[ordered.len() - 1], ordered[0]);
     let bound = if samples == best {
         Some(OneSided::AtLeast)
     } else if samples == worst {
@@ -192,14 +194,14 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
         score: raw_score,
         draw_ratio,
         elo,
-        elo_ci95: if few { wilson_elo_interval(raw_score, games_played) } else { (elo - half, elo + half) },
+        elo_ci95: if wilson { wilson_elo_interval(raw_score, games_played) } else { (elo - half, elo + half) },
         los,
         p_value,
         nelo: t * per_game,
         nelo_ci95: ((t - z * t_se) * per_game, (t + z * t_se) * per_game),
         bound,
         limit: one_sided.map(|side| (side, one_sided_limit(side, raw_score, per_game_n))),
-        few,
+        wilson,
     })
 }
 
@@ -267,11 +269,20 @@ mod one_sided_tests {
         // n = 2, p = ½ by hand: ½ ± 1.96·√(0.125 + 0.2401) / 2.9208 =
         // [0.09453, 0.90547], Elo ∓392.5.
         let split = summarize(&Counts::Trinomial { wins: 1, draws: 0, losses: 1 }).unwrap();
-        assert_eq!((split.limit, split.few), (None, true));
+        assert_eq!((split.limit, split.wilson), (None, true));
         assert_eq!(split.elo_text(), "+0.0 ± 392.5");
+        // Every game drawn, or a single pair: no spread but the
+        // regularisation's, so Wilson's interval, not fishtest's ±0.3 Elo
+        // for 100 draws. By hand, n = 100, p = ½: [0.40383, 0.59617], Elo ∓67.7;
+        // one pair won and drawn, n = 2, p = ¾: [0.19787, 0.97332], Elo −243.1 … +624.8.
+        let drawn = summarize(&Counts::Trinomial { wins: 0, draws: 100, losses: 0 }).unwrap();
+        assert_eq!((drawn.limit, drawn.wilson, drawn.elo_text()), (None, true, "+0.0 ± 67.7".to_string()));
+        let one_pair = summarize(&Counts::Pentanomial([0, 0, 0, 1, 0])).unwrap();
+        assert!(one_pair.wilson && (one_pair.elo_ci95.0 + 243.1).abs() < 0.1, "{:?}", one_pair.elo_ci95);
+        assert!((one_pair.elo_ci95.1 - 624.8).abs() < 0.1, "{:?}", one_pair.elo_ci95);
         // A two-sided sample keeps its interval.
         let mixed = summarize(&Counts::Trinomial { wins: 10, draws: 10, losses: 10 }).unwrap();
-        assert_eq!((mixed.limit, mixed.few), (None, false));
+        assert_eq!((mixed.limit, mixed.wilson), (None, false));
         assert!(mixed.elo_text().starts_with("+0.0 ± "), "{}", mixed.elo_text());
     }
 }
