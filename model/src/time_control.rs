@@ -59,8 +59,8 @@ pub struct TimeControl {
     /// Charge the clock in nodes: this many nodes count as one millisecond.
     pub node_time: Option<u64>,
     /// Time without `bestmove` before the engine is declared stalled, under
-    /// limits that have no wall clock of their own: wall time less the
-    /// engine's wait for a processor, where the system reports it.
+    /// limits that have no wall clock of their own: the time the engine ran
+    /// (its busiest thread), where the system reports it, else wall time.
     pub stall_ms: u64,
 }
 

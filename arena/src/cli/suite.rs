@@ -39,7 +39,7 @@ pub struct SuiteArgs {
     /// Positions searched at once (each worker keeps one process per engine).
     #[arg(long, default_value_t = 2)]
     concurrency: usize,
-    /// Seconds without `bestmove` under --depth/--nodes before an answer counts as stalled (engine restarted).
+    /// Seconds the engine runs without `bestmove` under --depth/--nodes before an answer counts as stalled (engine restarted).
     #[arg(long, default_value_t = DEFAULT_STALL_S)]
     stall: u64,
     #[command(flatten)]

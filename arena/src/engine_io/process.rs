@@ -14,6 +14,7 @@ use tokio::time::{Instant, timeout_at};
 
 use crate::engine_io::engines::{EngineSpec, Launch};
 use crate::engine_io::iolog::{Direction, IoLog};
+use crate::engine_io::starvation::{Schedule, Spent};
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::lines::LineReader;
 use crate::engine_io::uci::output::{EngineLine, Info, OptionDecl, parse};
@@ -94,19 +95,42 @@ pub struct Thought {
 pub enum Deadline {
     /// Wall time, however busy the machine: clocks and move times.
     Wall(Duration),
-    /// Time the engine could have run: wall time less its wait for a
-    /// processor (see [`crate::engine_io::starvation`]), so that an engine
-    /// on a machine too busy to run it is not taken for one that stalls:
-    /// node and depth limits, whose results do not depend on time.
+    /// Time the engine ran: its busiest thread's time on a processor (see
+    /// [`crate::engine_io::starvation`]), so that an engine on a machine too
+    /// busy to run it, or frozen, is not taken for one that stalls: node and
+    /// depth limits, whose results do not depend on time. An engine that
+    /// neither runs nor answers (a deadlock) stalls after [`IDLE_LIMITS`]
+    /// limits of wall time, less its wait for a processor; where the system
+    /// does not say, the limit is wall time.
     Available(Duration),
 }
 
+/// Under [`Deadline::Available`], how many limits of wall time an engine
+/// that does not run may take: a machine frozen for a minute (a paused
+/// virtual machine) is excused, a deadlock is caught.
+pub const IDLE_LIMITS: u32 = 5;
+
 impl Deadline {
-    /// The limit, in wall time or in time the engine could have run.
+    /// The limit, in wall time or in time the engine ran.
     pub fn limit(self) -> Duration {
         match self {
             Deadline::Wall(limit) | Deadline::Available(limit) => limit,
         }
+    }
+
+    /// At the limit, `elapsed` after `go`: how much longer to wait for the
+    /// engine that `spent` this much since (where the system says), or
+    /// `None` when it has stalled.
+    pub fn more_time(self, elapsed: Duration, spent: Option<Spent>) -> Option<Duration> {
+        let (Deadline::Available(limit), Some(spent)) = (self, spent) else { return None };
+        let idle_left = (limit * IDLE_LIMITS + spent.waited).saturating_sub(elapsed);
+        let run_left = limit.saturating_sub(spent.busiest);
+        if idle_left.is_zero() || run_left.is_zero() {
+            return None;
+        }
+        // Looked at again when the engine could have used what it has left,
+        // but not sooner than 100 ms, nor later than the idle limit.
+        Some(run_left.max(Duration::from_millis(100)).min(idle_left))
     }
 }
 
@@ -479,7 +503,7 @@ impl EngineProcess {
             Deadline::Wall(_) => None,
         };
         // One timer for the whole search, not one per line read; moved on
-        // by the engine's wait for a processor under `Deadline::Available`.
+        // while the engine has not run its limit under `Deadline::Available`.
         let expired = tokio::time::sleep_until(start + deadline.limit());
         tokio::pin!(expired);
         loop {
@@ -504,13 +528,12 @@ impl EngineProcess {
                     return Err(ThinkFailure::Disconnected);
                 }
                 Err(()) => {
-                    let spent = at_start.zip(self.schedule()).map(|(before, now)| now.since(before));
-                    let starved = spent.map_or(Duration::ZERO, |s| s.waited);
-                    let excused_until = start + deadline.limit() + starved;
-                    if excused_until > Instant::now() {
-                        expired.as_mut().reset(excused_until);
+                    let spent = at_start.as_ref().zip(self.schedule()).map(|(before, now)| now.since(before));
+                    if let Some(more) = deadline.more_time(start.elapsed(), spent) {
+                        expired.as_mut().reset(Instant::now() + more);
                         continue;
                     }
+                    let starved = spent.map_or(Duration::ZERO, |s| s.waited);
                     let waited = start.elapsed().as_millis();
                     self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
                     let ran = spent.map(|s| s.ran);
@@ -522,7 +545,7 @@ impl EngineProcess {
 
     /// The time this engine's threads have run and waited for a
     /// processor, where the system says.
-    fn schedule(&self) -> Option<crate::engine_io::starvation::Schedule> {
+    fn schedule(&self) -> Option<Schedule> {
         self.pid.and_then(crate::engine_io::starvation::schedule)
     }
 
@@ -611,4 +634,30 @@ fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_is_given_time_until_it_has_run_its_limit_or_idled_five() {
+        let s = Duration::from_secs;
+        let ms = Duration::from_millis;
+        let spent = |busiest: Duration, waited: Duration| Some(Spent { ran: busiest, busiest, waited });
+        let limit = Deadline::Available(s(60));
+        // Clocks, and systems that do not say: the limit is wall time.
+        assert_eq!(Deadline::Wall(s(60)).more_time(s(60), spent(ms(10), ms(0))), None);
+        assert_eq!(limit.more_time(s(60), None), None);
+        // Searched its minute: stalled (a loop that never answers).
+        assert_eq!(limit.more_time(s(60), spent(s(60), ms(0))), None);
+        // Frozen for all but 10 ms of the minute (a paused machine): the minute again, less those.
+        assert_eq!(limit.more_time(s(60), spent(ms(10), ms(0))), Some(s(60) - ms(10)));
+        // Nearly done: looked at again in 100 ms, not at once.
+        assert_eq!(limit.more_time(s(75), spent(s(60) - ms(1), ms(0))), Some(ms(100)));
+        // Idle for five minutes (a deadlock): stalled, ...
+        assert_eq!(limit.more_time(s(300), spent(ms(10), ms(0))), None);
+        // ... time waiting for a processor not counted as idle.
+        assert_eq!(limit.more_time(s(350), spent(ms(0), s(100))), Some(s(50)));
+    }
 }

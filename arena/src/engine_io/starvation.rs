@@ -1,46 +1,65 @@
-//! The time an engine waited for a processor, and the time it ran. On a
-//! machine busier than its cores (a build beside a niced worker), an engine
+//! The time an engine ran on a processor and waited for one. On a machine
+//! busier than its cores (a build beside a niced worker), an engine
 //! searching to a node or depth limit can take minutes of wall time for a
-//! second of work; its stall deadline
-//! ([`crate::engine_io::process::Deadline::Available`]) counts only the time
-//! it could have run. Linux reports each thread's time on a processor and
-//! its time on a run queue, waiting for one, as the first two numbers of
-//! `/proc/PID/task/TID/schedstat` (nanoseconds); elsewhere both are unknown
-//! and such a deadline is wall time. A stall names both, so that an engine
-//! that searched on and one that was blocked (on a busy disk, say: neither
-//! running nor waiting for a processor) tell apart.
+//! second of work, and on a frozen one (a paused virtual machine, a disk
+//! that blocks it) it neither runs nor waits for a processor at all; its
+//! stall deadline ([`crate::engine_io::process::Deadline::Available`])
+//! counts the time its busiest thread ran instead. Linux reports each
+//! thread's time on a processor and its time on a run queue, waiting for
+//! one, as the first two numbers of `/proc/PID/task/TID/schedstat`
+//! (nanoseconds); elsewhere both are unknown and such a deadline is wall
+//! time. A stall names both.
 
 use std::time::Duration;
 
-/// A process's threads' time on a processor and waiting for one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A process's threads' time on a processor and waiting for one, at a moment.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Schedule {
-    /// Time on a processor.
+    /// Each thread's id and time on a processor.
+    threads: Vec<(u64, Duration)>,
+    /// All threads' time waiting for a processor.
+    waited: Duration,
+}
+
+/// What a process's threads did between two [`Schedule`]s.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Spent {
+    /// Time on a processor, all threads.
     pub ran: Duration,
-    /// Time waiting for a processor.
+    /// Time on a processor of the thread that ran most.
+    pub busiest: Duration,
+    /// Time waiting for a processor, all threads.
     pub waited: Duration,
 }
 
 impl Schedule {
-    /// What was added since `before`.
-    pub fn since(self, before: Schedule) -> Schedule {
-        Schedule { ran: self.ran.saturating_sub(before.ran), waited: self.waited.saturating_sub(before.waited) }
+    /// What was spent since `before` (a thread started since counts from zero).
+    pub fn since(&self, before: &Schedule) -> Spent {
+        let mut spent = Spent { waited: self.waited.saturating_sub(before.waited), ..Spent::default() };
+        for (tid, ran) in &self.threads {
+            let then = before.threads.iter().find(|(t, _)| t == tid).map_or(Duration::ZERO, |(_, r)| *r);
+            let ran = ran.saturating_sub(then);
+            spent.ran += ran;
+            spent.busiest = spent.busiest.max(ran);
+        }
+        spent
     }
 }
 
-/// The schedule of process `pid`, summed over the threads alive now;
-/// `None` when the system does not say.
+/// The schedule of process `pid`, over the threads alive now; `None` when
+/// the system does not say.
 pub fn schedule(pid: u32) -> Option<Schedule> {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
-    let (mut ran, mut waited) = (0u64, 0u64);
+    let mut schedule = Schedule::default();
     for task in tasks.flatten() {
+        let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else { continue };
         // A thread that ended since the listing has no time to add.
         let Ok(schedstat) = std::fs::read_to_string(task.path().join("schedstat")) else { continue };
-        let (r, w) = parse(&schedstat)?;
-        ran = ran.saturating_add(r);
-        waited = waited.saturating_add(w);
+        let (ran, waited) = parse(&schedstat)?;
+        schedule.threads.push((tid, Duration::from_nanos(ran)));
+        schedule.waited += Duration::from_nanos(waited);
     }
-    Some(Schedule { ran: Duration::from_nanos(ran), waited: Duration::from_nanos(waited) })
+    Some(schedule)
 }
 
 /// The times in one `schedstat` line: "time on a processor, time waiting
@@ -59,16 +78,23 @@ mod tests {
         assert_eq!(parse("5623402722 1111495207 1434\n"), Some((5_623_402_722, 1_111_495_207)));
         assert_eq!(parse("5623402722\n"), None);
         assert_eq!(parse("5623402722 x 1434"), None);
-        let before = Schedule { ran: Duration::from_millis(5), waited: Duration::from_millis(9) };
-        let now = Schedule { ran: Duration::from_millis(12), waited: Duration::from_millis(9) };
-        assert_eq!(now.since(before), Schedule { ran: Duration::from_millis(7), waited: Duration::ZERO });
+    }
+
+    #[test]
+    fn spent_counts_each_thread_from_its_own_start() {
+        let ms = Duration::from_millis;
+        let before = Schedule { threads: vec![(1, ms(5)), (2, ms(40))], waited: ms(9) };
+        // Thread 2 ended, thread 3 started.
+        let now = Schedule { threads: vec![(1, ms(12)), (3, ms(20))], waited: ms(10) };
+        assert_eq!(now.since(&before), Spent { ran: ms(27), busiest: ms(20), waited: ms(1) });
     }
 
     #[test]
     fn a_live_process_has_a_schedule_and_a_gone_one_none() {
         if cfg!(target_os = "linux") {
             // This test has run, so its process has time on a processor.
-            assert!(schedule(std::process::id()).is_some_and(|s| s.ran > Duration::ZERO));
+            let now = schedule(std::process::id()).unwrap();
+            assert!(now.since(&Schedule::default()).busiest > Duration::ZERO);
         }
         assert_eq!(schedule(u32::MAX), None);
     }

@@ -202,3 +202,73 @@ async fn an_engine_waiting_for_a_processor_is_not_stalled() {
         record.moves[0].time_ms
     );
 }
+
+/// An engine frozen mid-game (stopped with SIGSTOP for 2.5 s, as a paused
+/// virtual machine or a blocking disk would leave it: neither running nor
+/// waiting for a processor) is not declared stalled under a node limit of
+/// `stall=1`: the deadline counts the time it ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_engine_frozen_by_its_machine_is_not_stalled() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    const NAME: &str = "fake-frozen";
+    let dir = std::env::temp_dir().join(format!("arena-{NAME}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // A link, not a copy: the process is named after it, and a binary just
+    // written can be "busy" to exec while another test forks.
+    let engine = dir.join(NAME);
+    let _ = std::fs::remove_file(&engine);
+    std::os::unix::fs::symlink(FAKE, &engine).unwrap();
+    let tc = "nodes=1000,stall=1";
+    let player = |command: &str, args: &[&str], timeouts: Timeouts| {
+        let spec = EngineSpec {
+            name: args[0].into(),
+            command: command.to_string(),
+            args: args[1..].iter().map(|a| a.to_string()).collect(),
+            ..EngineSpec::default()
+        };
+        let launch = spec.launch(Path::new(ARENA));
+        Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, timeouts)
+    };
+    // Patient with the handshake, in case the freeze falls there.
+    let patient =
+        Timeouts { handshake: Duration::from_secs(20), ready: Duration::from_secs(20), quit: Duration::from_secs(1) };
+    // 300 ms of work on its first move, so the freeze comes mid-search.
+    let mut frozen = player(&engine.display().to_string(), &[NAME, "busy", "300"], patient);
+    // The other engine under the usual name, so that only the first is frozen.
+    let mut good = player(FAKE, &["instant", "instant"], timeouts());
+    let me = std::process::id().to_string();
+    let freezer = std::thread::spawn(move || {
+        let looking = std::time::Instant::now();
+        let pid = loop {
+            assert!(looking.elapsed() < Duration::from_secs(60), "no {NAME} process to freeze");
+            let found = std::fs::read_dir("/proc").unwrap().flatten().find_map(|entry| {
+                let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+                let (head, rest) = stat.rsplit_once(')')?;
+                let parent = rest.split_whitespace().nth(1)?;
+                (head.ends_with(&format!("({NAME}")) && parent == me).then(|| entry.file_name())
+            });
+            if let Some(pid) = found {
+                break pid.to_string_lossy().into_owned();
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        std::thread::sleep(Duration::from_millis(100));
+        let signal = |s: &str| std::process::Command::new("kill").args([s, &pid]).status().unwrap();
+        signal("-STOP");
+        std::thread::sleep(Duration::from_millis(2500));
+        signal("-CONT");
+    });
+    let opening = openings::builtin("feldmann25").unwrap().get(0);
+    let record = arena::game::play(&mut frozen, &mut good, &opening, short_game().into()).await.unwrap();
+    freezer.join().unwrap();
+    frozen.shutdown().await;
+    good.shutdown().await;
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!record.termination.is_fault(), "{:?}: {}", record.termination, record.detail);
+    assert!(record.moves.len() >= 20, "{} moves", record.moves.len());
+    // The freeze fell in a search: one of its moves took longer than the stall limit.
+    let slowest = record.moves.iter().step_by(2).map(|m| m.time_ms).max().unwrap_or(0);
+    assert!(slowest > 1_000, "slowest move {slowest} ms: the freeze missed the searches");
+}
