@@ -141,12 +141,9 @@ pub enum ThinkFailure {
     Timeout {
         /// Wall time waited.
         elapsed: Duration,
-        /// The part of it the engine waited for a processor, excused under
-        /// [`Deadline::Available`].
-        starved: Duration,
-        /// The part of it the engine ran on a processor, where the system
-        /// says (read under [`Deadline::Available`]).
-        ran: Option<Duration>,
+        /// What the engine did meanwhile, where the system says (read
+        /// under [`Deadline::Available`]).
+        spent: Option<Spent>,
         /// Nodes last reported before the deadline.
         nodes: Option<u64>,
     },
@@ -533,11 +530,9 @@ impl EngineProcess {
                         expired.as_mut().reset(Instant::now() + more);
                         continue;
                     }
-                    let starved = spent.map_or(Duration::ZERO, |s| s.waited);
                     let waited = start.elapsed().as_millis();
                     self.logged(Direction::FromEngine, &format!("(no bestmove after {waited} ms)"));
-                    let ran = spent.map(|s| s.ran);
-                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), starved, ran, nodes: info.nodes });
+                    return Err(ThinkFailure::Timeout { elapsed: start.elapsed(), spent, nodes: info.nodes });
                 }
             }
         }
@@ -644,7 +639,7 @@ mod deadline_tests {
     fn an_engine_is_given_time_until_it_has_run_its_limit_or_idled_five() {
         let s = Duration::from_secs;
         let ms = Duration::from_millis;
-        let spent = |busiest: Duration, waited: Duration| Some(Spent { ran: busiest, busiest, waited });
+        let spent = |busiest: Duration, waited: Duration| Some(Spent { busiest, waited });
         let limit = Deadline::Available(s(60));
         // Clocks, and systems that do not say: the limit is wall time.
         assert_eq!(Deadline::Wall(s(60)).more_time(s(60), spent(ms(10), ms(0))), None);

@@ -24,8 +24,6 @@ pub struct Schedule {
 /// What a process's threads did between two [`Schedule`]s.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Spent {
-    /// Time on a processor, all threads.
-    pub ran: Duration,
     /// Time on a processor of the thread that ran most.
     pub busiest: Duration,
     /// Time waiting for a processor, all threads.
@@ -39,7 +37,6 @@ impl Schedule {
         for (tid, ran) in &self.threads {
             let then = before.threads.iter().find(|(t, _)| t == tid).map_or(Duration::ZERO, |(_, r)| *r);
             let ran = ran.saturating_sub(then);
-            spent.ran += ran;
             spent.busiest = spent.busiest.max(ran);
         }
         spent
@@ -86,7 +83,7 @@ mod tests {
         let before = Schedule { threads: vec![(1, ms(5)), (2, ms(40))], waited: ms(9) };
         // Thread 2 ended, thread 3 started.
         let now = Schedule { threads: vec![(1, ms(12)), (3, ms(20))], waited: ms(10) };
-        assert_eq!(now.since(&before), Spent { ran: ms(27), busiest: ms(20), waited: ms(1) });
+        assert_eq!(now.since(&before), Spent { busiest: ms(20), waited: ms(1) });
     }
 
     #[test]

@@ -220,8 +220,8 @@ fn failed_search(failure: ThinkFailure, clock: &Clock) -> (Termination, String, 
         ThinkFailure::Timeout { elapsed, .. } if clock.deadline_is_time_forfeit() => {
             (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()), Some(millis(elapsed)))
         }
-        ThinkFailure::Timeout { elapsed, starved, ran, .. } => {
-            (Termination::Stalled, stalled(elapsed, starved, ran), Some(millis(elapsed)))
+        ThinkFailure::Timeout { elapsed, spent, .. } => {
+            (Termination::Stalled, stalled(elapsed, spent), Some(millis(elapsed)))
         }
     }
 }
@@ -323,16 +323,16 @@ pub fn final_position(record: &GameRecord) -> Chess {
 }
 
 /// The detail of a stall: the wall time waited, and where the system says
-/// so, the part of it the engine ran and the part it waited for a processor
-/// (excused, see [`Deadline::Available`]). The rest it was blocked: on
-/// itself (a deadlock) or on the machine (a busy disk).
-pub fn stalled(elapsed: std::time::Duration, starved: std::time::Duration, ran: Option<std::time::Duration>) -> String {
+/// so, the part of it the engine's busiest thread ran (what
+/// [`Deadline::Available`] counts) and the part it waited for a processor.
+/// The rest it was blocked: on itself (a deadlock) or on a frozen machine.
+pub fn stalled(elapsed: std::time::Duration, spent: Option<crate::engine_io::starvation::Spent>) -> String {
     let detail = format!("no bestmove after {} ms", elapsed.as_millis());
-    match ran {
-        Some(ran) => format!(
+    match spent {
+        Some(spent) => format!(
             "{detail} ({} ms of them on a processor, {} ms waiting for one)",
-            ran.as_millis(),
-            starved.as_millis()
+            spent.busiest.as_millis(),
+            spent.waited.as_millis()
         ),
         None => detail,
     }

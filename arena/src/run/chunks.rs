@@ -192,8 +192,8 @@ impl ChunkWork {
             }
             Err(failure) => {
                 result.fault = match failure {
-                    crate::engine_io::process::ThinkFailure::Timeout { elapsed, starved, ran, .. } => {
-                        crate::game::stalled(elapsed, starved, ran)
+                    crate::engine_io::process::ThinkFailure::Timeout { elapsed, spent, .. } => {
+                        crate::game::stalled(elapsed, spent)
                     }
                     crate::engine_io::process::ThinkFailure::Disconnected => "engine exited".to_string(),
                     crate::engine_io::process::ThinkFailure::StopIgnored { waited } => {
