@@ -127,6 +127,19 @@ pub struct Statistics {
     pub verdict: String,
 }
 
+/// True when every sample (game or pair, `counts` from the lowest score
+/// up) went alike, neither all won nor all lost, at a score other than ½:
+/// one pair won and drawn, say. Its normalized Elo, fishtest's t-value
+/// over a spread that is only the regularisation's, is thousands ± tens of
+/// thousands (+2001.6 ± 41,458 for that pair), and no view prints it. At ½
+/// (all drawn) the t-value is 0 and its interval finite (±68 nElo for 100
+/// draws, as fishtest's).
+fn alike_off_even(counts: &[u64]) -> bool {
+    let middle = counts.len() / 2;
+    let filled: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
+    matches!(filled[..], [only] if only != middle && only != 0 && only != counts.len() - 1)
+}
+
 impl Statistics {
     /// Statistics from game counts and/or pair counts; `sprt` adds the test
     /// (evaluated on pairs when given, else on games). `verdict_override`
@@ -229,7 +242,7 @@ impl Statistics {
     pub fn render_text(&self, a: &str, b: &str) -> String {
         let mut out = String::new();
         let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-        let line = |label: &str, e: &Estimate, elo: bool| {
+        let line = |label: &str, e: &Estimate, elo: bool, counts: &[u64]| {
             let every_game_one_way = e.elo_text.ends_with("(all won)") || e.elo_text.ends_with("(all lost)");
             if e.elo_limit.is_some() && elo {
                 // A one-sided sample: its bound, not the regularised estimate.
@@ -237,6 +250,12 @@ impl Statistics {
             } else if every_game_one_way && !elo {
                 let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
                 format!("{label:<16}unbounded{why}\n")
+            } else if !elo && alike_off_even(counts) {
+                // The score's distance from ½ in units of a spread of
+                // nothing but the regularisation's: thousands, ± tens of
+                // thousands, which says no more than this.
+                let unit = if counts.len() == 5 { "pair" } else { "game" };
+                format!("{label:<16}unbounded (every {unit} alike: no spread to measure it by)\n")
             } else if elo {
                 let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
                 format!(
@@ -256,14 +275,16 @@ impl Statistics {
             }
             _ => out += &format!("{a} vs {b}: {} games, score {}\n", self.games, pct(self.score)),
         }
+        let games = [self.losses, self.draws, self.wins].map(|c| c.unwrap_or(0));
+        let pairs = self.pentanomial.unwrap_or_default();
         if let Some(e) = &self.trinomial_estimate {
-            out += &line("Elo (games)", e, true);
+            out += &line("Elo (games)", e, true, &games);
         }
         if let Some(e) = &self.pentanomial_estimate {
-            out += &line("Elo (pairs)", e, true);
-            out += &line("nElo (pairs)", e, false);
+            out += &line("Elo (pairs)", e, true, &pairs);
+            out += &line("nElo (pairs)", e, false, &pairs);
         } else if let Some(e) = &self.trinomial_estimate {
-            out += &line("nElo (games)", e, false);
+            out += &line("nElo (games)", e, false, &games);
         }
         if let Some(e) = self.primary() {
             let exact = self.exact_p_value.map(|p| format!(", exact {}", p_value(p))).unwrap_or_default();
@@ -347,5 +368,23 @@ mod tests {
             assert!(!text.contains("NaN") && !text.contains("inf") && !negative_zero, "{text}");
             assert!(!json.contains("NaN") && !json.contains("null,\"elo\""), "{json}");
         }
+    }
+
+    #[test]
+    fn a_spread_of_nothing_prints_no_normalized_elo() {
+        let nelo = |wdl, pentanomial| {
+            let text = Statistics::new(wdl, pentanomial, None, None).render_text("A", "B");
+            text.lines().find(|l| l.starts_with("nElo")).unwrap().to_string()
+        };
+        // One pair won and drawn (fishtest: +2001.6 ± 41,458).
+        let one_pair = nelo(Some((1, 1, 0)), Some([0, 0, 0, 1, 0]));
+        assert_eq!(one_pair, "nElo (pairs)    unbounded (every pair alike: no spread to measure it by)");
+        assert!(nelo(None, Some([0, 3, 0, 0, 0])).contains("every pair alike"));
+        // All drawn: 0, with fishtest's interval.
+        assert_eq!(nelo(Some((0, 100, 0)), None), "nElo (games)       +0.0 ±  68.1");
+        // Pairs alike at ½, or a spread however small: a number.
+        assert!(nelo(None, Some([0, 0, 4, 0, 0])).contains(" ± "));
+        assert!(nelo(None, Some([0, 0, 0, 9, 1])).contains(" ± "));
+        assert!(nelo(None, Some([0, 0, 0, 0, 3])).ends_with("unbounded (all won)"));
     }
 }
