@@ -14,7 +14,7 @@ pub mod tablebase;
 
 use std::collections::HashMap;
 
-use model::{GameRecord, GameResult, MoveRecord, PvIssue, Termination, now_ms};
+use model::{GameRecord, GameResult, MoveRecord, PvIssue, Termination, TimeControl, now_ms};
 use openings::Opening;
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
@@ -92,93 +92,146 @@ async fn play_logged(
     rules: Rules<'_>,
 ) -> Result<GameRecord, MachineFault> {
     let started_ms = now_ms();
-    let mut game = Board::new(opening);
-    let mut clocks = [Clock::new(&white.tc), Clock::new(&black.tc)];
-    let mut adjudicator = Adjudicator::new(rules.adjudication);
-    let mut moves: Vec<MoveRecord> = Vec::new();
-    let mut pv_issues: Vec<PvIssue> = Vec::new();
+    let mut underway = Underway::new(opening, [&white.tc, &black.tc], rules.adjudication);
     let mut players = [white, black];
-    // What each side is pondering on while the other thinks.
-    let mut pondering: [Option<Ponder>; 2] = [None, None];
-    // The wall time of the move that lost on time or by a stall.
-    let mut lost_ms: Option<u64> = None;
-
-    let (result, termination, detail) = 'game: {
-        if let Some(ending) = ready_both(&mut players, &game.position).await? {
-            break 'game ending;
-        }
-        loop {
-            if let Some((result, termination)) = game.ending {
-                break 'game (result, termination, String::new());
+    let ending = match ready_both(&mut players, &underway.game.position).await? {
+        Some(ending) => ending,
+        None => loop {
+            if let Some(ending) = underway.turn(&mut players, rules).await {
+                break ending;
             }
-            if let Some((result, detail)) = rules.tablebase.and_then(|tb| tb.adjudicate(&game.position)) {
-                break 'game (result, Termination::Tablebase, detail);
-            }
-            let mover = game.position.turn();
-            let side = usize::from(mover == Color::Black);
-            let go = command::go(&go_limits(&clocks[side], &clocks[0], &clocks[1]));
-            let deadline = clocks[side].deadline();
-            let reply = moves.last().map(|m: &MoveRecord| m.uci.as_str());
-            let asked = Search { position: &game.position_command, go: &go, deadline, reply };
-            let thought = match search(&mut players, &mut pondering, side, asked).await {
-                Ok(thought) => thought,
-                Err(failure) => {
-                    players[side].discard().await;
-                    let (termination, detail, wall_ms) = failed_search(failure, &clocks[side]);
-                    lost_ms = wall_ms;
-                    break 'game fault(mover, termination, detail, &game.position);
-                }
-            };
-            let cost = clocks[side].cost_ms(thought.elapsed, thought.info.nodes);
-            if let Err(overrun) = clocks[side].charge(cost) {
-                lost_ms = Some(millis(thought.elapsed));
-                let detail = format!("{cost} ms used, {} ms over", overrun.by_ms);
-                break 'game fault(mover, Termination::TimeForfeit, detail, &game.position);
-            }
-            let mv = match legal_move(thought.best.as_deref(), &game.position) {
-                Ok(mv) => mv,
-                Err(detail) => break 'game fault(mover, Termination::IllegalMove, detail, &game.position),
-            };
-            let record = MoveRecord { time_ms: cost, ..thought_record(&thought) };
-            if let (true, Some(mate)) = (rules.check_mate_pvs, record.score_mate)
-                && let Some((kind, detail)) = pv::check(&game.position, mate, &thought.info.pv)
-            {
-                pv_issues.push(PvIssue { ply: moves.len(), kind, detail });
-            }
-            let full_move = game.position.fullmoves().get();
-            let (score_cp, score_mate) = (record.score_cp, record.score_mate);
-            moves.push(MoveRecord { clock_ms: clocks[side].remaining_ms(), ..game.play_recorded(mv, record) });
-            if game.ending.is_none()
-                && let Some((result, termination)) = adjudicator.update(mover, score_cp, score_mate, full_move)
-            {
-                break 'game (result, termination, String::new());
-            }
-            let expected = thought.ponder.as_deref();
-            pondering[side] = ponder::start(players[side], &game, expected, &clocks, side).await;
-        }
+        },
     };
-    for (player, ponder) in players.iter_mut().zip(pondering) {
+    for (player, ponder) in players.iter_mut().zip(std::mem::take(&mut underway.pondering)) {
         ponder::finish(player, ponder).await;
     }
-    Ok(GameRecord {
-        white: players[0].spec.name.clone(),
-        black: players[1].spec.name.clone(),
-        start_fen: opening.fen.clone(),
-        opening: opening.name.clone(),
-        opening_moves: opening.moves.clone(),
-        opening_san: opening.san.clone(),
-        result,
-        termination,
-        detail,
-        moves,
-        started_ms,
-        finished_ms: now_ms(),
-        pv_issues,
-        io_log: None,
-        machine: String::new(),
-        lost_ms,
-        tc_scale: None,
-    })
+    Ok(underway.record(&players, opening, ending, started_ms))
+}
+
+/// How a game ended: its result, termination and detail.
+type Ending = (GameResult, Termination, String);
+
+/// A game under way: the board, both clocks, and what its record collects.
+struct Underway {
+    game: Board,
+    clocks: [Clock; 2],
+    adjudicator: Adjudicator,
+    moves: Vec<MoveRecord>,
+    pv_issues: Vec<PvIssue>,
+    /// What each side is pondering on while the other thinks.
+    pondering: [Option<Ponder>; 2],
+    /// The wall time of the move that lost on time or by a stall.
+    lost_ms: Option<u64>,
+}
+
+impl Underway {
+    fn new(opening: &Opening, [white, black]: [&TimeControl; 2], adjudication: Adjudication) -> Self {
+        Underway {
+            game: Board::new(opening),
+            clocks: [Clock::new(white), Clock::new(black)],
+            adjudicator: Adjudicator::new(adjudication),
+            moves: Vec::new(),
+            pv_issues: Vec::new(),
+            pondering: [None, None],
+            lost_ms: None,
+        }
+    }
+
+    /// One turn: the ending, if the board, the tables or a fault of the
+    /// side to move end the game; else its move played, and `None`.
+    async fn turn(&mut self, players: &mut [&mut Player; 2], rules: Rules<'_>) -> Option<Ending> {
+        if let Some((result, termination)) = self.game.ending {
+            return Some((result, termination, String::new()));
+        }
+        if let Some((result, detail)) = rules.tablebase.and_then(|tb| tb.adjudicate(&self.game.position)) {
+            return Some((result, Termination::Tablebase, detail));
+        }
+        let mover = self.game.position.turn();
+        let side = usize::from(mover == Color::Black);
+        let clocks = &self.clocks;
+        let go = command::go(&go_limits(&clocks[side], &clocks[0], &clocks[1]));
+        let deadline = clocks[side].deadline();
+        let reply = self.moves.last().map(|m: &MoveRecord| m.uci.as_str());
+        let asked = Search { position: &self.game.position_command, go: &go, deadline, reply };
+        let thought = match search(players, &mut self.pondering, side, asked).await {
+            Ok(thought) => thought,
+            Err(failure) => {
+                players[side].discard().await;
+                let (termination, detail, wall_ms) = failed_search(failure, &self.clocks[side]);
+                self.lost_ms = wall_ms;
+                return Some(fault(mover, termination, detail, &self.game.position));
+            }
+        };
+        let cost = self.clocks[side].cost_ms(thought.elapsed, thought.info.nodes);
+        if let Err(overrun) = self.clocks[side].charge(cost) {
+            self.lost_ms = Some(millis(thought.elapsed));
+            let detail = format!("{cost} ms used, {} ms over", overrun.by_ms);
+            return Some(fault(mover, Termination::TimeForfeit, detail, &self.game.position));
+        }
+        let mv = match legal_move(thought.best.as_deref(), &self.game.position) {
+            Ok(mv) => mv,
+            Err(detail) => return Some(fault(mover, Termination::IllegalMove, detail, &self.game.position)),
+        };
+        if let Some(ending) = self.play(mover, mv, &thought, cost, rules.check_mate_pvs) {
+            return Some(ending);
+        }
+        let expected = thought.ponder.as_deref();
+        self.pondering[side] = ponder::start(players[side], &self.game, expected, &self.clocks, side).await;
+        None
+    }
+
+    /// Plays `mover`'s legal move `mv`, recording it with what the engine
+    /// said and the `cost` charged to its clock; the adjudication's ending,
+    /// if the move brings one.
+    fn play(
+        &mut self,
+        mover: Color,
+        mv: shakmaty::Move,
+        thought: &Thought,
+        cost: u64,
+        check_mate_pvs: bool,
+    ) -> Option<Ending> {
+        let record = MoveRecord { time_ms: cost, ..thought_record(thought) };
+        if let (true, Some(mate)) = (check_mate_pvs, record.score_mate)
+            && let Some((kind, detail)) = pv::check(&self.game.position, mate, &thought.info.pv)
+        {
+            self.pv_issues.push(PvIssue { ply: self.moves.len(), kind, detail });
+        }
+        let full_move = self.game.position.fullmoves().get();
+        let (score_cp, score_mate) = (record.score_cp, record.score_mate);
+        let side = usize::from(mover == Color::Black);
+        let clock_ms = self.clocks[side].remaining_ms();
+        self.moves.push(MoveRecord { clock_ms, ..self.game.play_recorded(mv, record) });
+        if self.game.ending.is_some() {
+            return None;
+        }
+        let (result, termination) = self.adjudicator.update(mover, score_cp, score_mate, full_move)?;
+        Some((result, termination, String::new()))
+    }
+
+    /// The game's record, once it has ended with `ending`.
+    fn record(self, players: &[&mut Player; 2], opening: &Opening, ending: Ending, started_ms: i64) -> GameRecord {
+        let (result, termination, detail) = ending;
+        GameRecord {
+            white: players[0].spec.name.clone(),
+            black: players[1].spec.name.clone(),
+            start_fen: opening.fen.clone(),
+            opening: opening.name.clone(),
+            opening_moves: opening.moves.clone(),
+            opening_san: opening.san.clone(),
+            result,
+            termination,
+            detail,
+            moves: self.moves,
+            started_ms,
+            finished_ms: now_ms(),
+            pv_issues: self.pv_issues,
+            io_log: None,
+            machine: String::new(),
+            lost_ms: self.lost_ms,
+            tc_scale: None,
+        }
+    }
 }
 
 /// Wall milliseconds of `d`.

@@ -17,6 +17,19 @@ pub(super) fn terminal_score(board: &Board, ply: usize) -> Score {
     if board.position().is_check() { -MATE + ply as Score } else { DRAW }
 }
 
+/// What the null move of step 7 did.
+enum NullMove {
+    /// It did not apply, or failed low.
+    NotTried,
+    /// It failed high: the node's score.
+    Cutoff(Score),
+    /// It failed high with `verify` set (Fig. 3): search on one ply less,
+    /// verification pending.
+    Verify,
+    /// The search was stopped during it.
+    Stopped,
+}
+
 impl Searcher {
     /// Searches `board` to `depth` within (`alpha`, `beta`) at `ply` from the
     /// root; `node` is the expected node type, `verify` the verified
@@ -50,36 +63,18 @@ impl Searcher {
 
         // Step 3. Draws by rule and repetition; mate-distance pruning.
         if !root {
-            if pos.is_insufficient_material() || self.is_repetition(board) {
-                return DRAW;
-            }
-            if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
-                return DRAW;
-            }
-            if ply >= MAX_PLY - 1 {
-                return self.static_score(board);
-            }
-            alpha = alpha.max(-MATE + ply as Score);
-            beta = beta.min(MATE - ply as Score - 1);
-            if alpha >= beta {
-                return alpha;
+            match self.rule_draw_or_mate_window(board, ply, in_check, (alpha, beta)) {
+                Ok(window) => (alpha, beta) = window,
+                Err(score) => return score,
             }
         }
 
         // Step 4. Transposition table: cut off at non-PV nodes with a deep
         // enough entry whose bound decides the window.
-        let hit = self.tt.probe(board.key(), ply);
-        if let Some(hit) = hit {
-            let decides = match hit.bound {
-                Bound::Exact => true,
-                Bound::Lower => hit.score >= beta,
-                Bound::Upper => hit.score <= alpha,
-            };
-            if !pv_node && hit.depth >= depth && decides {
-                return hit.score;
-            }
-        }
-        let tt_packed = hit.map_or(0, |h| h.best_move);
+        let tt_packed = match self.probe_table(board, ply, depth, (alpha, beta), pv_node) {
+            Ok(packed) => packed,
+            Err(score) => return score,
+        };
 
         // Step 5. Check extension: one ply when the side to move is in check
         // (with `CheckExtensionLeafOnly`, as the verified null-move paper:
@@ -94,57 +89,18 @@ impl Searcher {
         // (FHR evaluates interior nodes: item 8 of the paper).
         let evaluation: Option<Evaluation> = (!in_check && self.config.fhr.enabled).then(|| self.evaluate(board));
 
-        // Step 7. Null-move pruning.
-        // Standard null move (Tabibi & Netanyahu, "Verified Null-Move
-        // Pruning", Fig. 1): pass, search to depth − R − 1 with a null window
-        // at β; a fail-high cuts the node off. R = 1, 2, 3 (nmp1..3) or
-        // Heinz's adaptive R (3 above depth 6, else 2).
-        // Verified (same paper, Fig. 3): with `verify` set, a fail-high does
-        // not cut off: the depth is reduced by one, `verify` is cleared for
-        // the subtree, and a zugzwang re-search follows in step 11.
-        // Variable bound (Björnsson & Marsland, Fig. 5): the cutoff is tested
-        // against β − t, t from the unexplored potentially good alternatives.
-        // Skipped: at PV nodes (unless `NullMovePV`, as Fig. 1), in check,
-        // right after a null move, when `verify` is set at depth 1, and
-        // (guard on) with only king and pawns.
+        // Step 7. Null-move pruning: standard (Tabibi & Netanyahu, Fig. 1),
+        // verified (same paper, Fig. 3), variable bound (Björnsson &
+        // Marsland, Fig. 5); see `null_move`.
         let mut verification_pending = false;
-        let null = self.config.null_move.clone();
-        if null.enabled
-            && (!pv_node || self.config.conditions.null_at_pv)
-            && !in_check
-            && !self.stack[ply].after_null
-            && (!null.verify || !verify || depth > 1)
-            && (!null.guard || has_pieces(board))
-        {
-            let reduction =
-                if null.adaptive { if depth > null.adaptive_depth { 3 } else { 2 } } else { null.reduction };
-            let t = self.variable_bound_margin(ply);
-            let bound = beta - t;
-            if let Some(passed) = board.null_move() {
-                self.prefetch(&passed, depth - reduction - 1);
-                self.counters.null_tries += 1;
-                self.enter_child(ply, board.key(), true);
-                let score =
-                    -self.alphabeta(&passed, -bound, -bound + 1, depth - reduction - 1, ply + 1, node.child(), verify);
-                self.path.pop();
-                if self.stopped {
-                    return DRAW;
-                }
-                if score >= bound {
-                    if self.config.null_move.verify && verify {
-                        depth -= 1;
-                        verify = false;
-                        verification_pending = true;
-                        self.counters.verifications += 1;
-                    } else {
-                        self.counters.null_cutoffs += 1;
-                        if score < beta {
-                            self.counters.vnb_lowered_cutoffs += 1;
-                        }
-                        // Fig. 5 returns β; mate scores from a pass are not proofs.
-                        return if t > 0 || score >= MATE_BOUND { beta } else { score };
-                    }
-                }
+        match self.null_move(board, ply, node, depth, beta, pv_node, in_check, verify) {
+            NullMove::NotTried => {}
+            NullMove::Cutoff(score) => return score,
+            NullMove::Stopped => return DRAW,
+            NullMove::Verify => {
+                depth -= 1;
+                verify = false;
+                verification_pending = true;
             }
         }
 
@@ -157,28 +113,11 @@ impl Searcher {
         let original_alpha = alpha;
 
         loop {
-            // Step 8. Fail-High Reductions (Feldmann, "Fail-High Reductions",
-            // Fig. 2): at a node searched with a null window (α = β − 1,
-            // item 5) whose pessimistic static value e(v) − t(v) reaches
-            // β − Δ (item 1), the children are searched one ply less. The
-            // re-search of a child goes to full depth (step 10); the table
-            // stores the nominal depth (item 7). Skipped: full-window nodes,
-            // in check (t = ∞).
-            let mut move_depth = depth;
-            if let Some(e) = evaluation
-                && self.config.fhr.enabled
-                && alpha == beta - 1
-                && e.score - e.threat >= beta - self.config.fhr.margin
-            {
-                move_depth -= 1;
-                self.counters.fhr_reductions += 1;
-                self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
-            }
+            // Step 8. Fail-High Reductions (Feldmann, Fig. 2): the children
+            // one ply less; see `fail_high_reduction`.
+            let move_depth = depth - self.fail_high_reduction(evaluation, alpha, beta);
 
-            let ordering = &self.config.conditions;
-            let killers = if ordering.no_killers { [None, None] } else { self.stack[ply].killers };
-            let history = if ordering.no_history { History::empty() } else { &self.history };
-            picker.order(pos, tt_move, killers, history);
+            self.order(&mut picker, pos, ply, tt_move);
 
             // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
             // Fig. 4): at an expected CUT node, search the first M moves to
@@ -187,15 +126,8 @@ impl Searcher {
             // check, in the endgame, and when an extension was applied in the
             // last plies (paper: three).
             if self.multi_cut_applies(board, ply, node, move_depth, in_check) {
-                if let Some(score) = self.multi_cut(
-                    board,
-                    picker.first_moves(self.config.multi_cut.moves),
-                    beta,
-                    move_depth,
-                    ply,
-                    node,
-                    verify,
-                ) {
+                let first = picker.first_moves(self.config.multi_cut.moves);
+                if let Some(score) = self.multi_cut(board, first, beta, move_depth, ply, node, verify) {
                     return score;
                 }
                 if self.stopped {
@@ -227,17 +159,168 @@ impl Searcher {
             }
 
             // Step 12. Store in the transposition table.
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             let eval = evaluation.map_or(0, |e| e.score);
-            self.tt.store(board.key(), ply, best_move.map_or(0, pack), best, eval, depth, bound);
+            self.store(board, ply, depth, (original_alpha, beta), best, best_move, eval);
             return best;
         }
+    }
+
+    /// Orders the node's moves: the table move, captures, the ply's
+    /// killers and history, unless the run's conditions switch them off.
+    fn order(&self, picker: &mut MovePicker, pos: &shakmaty::Chess, ply: usize, tt_move: Option<Move>) {
+        let ordering = &self.config.conditions;
+        let killers = if ordering.no_killers { [None, None] } else { self.stack[ply].killers };
+        let history = if ordering.no_history { History::empty() } else { &self.history };
+        picker.order(pos, tt_move, killers, history);
+    }
+
+    /// Step 8, Fail-High Reductions (Feldmann, "Fail-High Reductions",
+    /// Fig. 2): at a node searched with a null window (α = β − 1, item 5)
+    /// whose pessimistic static value e(v) − t(v) reaches β − Δ (item 1),
+    /// the children are searched one ply less: the plies to take off, 1 or
+    /// 0. The re-search of a child goes to full depth (step 10); the table
+    /// stores the nominal depth (item 7). Skipped: full-window nodes, in
+    /// check (t = ∞, no evaluation).
+    fn fail_high_reduction(&mut self, evaluation: Option<Evaluation>, alpha: Score, beta: Score) -> i32 {
+        let Some(e) = evaluation else { return 0 };
+        let fhr = &self.config.fhr;
+        if !fhr.enabled || alpha != beta - 1 || e.score - e.threat < beta - fhr.margin {
+            return 0;
+        }
+        self.counters.fhr_reductions += 1;
+        self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
+        1
+    }
+
+    /// Step 12: stores the node's `best` score (and move) searched to
+    /// `depth` in (α, β), as a bound or exact.
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        (alpha, beta): (Score, Score),
+        best: Score,
+        best_move: Option<Move>,
+        eval: Score,
+    ) {
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(board.key(), ply, best_move.map_or(0, pack), best, eval, depth, bound);
+    }
+
+    /// Step 3 at a node below the root: `Err` with the score of a draw by
+    /// rule or repetition (or the static score at the deepest ply), or `Ok`
+    /// with the window narrowed to the mate distances possible from here;
+    /// `Err(α)` when that leaves no window.
+    fn rule_draw_or_mate_window(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        in_check: bool,
+        (alpha, beta): (Score, Score),
+    ) -> Result<(Score, Score), Score> {
+        let pos = board.position();
+        if pos.is_insufficient_material() || self.is_repetition(board) {
+            return Err(DRAW);
+        }
+        if pos.halfmoves() >= 100 && !(in_check && pos.legal_moves().is_empty()) {
+            return Err(DRAW);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Err(self.static_score(board));
+        }
+        let alpha = alpha.max(-MATE + ply as Score);
+        let beta = beta.min(MATE - ply as Score - 1);
+        if alpha >= beta { Err(alpha) } else { Ok((alpha, beta)) }
+    }
+
+    /// Step 4: `Err` with the entry's score when it cuts the node off (not
+    /// a PV node, deep enough, its bound deciding the window), else `Ok`
+    /// with its packed move (0 for none).
+    fn probe_table(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        depth: i32,
+        (alpha, beta): (Score, Score),
+        pv_node: bool,
+    ) -> Result<u16, Score> {
+        let Some(hit) = self.tt.probe(board.key(), ply) else { return Ok(0) };
+        let decides = match hit.bound {
+            Bound::Exact => true,
+            Bound::Lower => hit.score >= beta,
+            Bound::Upper => hit.score <= alpha,
+        };
+        if !pv_node && hit.depth >= depth && decides { Err(hit.score) } else { Ok(hit.best_move) }
+    }
+
+    /// Step 7, null-move pruning.
+    /// Standard null move (Tabibi & Netanyahu, "Verified Null-Move
+    /// Pruning", Fig. 1): pass, search to depth − R − 1 with a null window
+    /// at β; a fail-high cuts the node off. R = 1, 2, 3 (nmp1..3) or
+    /// Heinz's adaptive R (3 above depth 6, else 2).
+    /// Verified (same paper, Fig. 3): with `verify` set, a fail-high does
+    /// not cut off: the depth is reduced by one, `verify` is cleared for
+    /// the subtree, and a zugzwang re-search follows in step 11.
+    /// Variable bound (Björnsson & Marsland, Fig. 5): the cutoff is tested
+    /// against β − t, t from the unexplored potentially good alternatives.
+    /// Skipped: at PV nodes (unless `NullMovePV`, as Fig. 1), in check,
+    /// right after a null move, when `verify` is set at depth 1, and
+    /// (guard on) with only king and pawns.
+    #[allow(clippy::too_many_arguments)]
+    fn null_move(
+        &mut self,
+        board: &Board,
+        ply: usize,
+        node: NodeType,
+        depth: i32,
+        beta: Score,
+        pv_node: bool,
+        in_check: bool,
+        verify: bool,
+    ) -> NullMove {
+        let null = &self.config.null_move;
+        let applies = null.enabled
+            && (!pv_node || self.config.conditions.null_at_pv)
+            && !in_check
+            && !self.stack[ply].after_null
+            && (!null.verify || !verify || depth > 1)
+            && (!null.guard || has_pieces(board));
+        if !applies {
+            return NullMove::NotTried;
+        }
+        let reduction = if null.adaptive { if depth > null.adaptive_depth { 3 } else { 2 } } else { null.reduction };
+        let t = self.variable_bound_margin(ply);
+        let bound = beta - t;
+        let Some(passed) = board.null_move() else { return NullMove::NotTried };
+        self.prefetch(&passed, depth - reduction - 1);
+        self.counters.null_tries += 1;
+        self.enter_child(ply, board.key(), true);
+        let score = -self.alphabeta(&passed, -bound, -bound + 1, depth - reduction - 1, ply + 1, node.child(), verify);
+        self.path.pop();
+        if self.stopped {
+            return NullMove::Stopped;
+        }
+        if score < bound {
+            return NullMove::NotTried;
+        }
+        if self.config.null_move.verify && verify {
+            self.counters.verifications += 1;
+            return NullMove::Verify;
+        }
+        self.counters.null_cutoffs += 1;
+        if score < beta {
+            self.counters.vnb_lowered_cutoffs += 1;
+        }
+        // Fig. 5 returns β; mate scores from a pass are not proofs.
+        NullMove::Cutoff(if t > 0 || score >= MATE_BOUND { beta } else { score })
     }
 
     /// The move loop of step 10: the first move with the full window, the
