@@ -224,6 +224,15 @@ impl Db {
 /// pair's LLR is read (its row, or the `WITH` clause that sets it in the
 /// same statement, whose row the others do not see).
 fn count_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<i64>)> {
+    let mut statements = pair_statements(run, games, pair_llr);
+    statements.extend(game_statements(games));
+    statements
+}
+
+/// The statements of [`count_statements`] that count pairs: the run's pair
+/// results by machine, and by block of finishing order with the LLR after
+/// each block.
+fn pair_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<i64>)> {
     let id = games.id();
     let pairs = match games {
         Games::Pair(_) => "p.id = ?",
@@ -271,7 +280,15 @@ fn count_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<
             ));
         }
     }
+    statements
+}
+
+/// The statements of [`count_statements`] that count games: results and
+/// terminations by length, and each engine's move totals.
+fn game_statements(games: Games) -> Vec<(String, Vec<i64>)> {
+    let id = games.id();
     let filter = games.filter();
+    let mut statements = Vec::new();
     statements.push((
         format!(
             "INSERT INTO run_games (run_id, machine, white, black, result, termination, plies, games) \

@@ -523,42 +523,7 @@ impl Db {
             ),
             false => format!("{insert} RETURNING id, {first}"),
         };
-        let mut query = sqlx::query(self.backend.sql(&text))
-            .bind(pair.run)
-            .bind(pair.id)
-            .bind(game_in_pair)
-            .bind(&game.white)
-            .bind(&game.black)
-            .bind(game.result.pgn())
-            .bind(game.termination.as_str())
-            .bind(&game.detail)
-            .bind(game.moves.len() as i64)
-            .bind(&game.start_fen)
-            .bind(&game.opening)
-            .bind(game.opening_moves.join(" "))
-            .bind(game.opening_san.join(" "))
-            .bind(game.started_ms)
-            .bind(game.finished_ms)
-            .bind(game.io_log.as_deref())
-            .bind(&game.machine)
-            .bind(game.lost_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)))
-            .bind(game.tc_scale);
-        for overheads in game.overheads() {
-            query = query.bind(overheads.encode());
-        }
-        for side in side_totals(game) {
-            query = query
-                .bind(side.moves)
-                .bind(side.time_ms)
-                .bind(side.depth_sum)
-                .bind(side.depth_moves)
-                .bind(side.nodes_sum)
-                .bind(side.nodes_moves)
-                .bind(side.nps_sum)
-                .bind(side.nps_moves)
-                .bind(side.seldepth_sum)
-                .bind(side.seldepth_moves);
-        }
+        let mut query = bind_game(sqlx::query(self.backend.sql(&text)), pair, game_in_pair, game);
         query = query.bind(pair.id).bind(pair.claim);
         let moves = match with_moves {
             true => {
@@ -705,4 +670,50 @@ fn claimed_pair(r: &AnyRow) -> ClaimedPair {
             opening_san: words(10),
         },
     }
+}
+
+/// A query on any backend.
+type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments>;
+
+/// `query` with the columns of [`Db::insert_game`]'s row of `game` bound, in
+/// the order of its column list: the pair's, the game's record, and each
+/// side's overheads and move totals.
+fn bind_game<'q>(query: AnyQuery<'q>, pair: &ClaimedPair, game_in_pair: i64, game: &'q GameRecord) -> AnyQuery<'q> {
+    let mut query = query
+        .bind(pair.run)
+        .bind(pair.id)
+        .bind(game_in_pair)
+        .bind(&game.white)
+        .bind(&game.black)
+        .bind(game.result.pgn())
+        .bind(game.termination.as_str())
+        .bind(&game.detail)
+        .bind(game.moves.len() as i64)
+        .bind(&game.start_fen)
+        .bind(&game.opening)
+        .bind(game.opening_moves.join(" "))
+        .bind(game.opening_san.join(" "))
+        .bind(game.started_ms)
+        .bind(game.finished_ms)
+        .bind(game.io_log.as_deref())
+        .bind(&game.machine)
+        .bind(game.lost_ms.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX)))
+        .bind(game.tc_scale);
+    for overheads in game.overheads() {
+        query = query.bind(overheads.encode());
+    }
+    for side in side_totals(game) {
+        query = query
+            .bind(side.moves)
+            .bind(side.time_ms)
+            .bind(side.depth_sum)
+            .bind(side.depth_moves)
+            .bind(side.nodes_sum)
+            .bind(side.nodes_moves)
+            .bind(side.nps_sum)
+            .bind(side.nps_moves)
+            .bind(side.seldepth_sum)
+            .bind(side.seldepth_moves);
+    }
+    query
 }

@@ -240,88 +240,109 @@ impl Statistics {
 
     /// Human-readable block, `a` and `b` naming the engines.
     pub fn render_text(&self, a: &str, b: &str) -> String {
-        let mut out = String::new();
-        let pct = |x: f64| format!("{:.1} %", 100.0 * x);
-        let line = |label: &str, e: &Estimate, elo: bool, counts: &[u64]| {
-            let every_game_one_way = e.elo_text.ends_with("(all won)") || e.elo_text.ends_with("(all lost)");
-            if e.elo_limit.is_some() && elo {
-                // A one-sided sample: its bound, not the regularised estimate.
-                format!("{label:<16}{}\n", e.elo_text)
-            } else if every_game_one_way && !elo {
-                let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
-                format!("{label:<16}unbounded{why}\n")
-            } else if !elo && alike_off_even(counts) {
-                // The score's distance from ½ in units of a spread of
-                // nothing but the regularisation's: thousands, ± tens of
-                // thousands, which says no more than this.
-                let unit = if counts.len() == 5 { "pair" } else { "game" };
-                format!("{label:<16}unbounded (every {unit} alike: no spread to measure it by)\n")
-            } else if elo {
-                let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
-                format!(
-                    "{label:<16}{:>7} ± {:5.1}  [{}, {}]{bound}\n",
-                    signed(e.elo),
-                    (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
-                    signed(e.elo_ci95[0]),
-                    signed(e.elo_ci95[1])
-                )
-            } else {
-                format!("{label:<16}{:>7} ± {:5.1}\n", signed(e.nelo), (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
-            }
-        };
-        match (self.wins, self.draws, self.losses) {
+        let mut out = match (self.wins, self.draws, self.losses) {
             (Some(w), Some(d), Some(l)) => {
-                out += &format!("{a} vs {b}: {} games, +{w} ={d} -{l}, score {}\n", self.games, pct(self.score))
+                format!("{a} vs {b}: {} games, +{w} ={d} -{l}, score {}\n", self.games, percent(self.score))
             }
-            _ => out += &format!("{a} vs {b}: {} games, score {}\n", self.games, pct(self.score)),
-        }
+            _ => format!("{a} vs {b}: {} games, score {}\n", self.games, percent(self.score)),
+        };
         let games = [self.losses, self.draws, self.wins].map(|c| c.unwrap_or(0));
         let pairs = self.pentanomial.unwrap_or_default();
         if let Some(e) = &self.trinomial_estimate {
-            out += &line("Elo (games)", e, true, &games);
+            out += &elo_line("Elo (games)", e);
         }
         if let Some(e) = &self.pentanomial_estimate {
-            out += &line("Elo (pairs)", e, true, &pairs);
-            out += &line("nElo (pairs)", e, false, &pairs);
+            out += &elo_line("Elo (pairs)", e);
+            out += &nelo_line("nElo (pairs)", e, &pairs);
         } else if let Some(e) = &self.trinomial_estimate {
-            out += &line("nElo (games)", e, false, &games);
+            out += &nelo_line("nElo (games)", e, &games);
         }
         if let Some(e) = self.primary() {
-            let exact = self.exact_p_value.map(|p| format!(", exact {}", p_value(p))).unwrap_or_default();
-            // The games' draw ratio, as W-D-L counts it; the pairs' middle
-            // share (fastchess's "DrawRatio") named as such beside it.
-            let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
-                (Some(games), Some(pairs)) => {
-                    format!("draw ratio {} (DD+WL pairs {})", pct(games.draw_ratio), pct(pairs.draw_ratio))
-                }
-                (Some(games), None) => format!("draw ratio {}", pct(games.draw_ratio)),
-                (None, _) => format!("DD+WL pairs {}", pct(e.draw_ratio)),
-            };
-            out += &format!("LOS {}   p {}{exact}   {draws}\n", pct(e.los), p_value(e.p_value));
+            out += &self.los_line(e);
         }
         if let Some(p) = self.pentanomial {
             out += &format!("pairs LL {} LD {} DD+WL {} WD {} WW {}\n", p[0], p[1], p[2], p[3], p[4]);
         }
         if let Some(s) = &self.sprt {
-            out += &format!(
-                "SPRT [{}, {}] {} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
-                s.test.elo0,
-                s.test.elo1,
-                match s.test.model {
-                    crate::stats::sprt::Model::Normalized => "normalized",
-                    crate::stats::sprt::Model::Logistic => "logistic",
-                },
-                s.test.alpha,
-                s.test.beta,
-                s.llr,
-                s.lower,
-                s.upper,
-                s.verdict_label()
-            );
+            out += &sprt_line(s);
         }
         out += &format!("verdict: {}\n", self.verdict_line(a, b));
         out
     }
+
+    /// The likelihood of superiority, p-values and draw ratio of estimate
+    /// `e`, as a line.
+    fn los_line(&self, e: &Estimate) -> String {
+        let exact = self.exact_p_value.map(|p| format!(", exact {}", p_value(p))).unwrap_or_default();
+        // The games' draw ratio, as W-D-L counts it; the pairs' middle
+        // share (fastchess's "DrawRatio") named as such beside it.
+        let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
+            (Some(games), Some(pairs)) => {
+                format!("draw ratio {} (DD+WL pairs {})", percent(games.draw_ratio), percent(pairs.draw_ratio))
+            }
+            (Some(games), None) => format!("draw ratio {}", percent(games.draw_ratio)),
+            (None, _) => format!("DD+WL pairs {}", percent(e.draw_ratio)),
+        };
+        format!("LOS {}   p {}{exact}   {draws}\n", percent(e.los), p_value(e.p_value))
+    }
+}
+
+/// `x` in [0, 1] as a percentage, `43.0 %`.
+fn percent(x: f64) -> String {
+    format!("{:.1} %", 100.0 * x)
+}
+
+/// The Elo of estimate `e` as a line labelled `label`: its interval, or
+/// for a one-sided sample its bound, not the regularised estimate.
+fn elo_line(label: &str, e: &Estimate) -> String {
+    if e.elo_limit.is_some() {
+        return format!("{label:<16}{}\n", e.elo_text);
+    }
+    let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
+    format!(
+        "{label:<16}{:>7} ± {:5.1}  [{}, {}]{bound}\n",
+        signed(e.elo),
+        (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
+        signed(e.elo_ci95[0]),
+        signed(e.elo_ci95[1])
+    )
+}
+
+/// The normalized Elo of estimate `e` of `counts` as a line labelled
+/// `label`, or `unbounded` and why, where every sample went one way or
+/// every one alike off ½.
+fn nelo_line(label: &str, e: &Estimate, counts: &[u64]) -> String {
+    if e.elo_text.ends_with("(all won)") || e.elo_text.ends_with("(all lost)") {
+        let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
+        return format!("{label:<16}unbounded{why}\n");
+    }
+    if alike_off_even(counts) {
+        // The score's distance from ½ in units of a spread of nothing but
+        // the regularisation's: thousands, ± tens of thousands, which says
+        // no more than this.
+        let unit = if counts.len() == 5 { "pair" } else { "game" };
+        return format!("{label:<16}unbounded (every {unit} alike: no spread to measure it by)\n");
+    }
+    format!("{label:<16}{:>7} ± {:5.1}\n", signed(e.nelo), (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
+}
+
+/// The SPRT's bounds, model, LLR and state as a line.
+fn sprt_line(s: &SprtState) -> String {
+    let model = match s.test.model {
+        crate::stats::sprt::Model::Normalized => "normalized",
+        crate::stats::sprt::Model::Logistic => "logistic",
+    };
+    format!(
+        "SPRT [{}, {}] {model} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
+        s.test.elo0,
+        s.test.elo1,
+        s.test.alpha,
+        s.test.beta,
+        s.llr,
+        s.lower,
+        s.upper,
+        s.verdict_label()
+    )
 }
 
 #[cfg(test)]

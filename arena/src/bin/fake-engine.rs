@@ -39,12 +39,8 @@ fn main() {
     if mode == "crash-at-start" {
         std::process::exit(3);
     }
+    let mut fake = Fake { mode, n, position: Chess::default(), goes: 0, skill: 0, open_search: None };
     let mut out = stdout().lock();
-    let mut position = Chess::default();
-    let mut goes = 0;
-    let mut skill: i64 = 0;
-    // The answer of a `go infinite` or `go ponder` search, given at `stop` or `ponderhit`.
-    let mut open_search: Option<String> = None;
     let mut line = Vec::new();
     let mut input = stdin().lock();
     loop {
@@ -54,21 +50,33 @@ fn main() {
         }
         let text = String::from_utf8_lossy(&line);
         let tokens: Vec<&str> = text.split_whitespace().collect();
+        if !fake.answer(&tokens, &mut out) {
+            return;
+        }
+        let _ = out.flush();
+    }
+}
+
+/// The fake engine: its mode of misbehaving (see the file's doc), the
+/// mode's number `n`, and what the commands so far have set.
+struct Fake {
+    mode: String,
+    n: usize,
+    position: Chess,
+    /// The `go` commands so far.
+    goes: usize,
+    /// The `Skill` option of mode `tunable`.
+    skill: i64,
+    /// The answer of a `go infinite` or `go ponder` search, given at `stop` or `ponderhit`.
+    open_search: Option<String>,
+}
+
+impl Fake {
+    /// Answers one command, `tokens`; false at `quit`.
+    fn answer(&mut self, tokens: &[&str], out: &mut impl Write) -> bool {
+        let mode = self.mode.as_str();
         match tokens.first().copied() {
-            Some("uci") => {
-                let _ = writeln!(out, "id name fake-{mode}\nid author arena tests");
-                let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
-                let _ = writeln!(out, "option name Clear Hash type button");
-                if mode == "crash-on-option" {
-                    let _ = writeln!(out, "option name Danger type spin default 0 min 0 max 10");
-                }
-                if mode == "tunable" {
-                    let _ = writeln!(out, "option name Skill type spin default 0 min 0 max 1000");
-                }
-                if mode != "no-uciok" {
-                    let _ = writeln!(out, "uciok");
-                }
-            }
+            Some("uci") => self.uci(out),
             Some("isready") => {
                 let _ = writeln!(out, "readyok");
             }
@@ -76,93 +84,110 @@ fn main() {
                 std::process::exit(5);
             }
             Some("stop" | "ponderhit") => {
-                if let Some(best) = open_search.take() {
+                if let Some(best) = self.open_search.take() {
                     let _ = writeln!(out, "bestmove {best}");
                 }
             }
             Some("setoption") if mode == "tunable" => {
-                if let [_, "name", "Skill", "value", value] = tokens.as_slice() {
-                    skill = value.parse().unwrap_or(0);
+                if let [_, "name", "Skill", "value", value] = tokens {
+                    self.skill = value.parse().unwrap_or(0);
                 }
             }
-            Some("position") => position = parse_position(&tokens).unwrap_or_default(),
+            Some("position") => self.position = parse_position(tokens).unwrap_or_default(),
             Some("go") if mode != "no-infinite" && tokens.iter().any(|t| *t == "infinite" || *t == "ponder") => {
-                let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&position));
-                open_search = Some(choose(&position));
+                let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&self.position));
+                self.open_search = Some(choose(&self.position));
             }
-            Some("go") => {
-                goes += 1;
-                match mode.as_str() {
-                    "crash-mid-game" if goes >= n => std::process::exit(4),
-                    "hang" => continue,
-                    "busy" if goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
-                    "illegal" => {
-                        let _ = writeln!(out, "bestmove a1a1");
-                        continue;
-                    }
-                    "none" => {
-                        let _ = writeln!(out, "bestmove (none)");
-                        continue;
-                    }
-                    "garbage" => {
-                        let _ = out.write_all(&vec![b'x'; 1 << 20]);
-                        let _ = out.write_all(b"\n\xff\xfe\xfd info depth \xc3\x28 score cp 99999999999999999999999\n");
-                        let _ = writeln!(out, "info depth 256 seldepth 300 score mate 200 nodes 123456789012345 pv");
-                        let _ = writeln!(out, "bestmovex e2e4\nreadyok\nuciok\n\t \t");
-                    }
-                    "stderr-spam" => {
-                        let chunk = vec![b'e'; 1 << 20];
-                        for _ in 0..n {
-                            let _ = std::io::stderr().write_all(&chunk);
-                        }
-                    }
-                    "false-mate" | "illegal-pv" => {
-                        let best = choose(&position);
-                        let pv = if mode == "false-mate" { best.clone() } else { format!("{best} a1a1") };
-                        let mate = if mode == "false-mate" { 1 } else { 2 };
-                        let _ = writeln!(out, "info depth 3 score mate {mate} nodes 1 pv {pv}\nbestmove {best}");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    "bad-score" => {
-                        let best = choose(&position);
-                        let _ = writeln!(out, "info depth 1 score 35 nodes 1 pv {best}\nbestmove {best}");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    "budget" | "flat" => {
-                        let nodes = tokens.iter().position(|t| *t == "nodes").and_then(|i| tokens.get(i + 1));
-                        let nodes: u64 = nodes.and_then(|v| v.parse().ok()).unwrap_or(0);
-                        let n = n.max(1) as u64;
-                        let good = if mode == "budget" { (1000 * nodes / n).min(1000) } else { (n as u64).min(1000) };
-                        let (best, score) = grab_or_random(&position, good, 0);
-                        let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    "late" => {
-                        std::thread::sleep(std::time::Duration::from_millis(n as u64));
-                        let best = choose(&position);
-                        let _ = writeln!(out, "info depth 1 time 0 score cp 0 nodes 1 pv {best}\nbestmove {best}");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    "tunable" => {
-                        let (best, score) = tunable(&position, skill, n as i64);
-                        let _ = writeln!(out, "info depth 1 score cp {score} nodes 1 pv {best}\nbestmove {best}");
-                        let _ = out.flush();
-                        continue;
-                    }
-                    _ => {}
-                }
-                let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(&position));
-                let _ = writeln!(out, "bestmove {}", choose(&position));
-            }
-            Some("quit") if mode == "slow-quit" => {}
-            Some("quit") => return,
+            Some("go") => self.go(tokens, out),
+            Some("quit") => return mode == "slow-quit",
             _ => {}
         }
-        let _ = out.flush();
+        true
+    }
+
+    /// Answers `uci`: the id, the options, and `uciok` unless the mode
+    /// withholds it.
+    fn uci(&self, out: &mut impl Write) {
+        let mode = self.mode.as_str();
+        let _ = writeln!(out, "id name fake-{mode}\nid author arena tests");
+        let _ = writeln!(out, "option name Hash type spin default 16 min 1 max 1024");
+        let _ = writeln!(out, "option name Clear Hash type button");
+        if mode == "crash-on-option" {
+            let _ = writeln!(out, "option name Danger type spin default 0 min 0 max 10");
+        }
+        if mode == "tunable" {
+            let _ = writeln!(out, "option name Skill type spin default 0 min 0 max 1000");
+        }
+        if mode != "no-uciok" {
+            let _ = writeln!(out, "uciok");
+        }
+    }
+
+    /// Answers a timed `go` as the mode has it.
+    fn go(&mut self, tokens: &[&str], out: &mut impl Write) {
+        self.goes += 1;
+        let (n, position) = (self.n, &self.position);
+        let mode = self.mode.as_str();
+        match mode {
+            "crash-mid-game" if self.goes >= n => std::process::exit(4),
+            "hang" => return,
+            "busy" if self.goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
+            "illegal" => {
+                let _ = writeln!(out, "bestmove a1a1");
+                return;
+            }
+            "none" => {
+                let _ = writeln!(out, "bestmove (none)");
+                return;
+            }
+            "garbage" => {
+                let _ = out.write_all(&vec![b'x'; 1 << 20]);
+                let _ = out.write_all(b"\n\xff\xfe\xfd info depth \xc3\x28 score cp 99999999999999999999999\n");
+                let _ = writeln!(out, "info depth 256 seldepth 300 score mate 200 nodes 123456789012345 pv");
+                let _ = writeln!(out, "bestmovex e2e4\nreadyok\nuciok\n\t \t");
+            }
+            "stderr-spam" => {
+                let chunk = vec![b'e'; 1 << 20];
+                for _ in 0..n {
+                    let _ = std::io::stderr().write_all(&chunk);
+                }
+            }
+            "false-mate" | "illegal-pv" => {
+                let best = choose(position);
+                let pv = if mode == "false-mate" { best.clone() } else { format!("{best} a1a1") };
+                let mate = if mode == "false-mate" { 1 } else { 2 };
+                let _ = writeln!(out, "info depth 3 score mate {mate} nodes 1 pv {pv}\nbestmove {best}");
+                return;
+            }
+            "bad-score" => {
+                let best = choose(position);
+                let _ = writeln!(out, "info depth 1 score 35 nodes 1 pv {best}\nbestmove {best}");
+                return;
+            }
+            "budget" | "flat" => {
+                let nodes = tokens.iter().position(|t| *t == "nodes").and_then(|i| tokens.get(i + 1));
+                let nodes: u64 = nodes.and_then(|v| v.parse().ok()).unwrap_or(0);
+                let n = n.max(1) as u64;
+                let good = if mode == "budget" { (1000 * nodes / n).min(1000) } else { n.min(1000) };
+                let (best, score) = grab_or_random(position, good, 0);
+                let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
+                return;
+            }
+            "late" => {
+                std::thread::sleep(std::time::Duration::from_millis(n as u64));
+                let best = choose(position);
+                let _ = writeln!(out, "info depth 1 time 0 score cp 0 nodes 1 pv {best}\nbestmove {best}");
+                return;
+            }
+            "tunable" => {
+                let (best, score) = tunable(position, self.skill, n as i64);
+                let _ = writeln!(out, "info depth 1 score cp {score} nodes 1 pv {best}\nbestmove {best}");
+                return;
+            }
+            _ => {}
+        }
+        let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(position));
+        let _ = writeln!(out, "bestmove {}", choose(position));
     }
 }
 
