@@ -68,7 +68,8 @@ impl Db {
     }
 
     /// Adds pairings to run `run`: its spec becomes `spec` (which has the
-    /// engines of the new pairings) and `pairs` are planned after its own.
+    /// engines of the new pairings) and `pairs` are planned among its own
+    /// still to play, spread evenly (see [`Db::spread_pending`]).
     /// `old_spec` is the spec this change was made from: if the run's spec
     /// is no longer that (another change came first), nothing is stored. A
     /// finished run becomes stopped, to be resumed; a running one goes on,
@@ -100,7 +101,60 @@ impl Db {
         }
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
+        self.spread_pending_in(&mut tx, run).await?;
         tx.commit().await.map_err(|e| self.error(e))
+    }
+
+    /// Orders the pairs of run `run` still to play so that each pairing's
+    /// are spread evenly over the queue, each in its own order: the
+    /// pairings then all finish together, and a curve across them fills in
+    /// evenly however far the run gets. A budget added to a scaling run
+    /// would otherwise wait for every pair before it. Returns how many
+    /// pairs are still to play.
+    ///
+    /// # Errors
+    ///
+    /// A database failure (then nothing changed).
+    pub async fn spread_pending(&self, run: i64) -> Result<usize, DbError> {
+        let mut tx = self.write().await?;
+        let pending = self.spread_pending_in(&mut tx, run).await?;
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(pending)
+    }
+
+    async fn spread_pending_in(
+        &self,
+        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
+        run: i64,
+    ) -> Result<usize, DbError> {
+        let rows = sqlx::query(
+            self.backend
+                .sql("SELECT id, engine_a, engine_b FROM pairs WHERE run_id = ? AND status = 'pending' ORDER BY idx"),
+        )
+        .bind(run)
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(|e| self.error(e))?;
+        let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get(1), r.get(2))).collect();
+        let order = spread_evenly(&pairings);
+        let last: i64 =
+            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) FROM pairs WHERE run_id = ?"))
+                .bind(run)
+                .fetch_one(&mut **tx)
+                .await
+                .map_err(|e| self.error(e))?
+                .get(0);
+        // New places after every pair's, so that no two pairs share one on the way.
+        for (place, &at) in order.iter().enumerate() {
+            let id: i64 = rows[at].get(0);
+            sqlx::query(self.backend.sql("UPDATE pairs SET idx = ? WHERE id = ?"))
+                .bind(last + 1 + place as i64)
+                .bind(id)
+                .execute(&mut **tx)
+                .await
+                .map_err(|e| self.error(e))?;
+        }
+        Ok(rows.len())
     }
 
     /// The openings of run `run`'s pairing `engine_a`-`engine_b`, as its
@@ -435,4 +489,60 @@ fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {
     RunKind::parse(text).ok_or_else(|| {
         DbError::Sql(format!("run {run} has kind '{text}', which this arena version does not know (use a newer arena)"))
     })
+}
+
+/// The order in which to play items of the `groups` given (each item's
+/// group, in the items' current order), as indices into it: each group's
+/// items in their own order, the groups spread evenly, the k-th of a group
+/// of n placed at (k + ½) / n of the way, ties in the order the groups
+/// first appear. Groups of equal size come round-robin.
+fn spread_evenly<G: PartialEq>(groups: &[G]) -> Vec<usize> {
+    let mut firsts: Vec<&G> = Vec::new();
+    let mut members: Vec<Vec<usize>> = Vec::new();
+    for (i, group) in groups.iter().enumerate() {
+        match firsts.iter().position(|g| *g == group) {
+            Some(at) => members[at].push(i),
+            None => {
+                firsts.push(group);
+                members.push(vec![i]);
+            }
+        }
+    }
+    let mut placed: Vec<(f64, usize, usize)> = members
+        .iter()
+        .enumerate()
+        .flat_map(|(g, items)| {
+            let n = items.len() as f64;
+            items.iter().enumerate().map(move |(k, &item)| ((k as f64 + 0.5) / n, g, item))
+        })
+        .collect();
+    placed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    placed.into_iter().map(|(_, _, item)| item).collect()
+}
+
+#[cfg(test)]
+mod spread_tests {
+    use super::spread_evenly;
+
+    #[test]
+    fn each_group_keeps_its_order_and_all_finish_together() {
+        // Four budgets of 3 pairs each, interleaved, then a fifth of 6 added after them.
+        let mut groups: Vec<u8> = (0..12).map(|i| i % 4).collect();
+        groups.extend([4; 6]);
+        let order = spread_evenly(&groups);
+        let mut sorted = order.clone();
+        sorted.sort();
+        assert_eq!(sorted, (0..18).collect::<Vec<_>>(), "a permutation");
+        for g in 0..5 {
+            let mine: Vec<usize> = order.iter().copied().filter(|&i| groups[i] == g).collect();
+            assert!(mine.windows(2).all(|w| w[0] < w[1]), "group {g} in its own order: {mine:?}");
+        }
+        // The added group is spread: two of its six in each third of the queue.
+        for third in order.chunks(6) {
+            assert_eq!(third.iter().filter(|&&i| groups[i] == 4).count(), 2, "{order:?}");
+        }
+        // Groups of equal size come round-robin, in the order they first appear.
+        assert_eq!(spread_evenly(&["a", "b", "a", "b", "c", "c"]), [0, 1, 4, 2, 3, 5]);
+        assert!(spread_evenly::<u8>(&[]).is_empty());
+    }
 }

@@ -117,7 +117,7 @@ pub enum Command {
     Run(runfile::RunFileArgs),
     /// Continue a stopped or crashed run where it stopped.
     Resume(resume::ResumeArgs),
-    /// Add larger budgets to a scaling run, on the openings it plays, after its own pairs.
+    /// Add larger budgets to a scaling run, on the openings it plays, spread among its pairs still to play.
     Extend(play::ExtendArgs),
     /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
     Serve(serve::ServeArgs),

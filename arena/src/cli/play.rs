@@ -244,9 +244,12 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
 pub struct ExtendArgs {
     /// Run id of a scaling run (see `arena runs`).
     run: i64,
-    /// Budgets to add, comma-separated, larger than the run's own and of their kind (nodes=, depth=, st= or clocks), e.g. nodes=1024000.
-    #[arg(long, required = true)]
-    budgets: String,
+    /// Budgets to add, comma-separated, larger than the run's own and of their kind (nodes=, depth=, st= or clocks), e.g. nodes=1024000; their pairs are spread evenly among the run's pairs still to play.
+    #[arg(long, required_unless_present = "spread")]
+    budgets: Option<String>,
+    /// Only spread the run's pairs still to play evenly over its budgets, as adding budgets does (for a run extended by an arena that planned new budgets after its pairs).
+    #[arg(long, conflicts_with = "budgets")]
+    spread: bool,
     #[command(flatten)]
     db: DbArg,
 }
@@ -265,7 +268,12 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
             spec.kind
         ));
     }
-    let added = read_budgets(&args.budgets)?;
+    let Some(budgets) = &args.budgets else {
+        let pending = db.spread_pending(run).await?;
+        println!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
+        return Ok(());
+    };
+    let added = read_budgets(budgets)?;
     let mut budgets = spec.budgets.clone();
     budgets.extend(added.iter().cloned());
     check_axis(&budgets)?;
@@ -304,7 +312,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     db.extend_run(run, &info.spec, &Spec::Games(spec), &pairs).await?;
     let names: Vec<String> = added.iter().map(ToString::to_string).collect();
     let play = match info.status {
-        RunStatus::Running => "its slots and workers play them after its own pairs".to_string(),
+        RunStatus::Running => "its slots and workers play them among its own pairs".to_string(),
         RunStatus::Stopped | RunStatus::Finished => format!("play them with `arena resume {run}`"),
     };
     println!(

@@ -161,3 +161,68 @@ fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
     assert!(config.contains("nodes=1000,nodes=2000,nodes=4000,nodes=8000"), "{config}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A budget added to a scaling run that is still to be played is spread
+/// among its pairs still to play, each budget's pairs in their own order,
+/// so that the curve fills in evenly however far the run gets; `--spread`
+/// alone spreads a run's pairs still to play, for runs extended before.
+/// The games are those of the run made with every budget at once.
+#[test]
+fn a_budget_added_to_a_run_still_to_play_is_spread_among_its_pairs() {
+    let dir = temp_dir("scale-spread");
+    let toml = format!(
+        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
+         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let scale = ["scale", "--a", "grows", "--b", "steady", "--games", "8", "--quiet"];
+    arena_ok(&dir, &[&scale[..], &["--budgets", "nodes=1000,nodes=2000", "--no-local"]].concat());
+    let added = stdout(&arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000"]));
+    assert!(added.contains("1 budget(s) added (nodes=4000), 4 pairs (8 games)"), "{added}");
+    let out = arena(&dir, &["extend", "1", "--spread", "--budgets", "nodes=8000"]);
+    assert_eq!(out.status.code(), Some(2), "--spread and --budgets together");
+    arena_ok(&dir, &["resume", "1", "--quiet"]);
+
+    let json: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    // The three budgets in turn (the spread numbers the pairs still to
+    // play anew, after every pair's place: 13-24).
+    let places = |pairing: &Value| -> Vec<u64> {
+        let mut places: Vec<u64> =
+            pairing["openings"].as_array().unwrap().iter().map(|o| o["pair"].as_u64().unwrap()).collect();
+        places.sort_unstable();
+        places
+    };
+    let pairings = json["pairings"].as_array().unwrap();
+    let by_budget: Vec<Vec<u64>> = pairings.iter().map(places).collect();
+    let first = by_budget[0][0];
+    let relative: Vec<Vec<u64>> = by_budget.iter().map(|p| p.iter().map(|i| i - first).collect()).collect();
+    assert_eq!(first, 13, "{by_budget:?}");
+    assert_eq!(relative, [vec![0, 3, 6, 9], vec![1, 4, 7, 10], vec![2, 5, 8, 11]], "{by_budget:?}");
+    // Each budget on the openings in their order.
+    for pairing in pairings {
+        let mut openings: Vec<(u64, String)> = pairing["openings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| (o["pair"].as_u64().unwrap(), o["opening"].as_str().unwrap().to_string()))
+            .collect();
+        openings.sort();
+        let names: Vec<&str> = openings.iter().map(|(_, name)| name.as_str()).collect();
+        let first = pairings[0]["openings"].as_array().unwrap();
+        let mut expected: Vec<(u64, &str)> =
+            first.iter().map(|o| (o["pair"].as_u64().unwrap(), o["opening"].as_str().unwrap())).collect();
+        expected.sort();
+        assert_eq!(names, expected.iter().map(|(_, name)| *name).collect::<Vec<_>>());
+    }
+    let all = ["--budgets", "nodes=1000,nodes=2000,nodes=4000", "--no-local"];
+    arena_ok(&dir, &[&scale[..], &all[..]].concat());
+    for (run, pending) in [("1", 0), ("2", 12)] {
+        let spread = stdout(&arena_ok(&dir, &["extend", run, "--spread"]));
+        let expected = format!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
+        assert_eq!(spread.trim(), expected);
+    }
+    arena_ok(&dir, &["resume", "2", "--quiet"]);
+    let whole: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "2", "--format", "json"]))).unwrap();
+    assert_eq!(whole["scale"]["points"], json["scale"]["points"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
