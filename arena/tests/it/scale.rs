@@ -98,6 +98,17 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Writes `dir/engines.toml` with two fake engines: `grows`, whose strength
+/// grows with the node budget up to 8,000 nodes, and `steady`, the same at
+/// every budget.
+fn grows_and_steady(dir: &std::path::Path) {
+    let toml = format!(
+        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
+         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+}
+
 /// `arena extend` adds a larger budget to a finished scaling run: its pairs
 /// are planned on the run's own openings, `arena resume` plays them, and
 /// the curve has the new point; budgets that do not fit are one line each,
@@ -105,11 +116,7 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
 #[test]
 fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
     let dir = temp_dir("scale-extend");
-    let toml = format!(
-        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
-         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
-    );
-    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    grows_and_steady(&dir);
     let scale = ["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000", "--games", "8"];
     arena_ok(&dir, &[&scale[..], &["--quiet"]].concat());
     arena_ok(&dir, &["elo", "--a", "grows", "--b", "steady", "--games", "2", "--tc", "nodes=100", "--quiet"]);
@@ -170,11 +177,7 @@ fn a_scaling_run_grows_by_a_larger_budget_on_its_own_openings() {
 #[test]
 fn a_budget_added_to_a_run_still_to_play_is_spread_among_its_pairs() {
     let dir = temp_dir("scale-spread");
-    let toml = format!(
-        "[[engine]]\nname = \"grows\"\ncommand = \"{FAKE}\"\nargs = [\"budget\", \"8000\"]\n\
-         [[engine]]\nname = \"steady\"\ncommand = \"{FAKE}\"\nargs = [\"flat\", \"500\"]\n"
-    );
-    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    grows_and_steady(&dir);
     let scale = ["scale", "--a", "grows", "--b", "steady", "--games", "8", "--quiet"];
     arena_ok(&dir, &[&scale[..], &["--budgets", "nodes=1000,nodes=2000", "--no-local"]].concat());
     let added = stdout(&arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000"]));
