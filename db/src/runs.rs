@@ -137,13 +137,7 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get(1), r.get(2))).collect();
         let order = spread_evenly(&pairings);
-        let last: i64 =
-            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) FROM pairs WHERE run_id = ?"))
-                .bind(run)
-                .fetch_one(&mut **tx)
-                .await
-                .map_err(|e| self.error(e))?
-                .get(0);
+        let last = self.last_pair_index_on(&mut **tx, run).await?;
         // New places after every pair's, so that no two pairs share one on the way.
         for (place, &at) in order.iter().enumerate() {
             let id: i64 = rows[at].get(0);
@@ -196,10 +190,19 @@ impl Db {
     ///
     /// A database failure.
     pub async fn last_pair_index(&self, run: i64) -> Result<i64, DbError> {
+        self.last_pair_index_on(&self.pool, run).await
+    }
+
+    /// [`Db::last_pair_index`] on `executor` (the pool, or a transaction).
+    async fn last_pair_index_on<'e>(
+        &self,
+        executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+        run: i64,
+    ) -> Result<i64, DbError> {
         let row =
             sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) FROM pairs WHERE run_id = ?"))
                 .bind(run)
-                .fetch_one(&self.pool)
+                .fetch_one(executor)
                 .await
                 .map_err(|e| self.error(e))?;
         Ok(row.get(0))

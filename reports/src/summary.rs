@@ -14,7 +14,7 @@
 use serde::Serialize;
 
 use crate::stats::Counts;
-use crate::stats::elo::{OneSided, Summary, exact_p_value, summarize};
+use crate::stats::elo::{OneSided, Summary, alike, exact_p_value, summarize};
 use crate::stats::sprt::{Test, Verdict};
 use crate::stats::{p_equals, p_value, signed};
 
@@ -135,9 +135,7 @@ pub struct Statistics {
 /// (all drawn) the t-value is 0 and its interval finite (±68 nElo for 100
 /// draws, as fishtest's).
 fn alike_off_even(counts: &[u64]) -> bool {
-    let middle = counts.len() / 2;
-    let filled: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] > 0).collect();
-    matches!(filled[..], [only] if only != middle && only != 0 && only != counts.len() - 1)
+    alike(counts) && counts[counts.len() / 2] == 0
 }
 
 impl Statistics {

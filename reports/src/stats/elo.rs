@@ -127,6 +127,14 @@ pub enum OneSided {
     AtMost,
 }
 
+/// True when every sample of `ordered` (counts from the lowest score up)
+/// went alike, neither all won nor all lost: one pair, or every game
+/// drawn. Its spread is only the regularisation's.
+pub fn alike(ordered: &[u64]) -> bool {
+    let filled: Vec<usize> = (0..ordered.len()).filter(|&i| ordered[i] > 0).collect();
+    matches!(filled[..], [only] if only != 0 && only != ordered.len() - 1)
+}
+
 /// The statistics of `counts`, or `None` for an empty sample.
 pub fn summarize(counts: &Counts) -> Option<Summary> {
     let games = counts.games();
@@ -152,8 +160,7 @@ pub fn summarize(counts: &Counts) -> Option<Summary> {
     let clamp = |x: f64| x.clamp(SCORE_FLOOR, 1.0 - SCORE_FLOOR);
     let half = (elo_of_score(clamp(mu + z * se)) - elo_of_score(clamp(mu - z * se))) / 2.0;
     let (best, worst) = (ordered[ordered.len() - 1], ordered[0]);
-    let alike = ordered.iter().filter(|&&c| c > 0).count() == 1 && best != samples && worst != samples;
-    let wilson = (mu + z * se >= 1.0 && mu - z * se <= 0.0) || alike;
+    let wilson = (mu + z * se >= 1.0 && mu - z * se <= 0.0) || alike(&ordered);
     let games_played = if counts.is_pentanomial() { 2.0 * samples as f64 } else { samples as f64 };
     let one_sided = if wilson {
         None
