@@ -69,6 +69,15 @@ impl From<Summary> for Estimate {
     }
 }
 
+impl Estimate {
+    /// The Elo and its 95 % interval as a point of a curve or a line: `None`
+    /// for a one-sided sample, whose views print a bound (`elo_limit`) and
+    /// whose interval is only the clamp of a score near 0 or 1.
+    pub fn point(&self) -> Option<(f64, [f64; 2])> {
+        self.elo_limit.is_none().then_some((self.elo, self.elo_ci95))
+    }
+}
+
 /// SPRT state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SprtState {

@@ -8,6 +8,7 @@ use model::{MatchSpec, PairingCounts, RunInfo, RunStatus, Spec};
 use reports::stats::scaling::{Trend, budget_trend};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
+use reports::summary::Estimate;
 use serde::Serialize;
 
 use crate::reporting::done_and_planned;
@@ -171,8 +172,8 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
 fn trend(counts: &[PairingCounts], games: &MatchSpec) -> Option<Trend> {
     let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
         let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
-        let summary = summarize(&Counts::pairs(&pairing.tally))?;
-        Some((tc.budget()?, summary.elo, [summary.elo_ci95.0, summary.elo_ci95.1]))
+        let (elo, interval) = Estimate::from(summarize(&Counts::pairs(&pairing.tally))?).point()?;
+        Some((tc.budget()?, elo, interval))
     });
     budget_trend(points)
 }

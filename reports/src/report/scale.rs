@@ -10,6 +10,7 @@ use super::PairingReport;
 use super::document::{Align, Block, Table, columns};
 use super::svg::{Band, LinePlot, Series};
 use crate::stats::scaling::{Trend, budget_trend, verdict};
+use crate::summary::Estimate;
 
 /// One budget of a scaling run, as the report is built from it.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,13 @@ pub struct ScalePoint {
     pub elo: Option<f64>,
     /// Its 95 % interval.
     pub elo_ci95: Option<[f64; 2]>,
+    /// When A lost (or won) nearly every game there: the one-sided 95 %
+    /// bound the views print; the budget is then left out of the curve and
+    /// the line.
+    pub elo_limit: Option<f64>,
+    /// The Elo and interval the curve and the line use ([`Estimate::point`]).
+    #[serde(skip)]
+    point: Option<(f64, [f64; 2])>,
     /// The Elo as every view prints it.
     pub elo_text: String,
     /// Draws per game.
@@ -88,6 +96,8 @@ impl ScaleSection {
                     losses: s.losses.unwrap_or(0),
                     elo: estimate.map(|e| e.elo),
                     elo_ci95: estimate.map(|e| e.elo_ci95),
+                    elo_limit: estimate.and_then(|e| e.elo_limit),
+                    point: estimate.and_then(Estimate::point),
                     elo_text: estimate.map_or_else(|| "-".to_string(), |e| e.elo_text.clone()),
                     draw_ratio: (s.games > 0).then(|| s.draws.unwrap_or(0) as f64 / s.games as f64),
                     a_depth: budget.depths[0][0],
@@ -97,7 +107,7 @@ impl ScaleSection {
                 }
             })
             .collect();
-        let trend = budget_trend(points.iter().filter_map(|p| Some((p.amount, p.elo?, p.elo_ci95?))));
+        let trend = budget_trend(points.iter().filter_map(|p| Some((p.amount, p.point?.0, p.point?.1))));
         let verdict = verdict(trend.as_ref());
         ScaleSection { a: a.to_string(), b: b.to_string(), points, trend, verdict }
     }
@@ -139,24 +149,24 @@ impl ScaleSection {
                     .collect(),
             }),
         ];
-        let drawn: Vec<&ScalePoint> = self.points.iter().filter(|p| p.elo.is_some()).collect();
+        let drawn: Vec<(&ScalePoint, (f64, [f64; 2]))> =
+            self.points.iter().filter_map(|p| Some((p, p.point?))).collect();
         if drawn.len() >= 2 {
             let x = |p: &ScalePoint| p.amount.log2();
             let mut series = vec![Series {
                 name: format!("Elo {} − {}", self.a, self.b),
-                points: drawn.iter().filter_map(|p| Some((x(p), p.elo?))).collect(),
+                points: drawn.iter().map(|(p, (elo, _))| (x(p), *elo)).collect(),
             }];
             if let Some(t) = &self.trend {
-                let first = x(drawn[0]);
+                let first = x(drawn[0].0);
                 series.push(Series {
                     name: "weighted line".to_string(),
-                    points: drawn.iter().map(|p| (x(p), t.intercept + t.slope * (x(p) - first))).collect(),
+                    points: drawn.iter().map(|(p, _)| (x(p), t.intercept + t.slope * (x(p) - first))).collect(),
                 });
             }
-            let band =
-                Band { points: drawn.iter().filter_map(|p| Some((x(p), p.elo_ci95?[0], p.elo_ci95?[1]))).collect() };
+            let band = Band { points: drawn.iter().map(|(p, (_, [low, high]))| (x(p), *low, *high)).collect() };
             // Node budgets named by their size ("16k", "1024k"), others as given ("4+0.04").
-            let nodes = drawn.iter().all(|p| p.budget.starts_with("nodes="));
+            let nodes = drawn.iter().all(|(p, _)| p.budget.starts_with("nodes="));
             let name = |p: &ScalePoint| if nodes { thousands(p.amount) } else { p.budget.clone() };
             let plot = LinePlot {
                 title: format!("Elo of {} against {} by budget, with 95 % intervals", self.a, self.b),
@@ -165,7 +175,7 @@ impl ScaleSection {
                 series,
                 band: Some(band),
                 rules: vec![(0.0, String::new())],
-                x_names: drawn.iter().map(|p| (x(p), name(p))).collect(),
+                x_names: drawn.iter().map(|(p, _)| (x(p), name(p))).collect(),
             };
             out.push(Block::Plot { caption: format!("Elo against budget: {}", self.verdict), svg: plot.to_svg() });
         }
@@ -176,4 +186,63 @@ impl ScaleSection {
 /// so that a curve's fourfold steps read alike), else as it is.
 fn thousands(nodes: f64) -> String {
     if nodes >= 1000.0 && nodes % 1000.0 == 0.0 { format!("{}k", nodes / 1000.0) } else { format!("{nodes}") }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summary::Statistics;
+
+    fn pairing(pentanomial: [u64; 5]) -> PairingReport {
+        PairingReport {
+            a: "vnm".to_string(),
+            b: "nmp2".to_string(),
+            statistics: Statistics::new(None, Some(pentanomial), None, None),
+            colours: Default::default(),
+            openings: Vec::new(),
+            openings_of: None,
+            elo_progress: Vec::new(),
+            llr_progress: Vec::new(),
+        }
+    }
+
+    fn budget(nodes: u32) -> Budget {
+        Budget { label: format!("nodes={nodes}"), amount: f64::from(nodes), depths: [[None; 2]; 2] }
+    }
+
+    /// A section of `(nodes, pentanomial)` budgets.
+    fn section(points: &[(u32, [u64; 5])]) -> ScaleSection {
+        let budgets: Vec<Budget> = points.iter().map(|(nodes, _)| budget(*nodes)).collect();
+        let pairings: Vec<PairingReport> = points.iter().map(|(_, p)| pairing(*p)).collect();
+        ScaleSection::build("vnm", "nmp2", &budgets, &pairings)
+    }
+
+    fn plots(section: &ScaleSection) -> usize {
+        section.blocks().iter().filter(|b| matches!(b, Block::Plot { .. })).count()
+    }
+
+    #[test]
+    fn a_budget_with_only_a_bound_is_left_out_of_the_line_and_the_curve() {
+        // Pairs LL, LD, DD+WL, WD, WW. At 1000 nodes A scored nothing but
+        // draws and losses in three pairs: its Elo is a bound ("< …").
+        let lost = (1000, [2, 1, 0, 0, 0]);
+        let (even, ahead) = ((4000, [10, 20, 40, 20, 10]), (16000, [5, 15, 40, 25, 15]));
+        let both = section(&[lost, even, ahead]);
+        assert!(both.points[0].elo_limit.is_some() && both.points[0].elo_text.starts_with('<'));
+        assert!(both.points[1..].iter().all(|p| p.elo_limit.is_none()));
+        let two = section(&[even, ahead]);
+        assert_eq!(both.trend, two.trend, "the bounded budget changes nothing");
+        assert!(two.trend.is_some());
+        assert_eq!(both.verdict, two.verdict);
+        assert_eq!(plots(&both), 1);
+        // With one budget left there is no line and no curve, and the
+        // verdict says why rather than printing a slope of the clamp.
+        let one = section(&[lost, even]);
+        assert_eq!(one.trend, None);
+        assert_eq!(one.verdict, "not measured (fewer than two budgets with a two-sided Elo interval)");
+        assert_eq!(plots(&one), 0);
+        let json = serde_json::to_value(&one.points[0]).unwrap();
+        assert!(json["elo_limit"].is_number() && json["elo"].is_number(), "{json}");
+        assert!(json.get("point").is_none());
+    }
 }

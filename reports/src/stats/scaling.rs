@@ -73,7 +73,7 @@ pub fn slope_text(trend: &Trend) -> String {
 /// The trend in one line, for every view.
 pub fn verdict(trend: Option<&Trend>) -> String {
     let Some(t) = trend else {
-        return "no trend: fewer than two budgets with games".to_string();
+        return "not measured (fewer than two budgets with a two-sided Elo interval)".to_string();
     };
     let change = format!(
         "{} Elo per doubling of the budget [{}, {}], {}",
