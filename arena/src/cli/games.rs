@@ -28,9 +28,10 @@ use model::adjudication::{draw_flag, parse_draw, parse_resign, resign_flag};
 #[derive(Args, Debug, Clone, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct PlayArgs {
-    /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S.
-    #[arg(long, default_value = "2+0.02")]
-    pub(super) tc: String,
+    /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S [default: 2+0.02; arena scale: none, its budgets are its time controls].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
+    pub(super) tc: Option<String>,
     /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file.
     #[arg(long, default_value = "feldmann25")]
     pub(super) openings: String,
@@ -176,7 +177,7 @@ impl PlayArgs {
     pub(super) fn of(spec: &MatchSpec) -> PlayArgs {
         let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
         PlayArgs {
-            tc: spec.tc.to_string(),
+            tc: Some(spec.tc.to_string()),
             openings: spec.openings.clone(),
             seed: spec.seed,
             start: spec.start,
@@ -297,6 +298,9 @@ pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<
     Ok(engines)
 }
 
+/// The time control without `--tc`.
+const DEFAULT_TC: &str = "2+0.02";
+
 /// Checks every flag of a run of `engines`; nothing is started yet.
 pub(super) fn build_spec(
     play: &PlayArgs,
@@ -307,7 +311,7 @@ pub(super) fn build_spec(
     rounds: usize,
     sprt: Option<Test>,
 ) -> CliResult<MatchSpec> {
-    let tc: TimeControl = play.tc.parse()?;
+    let tc: TimeControl = play.tc.as_deref().unwrap_or(DEFAULT_TC).parse()?;
     let mut engines = engines;
     for engine in &mut engines {
         engine.ponder |= play.ponder;

@@ -150,7 +150,10 @@ impl ScaleArgs {
     /// The flags of a stored scaling run.
     pub(super) fn of(spec: &MatchSpec) -> ScaleArgs {
         let budgets = spec.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
-        ScaleArgs { engines: PairArgs::of(spec), budgets, games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+        // The budgets are the time controls; the spec's own is the first of them.
+        let mut play = PlayArgs::of(spec);
+        play.tc = None;
+        ScaleArgs { engines: PairArgs::of(spec), budgets, games: 2 * spec.openings_per_round, play }
     }
 }
 
@@ -229,6 +232,12 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
         return Err(anyhow!("--budgets needs at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000"));
     }
     check_axis(&budgets)?;
+    // A run file written before run files left it out names the first budget.
+    if let Some(tc) = args.play.tc.as_deref().filter(|tc| tc.parse().ok().as_ref() != Some(&budgets[0])) {
+        return Err(anyhow!(
+            "arena scale takes no --tc ('{tc}'): each budget is its own time control, e.g. --budgets 1+0.01,4+0.04"
+        ));
+    }
     let book = open_book(&args.play)?;
     let base = args.engines.engines(&args.play)?;
     let engines: Vec<EngineSpec> = budgets.iter().flat_map(|budget| at_budget(&base, budget)).collect();

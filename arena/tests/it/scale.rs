@@ -2,7 +2,7 @@
 //! budget give a curve with a significant slope; identical engines give
 //! none. The run file plays the same run again; bad budgets are one line.
 
-use crate::common::{FAKE, arena, arena_ok, stdout, temp_dir, unescape, validate_against_schema};
+use crate::common::{FAKE, arena, arena_ok, assert_refused, stdout, temp_dir, unescape, validate_against_schema};
 use serde_json::Value;
 
 #[test]
@@ -73,10 +73,15 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     // The run file plays the same run again.
     let config = stdout(&arena_ok(&dir, &["show", "1", "--config"]));
     assert!(config.contains("[scale]") || config.contains("scale"), "{config}");
+    assert!(!config.lines().any(|l| l.starts_with("tc =")), "the budgets are the time controls: {config}");
     std::fs::write(dir.join("again.toml"), &config).unwrap();
     arena_ok(&dir, &["run", "again.toml", "--quiet"]);
     let again = report("3");
     assert_eq!(again["scale"]["points"], grows["scale"]["points"], "the same games: fake engines are deterministic");
+    // So does a run file that still names the first budget as its --tc.
+    std::fs::write(dir.join("old.toml"), config.replace("[flags]\n", "[flags]\ntc = \"nodes=1000\"\n")).unwrap();
+    arena_ok(&dir, &["run", "old.toml", "--quiet"]);
+    assert_eq!(report("4")["scale"]["points"], grows["scale"]["points"]);
 
     // Bad budgets: one line, nothing stored.
     for (budgets, needle) in [
@@ -94,6 +99,9 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.trim().lines().count() == 1 && err.contains(needle), "{budgets}: {err}");
     }
+    // --tc has no place beside the budgets.
+    let clock = ["scale", "--a", "grows", "--b", "steady", "--budgets", budgets, "--tc", "10+0.1", "--db", "bad.db"];
+    assert_refused(&dir, &clock, "arena scale takes no --tc ('10+0.1')", "bad.db");
     assert!(!dir.join("bad.db").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
