@@ -10,7 +10,9 @@ use model::Spec;
 use super::common::open_existing;
 use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out, outln};
-use crate::reporting::{Ask, Detail, done_and_planned, report_of};
+use crate::reporting::{Ask, Detail, report_of};
+use crate::serve::run_row;
+use crate::term::duration;
 
 /// `arena show`.
 #[derive(Args, Debug)]
@@ -64,36 +66,39 @@ pub struct LogArgs {
     db: DbArg,
 }
 
-/// `arena runs`.
+/// `arena runs`: the dashboard's list of runs (`serve::run_row`), as text;
+/// the columns after the engines are the Elo (a scaling run's slope), the
+/// LLR and the ETA.
 pub(super) async fn runs(args: DbArg) -> CliResult {
     let db = open_existing(&args.target).await?;
-    let runs = db.runs().await?;
-    outln!("{:>4}  {:<10} {:<9} {:>13}  {:<8}  engines", "run", "kind", "status", "games/answers", "verdict");
-    for run in runs {
+    let mut rows = Vec::new();
+    for run in db.runs().await? {
+        rows.push(run_row(&db, &run).await?);
+    }
+    let names: Vec<String> = rows.iter().map(|row| row.engine_names().join(",")).collect();
+    let width = names.iter().map(|n| n.chars().count()).chain(["engines".len()]).max().unwrap_or(0);
+    let line = |start: String, engines: &str, elo: &str, llr: &str, eta: &str| {
+        let line = format!("{start}  {engines:<width$}  {elo:<32}  {llr:<18}  {eta:>7}");
+        line.trim_end().to_string()
+    };
+    let header = format!("{:>4}  {:<10} {:<9} {:>13}  {:<8}", "run", "kind", "status", "games/answers", "verdict");
+    outln!("{}", line(header, "engines", "Elo (scale: per doubling)", "LLR (bounds)", "ETA"));
+    for (row, engines) in rows.iter().zip(&names) {
         // Suite runs store answers, not games: the column counts answers there.
-        let spec = Spec::of(&run).ok();
-        let engines = spec.as_ref().map(names).unwrap_or_default();
-        let (done, planned) = done_and_planned(&db, &run, spec.as_ref()).await?;
-        outln!(
-            "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}  {engines}",
-            run.id,
-            run.kind.as_str(),
-            run.status.as_str(),
-            done,
-            planned,
-            run.verdict.map_or("", |v| v.as_str())
+        let start = format!(
+            "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}",
+            row.id,
+            row.kind,
+            row.status,
+            row.done,
+            row.planned,
+            row.verdict.as_deref().unwrap_or("")
         );
+        let llr = row.llr.map_or(String::new(), |(llr, low, high)| format!("{llr:.2} ({low:.2}, {high:.2})"));
+        let eta = row.eta_s.map_or(String::new(), duration);
+        outln!("{}", line(start, engines, &row.result().unwrap_or_default(), &llr, &eta));
     }
     Ok(())
-}
-
-/// A run's engines, a scaling run's A and B once (not a copy per budget).
-fn names(spec: &Spec) -> String {
-    let names = spec.engines().iter().map(|e| e.name.as_str());
-    match spec {
-        Spec::Games(games) if !games.budgets.is_empty() => model::base_names(names).join(","),
-        _ => names.collect::<Vec<_>>().join(","),
-    }
 }
 
 /// `arena show`: the short view of the run's report.

@@ -23,6 +23,8 @@ mod control;
 mod pages;
 mod rows;
 
+pub use rows::{RunRow, run_row};
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;

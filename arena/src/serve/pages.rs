@@ -11,7 +11,6 @@ use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use db::DbError;
 use reports::report::{HTML_STYLE, html_escape as escape};
-use reports::stats::scaling::slope_text;
 
 use super::rows::{RunRow, run_row};
 use super::{App, CachedReport, ReportKey};
@@ -171,12 +170,6 @@ fn runs_filter_form(filter: &db::RunFilter) -> String {
     )
 }
 
-/// The engines of a row: a scaling run's A and B once, not a copy per budget.
-fn engines_cell(row: &RunRow) -> String {
-    let names = row.engines.iter().map(String::as_str);
-    if row.kind == "scale" { model::base_names(names).join(" vs ") } else { names.collect::<Vec<_>>().join(" vs ") }
-}
-
 fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
     if rows.is_empty() {
         let unfiltered = filter.status.is_none() && filter.engine.is_none() && filter.before.is_none();
@@ -199,12 +192,12 @@ fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
              <td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"{}\">{}</td>\
              <td class=\"r\">{}</td><td>{}</td><td class=\"r\">{}</td></tr>\n",
             escape(&r.kind),
-            escape(&engines_cell(r)),
+            escape(&r.engine_names().join(" vs ")),
             escape(&r.time_control),
             r.done,
             r.planned,
             r.wdl.map_or("-".into(), |[w, d, l]| format!("{w}-{d}-{l}")),
-            escape(&r.trend.as_ref().map(slope_text).or_else(|| r.elo_text.clone()).unwrap_or_else(|| "-".into())),
+            escape(&r.result().unwrap_or_else(|| "-".into())),
             r.llr.map_or("-".into(), |(llr, lo, hi)| format!("{llr:.2} ({lo:.2}, {hi:.2})")),
             escape(&r.status),
             escape(&status),

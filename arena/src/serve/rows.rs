@@ -5,7 +5,7 @@
 
 use db::{Db, DbError};
 use model::{MatchSpec, PairingCounts, RunInfo, RunStatus, Spec};
-use reports::stats::scaling::{Trend, budget_trend};
+use reports::stats::scaling::{Trend, budget_trend, slope_text};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
 use reports::summary::Estimate;
@@ -55,6 +55,20 @@ pub struct RunRow {
     pub priority: i64,
     /// Created, Unix ms.
     pub created_ms: i64,
+}
+
+impl RunRow {
+    /// The run's number as every list of runs shows it: a scaling run's
+    /// slope with its interval, else the first pairing's Elo.
+    pub fn result(&self) -> Option<String> {
+        self.trend.as_ref().map(slope_text).or_else(|| self.elo_text.clone())
+    }
+
+    /// The engines, a scaling run's A and B once (not a copy per budget).
+    pub fn engine_names(&self) -> Vec<&str> {
+        let names = self.engines.iter().map(String::as_str);
+        if self.kind == "scale" { model::base_names(names) } else { names.collect() }
+    }
 }
 
 /// The games still to play of one pairing, and its budget (a scaling run's

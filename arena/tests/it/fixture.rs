@@ -315,7 +315,20 @@ fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
         draw_ratios_as_now(&printed(name).replace("; options UCI_Chess960=true", "")).replace(" -0.0 ±", " +0.0 ±")
     };
 
-    assert_eq!(stdout(&arena_ok(&dir, &["runs"])), expected("v2-runs.txt"));
+    // The list of runs: each line as that release printed it, then the
+    // columns added since (Elo, LLR, ETA) after the engines.
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    let before = expected("v2-runs.txt");
+    assert_eq!(runs.lines().count(), before.lines().count(), "{runs}");
+    for (now, then) in runs.lines().zip(before.lines()) {
+        assert!(now.starts_with(then), "{now}\nbegins as before:\n{then}");
+    }
+    // The Elo and the LLR there are the ones `show` prints.
+    let row = |run: &str| runs.lines().find(|l| l.split_whitespace().next() == Some(run)).unwrap().to_string();
+    let show = |run: &str| stdout(&arena_ok(&dir, &["show", run]));
+    let elo = show("1").lines().find_map(|l| l.strip_prefix("Elo (pairs)")).unwrap().trim().to_string();
+    assert!(row("1").ends_with(elo.split("  [").next().unwrap()), "{runs}\n{elo}");
+    assert!(row("7").contains("-0.05 (-2.94, 2.94)") && show("7").contains("LLR -0.05 (-2.94, 2.94)"), "{runs}");
     for run in 1..=8 {
         let run = run.to_string();
         let before: Value = serde_json::from_str(&expected(&format!("v2-report-{run}.json"))).unwrap();
