@@ -247,11 +247,12 @@ impl Statistics {
 
     /// Human-readable block, `a` and `b` naming the engines.
     pub fn render_text(&self, a: &str, b: &str) -> String {
+        let games = if self.games == 1 { "1 game".to_string() } else { format!("{} games", self.games) };
         let mut out = match (self.wins, self.draws, self.losses) {
             (Some(w), Some(d), Some(l)) => {
-                format!("{a} vs {b}: {} games, +{w} ={d} -{l}, score {}\n", self.games, percent(self.score))
+                format!("{a} vs {b}: {games}, +{w} ={d} -{l}, score {}\n", percent(self.score))
             }
-            _ => format!("{a} vs {b}: {} games, score {}\n", self.games, percent(self.score)),
+            _ => format!("{a} vs {b}: {games}, score {}\n", percent(self.score)),
         };
         let games = [self.losses, self.draws, self.wins].map(|c| c.unwrap_or(0));
         let pairs = self.pentanomial.unwrap_or_default();
@@ -396,6 +397,8 @@ mod tests {
             assert!(!text.contains("NaN") && !text.contains("inf") && !negative_zero, "{text}");
             assert!(!json.contains("NaN") && !json.contains("null,\"elo\""), "{json}");
         }
+        let one = Statistics::new(Some((1, 0, 0)), None, None, None).render_text("A", "B");
+        assert!(one.starts_with("A vs B: 1 game, +1 =0 -0"), "{one}");
     }
 
     #[test]
