@@ -47,6 +47,8 @@ pub struct PairWork {
     tablebase: Option<Tablebases>,
     /// Mate-PV warnings said so far, per engine.
     pv_warned: Mutex<std::collections::HashMap<String, u32>>,
+    /// Engines warned of a loss on time under `st=`.
+    movetime_warned: Mutex<std::collections::HashSet<String>>,
     /// The factor this machine's clocks are multiplied by (`--scale-nps`).
     clock_scale: Option<f64>,
 }
@@ -97,6 +99,7 @@ impl PairWork {
             tallies: Mutex::new(tallies),
             tablebase,
             pv_warned: Mutex::default(),
+            movetime_warned: Mutex::default(),
             clock_scale,
         })
     }
@@ -142,6 +145,33 @@ impl PairWork {
                 ));
             }
         }
+    }
+
+    /// The first game each engine loses on time under `st=`, in one line
+    /// with the way out: engines often answer `go movetime` a few
+    /// milliseconds late, and an answer later than the move time plus the
+    /// time control's `timemargin` loses (cutechess's rule), so a run
+    /// without a margin can lose every game on time.
+    fn warn_movetime_forfeit(&self, pair: i64, game: u32, record: &GameRecord) {
+        if record.termination != model::Termination::TimeForfeit {
+            return;
+        }
+        let engine = record.mover(record.moves.len());
+        let Some(tc) = self.spec.engines.iter().position(|e| e.name == engine).map(|i| &self.tcs[i]) else { return };
+        if !matches!(tc.limit, model::Limit::MoveTime(_)) || !lock(&self.movetime_warned).insert(engine.to_string()) {
+            return;
+        }
+        let fix = match tc.margin_ms {
+            0 => "add ,timemargin=MS to the time control".to_string(),
+            ms => format!("raise its timemargin ({ms} ms)"),
+        };
+        crate::term::warn(&format!(
+            "{engine} lost on time under {tc} in run {} pair {} game {game} ({}): engines often answer go movetime \
+             a few ms late; {fix} (arena check {engine} measures how late)",
+            self.run,
+            pair + 1,
+            record.detail
+        ));
     }
 
     /// The run's state after a pair: the one pairing's record, Elo and LLR,
@@ -363,6 +393,7 @@ impl Work for PairWork {
             .map_err(|e| on_failure(e.into()))?;
         record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 1, &record);
+        self.warn_movetime_forfeit(plan.index, 1, &record);
         let first_faulted = record.termination.is_fault();
         // The first game is stored (and its log written) while the second
         // is played: the slot does not wait for the database between them.
@@ -381,6 +412,7 @@ impl Work for PairWork {
         let mut record = second.map_err(|e| on_failure(e.into()))?;
         record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 2, &record);
+        self.warn_movetime_forfeit(plan.index, 2, &record);
         let faulted = first_faulted || record.termination.is_fault();
         let tuning = tuning.map(|(_, perturbation)| perturbation);
         let tune = self.spec.tune.is_some();

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::common::{arena_ok, stdout, temp_dir};
+use crate::common::{FAKE, arena_ok, stdout, temp_dir};
 
 #[test]
 fn every_time_control_form_plays_without_a_forfeit() {
@@ -27,5 +27,49 @@ fn every_time_control_form_plays_without_a_forfeit() {
             }
         }
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that answers `go movetime` late loses on time under `st=`
+/// (cutechess's rule), and the run says so once per engine, with the way
+/// out; with a `timemargin` covering the delay it plays on.
+#[test]
+fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs() {
+    let dir = temp_dir("movetime-late");
+    let toml = format!(
+        "[[engine]]\nname = \"e1\"\ncommand = \"{FAKE}\"\nargs = [\"late\", \"80\"]\n\
+         [[engine]]\nname = \"e2\"\ncommand = \"{FAKE}\"\nargs = [\"late\", \"80\"]\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let play = |tc: &str, db: &str| {
+        let args = ["match", "--a", "e1", "--b", "e2", "--games", "4", "--tc", tc, "--maxmoves", "3", "--db", db];
+        let out = arena_ok(&dir, &args);
+        let report: Value =
+            serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--db", db, "--format", "json"]))).unwrap();
+        let forfeits: u64 = report["engines"][0]["terminations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["termination"] == "time-forfeit")
+            .map(|t| t["won"].as_u64().unwrap() + t["lost"].as_u64().unwrap())
+            .sum();
+        let warnings: Vec<String> = String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.contains("lost on time"))
+            .map(str::to_string)
+            .collect();
+        (forfeits, warnings)
+    };
+    // Every game's first move is late: four forfeits, one line per engine.
+    let (forfeits, warnings) = play("st=0.05", "late.db");
+    assert_eq!(forfeits, 4, "{warnings:?}");
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    for engine in ["e1", "e2"] {
+        let line = warnings.iter().find(|l| l.contains(&format!("{engine} lost on time under st=0.05 in run 1")));
+        let line = line.unwrap_or_else(|| panic!("{engine}: {warnings:?}"));
+        assert!(line.contains("add ,timemargin=MS") && line.contains(&format!("arena check {engine}")), "{line}");
+    }
+    let (forfeits, warnings) = play("st=0.05,timemargin=100", "margin.db");
+    assert_eq!((forfeits, warnings.len()), (0, 0), "{warnings:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
