@@ -121,7 +121,7 @@ pub enum Command {
     Extend(play::ExtendArgs),
     /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
     Serve(serve::ServeArgs),
-    /// List the runs in the database.
+    /// List the runs in the database, as the dashboard does: games, verdict, Elo (a scaling run: its slope), LLR, ETA.
     Runs(DbArg),
     /// Results of one run.
     Show(inspect::RunArgs),
