@@ -67,8 +67,8 @@ pub struct LogArgs {
 }
 
 /// `arena runs`: the dashboard's list of runs (`serve::run_row`), as text;
-/// the columns after the engines are the Elo (a scaling run's slope), the
-/// LLR and the ETA.
+/// the columns after the engines are the first pairing's W-D-L and Elo (a
+/// scaling run's slope), the LLR and the ETA.
 pub(super) async fn runs(args: DbArg) -> CliResult {
     let db = open_existing(&args.target).await?;
     let mut rows = Vec::new();
@@ -77,12 +77,12 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
     }
     let names: Vec<String> = rows.iter().map(|row| row.engine_names().join(",")).collect();
     let width = names.iter().map(|n| n.chars().count()).chain(["engines".len()]).max().unwrap_or(0);
-    let line = |start: String, engines: &str, elo: &str, llr: &str, eta: &str| {
-        let line = format!("{start}  {engines:<width$}  {elo:<32}  {llr:<18}  {eta:>7}");
+    let line = |start: String, engines: &str, [wdl, elo, llr, eta]: [&str; 4]| {
+        let line = format!("{start}  {engines:<width$}  {wdl:<14}  {elo:<32}  {llr:<18}  {eta:>7}");
         line.trim_end().to_string()
     };
     let header = format!("{:>4}  {:<10} {:<9} {:>13}  {:<8}", "run", "kind", "status", "games/answers", "verdict");
-    outln!("{}", line(header, "engines", "Elo (scale: per doubling)", "LLR (bounds)", "ETA"));
+    outln!("{}", line(header, "engines", ["W-D-L", "Elo (scale: per doubling)", "LLR (bounds)", "ETA"]));
     for (row, engines) in rows.iter().zip(&names) {
         // Suite runs store answers, not games: the column counts answers there.
         let start = format!(
@@ -94,9 +94,10 @@ pub(super) async fn runs(args: DbArg) -> CliResult {
             row.planned,
             row.verdict.as_deref().unwrap_or("")
         );
+        let wdl = row.wdl.map_or(String::new(), |[w, d, l]| format!("{w}-{d}-{l}"));
         let llr = row.llr.map_or(String::new(), |(llr, low, high)| format!("{llr:.2} ({low:.2}, {high:.2})"));
         let eta = row.eta_s.map_or(String::new(), duration);
-        outln!("{}", line(start, engines, &row.result().unwrap_or_default(), &llr, &eta));
+        outln!("{}", line(start, engines, [&wdl, &row.result().unwrap_or_default(), &llr, &eta]));
     }
     Ok(())
 }

@@ -4,7 +4,8 @@
 //! and its interval (or its one-sided bound), LLR, ratings, θ, suite rows —
 //! appear as the same text in the summary printed after the run, `arena
 //! show`, `arena report` as text, markdown and HTML, the dashboard's run page
-//! and runs list, and the same numbers in `/api/runs` and `/api/runs/N`.
+//! and runs list, `arena runs`, and the same numbers in `/api/runs` and
+//! `/api/runs/N`.
 
 use crate::common::{FAKE, arena_ok, http, start_serve, stdout, temp_dir, unescape};
 
@@ -163,7 +164,14 @@ pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, 
         .lines()
         .find(|l| l.contains(&format!("<a href=\"/runs/{run}\">")))
         .unwrap_or_else(|| panic!("run {run} is not in the runs list"));
-    assert_shows(&format!("run {run}: the runs list"), row_text, &row_facts(&json, row));
+    let row_facts = row_facts(&json, row);
+    assert_shows(&format!("run {run}: the runs list"), row_text, &row_facts);
+    // `arena runs` prints the same row, less the time control (a scaling
+    // run's budgets).
+    let runs = stdout(&arena_ok(dir, &["runs"]));
+    let line = runs.lines().find(|l| l.split_whitespace().next() == Some(run.as_str())).unwrap_or_default();
+    let listed: Vec<(String, String)> = row_facts.into_iter().filter(|(what, _)| what != "budgets").collect();
+    assert_shows(&format!("run {run}: arena runs"), line, &listed);
 }
 
 fn assert_shows(view: &str, text: &str, facts: &[(String, String)]) {
@@ -180,6 +188,8 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         format!("[[engine]]\nname = \"random\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n"),
     )
     .unwrap();
+    // Fast settings for every run; a suite has its own limits and a scaling
+    // run's budgets are its time controls.
     let fast = ["--tc", "nodes=300", "--quiet"];
     let runs: Vec<Vec<&str>> = vec![
         vec!["match", "--a", "fhr", "--b", "plain", "--games", "4"],
@@ -196,8 +206,10 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
     let mut summaries = Vec::new();
     for args in &runs {
         let mut args = args.clone();
-        if args[0] != "suite" {
-            args.extend(fast);
+        match args[0] {
+            "suite" => {}
+            "scale" => args.push("--quiet"),
+            _ => args.extend(fast),
         }
         summaries.push(stdout(&arena_ok(&dir, &args)));
     }
