@@ -31,3 +31,42 @@ pub fn builtin(name: &str) -> Option<Book> {
     }
     Some(book)
 }
+
+/// A built-in set to suggest in place of `book` when a run wants `wanted`
+/// openings and `book` holds fewer: of the sets with more openings than
+/// `book` and the same castling (standard or Chess960), the smallest that
+/// holds `wanted`, else the largest; its name and size. `None` when no
+/// built-in set is larger.
+pub fn larger_builtin(book: &Book, wanted: usize) -> Option<(&'static str, usize)> {
+    let mode = book.get(0).mode;
+    let larger: Vec<(&'static str, usize)> = BUILTIN
+        .iter()
+        .filter_map(|&name| builtin(name).map(|b| (name, b)))
+        .filter(|(_, b)| b.len() > book.len() && b.get(0).mode == mode)
+        .map(|(name, b)| (name, b.len()))
+        .collect();
+    let enough = larger.iter().filter(|(_, len)| *len >= wanted).min_by_key(|(_, len)| *len);
+    enough.or_else(|| larger.iter().max_by_key(|(_, len)| *len)).copied()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_larger_builtin_is_never_the_book_itself_and_keeps_its_castling() {
+        let noob = builtin("noob_2moves").unwrap();
+        assert_eq!(larger_builtin(&noob, 8000), Some(("8mvs_+90_+99", 8533)));
+        // None holds 10,000 standard openings: the largest there is.
+        assert_eq!(larger_builtin(&noob, 10_000), Some(("8mvs_+90_+99", 8533)));
+        let eight = builtin("8mvs_+90_+99").unwrap();
+        assert_eq!(larger_builtin(&eight, 10_000), None);
+        // From the 25 openings, the smallest that holds what is wanted.
+        let feldmann = builtin("feldmann25").unwrap();
+        assert_eq!(larger_builtin(&feldmann, 30), Some(("forty", 40)));
+        assert_eq!(larger_builtin(&feldmann, 100), Some(("noob_2moves", 7314)));
+        // Chess960 books suggest Chess960 books only.
+        let frc = builtin("frc").unwrap();
+        assert_eq!(larger_builtin(&frc, 2000).map(|(name, _)| name), Some("dfrc"));
+    }
+}

@@ -18,7 +18,7 @@ use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
 
-pub use builtin::{BUILTIN, builtin};
+pub use builtin::{BUILTIN, builtin, larger_builtin};
 
 /// FEN of the standard starting position.
 pub const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";

@@ -50,20 +50,32 @@ pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
 }
 
 /// A warning when a deterministic limit would replay an opening (and so the
-/// same games) more than once per pairing.
+/// same games) more than once per pairing, with what to do instead: a larger
+/// built-in book when there is one, else a book of one's own, fewer games or
+/// a wall-clock time control.
 pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
     if spec.tune.is_some() {
         return None; // θ± differ from one iteration to the next, and so do the games
     }
     let deterministic = (0..spec.engines.len()).any(|i| spec.time_control(i).is_deterministic());
     let planned = spec.openings_per_round * spec.rounds;
-    (deterministic && planned > book.len()).then(|| {
-        format!(
-            "warning: {planned} openings per pairing from a book of {} under a deterministic limit ({}): \
-             replayed openings replay the same games, so those games are not independent; \
-             use a larger book (--openings noob_2moves) or a wall-clock time control",
-            book.len(),
-            spec.tc
-        )
-    })
+    if !deterministic || planned <= book.len() {
+        return None;
+    }
+    // An SPRT's game count is its cap: most stop long before it.
+    let (up_to, fewer) = if spec.sprt.is_some() { ("up to ", "--max-games") } else { ("", "--games, --rounds") };
+    let larger = match openings::larger_builtin(book, planned) {
+        Some((name, len)) if len >= planned => format!("a larger book (--openings {name}: {len} openings)"),
+        Some((name, len)) => {
+            format!("a larger book (--openings {name}: {len} openings, or a file of your own), fewer games ({fewer})")
+        }
+        None => format!("a larger book of your own (--openings FILE), fewer games ({fewer})"),
+    };
+    Some(format!(
+        "warning: {up_to}{planned} openings per pairing from a book of {} under a deterministic limit ({}): \
+         replayed openings replay the same games, so those games are not independent; use {larger} or a \
+         wall-clock time control",
+        book.len(),
+        spec.tc
+    ))
 }

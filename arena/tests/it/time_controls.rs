@@ -73,3 +73,30 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
     assert_eq!((forfeits, warnings.len()), (0, 0), "{warnings:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Under a node limit an opening played twice is the same game twice: the
+/// warning says so before anything is played, and suggests a book that is
+/// larger than the one in use (never that one), or what else to change.
+#[test]
+fn a_deterministic_limit_that_replays_openings_suggests_a_larger_book_than_the_one_in_use() {
+    let dir = temp_dir("replayed-openings");
+    let warning = |args: &[&str]| {
+        let base = ["--a", "nmp2", "--b", "plain", "--tc", "nodes=100", "--no-local", "--db", "w.db"];
+        let out = arena_ok(&dir, &[args, &base[..]].concat());
+        String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("not independent")).map(str::to_string)
+    };
+    let sprt = warning(&["sprt", "--openings", "noob_2moves"]).expect("an SPRT capped at 20000 games warns");
+    assert!(sprt.contains("up to 10000 openings per pairing from a book of 7314"), "{sprt}");
+    assert!(sprt.contains("--openings 8mvs_+90_+99: 8533 openings, or a file of your own"), "{sprt}");
+    assert!(sprt.contains("(--max-games)") && !sprt.contains("--openings noob_2moves"), "{sprt}");
+    let small = warning(&["match", "--games", "60", "--openings", "feldmann25"]).expect("30 of 25 openings warns");
+    assert!(small.contains("30 openings per pairing from a book of 25"), "{small}");
+    assert!(small.contains("use a larger book (--openings forty: 40 openings) or a wall-clock"), "{small}");
+    let largest =
+        warning(&["match", "--games", "20000", "--openings", "8mvs_+90_+99"]).expect("the largest book warns");
+    assert!(
+        largest.contains("a larger book of your own (--openings FILE), fewer games (--games, --rounds)"),
+        "{largest}"
+    );
+    assert_eq!(warning(&["match", "--games", "50", "--openings", "feldmann25"]), None, "25 openings, 25 pairs");
+}
