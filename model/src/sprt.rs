@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 /// The SPRT's decision thresholds on the log-likelihood ratio.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
-    /// Accept H0 (no gain of elo1) at or below this: ln(β / (1 − α)).
+    /// Accept H0 (a gain below elo1) at or below this: ln(β / (1 − α)).
     pub lower: f64,
-    /// Accept H1 (gain of elo1) at or above this: ln((1 − β) / α).
+    /// Accept H1 (a gain above elo0) at or above this: ln((1 − β) / α).
     pub upper: f64,
 }
 
@@ -96,9 +96,11 @@ impl Test {
 /// What an SPRT concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Verdict {
-    /// The LLR reached the upper bound: the change gains.
+    /// The LLR reached the upper bound: A gains more than `elo0` (wrongly
+    /// with probability at most α).
     AcceptH1,
-    /// The LLR reached the lower bound: it does not gain `elo1`.
+    /// The LLR reached the lower bound: A gains less than `elo1` (wrongly
+    /// with probability at most β).
     AcceptH0,
     /// The game limit came first.
     Inconclusive,

@@ -11,11 +11,13 @@
 //! (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`, `lower`, `upper`,
 //! `verdict`: `"H1"`, `"H0"`, `"continue"`, `"inconclusive"`), and `verdict` (text).
 
+use std::cmp::Ordering;
+
 use serde::Serialize;
 
 use crate::stats::Counts;
 use crate::stats::elo::{OneSided, Summary, alike, exact_p_value, summarize};
-use crate::stats::sprt::{Test, Verdict};
+use crate::stats::sprt::{Model, Test, Verdict};
 use crate::stats::{p_equals, p_value, signed};
 
 /// Version of the JSON object.
@@ -212,16 +214,23 @@ impl Statistics {
         let Some(estimate) = self.primary() else { return "no games yet".to_string() };
         if let Some(sprt) = &self.sprt {
             match sprt.verdict {
+                // Accepting H1 rules out a gain of elo0 or less (wrongly
+                // with probability at most α); accepting H0 rules out elo1
+                // or more (at most β). Neither says the gain is elo1.
                 Some(Verdict::AcceptH1) => {
                     return format!(
-                        "SPRT accepted H1: {a} gains at least {} Elo over {b} (LLR {:.2} ≥ {:.2})",
-                        sprt.test.elo1, sprt.llr, sprt.upper
+                        "SPRT accepted H1: {} (LLR {:.2} ≥ {:.2})",
+                        gain_claim(a, b, Ordering::Greater, sprt.test.elo0, sprt.test.model),
+                        sprt.llr,
+                        sprt.upper
                     );
                 }
                 Some(Verdict::AcceptH0) => {
                     return format!(
-                        "SPRT accepted H0: {a} does not gain {} Elo over {b} (LLR {:.2} ≤ {:.2})",
-                        sprt.test.elo1, sprt.llr, sprt.lower
+                        "SPRT accepted H0: {} (LLR {:.2} ≤ {:.2})",
+                        gain_claim(a, b, Ordering::Less, sprt.test.elo1, sprt.test.model),
+                        sprt.llr,
+                        sprt.lower
                     );
                 }
                 Some(Verdict::Inconclusive) => {
@@ -353,10 +362,50 @@ fn sprt_line(s: &SprtState) -> String {
     )
 }
 
+/// What an SPRT's verdict establishes about A's gain over B: more than
+/// (`Greater`) or less than (`Less`) `elo`, in the test's Elo model; a
+/// bound of 0 reads as stronger or weaker, a negative one as a loss.
+fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> String {
+    let unit = match model {
+        Model::Normalized => "nElo",
+        Model::Logistic => "Elo",
+    };
+    let amount = |x: f64| format!("{} {unit}", x.abs());
+    match (side, elo.partial_cmp(&0.0)) {
+        (Ordering::Greater, Some(Ordering::Equal)) => format!("{a} is stronger than {b}"),
+        (_, Some(Ordering::Equal)) => format!("{a} is weaker than {b}"),
+        (Ordering::Greater, Some(Ordering::Greater)) => format!("{a} gains more than {} over {b}", amount(elo)),
+        (_, Some(Ordering::Greater)) => format!("{a} gains less than {} over {b}", amount(elo)),
+        (Ordering::Greater, _) => format!("{a} loses less than {} to {b}", amount(elo)),
+        _ => format!("{a} loses more than {} to {b}", amount(elo)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::sprt::Model;
+
+    #[test]
+    fn an_sprt_verdict_claims_what_its_error_rates_bound_in_the_tests_own_unit() {
+        let verdict = |wdl, elo0, elo1, model| {
+            let test = Test { elo0, elo1, alpha: 0.05, beta: 0.05, model };
+            Statistics::new(Some(wdl), None, Some(test), None).verdict
+        };
+        let won = (900, 300, 300);
+        let lost = (300, 300, 900);
+        let h1 = verdict(won, 0.0, 5.0, Model::Normalized);
+        assert!(h1.starts_with("SPRT accepted H1: A is stronger than B (LLR "), "{h1}");
+        let h1 = verdict(won, 2.0, 5.0, Model::Normalized);
+        assert!(h1.starts_with("SPRT accepted H1: A gains more than 2 nElo over B (LLR "), "{h1}");
+        let h1 = verdict(won, -3.0, 1.0, Model::Logistic);
+        assert!(h1.starts_with("SPRT accepted H1: A loses less than 3 Elo to B (LLR "), "{h1}");
+        let h0 = verdict(lost, 0.0, 5.0, Model::Normalized);
+        assert!(h0.starts_with("SPRT accepted H0: A gains less than 5 nElo over B (LLR "), "{h0}");
+        let h0 = verdict(lost, -3.0, 0.0, Model::Logistic);
+        assert!(h0.starts_with("SPRT accepted H0: A is weaker than B (LLR "), "{h0}");
+        let h0 = verdict(lost, -5.0, -2.5, Model::Logistic);
+        assert!(h0.starts_with("SPRT accepted H0: A loses more than 2.5 Elo to B (LLR "), "{h0}");
+    }
 
     #[test]
     fn paper_sized_sample_is_significant_and_small_one_is_not() {

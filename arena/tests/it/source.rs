@@ -160,7 +160,7 @@ fn an_sprt_between_two_revisions_plays_each_commit_built_once() {
     for (out, db) in [(wait(first, "the first sprt"), "a.db"), (wait(second, "the second sprt"), "b.db")] {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{db}: {}", String::from_utf8_lossy(&out.stderr));
-        assert!(text.contains("SPRT accepted H1: main gains"), "{db}: {text}");
+        assert!(text.contains("SPRT accepted H1: main is stronger than base (LLR"), "{db}: {text}");
         assert!(text.contains(&format!("at {} (main)", &main[..8])), "{text}");
         assert!(text.contains("bench signature 2000") && text.contains("bench signature 1000"), "{text}");
         let report = report_json(&dir, &cache, db, "1");
