@@ -160,7 +160,7 @@ fn header_blocks(report: &Report) -> Vec<Block> {
         let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
         let bench = engine.bench.map(|n| format!(", bench signature {n}")).unwrap_or_default();
         facts.push(format!("engine {}: {}{options}{tc}{bench}", engine.name, engine.kind));
-        facts.extend(played_by_hosts(&engine.played_by));
+        facts.extend(played_by_hosts(&engine.played_by, |host| played_there(report, host)));
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
     facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
@@ -174,11 +174,23 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     out
 }
 
+/// Whether `host` stored games of the run: a machine made ready records
+/// its engines before it plays (the one that creates a run with
+/// `--no-local` records them and plays none). Without a machines section
+/// no game names a machine, so any game counts.
+fn played_there(report: &Report, host: &str) -> bool {
+    match &report.machines {
+        Some(machines) => machines.rows.iter().any(|row| row.machine == host && row.games > 0),
+        None => report.header.games_played > 0,
+    }
+}
+
 /// What played an engine, a line per machine: its binary, or, when the
 /// machine played more than two (a run kept going across rebuilds with
 /// `--accept-change`), how many with the first and the last; the JSON
-/// report lists each.
-fn played_by_hosts(identities: &[model::EngineIdentity]) -> Vec<String> {
+/// report lists each. A machine that has stored no game of the run is
+/// "ready on" it, not "played on".
+fn played_by_hosts(identities: &[model::EngineIdentity], played: impl Fn(&str) -> bool) -> Vec<String> {
     let mut hosts: Vec<(&str, Vec<&model::EngineIdentity>)> = Vec::new();
     for identity in identities {
         match hosts.iter_mut().find(|(host, _)| *host == identity.host) {
@@ -188,11 +200,13 @@ fn played_by_hosts(identities: &[model::EngineIdentity]) -> Vec<String> {
     }
     let mut lines = Vec::new();
     for (host, list) in hosts {
+        let on =
+            if played(host) { format!("played on {host}") } else { format!("ready on {host}, no games there yet") };
         match list.as_slice() {
             [first, .., last] if list.len() > 2 => {
                 let accepted = list.iter().filter(|i| i.accepted).count();
                 lines.push(format!(
-                    "  played on {host}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report); first {}; last {}",
+                    "  {on}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report); first {}; last {}",
                     list.len(),
                     binary(first),
                     binary(last)
@@ -200,7 +214,7 @@ fn played_by_hosts(identities: &[model::EngineIdentity]) -> Vec<String> {
             }
             _ => lines.extend(list.iter().map(|identity| {
                 let accepted = if identity.accepted { " (a change, accepted with --accept-change)" } else { "" };
-                format!("  played on {host}: {}{accepted}", binary(identity))
+                format!("  {on}: {}{accepted}", binary(identity))
             })),
         }
     }
