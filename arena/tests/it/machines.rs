@@ -163,7 +163,7 @@ async fn a_stalling_machine_is_set_aside_while_the_other_finishes_the_run() {
     // The machine that created the run with --no-local made its engines
     // ready (hashed, started) and played none of its games.
     let creator = json["header"]["machine"].as_str().unwrap();
-    assert!(show.contains(&format!("  ready on {creator}, no games there yet: sha256 ")), "{show}");
+    assert!(show.contains(&format!("  ready on {creator}, no games there: sha256 ")), "{show}");
     assert!(show.contains("  played on good: sha256 ") && show.contains("  played on bad: sha256 "), "{show}");
 
     // The dashboard shows the standing and lets a token holder readmit the machine.

@@ -160,7 +160,7 @@ fn header_blocks(report: &Report) -> Vec<Block> {
         let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
         let bench = engine.bench.map(|n| format!(", bench signature {n}")).unwrap_or_default();
         facts.push(format!("engine {}: {}{options}{tc}{bench}", engine.name, engine.kind));
-        facts.extend(played_by_hosts(&engine.played_by, |host| played_there(report, host)));
+        facts.extend(played_by_hosts(&engine.played_by, |host| machine_label(report, host)));
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
     facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
@@ -174,23 +174,25 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     out
 }
 
-/// Whether `host` stored games of the run: a machine made ready records
-/// its engines before it plays (the one that creates a run with
-/// `--no-local` records them and plays none). Without a machines section
-/// no game names a machine, so any game counts.
-fn played_there(report: &Report, host: &str) -> bool {
-    match &report.machines {
+/// How the header names `host`: "played on" it when it stored games of
+/// the run, else "ready on" it (a machine made ready records its engines
+/// before it plays; the one that creates a run with `--no-local` records
+/// them and plays none). Without a machines section no game names a
+/// machine, so any game counts.
+fn machine_label(report: &Report, host: &str) -> String {
+    let played = match &report.machines {
         Some(machines) => machines.rows.iter().any(|row| row.machine == host && row.games > 0),
         None => report.header.games_played > 0,
-    }
+    };
+    let yet = if report.header.finished.is_none() { " yet" } else { "" };
+    if played { format!("played on {host}") } else { format!("ready on {host}, no games there{yet}") }
 }
 
 /// What played an engine, a line per machine: its binary, or, when the
 /// machine played more than two (a run kept going across rebuilds with
 /// `--accept-change`), how many with the first and the last; the JSON
-/// report lists each. A machine that has stored no game of the run is
-/// "ready on" it, not "played on".
-fn played_by_hosts(identities: &[model::EngineIdentity], played: impl Fn(&str) -> bool) -> Vec<String> {
+/// report lists each. `label` names a machine ([`machine_label`]).
+fn played_by_hosts(identities: &[model::EngineIdentity], label: impl Fn(&str) -> String) -> Vec<String> {
     let mut hosts: Vec<(&str, Vec<&model::EngineIdentity>)> = Vec::new();
     for identity in identities {
         match hosts.iter_mut().find(|(host, _)| *host == identity.host) {
@@ -200,8 +202,7 @@ fn played_by_hosts(identities: &[model::EngineIdentity], played: impl Fn(&str) -
     }
     let mut lines = Vec::new();
     for (host, list) in hosts {
-        let on =
-            if played(host) { format!("played on {host}") } else { format!("ready on {host}, no games there yet") };
+        let on = label(host);
         match list.as_slice() {
             [first, .., last] if list.len() > 2 => {
                 let accepted = list.iter().filter(|i| i.accepted).count();
