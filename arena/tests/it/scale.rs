@@ -45,6 +45,10 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     // The line and the plot are in every view; the list of runs shows the
     // slope and its interval.
     assert!(summary.contains(verdict), "{summary}");
+    // The header names A and B once (their copies are A and B at each budget).
+    let engines: Vec<&str> = summary.lines().filter(|l| l.starts_with("engine ")).collect();
+    assert_eq!(engines.len(), 2, "{summary}");
+    assert!(engines[0].starts_with("engine grows: ") && engines[0].ends_with(", at every budget"), "{summary}");
     let (slope, rest) = verdict.split_once(" Elo per doubling of the budget ").unwrap();
     let interval = &rest[..=rest.find(']').unwrap()];
     let runs = stdout(&arena_ok(&dir, &["runs"]));

@@ -154,12 +154,24 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     let h = &report.header;
     let mut out = vec![Block::Heading(1, format!("arena run {}: {} ({})", h.run, h.kind, h.status))];
     let mut facts = Vec::new();
+    // A scaling run's copies `A@BUDGET` are A at each budget: A once.
+    let scaling = report.scale.is_some();
+    let mut shown: Vec<&str> = Vec::new();
     for engine in &h.engines {
+        let name = if scaling { model::base_name(&engine.name) } else { engine.name.as_str() };
+        if shown.contains(&name) {
+            continue;
+        }
+        shown.push(name);
         let options: Vec<String> = engine.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         let options = if options.is_empty() { String::new() } else { format!(", options {}", options.join(" ")) };
-        let tc = engine.time_control.as_ref().map(|tc| format!(", time control {tc}")).unwrap_or_default();
+        let tc = match &engine.time_control {
+            _ if scaling => ", at every budget".to_string(),
+            Some(tc) => format!(", time control {tc}"),
+            None => String::new(),
+        };
         let bench = engine.bench.map(|n| format!(", bench signature {n}")).unwrap_or_default();
-        facts.push(format!("engine {}: {}{options}{tc}{bench}", engine.name, engine.kind));
+        facts.push(format!("engine {name}: {}{options}{tc}{bench}", engine.kind));
         facts.extend(played_by_hosts(&engine.played_by, |host| machine_label(report, host)));
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
