@@ -30,6 +30,16 @@ pub enum Model {
     Logistic,
 }
 
+impl Model {
+    /// The unit of Elo in this model, as the views print it: `nElo` or `Elo`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Model::Normalized => "nElo",
+            Model::Logistic => "Elo",
+        }
+    }
+}
+
 impl std::str::FromStr for Model {
     type Err = String;
 

@@ -366,11 +366,7 @@ fn sprt_line(s: &SprtState) -> String {
 /// (`Greater`) or less than (`Less`) `elo`, in the test's Elo model; a
 /// bound of 0 reads as stronger or weaker, a negative one as a loss.
 fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> String {
-    let unit = match model {
-        Model::Normalized => "nElo",
-        Model::Logistic => "Elo",
-    };
-    let amount = |x: f64| format!("{} {unit}", x.abs());
+    let amount = |x: f64| format!("{} {}", x.abs(), model.unit());
     match (side, elo.partial_cmp(&0.0)) {
         (Ordering::Greater, Some(Ordering::Equal)) => format!("{a} is stronger than {b}"),
         (_, Some(Ordering::Equal)) => format!("{a} is weaker than {b}"),

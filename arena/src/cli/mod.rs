@@ -143,7 +143,7 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Statistics for W/D/L or pentanomial counts you already have.
     Stats(stats::StatsArgs),
-    /// Plan an SPRT: pass probability and expected games against the true Elo.
+    /// Plan an SPRT: pass probability and expected games against the true Elo (nElo for the normalized model).
     SprtCalc(stats::SprtCalcArgs),
     /// Print the completion script of a shell: arena completions bash > /etc/bash_completion.d/arena.
     Completions(docs::CompletionsArgs),

@@ -72,7 +72,7 @@ pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
         bounds.lower,
         bounds.upper
     );
-    outln!("{:>10}  {:>8}  {:>14}", "true Elo", "pass %", "expected games");
+    outln!("{:>10}  {:>8}  {:>14}", format!("true {}", test.model.unit()), "pass %", "expected games");
     let width = test.elo1 - test.elo0;
     for step in 0..=12 {
         let elo = test.elo0 - width + step as f64 * width / 4.0;

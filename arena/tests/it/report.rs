@@ -270,3 +270,25 @@ fn a_large_runs_report_from_its_blocks_agrees_with_the_one_from_its_pairs() {
     assert_eq!(y.llr_progress.last(), x.llr_progress.last());
     assert!(text.contains(&format!("Listed: the first {0} of {0} pairs in plan order.", x.openings.len())), "{text}");
 }
+
+/// `arena stats` and `arena sprt-calc` state an SPRT in its model's unit:
+/// a verdict claims what the test's error rates bound, and the plan's
+/// column of true values is in nElo for the normalized model.
+#[test]
+fn stats_and_sprt_calc_state_an_sprt_in_its_models_unit() {
+    let dir = temp_dir("sprt-units");
+    let out = |args: &[&str]| stdout(&arena_ok(&dir, args));
+    let passed = out(&["stats", "--wdl", "900,300,300", "--elo0", "0", "--elo1", "5"]);
+    assert!(passed.contains("verdict: SPRT accepted H1: A is stronger than B (LLR "), "{passed}");
+    let failed = out(&["stats", "--wdl", "300,300,900", "--elo0", "-3", "--elo1", "1", "--model", "logistic"]);
+    assert!(failed.contains("verdict: SPRT accepted H0: A gains less than 1 Elo over B (LLR "), "{failed}");
+    let plan = |model: &str| out(&["sprt-calc", "--elo0", "0", "--elo1", "5", "--model", model]);
+    assert_eq!(
+        plan("normalized").lines().nth(1).map(str::split_whitespace).map(|w| w.take(2).collect::<Vec<_>>()),
+        Some(vec!["true", "nElo"])
+    );
+    assert_eq!(
+        plan("logistic").lines().nth(1).map(str::split_whitespace).map(|w| w.take(2).collect::<Vec<_>>()),
+        Some(vec!["true", "Elo"])
+    );
+}
