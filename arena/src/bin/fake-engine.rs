@@ -17,7 +17,7 @@
 //! `illegal-pv` (claims `mate 2` with a PV whose second move is illegal),
 //! `bad-score` (`score 35`, neither cp nor mate), `no-infinite` (answers
 //! `go infinite` at once instead of at `stop`), `crash-on-option` (exits
-//! when its option `Danger` is set to its maximum), `late` (holds each
+//! with status 5, a line on stderr, when its option `Danger` is set to its maximum), `late` (holds each
 //! `bestmove` back N ms while saying it used no time: a stalling machine),
 //! `busy` (works N ms of processor time on its first `go`, as measured by
 //! Linux's schedstat, before it answers: an engine on a busy machine).
@@ -81,6 +81,7 @@ impl Fake {
                 let _ = writeln!(out, "readyok");
             }
             Some("setoption") if mode == "crash-on-option" && tokens.ends_with(&["Danger", "value", "10"]) => {
+                eprintln!("Danger at 10: giving up");
                 std::process::exit(5);
             }
             Some("stop" | "ponderhit") => {

@@ -1,15 +1,18 @@
 //! One engine process: spawn, UCI handshake, options, `go`/`bestmove`, quit.
 //!
 //! Every wait has a timeout, stderr is drained into a log (an engine that
-//! spams stderr cannot block on a full pipe), and a process is always
-//! reaped: `quit` waits, then kills; dropping the handle kills it.
+//! spams stderr cannot block on a full pipe), its last line kept for the
+//! error when the engine exits, and a process is always reaped: `quit`
+//! waits, then kills; dropping the handle kills it.
 
 use std::path::Path;
 use std::process::Stdio;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::task::JoinHandle;
 use tokio::time::{Instant, timeout_at};
 
 use crate::engine_io::engines::{EngineSpec, Launch};
@@ -60,12 +63,15 @@ pub enum EngineError {
         ms: u128,
     },
     /// The process ended.
-    #[error("engine '{name}' exited while waiting for '{command}'")]
+    #[error("engine '{name}' exited while waiting for '{command}'{why}")]
     Exited {
         /// Engine name.
         name: String,
         /// The command that went unanswered.
         command: &'static str,
+        /// Its exit status and last line on stderr, where known, as
+        /// ` (exit status: 127; stderr: '…')`; empty when neither is.
+        why: String,
     },
     /// A configured option is not declared by the engine or out of range.
     #[error("engine '{name}': {problem}")]
@@ -168,7 +174,15 @@ pub struct EngineProcess {
     declared: Vec<OptionDecl>,
     /// The game's I/O log, if kept.
     log: Option<IoLog>,
+    /// The end of what it wrote to stderr, and the task that drains it.
+    stderr: StderrTail,
+    stderr_task: Option<JoinHandle<()>>,
 }
+
+/// The last bytes an engine wrote to stderr (at most [`TAIL_BYTES`]).
+type StderrTail = Arc<Mutex<Vec<u8>>>;
+
+const TAIL_BYTES: usize = 1024;
 
 impl EngineError {
     /// Whether the failure is the machine's, not the engine's: no file
@@ -220,7 +234,7 @@ impl EngineProcess {
         else {
             unreachable!("all three pipes were requested");
         };
-        drain_stderr(stderr, stderr_log);
+        let (stderr_tail, stderr_task) = drain_stderr(stderr, stderr_log);
         let mut process = EngineProcess {
             name: spec.name.clone(),
             pid: child.id(),
@@ -230,6 +244,8 @@ impl EngineProcess {
             id_name: None,
             declared: Vec::new(),
             log: None,
+            stderr: stderr_tail,
+            stderr_task: Some(stderr_task),
         };
         match process.configure(spec, extra, timeouts).await {
             Ok(()) => Ok(process),
@@ -292,6 +308,25 @@ impl EngineProcess {
         }
     }
 
+    /// The error for an engine found gone while waiting for `command`,
+    /// with its exit status and last line on stderr when they come within
+    /// moments (its pipes close as it exits).
+    async fn exited(&mut self, command: &'static str) -> EngineError {
+        let moment = Duration::from_millis(200);
+        if let Some(task) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(moment, task).await;
+        }
+        let status = match tokio::time::timeout(moment, self.child.wait()).await {
+            Ok(Ok(status)) => Some(status.to_string()),
+            _ => None,
+        };
+        let said = last_line(&self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+            .map(|line| format!("stderr: '{line}'"));
+        let known: Vec<String> = status.into_iter().chain(said).collect();
+        let why = if known.is_empty() { String::new() } else { format!(" ({})", known.join("; ")) };
+        EngineError::Exited { name: self.name.clone(), command, why }
+    }
+
     async fn send(&mut self, line: &str, command: &'static str) -> Result<(), EngineError> {
         self.logged(Direction::ToEngine, line);
         let mut bytes = Vec::with_capacity(line.len() + 1);
@@ -299,7 +334,7 @@ impl EngineProcess {
         bytes.push(b'\n');
         match self.stdin.write_all(&bytes).await {
             Ok(()) => Ok(()),
-            Err(_) => Err(EngineError::Exited { name: self.name.clone(), command }),
+            Err(_) => Err(self.exited(command).await),
         }
     }
 
@@ -364,7 +399,7 @@ impl EngineProcess {
                 self.logged(Direction::FromEngine, &line);
                 Ok(parse(&line))
             }
-            Ok(Ok(None) | Err(_)) => Err(EngineError::Exited { name: self.name.clone(), command }),
+            Ok(Ok(None) | Err(_)) => Err(self.exited(command).await),
             Err(_) => Err(EngineError::Timeout { name: self.name.clone(), command, ms: limit.as_millis() }),
         }
     }
@@ -566,7 +601,7 @@ impl EngineProcess {
                 self.logged(Direction::FromEngine, &line);
                 Ok(Some(line))
             }
-            Ok(Ok(None) | Err(_)) => Err(EngineError::Exited { name: self.name.clone(), command: "a command" }),
+            Ok(Ok(None) | Err(_)) => Err(self.exited("a command").await),
             Err(_) => Ok(None),
         }
     }
@@ -613,22 +648,40 @@ fn merge(into: &mut Info, new: Info) {
     }
 }
 
-fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) {
+/// Reads the engine's stderr to its end, appending it to `log` (if any)
+/// and keeping its last bytes: the tail, and the task doing it.
+fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) -> (StderrTail, JoinHandle<()>) {
     let log = log.map(Path::to_path_buf);
-    tokio::spawn(async move {
-        let file = match log {
+    let tail = StderrTail::default();
+    let kept = Arc::clone(&tail);
+    let task = tokio::spawn(async move {
+        let mut file = match log {
             Some(path) => tokio::fs::OpenOptions::new().create(true).append(true).open(path).await.ok(),
             None => None,
         };
-        match file {
-            Some(mut file) => {
-                let _ = tokio::io::copy(&mut stderr, &mut file).await;
+        let mut buffer = [0u8; 4096];
+        while let Ok(n @ 1..) = stderr.read(&mut buffer).await {
+            if let Some(file) = &mut file {
+                let _ = file.write_all(&buffer[..n]).await;
             }
-            None => {
-                let _ = tokio::io::copy(&mut stderr, &mut tokio::io::sink()).await;
-            }
+            let mut tail = kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            tail.extend_from_slice(&buffer[..n]);
+            let excess = tail.len().saturating_sub(TAIL_BYTES);
+            tail.drain(..excess);
         }
     });
+    (tail, task)
+}
+
+/// The last non-empty line of `tail`, cut to 200 characters.
+fn last_line(tail: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(tail);
+    let line = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+    let mut cut: String = line.chars().take(200).collect();
+    if cut.len() < line.len() {
+        cut.push('…');
+    }
+    Some(cut)
 }
 
 #[cfg(test)]

@@ -34,7 +34,13 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
         ("slow-quit", "quit", "still running"),
         ("no-infinite", "go infinite, stop", "before stop"),
         ("bad-score", "scores", "neither cp nor mate"),
-        ("crash-on-option", "options", "'setoption name Danger value 10'"),
+        // An engine that exits is quoted: its status and last line on stderr.
+        (
+            "crash-on-option",
+            "options",
+            "'setoption name Danger value 10': engine 'crash-on-option' exited while waiting for 'isready' \
+             (exit status: 5; stderr: 'Danger at 10: giving up')",
+        ),
     ];
     let mut toml = format!("[[engine]]\nname = \"fake\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
     for (mode, _, _) in faults {
