@@ -3,7 +3,7 @@
 //!
 //! `fake-engine MODE [N]`, where MODE is one of
 //! `instant` (a legal move at once), `crash-at-start`, `no-uciok`,
-//! `crash-mid-game` (exits at its N-th `go`), `hang` (never answers `go`),
+//! `crash-mid-game` (exits at its N-th `go`, status 4, a line on stderr), `hang` (never answers `go`),
 //! `illegal` (answers an illegal move), `none` (`bestmove (none)`),
 //! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
 //! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
@@ -130,7 +130,10 @@ impl Fake {
         let (n, position) = (self.n, &self.position);
         let mode = self.mode.as_str();
         match mode {
-            "crash-mid-game" if self.goes >= n => std::process::exit(4),
+            "crash-mid-game" if self.goes >= n => {
+                eprintln!("assertion failed at move {n}");
+                std::process::exit(4)
+            }
             "hang" => return,
             "busy" if self.goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
             "illegal" => {

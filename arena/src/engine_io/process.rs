@@ -308,10 +308,15 @@ impl EngineProcess {
         }
     }
 
-    /// The error for an engine found gone while waiting for `command`,
-    /// with its exit status and last line on stderr when they come within
-    /// moments (its pipes close as it exits).
+    /// The error for an engine found gone while waiting for `command`.
     async fn exited(&mut self, command: &'static str) -> EngineError {
+        EngineError::Exited { name: self.name.clone(), command, why: self.exit_reason().await }
+    }
+
+    /// Why an engine found gone ended, as ` (exit status: 3; stderr: '…')`:
+    /// its exit status and last line on stderr when they come within
+    /// moments (its pipes close as it exits); empty when neither does.
+    pub async fn exit_reason(&mut self) -> String {
         let moment = Duration::from_millis(200);
         if let Some(task) = self.stderr_task.take() {
             let _ = tokio::time::timeout(moment, task).await;
@@ -323,8 +328,7 @@ impl EngineProcess {
         let said = last_line(&self.stderr.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
             .map(|line| format!("stderr: '{line}'"));
         let known: Vec<String> = status.into_iter().chain(said).collect();
-        let why = if known.is_empty() { String::new() } else { format!(" ({})", known.join("; ")) };
-        EngineError::Exited { name: self.name.clone(), command, why }
+        if known.is_empty() { String::new() } else { format!(" ({})", known.join("; ")) }
     }
 
     async fn send(&mut self, line: &str, command: &'static str) -> Result<(), EngineError> {

@@ -156,8 +156,13 @@ impl Underway {
         let thought = match search(players, &mut self.pondering, side, asked).await {
             Ok(thought) => thought,
             Err(failure) => {
+                let why = match (failure, players[side].process()) {
+                    (ThinkFailure::Disconnected, Some(process)) => process.exit_reason().await,
+                    _ => String::new(),
+                };
                 players[side].discard().await;
-                let (termination, detail, wall_ms) = failed_search(failure, &self.clocks[side]);
+                let (termination, mut detail, wall_ms) = failed_search(failure, &self.clocks[side]);
+                detail += &why;
                 self.lost_ms = wall_ms;
                 return Some(fault(mover, termination, detail, &self.game.position));
             }

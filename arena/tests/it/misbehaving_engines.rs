@@ -137,6 +137,9 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
     for _ in 0..2 {
         let record = arena::game::play(&mut crasher, &mut good, &opening, short_game().into()).await.unwrap();
         assert_eq!(record.termination, Termination::Disconnect);
+        // Its exit status and last words on stderr are the game's detail.
+        let why = "the engine process ended (exit status: 4; stderr: 'assertion failed at move 2')";
+        assert_eq!(record.detail, why);
     }
     assert_eq!((crasher.restarts(), good.restarts()), (1, 0));
     crasher.shutdown().await;
