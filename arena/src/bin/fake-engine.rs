@@ -20,7 +20,9 @@
 //! with status 5, a line on stderr, when its option `Danger` is set to its maximum), `late` (holds each
 //! `bestmove` back N ms while saying it used no time: a stalling machine),
 //! `busy` (works N ms of processor time on its first `go`, as measured by
-//! Linux's schedstat, before it answers: an engine on a busy machine).
+//! Linux's schedstat, before it answers: an engine on a busy machine),
+//! `xboard` (an xboard engine: greets with `tellics say`, answers every
+//! command with `Error (unknown command): …`).
 //!
 //! Every mode but `no-infinite` keeps a `go infinite` or `go ponder` search
 //! open until `stop` or `ponderhit`, as the protocol says.
@@ -41,6 +43,10 @@ fn main() {
     }
     let mut fake = Fake { mode, n, position: Chess::default(), goes: 0, skill: 0, open_search: None };
     let mut out = stdout().lock();
+    if fake.mode == "xboard" {
+        let _ = writeln!(out, "tellics say     fake-xboard 1.0");
+        let _ = out.flush();
+    }
     let mut line = Vec::new();
     let mut input = stdin().lock();
     loop {
@@ -75,6 +81,13 @@ impl Fake {
     /// Answers one command, `tokens`; false at `quit`.
     fn answer(&mut self, tokens: &[&str], out: &mut impl Write) -> bool {
         let mode = self.mode.as_str();
+        if mode == "xboard" {
+            if tokens.first() == Some(&"quit") {
+                return false;
+            }
+            let _ = writeln!(out, "Error (unknown command): {}", tokens.join(" "));
+            return true;
+        }
         match tokens.first().copied() {
             Some("uci") => self.uci(out),
             Some("isready") => {

@@ -53,7 +53,7 @@ pub enum EngineError {
         source: std::io::Error,
     },
     /// No answer in time.
-    #[error("engine '{name}' did not answer '{command}' within {ms} ms")]
+    #[error("engine '{name}' did not answer '{command}' within {ms} ms{why}")]
     Timeout {
         /// Engine name.
         name: String,
@@ -61,6 +61,22 @@ pub enum EngineError {
         command: &'static str,
         /// The timeout.
         ms: u128,
+        /// What the engine said instead, when that hints at the cause:
+        /// ` (its last line: '…'; is it a UCI engine?)` for a program that
+        /// wrote lines to `uci` but none of UCI's; else empty.
+        why: String,
+    },
+    /// The engine rejected `uci` the way an xboard (CECP) engine rejects a
+    /// command it does not know (`Error (unknown command): uci`).
+    #[error(
+        "engine '{name}' does not speak UCI: it answered 'uci' with '{answer}' \
+         (an xboard/WinBoard engine? arena plays UCI engines only)"
+    )]
+    NotUci {
+        /// Engine name.
+        name: String,
+        /// Its answer, cut to 200 characters.
+        answer: String,
     },
     /// The process ended.
     #[error("engine '{name}' exited while waiting for '{command}'{why}")]
@@ -342,16 +358,39 @@ impl EngineProcess {
         }
     }
 
+    /// `uci` → `uciok`, keeping the engine's name and options. A program
+    /// that answers as an xboard engine fails at once; one that writes
+    /// only lines foreign to UCI is quoted when it times out.
     async fn handshake(&mut self, limit: Duration) -> Result<(), EngineError> {
         self.send(&command::uci(), "uci").await?;
         let deadline = Instant::now() + limit;
+        let mut spoke_uci = false;
+        let mut foreign = None;
         loop {
-            match self.read_line(deadline, "uci", limit).await? {
+            let line = match self.read_line(deadline, "uci", limit).await {
+                Ok(line) => line,
+                Err(EngineError::Timeout { name, command, ms, .. }) if !spoke_uci && foreign.is_some() => {
+                    let why = format!(" (its last line: '{}'; is it a UCI engine?)", foreign.unwrap_or_default());
+                    return Err(EngineError::Timeout { name, command, ms, why });
+                }
+                Err(e) => return Err(e),
+            };
+            match parse(&line) {
                 EngineLine::UciOk => return Ok(()),
                 EngineLine::Id { key, value } if key == "name" => self.id_name = Some(value),
                 EngineLine::Option(decl) => self.declared.push(decl),
+                EngineLine::Other => {
+                    if !spoke_uci && rejects_uci(&line) {
+                        return Err(EngineError::NotUci { name: self.name.clone(), answer: cut(line.trim()) });
+                    }
+                    if !line.trim().is_empty() {
+                        foreign = Some(cut(line.trim()));
+                    }
+                    continue;
+                }
                 _ => {}
             }
+            spoke_uci = true;
         }
     }
 
@@ -363,7 +402,7 @@ impl EngineProcess {
     pub async fn ready(&mut self, limit: Duration) -> Result<(), EngineError> {
         self.send(&command::isready(), "isready").await?;
         let deadline = Instant::now() + limit;
-        while self.read_line(deadline, "isready", limit).await? != EngineLine::ReadyOk {}
+        while parse(&self.read_line(deadline, "isready", limit).await?) != EngineLine::ReadyOk {}
         Ok(())
     }
 
@@ -397,14 +436,19 @@ impl EngineProcess {
         deadline: Instant,
         command: &'static str,
         limit: Duration,
-    ) -> Result<EngineLine, EngineError> {
+    ) -> Result<String, EngineError> {
         match timeout_at(deadline, self.stdout.next_line()).await {
             Ok(Ok(Some(line))) => {
                 self.logged(Direction::FromEngine, &line);
-                Ok(parse(&line))
+                Ok(line)
             }
             Ok(Ok(None) | Err(_)) => Err(self.exited(command).await),
-            Err(_) => Err(EngineError::Timeout { name: self.name.clone(), command, ms: limit.as_millis() }),
+            Err(_) => Err(EngineError::Timeout {
+                name: self.name.clone(),
+                command,
+                ms: limit.as_millis(),
+                why: String::new(),
+            }),
         }
     }
 
@@ -680,12 +724,25 @@ fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) -> 
 /// The last non-empty line of `tail`, cut to 200 characters.
 fn last_line(tail: &[u8]) -> Option<String> {
     let text = String::from_utf8_lossy(tail);
-    let line = text.lines().map(str::trim).rfind(|line| !line.is_empty())?;
+    text.lines().map(str::trim).rfind(|line| !line.is_empty()).map(cut)
+}
+
+/// `line` cut to 200 characters, an ellipsis marking a cut.
+fn cut(line: &str) -> String {
     let mut cut: String = line.chars().take(200).collect();
     if cut.len() < line.len() {
         cut.push('…');
     }
-    Some(cut)
+    cut
+}
+
+/// Whether `line` is an xboard engine's refusal of `uci`: the protocol's
+/// `Error (unknown command): uci`, or `Illegal move: uci` from an engine
+/// that took it for a move (Chess Engine Communication Protocol, section 8,
+/// "Commands from the engine to xboard").
+fn rejects_uci(line: &str) -> bool {
+    let line = line.trim();
+    (line.starts_with("Error") || line.starts_with("Illegal move")) && line.ends_with(": uci")
 }
 
 #[cfg(test)]
@@ -711,5 +768,21 @@ mod deadline_tests {
         assert_eq!(limit.more_time(s(300), spent(ms(10), ms(0))), None);
         // ... time waiting for a processor not counted as idle.
         assert_eq!(limit.more_time(s(350), spent(ms(0), s(100))), Some(s(50)));
+    }
+}
+
+#[cfg(test)]
+mod handshake_tests {
+    use super::*;
+
+    #[test]
+    fn an_xboard_engines_refusal_of_uci_is_told_from_other_lines() {
+        for refusal in ["Error (unknown command): uci", "Illegal move: uci", "  Error (unknown command): uci\r"] {
+            assert!(rejects_uci(refusal), "{refusal}");
+        }
+        for other in ["Error (unknown command): ucinewgame", "info string uci", "tellics say Fairy-Max 5.0b", ""] {
+            assert!(!rejects_uci(other), "{other}");
+        }
+        assert_eq!(cut(&"x".repeat(300)).chars().count(), 201);
     }
 }

@@ -29,6 +29,12 @@ fn table(text: &str, engine: &str) -> Vec<(String, String, String)> {
 fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
     let dir = temp_dir("check");
     let faults = [
+        // An xboard engine is told apart at once, not after the handshake's timeout.
+        (
+            "xboard",
+            "start",
+            "engine 'xboard' does not speak UCI: it answered 'uci' with 'Error (unknown command): uci'",
+        ),
         ("illegal", "bestmove, ponder", "bestmove 'a1a1' is illegal"),
         ("illegal-pv", "PVs", "PV move 'a1a1' is illegal"),
         ("slow-quit", "quit", "still running"),
@@ -76,7 +82,7 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
     }
     let err = String::from_utf8_lossy(&bad.stderr);
     let last = err.lines().last().unwrap_or_default();
-    assert!(last.contains("6 of 6 engines failed the check") && last.contains("crash-on-option (options)"), "{err}");
+    assert!(last.contains("7 of 7 engines failed the check") && last.contains("crash-on-option (options)"), "{err}");
 
     // An engine that is neither a name nor a program: one line.
     let unknown = arena(&dir, &["check", "nobody"]);
