@@ -191,3 +191,11 @@ pub(super) async fn play_run(
     }
     Ok(())
 }
+
+/// Warns when the run plays on a clock with more game slots than CPUs for them.
+pub(super) fn warn_of_sharing(clocked: bool, slots: usize, per_slot: usize) {
+    let cpus = crate::engine_io::affinity::cpu_count();
+    if let Some(warning) = crate::engine_io::affinity::sharing_warning(slots, per_slot, cpus).filter(|_| clocked) {
+        crate::term::warn(&warning);
+    }
+}

@@ -16,7 +16,7 @@ use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Registry, Source};
 use crate::engine_io::source::repo_location;
 use crate::game::adjudication::Adjudication;
-use crate::run::plan::{apply_variant, plan, repetition_warning};
+use crate::run::plan::{apply_variant, on_a_clock, plan, repetition_warning};
 use model::TimeControl;
 use model::adjudication::{draw_flag, parse_draw, parse_resign, resign_flag};
 
@@ -381,9 +381,13 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         spec.concurrency,
     );
     let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
+    let clocked = on_a_clock(&spec);
     let mut spec = Spec::Games(spec);
     play.record.check()?;
     let affinity = play.slots.resolve(play.concurrency, per_slot)?;
+    if !play.no_local {
+        super::common::warn_of_sharing(clocked, play.concurrency, per_slot);
+    }
     let measured = make_ready(&mut spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;

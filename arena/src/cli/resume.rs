@@ -45,6 +45,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     args.record.check()?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
     let affinity = args.slots.resolve(concurrency, if ponders { 2 } else { 1 })?;
+    let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
+    super::common::warn_of_sharing(clocked, concurrency, if ponders { 2 } else { 1 });
     let measured = make_ready(&mut spec).await?;
     check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
     let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;

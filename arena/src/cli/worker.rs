@@ -73,6 +73,7 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     }
     // A worker meets its runs later: slots get one CPU's share each, pondering or not.
     let affinity = args.slots.resolve(args.concurrency, 1)?;
+    super::common::warn_of_sharing(true, args.concurrency, 1);
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {

@@ -125,6 +125,33 @@ impl Affinity {
     }
 }
 
+/// How many CPUs this process may run on (1 when the system does not say).
+pub fn cpu_count() -> usize {
+    available().map_or(1, |cpus| cpus.len().max(1))
+}
+
+/// A warning when `slots` game slots of `per_slot` CPUs each (two when
+/// their engines ponder) would share `cpus` CPUs: an engine on a clock then
+/// loses thinking time to the other games, plays weaker and loses on time,
+/// by how busy the others are. Node and depth limits are unaffected.
+/// fastchess refuses such a concurrency without `-force-concurrency`;
+/// arena plays, and says so.
+pub fn sharing_warning(slots: usize, per_slot: usize, cpus: usize) -> Option<String> {
+    if slots * per_slot <= cpus {
+        return None;
+    }
+    let ponder = if per_slot > 1 { format!(" ({per_slot} a game slot: its engines ponder)") } else { String::new() };
+    let fix = match cpus / per_slot {
+        0 => "play without --ponder".to_string(),
+        fits => format!("give --concurrency {fits} or less"),
+    };
+    Some(format!(
+        "--concurrency {slots} with {cpus} CPU(s){ponder}: game slots share processors, so an engine on a clock \
+         loses thinking time to the other games (weaker play, losses on time); {fix} (nodes= and depth= limits \
+         are unaffected)"
+    ))
+}
+
 /// The CPUs this process may run on.
 fn available() -> Result<Vec<usize>, String> {
     let set =
@@ -231,5 +258,18 @@ mod tests {
         let mut child = child;
         let _ = child.kill();
         let _ = child.wait();
+    }
+
+    #[test]
+    fn slots_that_would_share_cpus_are_warned_of_with_the_concurrency_that_fits() {
+        assert_eq!(sharing_warning(2, 1, 2), None);
+        assert_eq!(sharing_warning(1, 2, 2), None);
+        let over = sharing_warning(4, 1, 2).unwrap();
+        assert!(over.starts_with("--concurrency 4 with 2 CPU(s): game slots share processors"), "{over}");
+        assert!(over.contains("give --concurrency 2 or less"), "{over}");
+        let pondering = sharing_warning(2, 2, 2).unwrap();
+        assert!(pondering.contains("(2 a game slot: its engines ponder)"), "{pondering}");
+        assert!(pondering.contains("give --concurrency 1 or less"), "{pondering}");
+        assert!(sharing_warning(1, 2, 1).unwrap().contains("play without --ponder"));
     }
 }

@@ -49,6 +49,12 @@ pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
     }
 }
 
+/// Whether an engine of the run plays on a clock (a wall-clock time
+/// control or time per move), where its speed, and so the machine, decides.
+pub fn on_a_clock(spec: &MatchSpec) -> bool {
+    (0..spec.engines.len()).any(|i| !spec.time_control(i).is_deterministic())
+}
+
 /// A warning when a deterministic limit would replay an opening (and so the
 /// same games) more than once per pairing, with what to do instead: a larger
 /// built-in book when there is one, else a book of one's own, fewer games or

@@ -100,3 +100,26 @@ fn a_deterministic_limit_that_replays_openings_suggests_a_larger_book_than_the_o
     );
     assert_eq!(warning(&["match", "--games", "50", "--openings", "feldmann25"]), None, "25 openings, 25 pairs");
 }
+
+/// More game slots than CPUs on a clock: one warning naming the concurrency
+/// that fits (fastchess refuses it outright); none under a node limit,
+/// whose games do not depend on speed.
+#[test]
+fn more_game_slots_than_cpus_on_a_clock_are_warned_of() {
+    let dir = temp_dir("shared-cpus");
+    let toml =
+        format!("[[engine]]\nname = \"f1\"\ncommand = \"{FAKE}\"\n[[engine]]\nname = \"f2\"\ncommand = \"{FAKE}\"\n");
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let warning = |tc: &str| {
+        let args = ["match", "--a", "f1", "--b", "f2", "--tc", tc, "--games", "2", "--concurrency", "300"];
+        let out = arena_ok(&dir, &[&args[..], &["--db", "w.db"]].concat());
+        String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("share processors")).map(str::to_string)
+    };
+    let clock = warning("10+0.1").expect("300 slots on a clock warn");
+    assert!(clock.starts_with("warning: --concurrency 300 with "), "{clock}");
+    assert!(
+        clock.contains("an engine on a clock loses thinking time") && clock.contains("give --concurrency "),
+        "{clock}"
+    );
+    assert_eq!(warning("nodes=100"), None);
+}
