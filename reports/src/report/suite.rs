@@ -217,7 +217,13 @@ impl Layout for SuiteReport {
         blocks.push(Block::Heading(2, "Time and depth".to_string()));
         blocks.push(Block::Table(table(&|r| {
             let depth = r.mean_depth.map_or("-".to_string(), |d| format!("{d:.1}"));
-            format!("{:.1} s, depth {depth}", r.time_ms as f64 / 1000.0)
+            // Milliseconds below a second: a shallow limit's searches would read 0.0 s.
+            let time = if r.time_ms < 1000 {
+                format!("{} ms", r.time_ms)
+            } else {
+                format!("{:.1} s", r.time_ms as f64 / 1000.0)
+            };
+            format!("{time}, depth {depth}")
         })));
         let faults: u64 = self.rows.iter().map(|r| r.faults).sum();
         if faults > 0 {
@@ -247,7 +253,8 @@ impl Layout for SuiteReport {
             x_names: Vec::new(),
         };
         blocks.push(Block::Plot {
-            caption: "each point is one limit; up and to the left is better".to_string(),
+            caption: "Positions solved against total nodes: each point is one limit; up and to the left is better"
+                .to_string(),
             svg: plot.to_svg(),
         });
         Document { title: format!("arena run {} (suite {})", h.run, h.suite), blocks }
@@ -324,6 +331,9 @@ mod tests {
         let text = render_text(&report);
         assert!(text.contains("2000 (50 %)") && text.contains("20000 (100 %)") && text.contains("2/2"), "{text}");
         assert!(text.contains("4000 (50 % on 1)"), "{text}");
+        // 20 ms over two positions reads in milliseconds, not as 0.0 s.
+        assert!(text.contains("20 ms, depth 4.0") && !text.contains("0.0 s"), "{text}");
+        assert!(text.contains("Positions solved against total nodes: each point is one limit"), "{text}");
         assert!(render_markdown(&report).contains("| Engine | depth 4 | depth 5 |"));
         let html = render_html(&report);
         assert_eq!(html.matches("<polyline").count(), 2, "one line per engine");
