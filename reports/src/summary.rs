@@ -247,6 +247,11 @@ impl Statistics {
             let (stronger, weaker) = if estimate.elo > 0.0 { (a, b) } else { (b, a) };
             return format!("{stronger} is stronger than {weaker} at 5 % significance ({})", p_equals(p));
         }
+        if estimate.point().is_none() {
+            // All won (or lost), or nearly: no two-sided interval to scale,
+            // so no count of games would be more than a guess.
+            return format!("not significant ({}): too few games to size the difference; play more", p_equals(p));
+        }
         let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
         let target = estimate.elo.abs().max(2.0);
         let needed = (self.games as f64 * (half / target).powi(2)).ceil() as u64;
@@ -380,6 +385,17 @@ fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sample_without_a_two_sided_interval_asks_for_more_games_without_a_count() {
+        // Four games all won (two WW pairs): the sign test's p is 0.125, and
+        // the Elo has a one-sided bound only, so no count of games is named.
+        let all_won = Statistics::new(Some((4, 0, 0)), Some([0, 0, 0, 0, 2]), None, None);
+        assert_eq!(all_won.verdict, "not significant (p = 0.125): too few games to size the difference; play more");
+        // A sample with an interval still gets its count.
+        let some = Statistics::new(Some((30, 40, 30)), Some([5, 10, 20, 10, 5]), None, None);
+        assert!(some.verdict.contains("more games to resolve ±2 Elo"), "{}", some.verdict);
+    }
 
     #[test]
     fn an_sprt_verdict_claims_what_its_error_rates_bound_in_the_tests_own_unit() {
