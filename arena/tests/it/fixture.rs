@@ -49,11 +49,14 @@ fn report_as_before(dir: &std::path::Path, run: &str, before: &Value) -> Value {
     }
     let Some(pairings) = now.get_mut("pairings").and_then(Value::as_array_mut) else { return now };
     for (k, pairing) in pairings.iter_mut().enumerate() {
+        let mut one_sided = false;
         for key in ["trinomial_estimate", "pentanomial_estimate"] {
             let Some(estimate) = pairing["statistics"][key].as_object_mut() else { continue };
             let text = estimate.remove("elo_text").and_then(|t| t.as_str().map(str::to_string)).unwrap();
             let limit = estimate.remove("elo_limit").unwrap();
             assert_eq!(limit.is_null(), !(text.starts_with("> ") || text.starts_with("< ")), "run {run}: {text}");
+            // The verdict rests on the pairs where there are any (the last key).
+            one_sided = !limit.is_null();
             // A second change: a sample whose score interval reached both 0 %
             // and 100 % (a pair lost, a pair won) had an interval of ±3,600
             // Elo, the clamp, and one whose games (or pairs) all went alike,
@@ -78,6 +81,16 @@ fn report_as_before(dir: &std::path::Path, run: &str, before: &Value) -> Value {
                 estimate.insert("elo_ci95".into(), old["elo_ci95"].clone());
                 pairing["statistics"]["verdict"] = before["pairings"][k]["statistics"]["verdict"].clone();
             }
+        }
+        // A third change: a verdict on a one-sided sample (all won or all
+        // lost) names no count of games to play, where that release named
+        // one from the bound (`play about 3 more games to resolve ±1161 Elo`).
+        let then = before["pairings"][k]["statistics"]["verdict"].as_str().unwrap_or_default().to_string();
+        let verdict = pairing["statistics"]["verdict"].as_str().unwrap_or_default().to_string();
+        if one_sided && verdict.ends_with(": too few games to size the difference; play more") {
+            assert!(then.contains(" more games to resolve "), "run {run}: {then}");
+            assert_eq!(verdict.split_once(':').map(|v| v.0), then.split_once(':').map(|t| t.0), "run {run}: same p");
+            pairing["statistics"]["verdict"] = then.into();
         }
         let old = before["pairings"][k]["elo_progress"].as_array().cloned().unwrap_or_default();
         let kept = pairing["elo_progress"].as_array().cloned().unwrap_or_default();
@@ -290,6 +303,31 @@ fn wilson_where_alike(run: &str, before: String) -> String {
     text
 }
 
+/// Checks a suite's `arena show` (`now`) against what that release printed
+/// (`then`), after two changes since: a time under a second reads in
+/// milliseconds (then `0.0 s`; each must round to what was printed), and
+/// the plot's caption says what it plots.
+fn suite_show_as_then(now: &str, then: &str) {
+    let caption = "each point is one limit; up and to the left is better";
+    let (now_head, now_times) = now.split_once("\nTime and depth\n").unwrap();
+    let (then_head, then_times) = then.split_once("\nTime and depth\n").unwrap();
+    assert_eq!(now_head, then_head);
+    let cells = |line: &str| -> Vec<String> {
+        line.split(", depth ").map(|part| part.rsplit("  ").next().unwrap_or(part).trim().to_string()).collect()
+    };
+    let mut checked = 0;
+    for (line, before) in now_times.lines().zip(then_times.lines()).skip(3).take_while(|(l, _)| !l.is_empty()) {
+        for (cell, printed) in cells(line).iter().zip(cells(before)).filter(|(c, _)| c.ends_with(" ms")) {
+            let ms: f64 = cell.trim_end_matches(" ms").parse().unwrap();
+            assert_eq!(format!("{:.1} s", ms / 1000.0), printed, "{line}\n{before}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 4, "two engines at two depths: {now_times}");
+    assert!(then.contains(&format!("\n{caption}\n")), "{then}");
+    assert!(now.contains(&format!("\nPositions solved against total nodes: {caption}\n")), "{now}");
+}
+
 /// A database written by the release before the layered `arena/src`
 /// (`tests/fixtures/v2.db`, made by that release's `arena`: a finished elo
 /// match, tournament, tuning run, suite run, Chess960 match and SPRT, an
@@ -305,7 +343,9 @@ fn wilson_where_alike(run: &str, before: String) -> String {
 /// showed `UCI_Chess960=true` twice); and the draw ratio is the games'
 /// (see [`draw_ratios_as_now`]); and an Elo of zero prints `+0.0`, never
 /// `-0.0` (run 2's even pairing printed `-0.0` then); and a sample whose
-/// pairs all went alike has Wilson's interval (run 2's even pairing).
+/// pairs all went alike has Wilson's interval (run 2's even pairing); and a
+/// suite's times under a second read in milliseconds (run 5, see
+/// [`suite_show_as_then`]).
 #[test]
 fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
     let dir = temp_dir("fixture-v2");
@@ -354,6 +394,10 @@ fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
             let draw = "draw = \"movenumber=40,movecount=8,score=10\"\n";
             let with_games = expected("v2-config-2.toml").replace(draw, &format!("{draw}games = 50\n"));
             assert_eq!(config, with_games, "run file of run 2");
+            continue;
+        }
+        if run == "5" {
+            suite_show_as_then(&show, &expected("v2-show-5.txt"));
             continue;
         }
         assert_eq!(show, wilson_where_alike(&run, expected(&format!("v2-show-{run}.txt"))), "run {run}");
