@@ -44,9 +44,10 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     spec.set_concurrency(concurrency);
     args.record.check()?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
-    let affinity = args.slots.resolve(concurrency, if ponders { 2 } else { 1 })?;
+    let per_slot = if ponders { 2 } else { 1 };
+    let affinity = args.slots.resolve(concurrency, per_slot)?;
     let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
-    super::common::warn_of_sharing(clocked, concurrency, if ponders { 2 } else { 1 });
+    super::common::warn_of_sharing(clocked, concurrency, per_slot);
     let measured = make_ready(&mut spec).await?;
     check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
     let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;
