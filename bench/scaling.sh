@@ -12,12 +12,13 @@
 # worker of two game slots. Progress is the worker's line per unit.
 # The runs outlive a machine through bench/scaling/scaling.db.gz: a call
 # without the database starts from that snapshot, and after the worker
-# stops (Ctrl-C, or all done) the script writes the snapshot anew, and the
-# four curves, to be committed, so the next session plays on from there.
+# stops (Ctrl-C, or all done) the script writes the snapshot anew, the
+# four curves and the standings in the docs (bench/scaling/standings.py), to
+# be committed, so the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
 #   bench/scaling.sh --build       # only build (and profile) the binary the games use
-#   bench/scaling.sh --curves [DB] # only draw the curves (docs/src/img/scaling-*.svg)
+#   bench/scaling.sh --curves [DB] # only draw the curves (docs/src/img/scaling-*.svg) and write the standings
 #   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
 #   arena show N --db scaling.db   # any time, from another terminal
 #   arena report N --db scaling.db -o scale-N.html
@@ -117,6 +118,7 @@ main() {
     if [ "${1:-}" = "--curves" ]; then
         build
         curves "${2:-scaling.db}" target/scaling-build/release/arena
+        python3 bench/scaling/standings.py --write "${2:-scaling.db}" target/scaling-build/release/arena
         return
     fi
     db=${1:-scaling.db}
@@ -165,6 +167,7 @@ main() {
     gzip -9 -c "$db" > "$snapshot"
     echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
     curves "$db" "$arena" || true
+    python3 bench/scaling/standings.py --write "$db" "$arena" || true
 }
 # One line: bash has read the exit before main runs, so a file edited
 # meanwhile is not read on from the old offset when main returns.
