@@ -17,6 +17,25 @@ pub(super) fn terminal_score(board: &Board, ply: usize) -> Score {
     if board.position().is_check() { -MATE + ply as Score } else { DRAW }
 }
 
+/// A node that steps 1-7 left open, as steps 8-12 search it: its window
+/// and depth (step 3 may narrow the one, steps 5 and 7 change the other),
+/// and what the later steps test.
+struct OpenNode {
+    alpha: Score,
+    beta: Score,
+    depth: i32,
+    ply: usize,
+    node: NodeType,
+    /// The verified null-move flag of Fig. 3.
+    verify: bool,
+    in_check: bool,
+    /// Step 6's static evaluation and threat, when a technique needs them.
+    evaluation: Option<Evaluation>,
+    /// Step 7's verified null move failed high: step 11 searches again at
+    /// full depth when no move reaches β.
+    verification_pending: bool,
+}
+
 /// What the null move of step 7 did.
 enum NullMove {
     /// It did not apply, or failed low.
@@ -43,7 +62,7 @@ impl Searcher {
         mut depth: i32,
         ply: usize,
         node: NodeType,
-        mut verify: bool,
+        verify: bool,
     ) -> Score {
         // Step 1. Horizon: hand over to quiescence.
         if depth <= 0 {
@@ -92,32 +111,40 @@ impl Searcher {
         // Step 7. Null-move pruning: standard (Tabibi & Netanyahu, Fig. 1),
         // verified (same paper, Fig. 3), variable bound (Björnsson &
         // Marsland, Fig. 5); see `null_move`.
-        let mut verification_pending = false;
+        let mut open =
+            OpenNode { alpha, beta, depth, ply, node, verify, in_check, evaluation, verification_pending: false };
         match self.null_move(board, ply, node, depth, beta, pv_node, in_check, verify) {
             NullMove::NotTried => {}
             NullMove::Cutoff(score) => return score,
             NullMove::Stopped => return DRAW,
             NullMove::Verify => {
-                depth -= 1;
-                verify = false;
-                verification_pending = true;
+                open.depth -= 1;
+                open.verify = false;
+                open.verification_pending = true;
             }
         }
 
+        self.search_below(board, open, tt_packed)
+    }
+
+    /// Steps 8-12: the node's moves, once steps 1-7 have not decided it;
+    /// the score of a mate or stalemate when it has none.
+    fn search_below(&mut self, board: &Board, mut n: OpenNode, tt_packed: u16) -> Score {
+        let pos = board.position();
         let mut picker = MovePicker::empty();
         picker.fill_legal(pos);
         if picker.is_empty() {
-            return terminal_score(board, ply);
+            return terminal_score(board, n.ply);
         }
         let tt_move = unpack(tt_packed, picker.moves());
-        let original_alpha = alpha;
+        let original_alpha = n.alpha;
 
         loop {
             // Step 8. Fail-High Reductions (Feldmann, Fig. 2): the children
             // one ply less; see `fail_high_reduction`.
-            let move_depth = depth - self.fail_high_reduction(evaluation, alpha, beta);
+            let move_depth = n.depth - self.fail_high_reduction(n.evaluation, n.alpha, n.beta);
 
-            self.order(&mut picker, pos, ply, tt_move);
+            self.order(&mut picker, pos, n.ply, tt_move);
 
             // Step 9. Multi-cut (Björnsson & Marsland, "Multi-cut αβ-pruning",
             // Fig. 4): at an expected CUT node, search the first M moves to
@@ -125,9 +152,9 @@ impl Searcher {
             // return β. Skipped: at PV and ALL nodes, when depth ≤ R, in
             // check, in the endgame, and when an extension was applied in the
             // last plies (paper: three).
-            if self.multi_cut_applies(board, ply, node, move_depth, in_check) {
+            if self.multi_cut_applies(board, n.ply, n.node, move_depth, n.in_check) {
                 let first = picker.first_moves(self.config.multi_cut.moves);
-                if let Some(score) = self.multi_cut(board, first, beta, move_depth, ply, node, verify) {
+                if let Some(score) = self.multi_cut(board, first, n.beta, move_depth, n.ply, n.node, n.verify) {
                     return score;
                 }
                 if self.stopped {
@@ -137,7 +164,7 @@ impl Searcher {
 
             // Step 10. PVS over the ordered moves.
             let (best, best_move) =
-                self.search_moves(board, &mut picker, alpha, beta, depth, move_depth, ply, node, verify);
+                self.search_moves(board, &mut picker, n.alpha, n.beta, n.depth, move_depth, n.ply, n.node, n.verify);
             if self.stopped {
                 return DRAW;
             }
@@ -146,12 +173,12 @@ impl Searcher {
             // null move failed high but no move reached β, so passing was
             // better than every move. Restore the depth, set `verify` and
             // search the node again.
-            if verification_pending && best < beta {
-                depth += 1;
-                verify = true;
-                verification_pending = false;
+            if n.verification_pending && best < n.beta {
+                n.depth += 1;
+                n.verify = true;
+                n.verification_pending = false;
                 self.counters.zugzwang_researches += 1;
-                alpha = original_alpha;
+                n.alpha = original_alpha;
                 // The same list again, in its generated order: cheaper than
                 // a copy kept for this rare case.
                 picker.fill_legal(pos);
@@ -159,8 +186,8 @@ impl Searcher {
             }
 
             // Step 12. Store in the transposition table.
-            let eval = evaluation.map_or(0, |e| e.score);
-            self.store(board, ply, depth, (original_alpha, beta), best, best_move, eval);
+            let eval = n.evaluation.map_or(0, |e| e.score);
+            self.store(board, n.ply, n.depth, (original_alpha, n.beta), best, best_move, eval);
             return best;
         }
     }
