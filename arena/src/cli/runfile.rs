@@ -85,13 +85,16 @@ pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, 
             continue;
         }
         engines_file |= flag == "--engines-file";
+        // `--flag=value`, one word: a value that starts with a dash (`games
+        // = -5`) is then the flag's value, which clap refuses by name,
+        // rather than an unknown flag of its own.
         let mut push = |value: &toml::Value| -> Result<(), String> {
             match value {
                 toml::Value::Boolean(true) => args.push(flag.clone()),
                 toml::Value::Boolean(false) => {}
-                toml::Value::String(s) => args.extend([flag.clone(), s.clone()]),
-                toml::Value::Integer(n) => args.extend([flag.clone(), n.to_string()]),
-                toml::Value::Float(x) => args.extend([flag.clone(), x.to_string()]),
+                toml::Value::String(s) => args.push(format!("{flag}={s}")),
+                toml::Value::Integer(n) => args.push(format!("{flag}={n}")),
+                toml::Value::Float(x) => args.push(format!("{flag}={x}")),
                 _ => return Err(bad(format!("[flags] {key}: give a string, number or true/false"))),
             }
             Ok(())
@@ -205,7 +208,7 @@ mod tests {
         let text = "command = \"sprt\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ntc = \"nodes=3000\"\nmax_games = 200\n\
                     elo1 = 10.0\nquiet = true\nno-io-log = false\nparam = [\"A=1..2\", \"B\"]\n";
         let args = to_args("r.toml", text, &["--db".into(), "x.db".into()]).unwrap();
-        let expected = "sprt --a fhr --b plain --elo1 10 --max-games 200 --param A=1..2 --param B --quiet --tc nodes=3000 --db x.db";
+        let expected = "sprt --a fhr --b plain --elo1=10 --max-games=200 --param=A=1..2 --param=B --quiet --tc=nodes=3000 --db x.db";
         assert_eq!(args.join(" "), expected, "false flags are left out");
         let with_engines = format!("{text}[[engine]]\nname = \"fhr\"\npreset = \"fhr\"\n");
         let args = to_args("r.toml", &with_engines, &[]).unwrap();
@@ -215,7 +218,7 @@ mod tests {
             ["--max-games", "50", "--param=C", "--quiet", "--engines-file", "e.toml"].map(Into::into).into();
         let args = to_args("r.toml", &with_engines, &extra).unwrap();
         let expected =
-            "sprt --a fhr --b plain --elo1 10 --tc nodes=3000 --max-games 50 --param=C --quiet --engines-file e.toml";
+            "sprt --a fhr --b plain --elo1=10 --tc=nodes=3000 --max-games 50 --param=C --quiet --engines-file e.toml";
         assert_eq!(args.join(" "), expected);
         for (bad, needle) in [
             ("engines = [\"a\", \"b\"]", "no command"),

@@ -159,6 +159,7 @@ fn bad_run_files_are_one_line() {
         ("command = \"elo\"\nengines = [\"fhr\"]\n", "two engines"),
         ("command = \"elo\"\nengines = [\"fhr\", \"nobody\"]\n", "unknown engine 'nobody'"),
         ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ntc = \"fast\"\n", "fast"),
+        ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ngames = -5\n", "invalid value '-5' for '--games"),
         ("command = elo", "bad.toml: "),
     ] {
         std::fs::write(dir.join("bad.toml"), text).unwrap();
