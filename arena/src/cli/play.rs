@@ -14,7 +14,7 @@ use openings::Book;
 
 use super::common::open_db;
 use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliResult, DbArg, SprtParams};
+use super::{CliResult, DbArg, SprtParams, outln};
 use crate::engine_io::engines::EngineSpec;
 
 /// `arena elo`.
@@ -279,7 +279,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     }
     let Some(budgets) = &args.budgets else {
         let pending = db.spread_pending(run).await?;
-        println!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
+        outln!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
         return Ok(());
     };
     let added = read_budgets(budgets)?;
@@ -324,7 +324,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
         RunStatus::Running => "its slots and workers play them among its own pairs".to_string(),
         RunStatus::Stopped | RunStatus::Finished => format!("play them with `arena resume {run}`"),
     };
-    println!(
+    outln!(
         "run {run}: {} budget(s) added ({}), {} pairs ({} games) on its {} openings; {play}",
         added.len(),
         names.join(", "),
