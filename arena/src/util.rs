@@ -1,5 +1,6 @@
 //! Small helpers every layer may use: file-name parts, a lock that
-//! survives a panicked holder, and this machine's cache folder.
+//! survives a panicked holder, this machine's cache folder, and whether a
+//! process of this machine has ended.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
@@ -37,4 +38,39 @@ pub fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
 /// guards here (counts, progress, the current game's log) stays usable.
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Whether process `pid` of this machine has ended. A zombie (ended, not
+/// yet reaped by its parent) has ended. Where Linux's `/proc` cannot say,
+/// the process must be gone from the process table.
+pub fn process_ended(pid: i32) -> bool {
+    if pid <= 0 {
+        return false;
+    }
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // `pid (name) S …`: the state follows the name, which may hold ')'.
+        Ok(stat) => stat.rsplit_once(')').is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) if std::path::Path::new("/proc/self/stat").exists() => true,
+        Err(_) => nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None) == Err(nix::errno::Errno::ESRCH),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::process_ended;
+
+    #[test]
+    fn a_process_has_ended_once_it_exits_even_before_it_is_reaped() {
+        assert!(!process_ended(std::process::id() as i32), "this process runs");
+        assert!(!process_ended(0) && !process_ended(-1), "not a process");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        // Exited but not waited for: a zombie until `wait`.
+        while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z")) {
+            std::thread::yield_now();
+        }
+        assert!(process_ended(pid), "a zombie has ended");
+        child.wait().unwrap();
+        assert!(process_ended(pid), "a reaped process has ended");
+    }
 }

@@ -461,7 +461,11 @@ impl Db {
     }
 
     /// Deletes the games (with moves and totals) of one pair.
-    async fn delete_games_of_pair(&self, tx: &mut Transaction<'static, Any>, pair: i64) -> Result<(), DbError> {
+    pub(crate) async fn delete_games_of_pair(
+        &self,
+        tx: &mut Transaction<'static, Any>,
+        pair: i64,
+    ) -> Result<(), DbError> {
         for statement in delete_games_of("?") {
             sqlx::query(self.backend.sql(&statement)).bind(pair).execute(&mut **tx).await.map_err(|e| self.error(e))?;
         }

@@ -6,7 +6,6 @@ use sqlx::any::AnyRow;
 
 use model::{PairPlan, RunInfo, RunKind, RunStatus, Spec, Verdict, now_ms};
 
-use crate::dialect::Backend;
 use crate::{Db, DbError};
 
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
@@ -396,36 +395,59 @@ impl Db {
         Ok(())
     }
 
-    /// Makes a run resumable after a crash: games of unfinished pairs are
-    /// deleted and those pairs become pending again. On SQLite every running
-    /// pair is reset (the process that held it is gone); on a shared
-    /// PostgreSQL database only pairs whose lease has expired, since the others
-    /// belong to live workers. Returns how many pairs were reset.
+    /// The holders (`machine:pid/slot`) of run `run`'s pairs in flight,
+    /// each once.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pair_holders(&self, run: i64) -> Result<Vec<String>, DbError> {
+        let rows = self
+            .rows_of_run(
+                "SELECT DISTINCT worker FROM pairs WHERE run_id = ? AND status = 'running' AND worker IS NOT NULL",
+                run,
+            )
+            .await?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// Makes a run resumable after a crash: the pairs in flight whose lease
+    /// has expired, or whose holder is in `gone` (processes known to have
+    /// ended, [`Db::pair_holders`]), are pending again, their games
+    /// deleted. The pairs of live holders, a worker sharing the database,
+    /// stay theirs. The pairs are chosen once, so that a lease running out
+    /// meanwhile cannot reset a pair whose games were kept. Returns how
+    /// many pairs were reset.
     ///
     /// # Errors
     ///
     /// A database failure (then nothing changed).
-    pub async fn reset_unfinished(&self, run: i64) -> Result<u64, DbError> {
-        let unfinished = match self.backend {
-            Backend::Sqlite => "SELECT id FROM pairs WHERE run_id = ? AND status = 'running'",
-            Backend::Postgres => {
-                "SELECT id FROM pairs WHERE run_id = ? AND status = 'running' \
-                 AND (lease_until IS NULL OR lease_until < {now_ms})"
-            }
-        };
+    pub async fn reset_unfinished(&self, run: i64, gone: &[String]) -> Result<u64, DbError> {
         let mut tx = self.write().await?;
-        for statement in delete_games_of(unfinished) {
-            sqlx::query(self.backend.sql(&statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
-        }
-        let reset = sqlx::query(
-            self.backend
-                .sql(&format!("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id IN ({unfinished})")),
-        )
+        let held = sqlx::query(self.backend.sql(
+            "SELECT id, worker, lease_until, {now_ms} FROM pairs WHERE run_id = ? AND status = 'running' {for_update}",
+        ))
         .bind(run)
-        .execute(&mut *tx)
+        .fetch_all(&mut *tx)
         .await
-        .map_err(|e| self.error(e))?
-        .rows_affected();
+        .map_err(|e| self.error(e))?;
+        let mut reset = 0;
+        for row in &held {
+            let holder: Option<String> = row.get(1);
+            let (lease, now): (Option<i64>, i64) = (row.get(2), row.get(3));
+            let expired = lease.is_none_or(|until| until < now);
+            if !expired && !holder.is_some_and(|h| gone.contains(&h)) {
+                continue;
+            }
+            let id: i64 = row.get(0);
+            self.delete_games_of_pair(&mut tx, id).await?;
+            sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
+                .bind(id)
+                .execute(&mut *tx)
+                .await
+                .map_err(|e| self.error(e))?;
+            reset += 1;
+        }
         tx.commit().await.map_err(|e| self.error(e))?;
         Ok(reset)
     }

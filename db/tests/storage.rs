@@ -364,13 +364,14 @@ async fn a_released_pair_is_pending_again_and_resume_resets_what_a_crash_left() 
         let again = db.claim_pair(run, "w1", LONG).await.unwrap().unwrap();
         assert_eq!((again.plan.index, again.claim), (0, 2), "{target}");
 
-        // A crash leaves `again` running under a live lease: SQLite's resume
-        // resets it (the process is gone); a shared server's only once expired.
-        let reset = db.reset_unfinished(run).await.unwrap();
-        assert_eq!(reset, u64::from(!db.is_shared()), "{target}");
+        // A crash leaves `again` running under a live lease: a resume resets
+        // it once its holder is known to have ended, or its lease expired.
+        assert_eq!(db.pair_holders(run).await.unwrap(), ["w1"], "{target}");
+        assert_eq!(db.reset_unfinished(run, &["w9".into()]).await.unwrap(), 0, "{target}: w1 still plays");
+        assert_eq!(db.reset_unfinished(run, &["w1".into()]).await.unwrap(), 1, "{target}: w1 ended");
         let expired = db.claim_pair(run, "w2", Duration::ZERO).await.unwrap().unwrap();
         tokio::time::sleep(Duration::from_millis(5)).await;
-        assert!(db.reset_unfinished(run).await.unwrap() >= 1, "{target}");
+        assert_eq!(db.reset_unfinished(run, &[]).await.unwrap(), 1, "{target}: its lease expired");
         assert!(!db.renew_lease(&expired, LONG).await.unwrap(), "{target}");
         db.close().await;
     }

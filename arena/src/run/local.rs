@@ -14,7 +14,7 @@ use super::disk::Reserve;
 use super::error::RunError;
 use super::pairs::PairWork;
 use super::progress::Progress;
-use super::shared::{OnError, Shared};
+use super::shared::{OnError, Shared, holder_ended};
 use super::slot::Runtime;
 use super::speed::clock_scale;
 use super::unit::Work;
@@ -38,7 +38,10 @@ pub enum RunEnd {
 /// that fails (check the engines with [`super::preflight`] first).
 pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &MatchSpec) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
-    let reset = db.reset_unfinished(run).await?;
+    // The pairs of a process that ended (a crash, a kill) are replayed; a
+    // worker's still playing, on this machine or another, stay its own.
+    let ended: Vec<String> = db.pair_holders(run).await?.into_iter().filter(|h| holder_ended(h)).collect();
+    let reset = db.reset_unfinished(run, &ended).await?;
     let scale = clock_scale(db, run, spec, &runtime.arena_exe, spec.concurrency).await?;
     let work = PairWork::new(run, spec.clone(), &db.pairing_counts(run).await?, scale)?;
     let info = db.run(run).await?;

@@ -139,3 +139,31 @@ impl Shared {
 pub fn worker_name() -> String {
     format!("{}:{}", db::machine_name(), std::process::id())
 }
+
+/// Whether `holder`, a slot's name in the database (`host:pid/slot`, a
+/// [`worker_name`] and its slot), is a process of this machine that has
+/// ended: its pairs in flight will never be finished.
+pub fn holder_ended(holder: &str) -> bool {
+    let Some((machine, rest)) = holder.rsplit_once(':') else { return false };
+    let pid = rest.split('/').next().and_then(|pid| pid.parse().ok());
+    machine == db::machine_name() && pid.is_some_and(crate::util::process_ended)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{holder_ended, worker_name};
+
+    #[test]
+    fn only_an_ended_process_of_this_machine_has_ended_as_a_holder() {
+        assert!(!holder_ended(&format!("{}/0", worker_name())), "this process plays on");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        let here = db::machine_name();
+        assert!(holder_ended(&format!("{here}:{pid}/1")), "its process ended");
+        assert!(!holder_ended(&format!("{here}-elsewhere:{pid}/1")), "another machine's: only its lease tells");
+        for odd in ["", "w1", "host:", ":/0", "host:abc/0", "host:0/0"] {
+            assert!(!holder_ended(odd), "{odd:?} names no process of this machine");
+        }
+    }
+}
