@@ -153,7 +153,9 @@ class Standings:
         return rows
 
     def left_paragraph(self):
-        largest = max(nodes for _, nodes in self.left) if self.left else max(PACE)
+        if not self.left:
+            return [f"Nothing is left: every game is played, the last on {self.when()}."]
+        largest = max(nodes for _, nodes in self.left)
         by_budget = {}
         for (_, nodes), games in self.left.items():
             by_budget[nodes] = by_budget.get(nodes, 0) + games
