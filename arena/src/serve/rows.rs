@@ -79,22 +79,28 @@ struct Left {
     budget: Option<f64>,
 }
 
+/// A run with no game in flight for longer than this was not being played
+/// (its workers were stopped), not waiting for a slot: the pace leaves that
+/// time out, and a run whose newest game is older than this has no ETA.
+const IDLE_MS: i64 = 10 * 60_000;
+
 /// A running run's seconds to go: each pairing's games left at what its
 /// latest games took, over the game time the run gets per second of wall
-/// time (its pace, which counts the slots playing it). A pairing without a
-/// recent game costs what a power law fitted to the measured budgets gives
-/// at its budget (a scaling run's larger budgets, still ahead, cost more),
-/// else the mean game. `recent` is newest first, each game with its
-/// pairing; `total` is the games left of the whole run. `None` without a
-/// recent pace.
+/// time while it is played (its pace, which counts the slots playing it).
+/// A pairing without a recent game costs what a power law fitted to the
+/// measured budgets gives at its budget (a scaling run's larger budgets,
+/// still ahead, cost more), else the mean game. `recent` is newest first,
+/// each game with its pairing; `total` is the games left of the whole run.
+/// `None` without a recent pace.
 fn eta(recent: &[(Option<usize>, i64, i64)], pairings: &[Left], total: i64) -> Option<f64> {
     let (newest, oldest) = (recent.first()?.2, recent.last()?.2);
-    let stale = model::now_ms() - newest > 10 * 60_000;
-    if recent.len() < 2 || newest <= oldest || stale {
+    let stale = model::now_ms() - newest > IDLE_MS;
+    let played_ms = newest - oldest - idle_ms(recent);
+    if recent.len() < 2 || played_ms <= 0 || stale {
         return None;
     }
     let took = |&(_, started, finished): &(Option<usize>, i64, i64)| (finished - started).max(1) as f64;
-    let game_ms_per_ms = recent[..recent.len() - 1].iter().map(took).sum::<f64>() / (newest - oldest) as f64;
+    let game_ms_per_ms = recent[..recent.len() - 1].iter().map(took).sum::<f64>() / played_ms as f64;
     let mean = recent.iter().map(took).sum::<f64>() / recent.len() as f64;
     let measured: Vec<Option<f64>> = (0..pairings.len())
         .map(|p| {
@@ -116,6 +122,25 @@ fn eta(recent: &[(Option<usize>, i64, i64)], pairings: &[Left], total: i64) -> O
         mean
     };
     Some(total.max(0) as f64 * per_game / game_ms_per_ms / 1000.0)
+}
+
+/// The wall time between `games` (`(pairing, started, finished)`) with none
+/// of them in flight, in stretches longer than [`IDLE_MS`]: a worker
+/// stopped overnight and started again leaves such a stretch among a run's
+/// latest games.
+fn idle_ms(games: &[(Option<usize>, i64, i64)]) -> i64 {
+    let mut spans: Vec<(i64, i64)> = games.iter().map(|&(_, started, finished)| (started, finished)).collect();
+    spans.sort_unstable();
+    let Some(&(_, first_end)) = spans.first() else { return 0 };
+    let mut idle = 0;
+    let mut busy_until = first_end;
+    for &(started, finished) in &spans[1..] {
+        if started - busy_until > IDLE_MS {
+            idle += started - busy_until;
+        }
+        busy_until = busy_until.max(finished);
+    }
+    idle
 }
 
 /// `(c, k)` of `cost = c · budget^k` fitted (least squares on the logs) to
@@ -264,6 +289,22 @@ mod tests {
         assert_eq!(eta(&times[..1], &one, 30), None);
         let old: Vec<_> = times.iter().map(|&(p, s, f)| (p, s - 3_600_000, f - 3_600_000)).collect();
         assert_eq!(eta(&old, &one, 30), None, "a stale pace gives no ETA");
+        // The same games with the worker stopped for an hour halfway: the
+        // hour is not counted as pace, so the same 30 s.
+        let paused: Vec<_> = times
+            .iter()
+            .map(|&(p, s, f)| if f <= now - 5000 { (p, s - 3_600_000, f - 3_600_000) } else { (p, s, f) })
+            .collect();
+        assert_eq!(idle_ms(&paused), 3_600_000);
+        assert!((eta(&paused, &one, 30).unwrap() - 30.0).abs() < 1e-9);
+        // Five minutes without a game of the run (its slots playing other
+        // runs' games) is part of its pace: 10 s of games in 310 s.
+        let waited: Vec<_> = times
+            .iter()
+            .map(|&(p, s, f)| if f <= now - 5000 { (p, s - 300_000, f - 300_000) } else { (p, s, f) })
+            .collect();
+        assert_eq!(idle_ms(&waited), 0);
+        assert!((eta(&waited, &one, 30).unwrap() - 930.0).abs() < 1e-9);
         assert_eq!(duration(42.4), "42s");
         assert_eq!(duration(190.0), "3m10s");
         assert_eq!(duration(3720.0), "1h02m");
