@@ -170,7 +170,12 @@ async fn refuse_foreign_sqlite(path: &std::path::Path, file: Option<&HeldFile>, 
     match tables {
         Ok(tables) => foreign(&tables).map_or(Ok(()), |what| Err(not_arena(what))),
         Err(e) if e.to_string().contains("not a database") => Err(not_arena("it is not a SQLite file".into())),
-        Err(_) => Ok(()),
+        // Held by another process beyond the busy timeout: said now, not
+        // after a second wait for the same lock.
+        Err(e) => match classify(shown, &e) {
+            locked @ DbError::Locked { .. } => Err(locked),
+            _ => Ok(()),
+        },
     }
 }
 
@@ -255,27 +260,13 @@ impl Db {
     /// [`DbError::Open`] when the second connection cannot be made.
     pub async fn reader(&self) -> Result<Db, DbError> {
         let Some(url) = &self.sqlite_url else { return Ok(self.clone()) };
-        let open_error = |e: sqlx::Error| DbError::Open { target: self.shown.clone(), cause: e.to_string() };
         let options = AnyConnectOptions::from_url(
             &url.parse()
                 .map_err(|e: url::ParseError| DbError::Open { target: self.shown.clone(), cause: e.to_string() })?,
         )
-        .map_err(open_error)?;
-        let pool = AnyPoolOptions::new()
-            .max_connections(1)
-            .after_connect(|connection, _| {
-                Box::pin(async move {
-                    for pragma in
-                        [format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"), "PRAGMA query_only = ON".into()]
-                    {
-                        connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
-                    }
-                    Ok(())
-                })
-            })
-            .connect_with(options)
-            .await
-            .map_err(open_error)?;
+        .map_err(|e| open_error(&self.shown, e))?;
+        let pragmas = vec![format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"), "PRAGMA query_only = ON".into()];
+        let pool = sqlite_pool(options, pragmas, &self.shown).await?;
         Ok(Db { pool, backend: self.backend, shown: self.shown.clone(), sqlite_url: self.sqlite_url.clone() })
     }
 
@@ -454,17 +445,34 @@ async fn connect_sqlite(
     refuse_foreign_sqlite(&path, held.as_deref(), shown).await?;
     let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
     let options = AnyConnectOptions::from_url(&url).map_err(|e| open_error(shown, e))?;
-    let pool = AnyPoolOptions::new()
+    let pragmas = vec![
+        format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
+        "PRAGMA foreign_keys = ON".to_string(),
+        // Only a new file takes it (before its first table).
+        format!("PRAGMA page_size = {SQLITE_PAGE_SIZE}"),
+        "PRAGMA synchronous = NORMAL".to_string(),
+    ];
+    let pool = sqlite_pool(options, pragmas, shown).await?;
+    Ok((pool, url.to_string(), migrating))
+}
+
+/// A pool of one connection to a SQLite file, each connection set up by
+/// `pragmas`. One connection is made and set up first, by itself: the
+/// pool retries a connection whose setup fails until its acquire timeout
+/// (30 s) and then says only "pool timed out", where this says why (a file
+/// locked by another process beyond the busy timeout: [`DbError::Locked`]).
+async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &str) -> Result<AnyPool, DbError> {
+    let mut probe = AnyConnection::connect_with(&options).await.map_err(|e| open_error(shown, e))?;
+    for pragma in &pragmas {
+        probe.execute(sqlx::AssertSqlSafe(pragma.as_str())).await.map_err(|e| open_error(shown, e))?;
+    }
+    probe.close().await.map_err(|e| open_error(shown, e))?;
+    AnyPoolOptions::new()
         .max_connections(1)
-        .after_connect(|connection, _| {
+        .after_connect(move |connection, _| {
+            let pragmas = pragmas.clone();
             Box::pin(async move {
-                for pragma in [
-                    format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
-                    "PRAGMA foreign_keys = ON".to_string(),
-                    // Only a new file takes it (before its first table).
-                    format!("PRAGMA page_size = {SQLITE_PAGE_SIZE}"),
-                    "PRAGMA synchronous = NORMAL".to_string(),
-                ] {
+                for pragma in pragmas {
                     connection.execute(sqlx::AssertSqlSafe(pragma)).await?;
                 }
                 Ok(())
@@ -472,8 +480,7 @@ async fn connect_sqlite(
         })
         .connect_with(options)
         .await
-        .map_err(|e| open_error(shown, e))?;
-    Ok((pool, url.to_string(), migrating))
+        .map_err(|e| open_error(shown, e))
 }
 
 /// The pool of connections to the PostgreSQL database at `url`, refused if

@@ -626,6 +626,30 @@ async fn a_fresh_database_opened_at_once_by_several_is_arenas_for_all() {
     }
 }
 
+/// A file another process holds locked against readers too (the exclusive
+/// lock of a rollback journal's write: a fresh file being migrated, one
+/// being compacted) beyond the busy timeout is refused as locked, the cause
+/// named, not after the pool's 30 s retries as "pool timed out".
+#[tokio::test]
+async fn a_file_locked_against_readers_is_refused_as_locked() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("storage-locked");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("held.db");
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", file.display()));
+    }
+    Db::open(&Target::Sqlite(file.clone())).await.unwrap().close().await;
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&file);
+    let mut holder = sqlx::ConnectOptions::connect(&options).await.unwrap();
+    for statement in ["PRAGMA journal_mode = DELETE", "BEGIN EXCLUSIVE"] {
+        sqlx::Executor::execute(&mut holder, statement).await.unwrap();
+    }
+    let refused = Db::open(&Target::Sqlite(file)).await.unwrap_err();
+    assert!(matches!(refused, db::DbError::Locked { .. }), "{refused}");
+    sqlx::Executor::execute(&mut holder, "ROLLBACK").await.unwrap();
+    sqlx::Connection::close(holder).await.unwrap();
+}
+
 /// Moves packed by the release before moves and PV words were indices among
 /// the legal moves (packed format 1) are read as they are, counted as old,
 /// and packed anew by `repack_batch` into values that read the same.
