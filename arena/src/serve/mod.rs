@@ -9,7 +9,7 @@
 //! |---|---|
 //! | `GET /` | the runs: kind, engines, time control, games, W-D-L, Elo ± CI, LLR against its bounds, status, ETA, slots on it, priority |
 //! | `GET /runs/{id}` | a run's full report, live; its controls |
-//! | `GET /workers` | the processes that play (workers and local runs): last seen, run, units, games per minute, faults |
+//! | `GET /workers` | the processes that play (workers and local runs) seen in the last day (`?all=1`: all): last seen, run, units, games per minute, faults |
 //! | `GET /live/…` | the live part of each page (what the script fetches) |
 //! | `GET /api/runs`, `/api/runs/{id}`, `/api/workers` | the same as JSON (`/api/runs/{id}` is `arena report --format json`) |
 //! | `POST /runs/{id}/stop`, `/resume`, `/priority`, `/readmit` (form field `machine`) | run control, a machine set aside readmitted; needs the token |

@@ -88,6 +88,10 @@ fn report_failure(e: &ReportError) -> (StatusCode, String) {
 /// Runs on a page of the runs list when the request does not say.
 const RUNS_PER_PAGE: i64 = 50;
 
+/// A process not seen for longer than this is listed on `/workers?all=1`
+/// only: a fleet's database keeps every process that ever played.
+const WORKER_SHOWN_MS: i64 = 24 * 3_600_000;
+
 /// The most runs one request may ask for.
 const MOST_RUNS_PER_PAGE: i64 = 500;
 
@@ -358,18 +362,33 @@ pub(super) async fn api_run(State(app): State<Arc<App>>, Path(id): Path<String>)
     }
 }
 
-fn workers_table(workers: &[model::WorkerInfo]) -> String {
+/// The processes that played, most recently seen first: those seen in the
+/// last day, or with `all` every one, and a link to the others.
+fn workers_table(workers: &[model::WorkerInfo], all: bool, now: i64) -> String {
     if workers.is_empty() {
         return "<h1>Workers</h1><p class=\"muted\">No process has played work in this database yet.</p>".into();
     }
-    let now = model::now_ms();
+    let recent = |w: &&model::WorkerInfo| now - w.last_seen_ms <= WORKER_SHOWN_MS;
+    let older = workers.iter().filter(|w| !recent(w)).count();
+    let shown: Vec<&model::WorkerInfo> = workers.iter().filter(|w| all || recent(w)).collect();
+    let more = match (older, all) {
+        (0, _) => String::new(),
+        (_, true) => "<p class=\"muted\"><a href=\"/workers\">Only those seen in the last day</a></p>".into(),
+        (n, false) => format!(
+            "<p class=\"muted\">{n} more, last seen more than a day ago: <a href=\"/workers?all=1\">list them \
+             all</a></p>"
+        ),
+    };
+    if shown.is_empty() {
+        return format!("<h1>Workers</h1><p class=\"muted\">No process has played work in the last day.</p>{more}");
+    }
     let mut out = String::from(
         "<h1>Workers</h1><p class=\"muted\">Every arena process that plays units: <code>arena worker</code>s and \
          local runs. Seen: its last claim, heartbeat or store.</p><div class=\"scroll\"><table><thead><tr>\
          <th>Worker</th><th class=\"r\">Seen</th><th>Run</th><th>Latest unit</th><th class=\"r\">Units</th>\
          <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th><th>Not serving</th></tr></thead><tbody>\n",
     );
-    for w in workers {
+    for w in shown {
         let ago = (now - w.last_seen_ms).max(0) as f64 / 1000.0;
         let minutes = (w.last_seen_ms - w.started_ms).max(1) as f64 / 60_000.0;
         let seen =
@@ -387,7 +406,7 @@ fn workers_table(workers: &[model::WorkerInfo]) -> String {
             escape(&w.refused),
         );
     }
-    out + "</tbody></table></div>"
+    out + "</tbody></table></div>" + &more
 }
 
 /// The machines with a standing in a run: set aside (and why), readmitted,
@@ -419,22 +438,50 @@ fn machines_table(states: &[(i64, model::MachineState)]) -> String {
     out + "</tbody></table></div>"
 }
 
+/// The workers page's query: `?all=1` lists every process ever seen, not
+/// only those of the last day.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub(super) struct WorkersQuery {
+    all: Option<String>,
+}
+
+impl WorkersQuery {
+    /// Whether it asks for every process, or the one line that says what is wrong.
+    fn all(&self) -> Result<bool, String> {
+        match self.all.as_deref().map(str::trim) {
+            None | Some("" | "0") => Ok(false),
+            Some("1") => Ok(true),
+            Some(other) => Err(format!("all '{other}' is not 1 (every process) or 0 (those of the last day)")),
+        }
+    }
+}
+
 /// The workers page's live part: the processes, then the machines' standings.
-async fn workers_body(app: &App) -> Result<String, db::DbError> {
-    Ok(workers_table(&app.db.workers().await?) + &machines_table(&app.db.all_machine_states().await?))
+async fn workers_body(app: &App, all: bool) -> Result<String, db::DbError> {
+    let workers = app.db.workers().await?;
+    Ok(workers_table(&workers, all, model::now_ms()) + &machines_table(&app.db.all_machine_states().await?))
 }
 
 /// `GET /workers`.
-pub(super) async fn workers_page(State(app): State<Arc<App>>) -> Response {
-    match workers_body(&app).await {
-        Ok(body) => page(&app, "arena workers", "/live/workers", &body, "").into_response(),
+pub(super) async fn workers_page(State(app): State<Arc<App>>, Query(query): Query<WorkersQuery>) -> Response {
+    let all = match query.all() {
+        Ok(all) => all,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    let live = if all { "/live/workers?all=1" } else { "/live/workers" };
+    match workers_body(&app, all).await {
+        Ok(body) => page(&app, "arena workers", live, &body, "").into_response(),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
 }
 
 /// `GET /live/workers`.
-pub(super) async fn workers_live(State(app): State<Arc<App>>) -> Response {
-    match workers_body(&app).await {
+pub(super) async fn workers_live(State(app): State<Arc<App>>, Query(query): Query<WorkersQuery>) -> Response {
+    let all = match query.all() {
+        Ok(all) => all,
+        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
+    };
+    match workers_body(&app, all).await {
         Ok(body) => Html(body).into_response(),
         Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
     }
@@ -454,4 +501,43 @@ pub(super) async fn not_found(uri: axum::http::Uri) -> Response {
         return json_error(StatusCode::NOT_FOUND, &format!("no such API: {}", uri.path()));
     }
     error_page(StatusCode::NOT_FOUND, &format!("nothing at {}: see the runs at /", uri.path()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fleet's database keeps every process that ever played: the page
+    /// lists those of the last day and links to the rest.
+    #[test]
+    fn the_workers_page_lists_the_last_day_and_links_to_the_rest() {
+        let now = 10 * WORKER_SHOWN_MS;
+        let worker = |name: &str, hours_ago: i64| model::WorkerInfo {
+            name: name.into(),
+            started_ms: now - hours_ago * 3_600_000 - 60_000,
+            last_seen_ms: now - hours_ago * 3_600_000,
+            run: None,
+            doing: String::new(),
+            units: 1,
+            progress: 2,
+            faults: 0,
+            refused: String::new(),
+        };
+        let workers = [worker("vm:1", 0), worker("vm:2", 23), worker("vm:3", 25), worker("vm:4", 200)];
+        let day = workers_table(&workers, false, now);
+        assert!(day.contains("vm:1") && day.contains("vm:2"), "{day}");
+        assert!(!day.contains("vm:3") && !day.contains("vm:4"), "{day}");
+        assert!(day.contains("2 more, last seen more than a day ago") && day.contains("/workers?all=1"), "{day}");
+        let all = workers_table(&workers, true, now);
+        assert!(["vm:1", "vm:2", "vm:3", "vm:4"].iter().all(|w| all.contains(w)), "{all}");
+        assert!(!all.contains("more, last seen") && all.contains("Only those seen in the last day"), "{all}");
+        let gone = workers_table(&workers[2..], false, now);
+        assert!(gone.contains("No process has played work in the last day") && gone.contains("2 more"), "{gone}");
+        let recent = workers_table(&workers[..2], false, now);
+        assert!(!recent.contains("more, last seen") && !recent.contains("Only those"), "{recent}");
+        assert_eq!(WorkersQuery { all: Some("1".into()) }.all(), Ok(true));
+        assert_eq!(WorkersQuery { all: None }.all(), Ok(false));
+        let bad = WorkersQuery { all: Some("yes".into()) }.all().unwrap_err();
+        assert_eq!(bad, "all 'yes' is not 1 (every process) or 0 (those of the last day)");
+    }
 }
