@@ -289,20 +289,18 @@ mod tests {
         assert_eq!(eta(&times[..1], &one, 30), None);
         let old: Vec<_> = times.iter().map(|&(p, s, f)| (p, s - 3_600_000, f - 3_600_000)).collect();
         assert_eq!(eta(&old, &one, 30), None, "a stale pace gives no ETA");
-        // The same games with the worker stopped for an hour halfway: the
-        // hour is not counted as pace, so the same 30 s.
-        let paused: Vec<_> = times
-            .iter()
-            .map(|&(p, s, f)| if f <= now - 5000 { (p, s - 3_600_000, f - 3_600_000) } else { (p, s, f) })
-            .collect();
+        // The older half of the games moved `ms` back: a pause between them.
+        let pause = |ms: i64| -> Vec<_> {
+            times.iter().map(|&(p, s, f)| if f <= now - 5000 { (p, s - ms, f - ms) } else { (p, s, f) }).collect()
+        };
+        // The worker stopped for an hour halfway: the hour is not counted
+        // as pace, so the same 30 s.
+        let paused = pause(3_600_000);
         assert_eq!(idle_ms(&paused), 3_600_000);
         assert!((eta(&paused, &one, 30).unwrap() - 30.0).abs() < 1e-9);
         // Five minutes without a game of the run (its slots playing other
         // runs' games) is part of its pace: 10 s of games in 310 s.
-        let waited: Vec<_> = times
-            .iter()
-            .map(|&(p, s, f)| if f <= now - 5000 { (p, s - 300_000, f - 300_000) } else { (p, s, f) })
-            .collect();
+        let waited = pause(300_000);
         assert_eq!(idle_ms(&waited), 0);
         assert!((eta(&waited, &one, 30).unwrap() - 930.0).abs() < 1e-9);
         assert_eq!(duration(42.4), "42s");
