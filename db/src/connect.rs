@@ -434,6 +434,11 @@ async fn connect_sqlite(
         let cause = format!("its folder '{}' does not exist", folder.display());
         return Err(DbError::Open { target: shown.into(), cause });
     }
+    // SQLite says "unable to open database file", taken for a permission.
+    if path.is_dir() {
+        let cause = "it is a folder, not a file".to_string();
+        return Err(DbError::Open { target: shown.into(), cause });
+    }
     let held = {
         let path = path.clone();
         tokio::task::spawn_blocking(move || held_file(&path)).await.ok().flatten()
