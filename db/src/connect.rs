@@ -434,10 +434,11 @@ async fn connect_sqlite(
         let cause = format!("its folder '{}' does not exist", folder.display());
         return Err(DbError::Open { target: shown.into(), cause });
     }
-    // SQLite says "unable to open database file", taken for a permission.
-    if path.is_dir() {
-        let cause = "it is a folder, not a file".to_string();
-        return Err(DbError::Open { target: shown.into(), cause });
+    // SQLite says "unable to open database file" of a folder (taken for a
+    // permission) and "disk I/O error" of a device.
+    if let Some(kind) = std::fs::metadata(&path).ok().map(|m| m.file_type()).filter(|kind| !kind.is_file()) {
+        let what = if kind.is_dir() { "a folder" } else { "a device, pipe or socket" };
+        return Err(DbError::Open { target: shown.into(), cause: format!("it is {what}, not a file") });
     }
     let held = {
         let path = path.clone();

@@ -226,6 +226,7 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         (&["sprt", "--a", "fhr", "--b", "plain", "--elo0", "5", "--elo1", "0"], "elo0 (5) must be below elo1 (0)"),
         (&["show", "3", "--db", "none.db"], "no database at none.db"),
         (&["runs", "--db", "."], "cannot open database '.': it is a folder"),
+        (&["runs", "--db", "/dev/null"], "it is a device, pipe or socket, not a file"),
         // Settings that would decide every game instead of the engines.
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0"], "use st=0.05 or more"),
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0.0001"], "use st=0.05 or more"),
