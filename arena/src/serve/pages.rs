@@ -382,8 +382,9 @@ fn workers_table(workers: &[model::WorkerInfo], all: bool, now: i64) -> String {
     if shown.is_empty() {
         return format!("<h1>Workers</h1><p class=\"muted\">No process has played work in the last day.</p>{more}");
     }
-    let mut out = String::from(
-        "<h1>Workers</h1><p class=\"muted\">Every arena process that plays units: <code>arena worker</code>s and \
+    let which = if all { "Every arena process that played units" } else { "The arena processes seen in the last day" };
+    let mut out = format!(
+        "<h1>Workers</h1><p class=\"muted\">{which}: <code>arena worker</code>s and \
          local runs. Seen: its last claim, heartbeat or store.</p><div class=\"scroll\"><table><thead><tr>\
          <th>Worker</th><th class=\"r\">Seen</th><th>Run</th><th>Latest unit</th><th class=\"r\">Units</th>\
          <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th><th>Not serving</th></tr></thead><tbody>\n",
