@@ -4,7 +4,6 @@
 //! trust: fishtest's `stat_util`/`LLRcalc` and cutechess's BayesElo SPRT
 //! (checked against reference vectors in `tests/`).
 
-mod calendar;
 pub mod pgn;
 pub mod report;
 pub mod stats;

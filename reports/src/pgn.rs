@@ -5,6 +5,7 @@
 
 use std::fmt::Write;
 
+use chrono::Datelike;
 use model::{GameRecord, GameResult, Termination, Variant};
 
 /// Standard start position (no FEN tag needed).
@@ -276,11 +277,10 @@ fn ending_comment(game: &GameRecord) -> Option<String> {
 
 /// `YYYY.MM.DD` of a Unix millisecond time (UTC), `????.??.??` if unknown.
 fn date(unix_ms: i64) -> String {
-    if unix_ms <= 0 {
-        return "????.??.??".to_string();
+    match chrono::DateTime::from_timestamp_millis(unix_ms) {
+        Some(time) if unix_ms > 0 => format!("{:04}.{:02}.{:02}", time.year(), time.month(), time.day()),
+        _ => "????.??.??".to_string(),
     }
-    let (year, month, day, _) = crate::calendar::civil(unix_ms);
-    format!("{year:04}.{month:02}.{day:02}")
 }
 
 #[cfg(test)]
@@ -306,6 +306,7 @@ mod tests {
         assert_eq!(date(0), "????.??.??");
         assert_eq!(date(1_795_219_200_000), "2026.11.21");
         assert_eq!(date(951_782_400_000), "2000.02.29");
+        assert_eq!(date(i64::MAX), "????.??.??");
         let game = GameRecord {
             white: "fhr \\ 2".into(),
             black: "plain \"x\"".into(),

@@ -671,10 +671,13 @@ fn tournament(names: &[String], counts: &[PairCount], anchor: Option<&str>) -> T
     Tournament { engines: names.to_vec(), crosstable, anchor: names[anchor_index].clone(), ratings }
 }
 
-/// UTC `YYYY-MM-DD HH:MM:SS` of Unix milliseconds.
+/// UTC `YYYY-MM-DD HH:MM:SS` of Unix milliseconds (`????-??-?? ??:??:??`
+/// beyond chrono's range of years, ±262,000).
 pub fn utc_timestamp(unix_ms: i64) -> String {
-    let (year, month, day, of_day) = crate::calendar::civil(unix_ms);
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02}", of_day / 3_600, of_day % 3_600 / 60, of_day % 60)
+    match chrono::DateTime::from_timestamp_millis(unix_ms) {
+        Some(time) => time.format("%Y-%m-%d %H:%M:%S").to_string(),
+        None => "????-??-?? ??:??:??".to_string(),
+    }
 }
 
 #[cfg(test)]

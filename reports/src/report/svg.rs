@@ -4,6 +4,8 @@
 
 use std::fmt::Write;
 
+use super::html::escape;
+
 /// The style of a plot's parts, by class, in the colours of `--fg`,
 /// `--muted`, `--accent` and `--band`: shared by the HTML page and a plot
 /// on its own ([`standalone`]).
@@ -107,10 +109,6 @@ fn label(value: f64) -> String {
 /// At most one decimal, none when whole.
 fn trimmed(value: f64) -> String {
     if (value - value.round()).abs() < 0.05 { format!("{value:.0}") } else { format!("{value:.1}") }
-}
-
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The tick labels under the x axis.

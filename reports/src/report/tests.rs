@@ -320,6 +320,7 @@ fn timestamps_are_utc() {
     assert_eq!(utc_timestamp(0), "1970-01-01 00:00:00");
     assert_eq!(utc_timestamp(1_700_000_000_000), "2023-11-14 22:13:20");
     assert_eq!(utc_timestamp(951_782_400_000), "2000-02-29 00:00:00");
+    assert_eq!(utc_timestamp(i64::MAX), "????-??-?? ??:??:??");
 }
 
 /// `pairs` counted by block of `size` pairs in finishing order, as
