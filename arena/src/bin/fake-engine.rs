@@ -4,6 +4,8 @@
 //! `fake-engine MODE [N]`, where MODE is one of
 //! `instant` (a legal move at once), `crash-at-start`, `no-uciok`,
 //! `crash-mid-game` (exits at its N-th `go`, status 4, a line on stderr), `hang` (never answers `go`),
+//! `hang-off-start` (answers `go` only in the start position, as the run's
+//! first search asks: an engine that hangs in the positions of a suite),
 //! `illegal` (answers an illegal move), `none` (`bestmove (none)`),
 //! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
 //! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
@@ -148,6 +150,7 @@ impl Fake {
                 std::process::exit(4)
             }
             "hang" => return,
+            "hang-off-start" if !is_start(position) => return,
             "busy" if self.goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
             "illegal" => {
                 let _ = writeln!(out, "bestmove a1a1");
@@ -300,6 +303,12 @@ fn choose(position: &Chess) -> String {
     }
     let index = (position.fullmoves().get() as usize * 7 + moves.len() * 13) % moves.len();
     UciMove::from_move(moves[index], CastlingMode::Standard).to_string()
+}
+
+/// Whether `position` is the standard start position.
+fn is_start(position: &Chess) -> bool {
+    let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
+    key(position) == key(&Chess::default()) && position.fullmoves().get() == 1
 }
 
 fn parse_position(tokens: &[&str]) -> Option<Chess> {

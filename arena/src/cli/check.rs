@@ -16,7 +16,7 @@ use crate::engine_io::process::Timeouts;
 /// `arena check`.
 #[derive(Args, Debug)]
 pub struct CheckArgs {
-    /// Engines: names from engines.toml or presets, or paths of UCI programs.
+    /// Engines: names from engines.toml or presets, or UCI programs (a path, or a program on PATH).
     #[arg(required = true, value_name = "ENGINE")]
     engines: Vec<String>,
     /// engines.toml with more engines (default: ./engines.toml if present).
@@ -63,7 +63,7 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
     }
 }
 
-/// An engine by name, or a path to a program (run without arguments).
+/// An engine by name, or a program by its path or on PATH (run without arguments).
 async fn resolve(registry: &Registry, name: &str) -> CliResult<EngineSpec> {
     let mut spec = registry
         .get_or_path(name)

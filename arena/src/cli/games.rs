@@ -282,7 +282,7 @@ pub(super) fn open_book(play: &PlayArgs) -> CliResult<Book> {
     Ok(Book::open(&play.openings)?)
 }
 
-/// The engines of `names` (presets, `engines.toml`, paths of programs),
+/// The engines of `names` (presets, `engines.toml`, programs by path or on PATH),
 /// each named once.
 pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<EngineSpec>> {
     let registry = Registry::load(play.engines_file.as_deref())?;

@@ -55,7 +55,7 @@ pub struct MatchArgs {
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct TournamentArgs {
-    /// Comma-separated engines: presets, engines.toml names or paths of UCI programs.
+    /// Comma-separated engines: presets, engines.toml names or UCI programs (a path, or a program on PATH).
     #[serde(skip)]
     #[arg(long, value_delimiter = ',', required = true)]
     engines: Vec<String>,
@@ -348,10 +348,10 @@ impl SprtArgs {
 /// once for elo, match, sprt and scale.
 #[derive(Args, Debug)]
 pub struct PairArgs {
-    /// Engine A, the one being tested: a preset, an engines.toml name or the path of a UCI program.
+    /// Engine A, the one being tested: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     a: Option<String>,
-    /// Engine B, the reference: a preset, an engines.toml name or the path of a UCI program.
+    /// Engine B, the reference: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     b: Option<String>,
     #[command(flatten)]

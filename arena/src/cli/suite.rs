@@ -18,7 +18,7 @@ use crate::run::suite::{DEFAULT_STALL_S, parse_limits};
 /// `arena suite`.
 #[derive(Args, Debug)]
 pub struct SuiteArgs {
-    /// Comma-separated engines: presets, engines.toml names or paths of UCI programs (the first is the 100 % reference of the tree-size table).
+    /// Comma-separated engines: presets, engines.toml names or UCI programs (a path, or a program on PATH) (the first is the 100 % reference of the tree-size table).
     #[arg(long, value_delimiter = ',', required = true)]
     engines: Vec<String>,
     /// wac, bk, ecm, wcsac, mate1, mate2, mate3, mate4, hardmates, or an EPD/FEN file.

@@ -20,7 +20,7 @@ use crate::run::tune::{ParamFlag, declared_options, resolve};
 #[derive(Args, Debug, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct TuneArgs {
-    /// The engine whose options are tuned: a preset, an engines.toml name or the path of a UCI program.
+    /// The engine whose options are tuned: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
     #[serde(skip)]
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
     engine: Option<String>,

@@ -35,7 +35,7 @@ pub use model::spec::{BUNDLED_SUBCOMMAND, BenchSignature, DEFAULT_BUILD, EngineS
 #[derive(Debug, thiserror::Error)]
 pub enum RegistryError {
     /// The name is neither a preset nor in `engines.toml`.
-    #[error("unknown engine '{name}'; known: {known} (add others to engines.toml)")]
+    #[error("unknown engine '{name}'; known: {known} (add others to engines.toml, or give a UCI program's path)")]
     Unknown {
         /// The name asked for.
         name: String,
@@ -212,26 +212,29 @@ impl Registry {
         Err(RegistryError::Unknown { name: name.to_string(), known: self.names().join(", ") })
     }
 
-    /// The engine called `name`, or, when nothing has that name and it is
-    /// the path of a program (it holds a `/`: `./myengine`,
-    /// `/usr/games/stockfish`), that program, named by the path as given and
-    /// run by its absolute path. Only for names a user types: a worker runs
-    /// what its own `engines.toml` names, never a path from the database.
+    /// The engine called `name`, or, when nothing has that name, the
+    /// program it names: a path (it holds a `/`: `./myengine`,
+    /// `/usr/games/stockfish`) or a program on `PATH` (`stockfish`, as
+    /// cutechess's `cmd=stockfish`), named as given and run by its absolute
+    /// path. Only for names a user types: a worker runs what its own
+    /// `engines.toml` names, never a path from the database.
     ///
     /// # Errors
     ///
-    /// [`RegistryError::Unknown`] for an unknown name, [`RegistryError::File`]
-    /// for a path to no program.
+    /// [`RegistryError::Unknown`] for an unknown name that is no program on
+    /// `PATH`, [`RegistryError::File`] for a path to no program.
     pub fn get_or_path(&self, name: &str) -> Result<EngineSpec, RegistryError> {
         let unknown = match self.get(name) {
             Ok(spec) => return Ok(spec),
             Err(e) => e,
         };
-        if !name.contains('/') {
-            return Err(unknown);
-        }
+        let found = if name.contains('/') {
+            PathBuf::from(name)
+        } else {
+            crate::engine_io::source::find_program(Path::new(name), None).ok_or(unknown)?
+        };
         let problem = |problem: &str| RegistryError::File { path: name.to_string(), problem: problem.to_string() };
-        let path = std::fs::canonicalize(name).map_err(|e| problem(&format!("no engine program there ({e})")))?;
+        let path = std::fs::canonicalize(found).map_err(|e| problem(&format!("no engine program there ({e})")))?;
         if !path.is_file() {
             return Err(problem("not a program (give an engine's executable)"));
         }
@@ -269,9 +272,14 @@ mod tests {
         assert_eq!((sh.name.as_str(), sh.preset.as_deref()), ("/bin/../bin/sh", None));
         assert!(sh.command.starts_with('/') && !sh.command.contains(".."), "{}", sh.command);
         assert_eq!(registry.get_or_path("sf").unwrap().command, "stockfish");
-        for (bad, says) in
-            [("/nonexistent/x", "no engine program there"), ("/bin", "not a program"), ("nobody", "unknown engine")]
-        {
+        let on_path = registry.get_or_path("sh").unwrap();
+        assert_eq!(on_path.name, "sh", "a program on PATH keeps the name typed");
+        assert!(on_path.command.starts_with('/') && on_path.command.ends_with("sh"), "{}", on_path.command);
+        for (bad, says) in [
+            ("/nonexistent/x", "no engine program there"),
+            ("/bin", "not a program"),
+            ("nobody-of-that-name", "unknown engine"),
+        ] {
             let error = registry.get_or_path(bad).unwrap_err().to_string();
             assert!(error.contains(says), "{bad}: {error}");
         }

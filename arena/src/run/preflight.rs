@@ -1,6 +1,7 @@
 //! Every engine of a run started once before the run exists.
 
 use std::path::Path;
+use std::time::Duration;
 
 use model::{Spec, TimeControl};
 
@@ -8,27 +9,46 @@ use super::chunks;
 use super::error::RunError;
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::player::Player;
-use crate::engine_io::process::Timeouts;
+use crate::engine_io::process::{Deadline, ThinkFailure, Timeouts};
+use crate::engine_io::uci::command::{self, GoLimits};
+use crate::game::clock::{Clock, go_limits};
+
+/// How long a first search runs before the live line says what it waits for.
+const SAY_WAITING_AFTER: Duration = Duration::from_secs(2);
 
 /// Starts every engine of a run once as its games or searches will start
 /// it — its options, and under node-time the node-time option the clock
 /// sets — and quits it, so that a bad command, option or setting is
-/// reported before anything is stored or played.
+/// reported before anything is stored or played. Where the engine must
+/// stop by itself (nodes, depth, node-time; a suite's every limit) it
+/// searches the start position once, as the run will ask: an engine that
+/// ignores the limit is named here, after one stall deadline, instead of
+/// stalling every game.
 ///
 /// Returns each engine's `id name`, in the run's order.
 ///
 /// # Errors
 ///
-/// The first engine's [`crate::engine_io::process::EngineError`].
+/// The first engine's [`crate::engine_io::process::EngineError`], or
+/// [`RunError::Spec`] for a first search that failed.
 pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Result<Vec<Option<String>>, RunError> {
-    let engines: Vec<(&EngineSpec, TimeControl)> = match spec {
-        Spec::Games(games) => {
-            games.engines.iter().enumerate().map(|(i, engine)| (engine, games.time_control(i).clone())).collect()
+    let engines: Vec<(&EngineSpec, TimeControl, Option<GoLimits>)> = match spec {
+        Spec::Games(games) => (games.engines.iter().enumerate())
+            .map(|(i, engine)| {
+                let tc = games.time_control(i).clone();
+                let clock = Clock::new(&tc);
+                let go = matches!(clock.deadline(), Deadline::Available(_)).then(|| go_limits(&clock, &clock, &clock));
+                (engine, tc, go)
+            })
+            .collect(),
+        Spec::Suite(suite) => {
+            let go = suite.limits.first().map(|limit| super::suite::go_limits(*limit));
+            suite.engines.iter().map(|engine| (engine, chunks::time_control(suite), go)).collect()
         }
-        Spec::Suite(suite) => suite.engines.iter().map(|engine| (engine, chunks::time_control(suite))).collect(),
     };
     let mut ids = Vec::with_capacity(engines.len());
-    for (engine, tc) in engines {
+    for (engine, tc, go) in engines {
+        let deadline = Clock::new(&tc).deadline();
         let mut player = Player::new(engine.clone(), tc, engine.launch(arena_exe), None, timeouts);
         let ready = player.ready_for_game().await.map(|process| ids.push(process.id_name().map(str::to_string)));
         if ready.is_ok() && engine.ponder && !player.ponders() {
@@ -37,8 +57,70 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
                 engine.name
             ));
         }
+        let searched = match (ready, go) {
+            (Ok(()), Some(go)) => first_search(&mut player, &engine.name, &command::go(&go), deadline).await,
+            (Ok(()), None) => Ok(()),
+            (Err(e), _) => Err(e.into()),
+        };
         player.shutdown().await;
-        ready?;
+        searched?;
     }
     Ok(ids)
+}
+
+/// One search of the start position with `go`, waited for until `deadline`.
+///
+/// # Errors
+///
+/// [`RunError::Spec`] naming the limit the engine did not keep, or how it
+/// failed.
+async fn first_search(player: &mut Player, name: &str, go: &str, deadline: Deadline) -> Result<(), RunError> {
+    let (Deadline::Available(limit) | Deadline::Wall(limit)) = deadline;
+    let Some(process) = player.process() else { return Ok(()) };
+    let failure = match said_if_slow(process.think("position startpos", go, deadline), name, go, limit).await {
+        Ok(_) => return Ok(()),
+        Err(failure) => failure,
+    };
+    let why = match failure {
+        ThinkFailure::Timeout { elapsed, spent, nodes } => {
+            let reported = nodes.map(|n| format!("; it reported {n} nodes")).unwrap_or_default();
+            format!(
+                "does not keep the run's limit: '{go}' gave {}{reported}. `arena check {name}` tests each kind of limit: give it one it keeps, or longer before a stall (stall=S; suites: --stall S)",
+                crate::game::stalled(elapsed, spent)
+            )
+        }
+        ThinkFailure::Disconnected => {
+            let exit = process_exit(player).await;
+            format!("ended during its first search ('{go}'){exit}")
+        }
+        ThinkFailure::StopIgnored { .. } => format!("did not answer its first search ('{go}')"),
+    };
+    player.discard().await;
+    Err(RunError::Spec(format!("engine '{name}' {why}")))
+}
+
+/// `search`'s outcome; after [`SAY_WAITING_AFTER`] the live line says what
+/// it waits for, and for how long at most.
+async fn said_if_slow<T>(search: impl Future<Output = T>, name: &str, go: &str, limit: Duration) -> T {
+    tokio::pin!(search);
+    tokio::select! {
+        outcome = &mut search => outcome,
+        () = tokio::time::sleep(SAY_WAITING_AFTER) => {
+            crate::term::set_line(&format!(
+                "engine '{name}': waiting for its first search ('{go}'), at most {} s of its time before a stall…",
+                limit.as_secs()
+            ));
+            let outcome = search.await;
+            crate::term::end_line();
+            outcome
+        }
+    }
+}
+
+/// Why the engine's process ended, as the games' records say it.
+async fn process_exit(player: &mut Player) -> String {
+    match player.process() {
+        Some(process) => process.exit_reason().await,
+        None => String::new(),
+    }
 }

@@ -84,12 +84,17 @@ fn engines_while_playing(dir: &std::path::Path, extra: &[&str]) -> Seen {
     // The engines' search threads come and go with each search: gather what
     // each engine's threads showed until every engine was seen searching.
     let deadline = Instant::now() + Duration::from_secs(60);
-    // (The preflight's engines, started once and quit before the games,
-    // never search: only engines seen searching count.)
+    // Only engines seen searching count, and only once the slots play: the
+    // preflight's engines, each started for one search before the games,
+    // are no slot's.
     let mut seen: BTreeMap<u32, (usize, BTreeSet<String>)> = BTreeMap::new();
     let mut slots = BTreeMap::new();
     while Instant::now() < deadline {
         slots.extend(slots_cpus(child.id()));
+        if slots.len() < 2 {
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        }
         for (pid, threads) in children_cpus(child.id()) {
             let entry = seen.entry(pid).or_default();
             entry.0 = entry.0.max(threads.len());

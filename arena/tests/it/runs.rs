@@ -275,6 +275,21 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: one line: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
+    // An engine that does not keep a node limit (it searches on, as Debian's
+    // Toga II 3.0 does under `go nodes`) is named before the run, not
+    // stalled in every game. Its wait may show on the live line first.
+    let busy = format!("[[engine]]\nname = \"busy\"\ncommand = \"{FAKE}\"\nargs = [\"busy\", \"60000\"]\n");
+    std::fs::write(dir.join("busy.toml"), busy).unwrap();
+    let args = ["elo", "--a", "busy", "--b", "plain", "--tc", "nodes=1000,stall=1", "--engines-file", "busy.toml"];
+    let out = arena(&dir, &args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    let last = stderr.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.contains("engine 'busy' does not keep the run's limit: 'go nodes 1000' gave no bestmove after")
+            && last.contains("arena check busy"),
+        "{stderr}"
+    );
     if dir.join("arena.db").exists() {
         let db = Db::open(&Target::Sqlite(dir.join("arena.db"))).await.unwrap();
         assert!(db.runs().await.unwrap().is_empty(), "no run was created");

@@ -56,7 +56,7 @@ fn bad_lines_are_skipped_and_hanging_engines_become_faults() {
     .unwrap();
     std::fs::write(
         dir.join("engines.toml"),
-        format!("[[engine]]\nname = \"hang\"\ncommand = \"{FAKE}\"\nargs = [\"hang\"]\n"),
+        format!("[[engine]]\nname = \"hang\"\ncommand = \"{FAKE}\"\nargs = [\"hang-off-start\"]\n"),
     )
     .unwrap();
     let out =
