@@ -32,23 +32,24 @@ const SAY_WAITING_AFTER: Duration = Duration::from_secs(2);
 /// The first engine's [`crate::engine_io::process::EngineError`], or
 /// [`RunError::Spec`] for a first search that failed.
 pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Result<Vec<Option<String>>, RunError> {
-    let engines: Vec<(&EngineSpec, TimeControl, Option<GoLimits>)> = match spec {
+    let engines: Vec<(&EngineSpec, TimeControl, Option<FirstSearch>)> = match spec {
         Spec::Games(games) => (games.engines.iter().enumerate())
             .map(|(i, engine)| {
                 let tc = games.time_control(i).clone();
                 let clock = Clock::new(&tc);
-                let go = matches!(clock.deadline(), Deadline::Available(_)).then(|| go_limits(&clock, &clock, &clock));
-                (engine, tc, go)
+                let first = matches!(clock.deadline(), Deadline::Available(_))
+                    .then(|| FirstSearch::new(&go_limits(&clock, &clock, &clock), &tc));
+                (engine, tc, first)
             })
             .collect(),
         Spec::Suite(suite) => {
-            let go = suite.limits.first().map(|limit| super::suite::go_limits(*limit));
-            suite.engines.iter().map(|engine| (engine, chunks::time_control(suite), go)).collect()
+            let tc = chunks::time_control(suite);
+            let first = suite.limits.first().map(|limit| FirstSearch::new(&super::suite::go_limits(*limit), &tc));
+            suite.engines.iter().map(|engine| (engine, tc.clone(), first.clone())).collect()
         }
     };
     let mut ids = Vec::with_capacity(engines.len());
-    for (engine, tc, go) in engines {
-        let deadline = Clock::new(&tc).deadline();
+    for (engine, tc, first) in engines {
         let mut player = Player::new(engine.clone(), tc, engine.launch(arena_exe), None, timeouts);
         let ready = player.ready_for_game().await.map(|process| ids.push(process.id_name().map(str::to_string)));
         if ready.is_ok() && engine.ponder && !player.ponders() {
@@ -57,8 +58,8 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
                 engine.name
             ));
         }
-        let searched = match (ready, go) {
-            (Ok(()), Some(go)) => first_search(&mut player, &engine.name, &command::go(&go), deadline).await,
+        let searched = match (ready, first) {
+            (Ok(()), Some(first)) => first.run(&mut player, &engine.name).await,
             (Ok(()), None) => Ok(()),
             (Err(e), _) => Err(e.into()),
         };
@@ -68,35 +69,50 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
     Ok(ids)
 }
 
-/// One search of the start position with `go`, waited for until `deadline`.
-///
-/// # Errors
-///
-/// [`RunError::Spec`] naming the limit the engine did not keep, or how it
-/// failed.
-async fn first_search(player: &mut Player, name: &str, go: &str, deadline: Deadline) -> Result<(), RunError> {
-    let (Deadline::Available(limit) | Deadline::Wall(limit)) = deadline;
-    let Some(process) = player.process() else { return Ok(()) };
-    let failure = match said_if_slow(process.think("position startpos", go, deadline), name, go, limit).await {
-        Ok(_) => return Ok(()),
-        Err(failure) => failure,
-    };
-    let why = match failure {
-        ThinkFailure::Timeout { elapsed, spent, nodes } => {
-            let reported = nodes.map(|n| format!("; it reported {n} nodes")).unwrap_or_default();
-            format!(
-                "does not keep the run's limit: '{go}' gave {}{reported}. `arena check {name}` tests each kind of limit: give it one it keeps, or longer before a stall (stall=S; suites: --stall S)",
-                crate::game::stalled(elapsed, spent)
-            )
-        }
-        ThinkFailure::Disconnected => {
-            let exit = process_exit(player).await;
-            format!("ended during its first search ('{go}'){exit}")
-        }
-        ThinkFailure::StopIgnored { .. } => format!("did not answer its first search ('{go}')"),
-    };
-    player.discard().await;
-    Err(RunError::Spec(format!("engine '{name}' {why}")))
+/// The search an engine makes before the run: the start position with
+/// `go`, waited for until `deadline` (the time control's: a stall deadline).
+#[derive(Clone)]
+struct FirstSearch {
+    go: String,
+    deadline: Deadline,
+}
+
+impl FirstSearch {
+    fn new(limits: &GoLimits, tc: &TimeControl) -> FirstSearch {
+        FirstSearch { go: command::go(limits), deadline: Clock::new(tc).deadline() }
+    }
+
+    /// Runs it on `player`'s engine, called `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::Spec`] naming the limit the engine did not keep, or how
+    /// it failed.
+    async fn run(self, player: &mut Player, name: &str) -> Result<(), RunError> {
+        let FirstSearch { go, deadline } = self;
+        let (Deadline::Available(limit) | Deadline::Wall(limit)) = deadline;
+        let Some(process) = player.process() else { return Ok(()) };
+        let failure = match said_if_slow(process.think("position startpos", &go, deadline), name, &go, limit).await {
+            Ok(_) => return Ok(()),
+            Err(failure) => failure,
+        };
+        let why = match failure {
+            ThinkFailure::Timeout { elapsed, spent, nodes } => {
+                let reported = nodes.map(|n| format!("; it reported {n} nodes")).unwrap_or_default();
+                format!(
+                    "does not keep the run's limit: '{go}' gave {}{reported}. `arena check {name}` tests each kind of limit: give it one it keeps, or longer before a stall (stall=S; suites: --stall S)",
+                    crate::game::stalled(elapsed, spent)
+                )
+            }
+            ThinkFailure::Disconnected => {
+                let exit = process_exit(player).await;
+                format!("ended during its first search ('{go}'){exit}")
+            }
+            ThinkFailure::StopIgnored { .. } => format!("did not answer its first search ('{go}')"),
+        };
+        player.discard().await;
+        Err(RunError::Spec(format!("engine '{name}' {why}")))
+    }
 }
 
 /// `search`'s outcome; after [`SAY_WAITING_AFTER`] the live line says what
