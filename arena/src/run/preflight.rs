@@ -37,14 +37,16 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
             .map(|(i, engine)| {
                 let tc = games.time_control(i).clone();
                 let clock = Clock::new(&tc);
-                let first = matches!(clock.deadline(), Deadline::Available(_))
-                    .then(|| FirstSearch::new(&go_limits(&clock, &clock, &clock), &tc));
+                let deadline = clock.deadline();
+                let first = matches!(deadline, Deadline::Available(_))
+                    .then(|| FirstSearch::new(&go_limits(&clock, &clock, &clock), deadline));
                 (engine, tc, first)
             })
             .collect(),
         Spec::Suite(suite) => {
             let tc = chunks::time_control(suite);
-            let first = suite.limits.first().map(|limit| FirstSearch::new(&super::suite::go_limits(*limit), &tc));
+            let deadline = Clock::new(&tc).deadline();
+            let first = suite.limits.first().map(|limit| FirstSearch::new(&super::suite::go_limits(*limit), deadline));
             suite.engines.iter().map(|engine| (engine, tc.clone(), first.clone())).collect()
         }
     };
@@ -78,8 +80,8 @@ struct FirstSearch {
 }
 
 impl FirstSearch {
-    fn new(limits: &GoLimits, tc: &TimeControl) -> FirstSearch {
-        FirstSearch { go: command::go(limits), deadline: Clock::new(tc).deadline() }
+    fn new(limits: &GoLimits, deadline: Deadline) -> FirstSearch {
+        FirstSearch { go: command::go(limits), deadline }
     }
 
     /// Runs it on `player`'s engine, called `name`.
@@ -105,7 +107,10 @@ impl FirstSearch {
                 )
             }
             ThinkFailure::Disconnected => {
-                let exit = process_exit(player).await;
+                let exit = match player.process() {
+                    Some(process) => process.exit_reason().await,
+                    None => String::new(),
+                };
                 format!("ended during its first search ('{go}'){exit}")
             }
             ThinkFailure::StopIgnored { .. } => format!("did not answer its first search ('{go}')"),
@@ -130,13 +135,5 @@ async fn said_if_slow<T>(search: impl Future<Output = T>, name: &str, go: &str, 
             crate::term::end_line();
             outcome
         }
-    }
-}
-
-/// Why the engine's process ended, as the games' records say it.
-async fn process_exit(player: &mut Player) -> String {
-    match player.process() {
-        Some(process) => process.exit_reason().await,
-        None => String::new(),
     }
 }
