@@ -23,11 +23,16 @@
 //! `bestmove` back N ms while saying it used no time: a stalling machine),
 //! `busy` (works N ms of processor time on its first `go`, as measured by
 //! Linux's schedstat, before it answers: an engine on a busy machine),
+//! `few-nodes` (reports 6 nodes whatever `go nodes` asks: an engine that
+//! stops short of a node limit),
 //! `xboard` (an xboard engine: greets with `tellics say`, answers every
 //! command with `Error (unknown command): …`).
 //!
 //! Every mode but `no-infinite` keeps a `go infinite` or `go ponder` search
-//! open until `stop` or `ponderhit`, as the protocol says.
+//! open until `stop` or `ponderhit`, as the protocol says. Every mode but
+//! `few-nodes` reports the nodes a `go nodes N` asks for (1 without it), as
+//! an engine that keeps a node limit does; `few-nodes` reports 6 (Ethereal
+//! 12 under `go nodes`).
 
 use std::io::{BufRead, Write, stdin, stdout};
 
@@ -144,6 +149,9 @@ impl Fake {
         self.goes += 1;
         let (n, position) = (self.n, &self.position);
         let mode = self.mode.as_str();
+        let asked = tokens.iter().position(|t| *t == "nodes").and_then(|i| tokens.get(i + 1));
+        let asked: Option<u64> = asked.and_then(|v| v.parse().ok());
+        let nodes = if mode == "few-nodes" { 6 } else { asked.unwrap_or(1) };
         match mode {
             "crash-mid-game" if self.goes >= n => {
                 eprintln!("assertion failed at move {n}");
@@ -176,19 +184,17 @@ impl Fake {
                 let best = choose(position);
                 let pv = if mode == "false-mate" { best.clone() } else { format!("{best} a1a1") };
                 let mate = if mode == "false-mate" { 1 } else { 2 };
-                let _ = writeln!(out, "info depth 3 score mate {mate} nodes 1 pv {pv}\nbestmove {best}");
+                let _ = writeln!(out, "info depth 3 score mate {mate} nodes {nodes} pv {pv}\nbestmove {best}");
                 return;
             }
             "bad-score" => {
                 let best = choose(position);
-                let _ = writeln!(out, "info depth 1 score 35 nodes 1 pv {best}\nbestmove {best}");
+                let _ = writeln!(out, "info depth 1 score 35 nodes {nodes} pv {best}\nbestmove {best}");
                 return;
             }
             "budget" | "flat" => {
-                let nodes = tokens.iter().position(|t| *t == "nodes").and_then(|i| tokens.get(i + 1));
-                let nodes: u64 = nodes.and_then(|v| v.parse().ok()).unwrap_or(0);
                 let n = n.max(1) as u64;
-                let good = if mode == "budget" { (1000 * nodes / n).min(1000) } else { n.min(1000) };
+                let good = if mode == "budget" { (1000 * asked.unwrap_or(0) / n).min(1000) } else { n.min(1000) };
                 let (best, score) = grab_or_random(position, good, 0);
                 let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
                 return;
@@ -196,17 +202,17 @@ impl Fake {
             "late" => {
                 std::thread::sleep(std::time::Duration::from_millis(n as u64));
                 let best = choose(position);
-                let _ = writeln!(out, "info depth 1 time 0 score cp 0 nodes 1 pv {best}\nbestmove {best}");
+                let _ = writeln!(out, "info depth 1 time 0 score cp 0 nodes {nodes} pv {best}\nbestmove {best}");
                 return;
             }
             "tunable" => {
                 let (best, score) = tunable(position, self.skill, n as i64);
-                let _ = writeln!(out, "info depth 1 score cp {score} nodes 1 pv {best}\nbestmove {best}");
+                let _ = writeln!(out, "info depth 1 score cp {score} nodes {nodes} pv {best}\nbestmove {best}");
                 return;
             }
             _ => {}
         }
-        let _ = writeln!(out, "info depth 1 score cp 0 nodes 1 pv {}", choose(position));
+        let _ = writeln!(out, "info depth 1 score cp 0 nodes {nodes} pv {}", choose(position));
         let _ = writeln!(out, "bestmove {}", choose(position));
     }
 }

@@ -265,7 +265,7 @@ fn judge_limit(found: &Search, go: &str, allowed_ms: u64) -> Finding {
                 _ => None,
             });
             match nodes {
-                Some(n) if !(10_000..=22_000).contains(&n) => {
+                Some(n) if !node_limit_kept(20_000, n) => {
                     warn(step, format!("'{go}' searched {n} nodes: nodes= time controls are not exact with it"))
                 }
                 Some(n) => pass(step, format!("'{go}' answered after {ms} ms, {n} nodes")),
@@ -274,6 +274,17 @@ fn judge_limit(found: &Search, go: &str, allowed_ms: u64) -> Finding {
         }
         _ => pass(step, format!("'{go}' answered after {ms} ms")),
     }
+}
+
+/// Whether an engine asked for `go nodes ASKED` that reports `searched`
+/// nodes keeps the limit closely enough for a node budget to mean what it
+/// says: from half the budget (an engine that stops at the first depth)
+/// to a tenth over (one that finishes an iteration or checks its count
+/// every few thousand nodes). From the start position Debian's Stockfish
+/// 15.1 reports 1,000, 4,006 and 20,024 for 1,000, 4,000 and 20,000;
+/// Ethereal 12 reports 6 for each.
+pub fn node_limit_kept(asked: u64, searched: u64) -> bool {
+    (asked / 2..=asked.saturating_add(asked / 10)).contains(&searched)
 }
 
 /// `go infinite`: no `bestmove` before `stop`, `readyok` during the search,

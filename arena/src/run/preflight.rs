@@ -7,6 +7,7 @@ use model::{Spec, TimeControl};
 
 use super::chunks;
 use super::error::RunError;
+use crate::engine_io::check::node_limit_kept;
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::player::Player;
 use crate::engine_io::process::{Deadline, ThinkFailure, Timeouts};
@@ -23,7 +24,8 @@ const SAY_WAITING_AFTER: Duration = Duration::from_secs(2);
 /// stop by itself (nodes, depth, node-time; a suite's every limit) it
 /// searches the start position once, as the run will ask: an engine that
 /// ignores the limit is named here, after one stall deadline, instead of
-/// stalling every game.
+/// stalling every game, and one that stops far from a node limit is
+/// warned of.
 ///
 /// Returns each engine's `id name`, in the run's order.
 ///
@@ -76,12 +78,14 @@ pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Res
 #[derive(Clone)]
 struct FirstSearch {
     go: String,
+    /// The node limit in `go`, if any: a search far from it is warned of.
+    nodes: Option<u64>,
     deadline: Deadline,
 }
 
 impl FirstSearch {
     fn new(limits: &GoLimits, deadline: Deadline) -> FirstSearch {
-        FirstSearch { go: command::go(limits), deadline }
+        FirstSearch { go: command::go(limits), nodes: limits.nodes, deadline }
     }
 
     /// Runs it on `player`'s engine, called `name`.
@@ -91,11 +95,20 @@ impl FirstSearch {
     /// [`RunError::Spec`] naming the limit the engine did not keep, or how
     /// it failed.
     async fn run(self, player: &mut Player, name: &str) -> Result<(), RunError> {
-        let FirstSearch { go, deadline } = self;
+        let FirstSearch { go, nodes, deadline } = self;
         let (Deadline::Available(limit) | Deadline::Wall(limit)) = deadline;
         let Some(process) = player.process() else { return Ok(()) };
         let failure = match said_if_slow(process.think("position startpos", &go, deadline), name, &go, limit).await {
-            Ok(_) => return Ok(()),
+            Ok(thought) => {
+                if let (Some(asked), Some(searched)) = (nodes, thought.info.nodes)
+                    && !node_limit_kept(asked, searched)
+                {
+                    crate::term::warn(&format!(
+                        "engine '{name}' searched {searched} nodes for '{go}': its games are not played at the run's node budget (`arena check {name}` tests its limits)"
+                    ));
+                }
+                return Ok(());
+            }
             Err(failure) => failure,
         };
         let why = match failure {

@@ -49,13 +49,15 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
         ),
     ];
     let mut toml = format!("[[engine]]\nname = \"fake\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
-    for (mode, _, _) in faults {
+    for mode in faults.iter().map(|(mode, _, _)| *mode).chain(["few-nodes"]) {
         toml += &format!("[[engine]]\nname = \"{mode}\"\ncommand = \"{FAKE}\"\nargs = [\"{mode}\"]\n");
     }
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
 
-    // The bundled engine and a well-behaved scripted one: no step fails, status 0.
-    let good = arena(&dir, &["check", "fhr", "fake"]);
+    // The bundled engine and a well-behaved scripted one: no step fails,
+    // status 0. One that stops short of a node limit is warned of, and
+    // passes.
+    let good = arena(&dir, &["check", "fhr", "fake", "few-nodes"]);
     let text = stdout(&good);
     assert!(good.status.success(), "{text}{}", String::from_utf8_lossy(&good.stderr));
     let bundled = table(&text, "fhr");
@@ -66,7 +68,12 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
         assert!(steps.contains(&step), "{step} missing: {text}");
     }
     assert!(bundled.iter().all(|(_, status, _)| status == "pass"), "{text}");
-    assert!(table(&text, "fake").iter().all(|(_, status, _)| status != "FAIL"), "{text}");
+    assert!(table(&text, "fake").iter().all(|(_, status, _)| status == "pass"), "{text}");
+    let few = table(&text, "few-nodes");
+    let warned: Vec<_> = few.iter().filter(|(_, status, _)| status != "pass").collect();
+    assert_eq!(warned.len(), 1, "{text}");
+    assert_eq!((warned[0].0.as_str(), warned[0].1.as_str()), ("go nodes", "warn"), "{text}");
+    assert!(warned[0].2.contains("'go nodes 20000' searched 6 nodes"), "{text}");
 
     // Each fault fails the step it breaks and no other.
     let mut args = vec!["check"];

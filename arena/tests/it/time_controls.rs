@@ -143,3 +143,31 @@ fn more_game_slots_than_cpus_on_a_clock_are_warned_of() {
     );
     assert_eq!(warning("nodes=100"), None);
 }
+
+/// An engine that stops far short of a node limit (Debian's Ethereal 12
+/// searches 6 nodes under any `go nodes`) is warned of once, before its
+/// games, which play on; an engine that keeps the limit is not.
+#[test]
+fn an_engine_that_stops_short_of_a_node_limit_is_warned_of_once() {
+    let dir = temp_dir("few-nodes");
+    let toml = format!(
+        "[[engine]]\nname = \"few\"\ncommand = \"{FAKE}\"\nargs = [\"few-nodes\"]\n\
+         [[engine]]\nname = \"keeps\"\ncommand = \"{FAKE}\"\n"
+    );
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let warnings = |a: &str, b: &str| {
+        let args = ["match", "--a", a, "--b", b, "--tc", "nodes=1000", "--games", "2", "--db", "w.db"];
+        let out = arena_ok(&dir, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(stderr.contains("2 games"), "the games play: {stderr}");
+        stderr.lines().filter(|l| l.contains(" nodes for 'go nodes")).map(str::to_string).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        warnings("few", "keeps"),
+        ["warning: engine 'few' searched 6 nodes for 'go nodes 1000': its games are not played at the run's node \
+          budget (`arena check few` tests its limits)"]
+    );
+    assert!(warnings("keeps", "plain").is_empty());
+    assert!(warnings("fhr", "nmp2").is_empty(), "the bundled engine keeps its node limit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
