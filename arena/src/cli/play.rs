@@ -24,16 +24,41 @@ pub struct EloArgs {
     #[serde(skip)]
     #[command(flatten)]
     engines: PairArgs,
-    /// Passes through the opening set (each opening twice per pass, colours swapped).
-    #[arg(long, default_value_t = 1)]
-    rounds: usize,
-    /// Games per pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    games: Option<usize>,
+    #[serde(flatten)]
+    #[command(flatten)]
+    passes: PassArgs,
     #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
+}
+
+/// How much of the opening set `elo` and `tournament` play.
+#[derive(Args, Debug, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct PassArgs {
+    /// Passes through the opening set (each opening twice per pass and pairing, colours swapped).
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
+    games: Option<usize>,
+}
+
+impl PassArgs {
+    /// The passes of a stored run.
+    fn of(spec: &MatchSpec) -> PassArgs {
+        PassArgs { rounds: spec.rounds, games: Some(2 * spec.openings_per_round) }
+    }
+
+    /// Openings a pass plays of each pairing: those `--games` asks for, else the whole book.
+    fn openings_per_round(&self, book: &Book, play: &PlayArgs) -> CliResult<usize> {
+        match self.games {
+            Some(0) => Err(anyhow!("--games must be at least 1")),
+            Some(games) => Ok(games.div_ceil(2)),
+            None => whole_book(book, play),
+        }
+    }
 }
 
 /// `arena match`.
@@ -63,13 +88,9 @@ pub struct TournamentArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     gauntlet: Option<String>,
-    /// Passes through the opening set.
-    #[arg(long, default_value_t = 1)]
-    rounds: usize,
-    /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    games: Option<usize>,
+    #[serde(flatten)]
+    #[command(flatten)]
+    passes: PassArgs,
     #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
@@ -96,12 +117,7 @@ pub struct SprtArgs {
 impl EloArgs {
     /// The flags of a stored elo run.
     pub(super) fn of(spec: &MatchSpec) -> EloArgs {
-        EloArgs {
-            engines: PairArgs::of(spec),
-            rounds: spec.rounds,
-            games: Some(2 * spec.openings_per_round),
-            play: PlayArgs::of(spec),
-        }
+        EloArgs { engines: PairArgs::of(spec), passes: PassArgs::of(spec), play: PlayArgs::of(spec) }
     }
 }
 
@@ -123,8 +139,7 @@ impl TournamentArgs {
             .filter(|&hero| !round_robin && spec.pairings.iter().all(|&(a, _)| a == hero))
             .map(|hero| spec.engines[hero].name.clone());
         let engines = spec.engines.iter().map(|e| e.name.clone()).collect();
-        let games = Some(2 * spec.openings_per_round);
-        TournamentArgs { engines, gauntlet, rounds: spec.rounds, games, play: PlayArgs::of(spec) }
+        TournamentArgs { engines, gauntlet, passes: PassArgs::of(spec), play: PlayArgs::of(spec) }
     }
 }
 
@@ -396,9 +411,9 @@ fn engine_pair(spec: &MatchSpec) -> [String; 2] {
 /// `arena elo`.
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
-    let per_round = openings_per_round(args.games, &book, &args.play)?;
+    let per_round = args.passes.openings_per_round(&book, &args.play)?;
     let engines = args.engines.engines(&args.play)?;
-    let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.rounds, None)?;
+    let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
@@ -412,15 +427,6 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
             play.openings
         )),
         n => Ok(n),
-    }
-}
-
-/// Openings a pass plays of each pairing: those `--games` asks for, else the whole book.
-fn openings_per_round(games: Option<usize>, book: &Book, play: &PlayArgs) -> CliResult<usize> {
-    match games {
-        Some(0) => Err(anyhow!("--games must be at least 1")),
-        Some(games) => Ok(games.div_ceil(2)),
-        None => whole_book(book, play),
     }
 }
 
@@ -453,9 +459,9 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
     };
     let book = open_book(&args.play)?;
-    let per_round = openings_per_round(args.games, &book, &args.play)?;
+    let per_round = args.passes.openings_per_round(&book, &args.play)?;
     let engines = resolve_engines(&args.play, &names)?;
-    let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.rounds, None)?;
+    let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.passes.rounds, None)?;
     start(&args.play, spec, &book).await
 }
 
