@@ -7,6 +7,8 @@
 //! `hang-off-start` (answers `go` only in the start position, as the run's
 //! first search asks: an engine that hangs in the positions of a suite),
 //! `illegal` (answers an illegal move), `none` (`bestmove (none)`),
+//! `none-after` (`bestmove (none)` from its N-th `go` on, as Debian's
+//! Glaurung 2.2 answers some time into a game at small node limits),
 //! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
 //! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
 //! `tunable` (for `arena tune`'s convergence test: an option `Skill`, 0 to
@@ -162,6 +164,10 @@ impl Fake {
             "busy" if self.goes == 1 => burn_cpu(std::time::Duration::from_millis(n as u64)),
             "illegal" => {
                 let _ = writeln!(out, "bestmove a1a1");
+                return;
+            }
+            "none-after" if self.goes >= n => {
+                let _ = writeln!(out, "bestmove (none)");
                 return;
             }
             "none" => {

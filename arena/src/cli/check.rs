@@ -53,7 +53,7 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
         if compliance.worst() == Status::Fail {
             let steps: Vec<&str> =
                 compliance.findings.iter().filter(|f| f.status == Status::Fail).map(|f| f.step).collect();
-            failed.push(format!("{name} ({})", steps.join(", ")));
+            failed.push(format!("{name} ({})", steps.join(" and ")));
         }
     }
     if failed.is_empty() {

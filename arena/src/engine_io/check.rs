@@ -5,9 +5,10 @@
 //!
 //! The steps: start (`uci` → `uciok`, `isready` → `readyok`), `isready`
 //! alone, every declared option at its bounds, `ucinewgame`, `go` with a
-//! clock, `movetime`, `depth`, `nodes`, `infinite` then `isready` and `stop`,
-//! the bestmove, ponder moves, PVs and scores of all those searches,
-//! `UCI_Chess960` when declared, and `quit`.
+//! clock, `movetime`, `depth`, `nodes`, a game against itself at `go
+//! nodes`, `infinite` then `isready` and `stop`, the bestmove, ponder moves,
+//! PVs and scores of the single searches, `UCI_Chess960` when declared, and
+//! `quit`.
 
 use std::time::Duration;
 
@@ -80,6 +81,20 @@ const CHESS960_START: &str = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf
 /// which would take the machine rather than test the engine.
 const HASH_CAP_MB: i64 = 256;
 
+/// The game step: its openings (the start position and three first
+/// moves), the longest game in plies, and the node limit per move: a node
+/// budget as small as runs use, for long enough that an engine failing
+/// only some searches into a game fails here (Debian's Glaurung 2.2
+/// answered `bestmove (none)` in 3 of its 4 games at `nodes=2000`, and
+/// within one 80-ply game in 3 of 4 checks).
+const GAME_OPENINGS: [&str; 4] = ["", "e2e4 c7c5", "d2d4 g8f6", "c2c4 e7e5"];
+const GAME_PLIES: usize = 80;
+const GAME_NODES: u64 = 1000;
+/// The game step's name.
+const GAME_STEP: &str = "games at go nodes";
+/// How long one of the game's searches may take.
+const GAME_WAIT: Duration = Duration::from_secs(5);
+
 /// A search's lines and answer.
 struct Search {
     /// Every line printed before `bestmove`.
@@ -127,7 +142,18 @@ pub async fn check(spec: &EngineSpec, launch: &Launch, timeouts: Timeouts) -> Co
     });
     let mut searches = Vec::new();
     searches_with_limits(&mut process, &mut findings, &mut searches).await;
-    if findings.iter().all(|f| f.status != Status::Fail || f.step == "options") {
+    // The game needs an engine that stops at `go nodes` and answers legal
+    // moves to single searches; otherwise those steps already failed.
+    let nodes_kept = findings.iter().any(|f| f.step == "go nodes" && f.status != Status::Fail);
+    let mut idle = true;
+    if nodes_kept && judge_moves(&searches).is_none() {
+        let (finding, answered) = games(&mut process, timeouts).await;
+        idle = answered;
+        findings.push(finding);
+    }
+    // The steps that follow need an engine that has answered every search;
+    // a wrong answer in the game leaves it waiting, as a fault of options does.
+    if idle && findings.iter().all(|f| f.status != Status::Fail || f.step == "options" || f.step == GAME_STEP) {
         findings.push(infinite(&mut process).await);
     }
     findings.extend(judge_searches(&searches));
@@ -285,6 +311,46 @@ fn judge_limit(found: &Search, go: &str, allowed_ms: u64) -> Finding {
 /// Ethereal 12 reports 6 for each.
 pub fn node_limit_kept(asked: u64, searched: u64) -> bool {
     (asked / 2..=asked.saturating_add(asked / 10)).contains(&searched)
+}
+
+/// Games against itself at `go nodes` [`GAME_NODES`], as a run plays them
+/// (`ucinewgame`, then the opening and the moves so far before each
+/// `go`), one from each of [`GAME_OPENINGS`], each for [`GAME_PLIES`]
+/// plies or to its end: every answer a legal move. With whether every
+/// search was answered (the engine is idle).
+async fn games(process: &mut EngineProcess, timeouts: Timeouts) -> (Finding, bool) {
+    let step = GAME_STEP;
+    let go = format!("go nodes {GAME_NODES}");
+    let started = Instant::now();
+    let mut plies = 0;
+    for (number, opening) in GAME_OPENINGS.iter().enumerate() {
+        if let Err(e) = process.new_game(timeouts.ready).await {
+            return (fail(step, e.to_string()), false);
+        }
+        let mut moves: Vec<String> = opening.split_whitespace().map(str::to_string).collect();
+        let mut board = openings::play_out(openings::START_FEN, opening.split_whitespace());
+        while moves.len() < GAME_PLIES && !board.is_game_over() {
+            let position = command::position(openings::START_FEN, &moves);
+            let at = format!("game {}, ply {}", number + 1, moves.len() + 1);
+            let searched = search(process, step, &position, &go, (board.clone(), CastlingMode::Standard), GAME_WAIT);
+            let found = match searched.await {
+                Ok(found) => found,
+                Err(detail) => return (fail(step, format!("{at}: {detail}")), false),
+            };
+            let legal = found.best.as_ref().and_then(|text| text.parse::<UciMove>().ok()?.to_move(&board).ok());
+            let Some(mv) = legal else {
+                let answer = found.best.as_deref().unwrap_or("(none)");
+                let fen = shakmaty::fen::Fen::from_position(&board, shakmaty::EnPassantMode::Legal);
+                return (fail(step, format!("{at}: 'bestmove {answer}' is not a legal move in '{fen}'")), true);
+            };
+            moves.extend(found.best);
+            board.play_unchecked(mv);
+            plies += 1;
+        }
+    }
+    let ms = started.elapsed().as_millis();
+    let count = GAME_OPENINGS.len();
+    (pass(step, format!("{count} games, {plies} moves, each legal, in {ms} ms")), true)
 }
 
 /// `go infinite`: no `bestmove` before `stop`, `readyok` during the search,

@@ -39,6 +39,8 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
         ("illegal-pv", "PVs", "PV move 'a1a1' is illegal"),
         ("slow-quit", "quit", "still running"),
         ("no-infinite", "go infinite, stop", "before stop"),
+        // Legal answers to single searches, then none some plies into a game.
+        ("none-after 10", "games at go nodes", "game 1, ply 6: 'bestmove (none)' is not a legal move in '"),
         ("bad-score", "scores", "neither cp nor mate"),
         // An engine that exits is quoted: its status and last line on stderr.
         (
@@ -49,8 +51,12 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
         ),
     ];
     let mut toml = format!("[[engine]]\nname = \"fake\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
-    for mode in faults.iter().map(|(mode, _, _)| *mode).chain(["few-nodes"]) {
-        toml += &format!("[[engine]]\nname = \"{mode}\"\ncommand = \"{FAKE}\"\nargs = [\"{mode}\"]\n");
+    // A fault is a scripted mode and its number, if any; the engine is named by the mode.
+    let name = |fault: &str| fault.split(' ').next().unwrap_or_default().to_string();
+    for fault in faults.iter().map(|(fault, _, _)| *fault).chain(["few-nodes"]) {
+        let args: Vec<String> = fault.split(' ').map(|word| format!("\"{word}\"")).collect();
+        toml +=
+            &format!("[[engine]]\nname = \"{}\"\ncommand = \"{FAKE}\"\nargs = [{}]\n", name(fault), args.join(", "));
     }
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
 
@@ -62,9 +68,17 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
     assert!(good.status.success(), "{text}{}", String::from_utf8_lossy(&good.stderr));
     let bundled = table(&text, "fhr");
     let steps: Vec<&str> = bundled.iter().map(|(step, _, _)| step.as_str()).collect();
-    for step in
-        ["start", "options", "go wtime/btime", "go movetime", "go nodes", "go infinite, stop", "UCI_Chess960", "quit"]
-    {
+    for step in [
+        "start",
+        "options",
+        "go wtime/btime",
+        "go movetime",
+        "go nodes",
+        "games at go nodes",
+        "go infinite, stop",
+        "UCI_Chess960",
+        "quit",
+    ] {
         assert!(steps.contains(&step), "{step} missing: {text}");
     }
     assert!(bundled.iter().all(|(_, status, _)| status == "pass"), "{text}");
@@ -76,20 +90,22 @@ fn each_scripted_fault_fails_its_own_step_and_the_status_says_so() {
     assert!(warned[0].2.contains("'go nodes 20000' searched 6 nodes"), "{text}");
 
     // Each fault fails the step it breaks and no other.
+    let names: Vec<String> = faults.iter().map(|(fault, _, _)| name(fault)).collect();
     let mut args = vec!["check"];
-    args.extend(faults.iter().map(|(mode, _, _)| *mode));
+    args.extend(names.iter().map(String::as_str));
     let bad = arena(&dir, &args);
     assert_eq!(bad.status.code(), Some(2));
     let text = stdout(&bad);
     for (mode, step, needle) in faults {
-        let failed: Vec<_> = table(&text, mode).into_iter().filter(|(_, status, _)| status == "FAIL").collect();
+        let mode = name(mode);
+        let failed: Vec<_> = table(&text, &mode).into_iter().filter(|(_, status, _)| status == "FAIL").collect();
         assert_eq!(failed.len(), 1, "{mode}: {failed:?}\n{text}");
         assert_eq!(failed[0].0, step, "{mode}: {text}");
         assert!(failed[0].2.contains(needle), "{mode}: {:?}", failed[0]);
     }
     let err = String::from_utf8_lossy(&bad.stderr);
     let last = err.lines().last().unwrap_or_default();
-    assert!(last.contains("7 of 7 engines failed the check") && last.contains("crash-on-option (options)"), "{err}");
+    assert!(last.contains("8 of 8 engines failed the check") && last.contains("crash-on-option (options)"), "{err}");
 
     // An engine that is neither a name nor a program: one line.
     let unknown = arena(&dir, &["check", "nobody"]);
