@@ -32,9 +32,10 @@ FEATURES = [
 ]
 RUN_NAMES = {"vnm": "vnm (verified, R = 3)"}
 GAMES_PER_BUDGET = 2000
-# Mean seconds a game at each budget with the machine to itself: session 36,
-# 2026-11-28 17:00-18:45 UTC, 1,653 games on the PGO build (docs/src/scaling.md;
-# session 35's machine was slower: 0.12, 0.36, 1.67, 6.9 and 24.5 s).
+# Mean seconds a game at each budget with the machine to itself, measured
+# 2026-11-28 17:00-18:45 UTC over 1,653 games on the PGO build
+# (docs/src/scaling.md; a slower machine of the same class took 0.12, 0.36,
+# 1.67, 6.9 and 24.5 s).
 PACE = {4000: 0.08, 16000: 0.29, 64000: 1.15, 256000: 4.44, 1024000: 17.6}
 SLOTS = 2
 # The docs' prose is wrapped at this width.

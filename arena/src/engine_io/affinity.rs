@@ -8,7 +8,7 @@
 //! own ([`Affinity::auto`]): left to the kernel, two games of instant
 //! engines on two cores shared a core about a fifth of the time while the
 //! other idled, and their wall time per ply spread by 30 % from run to run
-//! (BENCHMARKS.md, sessions 10-12). `--affinity none` turns it off. Two
+//! (BENCHMARKS.md, "Throughput against c-chess-cli and fastchess"). `--affinity none` turns it off. Two
 //! arenas with the same concurrency on one machine pin their slots to the
 //! same CPU sets, so each set still carries an equal share.
 //!

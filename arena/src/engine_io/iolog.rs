@@ -5,8 +5,8 @@
 //!
 //! The members of a process's games of one run are appended to a few files
 //! in `arena-logs/run-N/` ([`LogStore`]), not one file per game: making a
-//! file per game cost more CPU than compressing it (BENCHMARKS.md, session
-//! 12). A game's stored record names its file, offset and length
+//! file per game cost more CPU than compressing it (BENCHMARKS.md,
+//! "Throughput against c-chess-cli and fastchess"). A game's stored record names its file, offset and length
 //! (`host:…/io-host-pid-1.log.gz@4096+2311`), `arena log RUN P.G` prints it,
 //! and since concatenated members are one gzip stream, `zcat` reads a whole
 //! file.
