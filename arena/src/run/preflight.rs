@@ -100,13 +100,7 @@ impl FirstSearch {
         let Some(process) = player.process() else { return Ok(()) };
         let failure = match said_if_slow(process.think("position startpos", &go, deadline), name, &go, limit).await {
             Ok(thought) => {
-                if let (Some(asked), Some(searched)) = (nodes, thought.info.nodes)
-                    && !node_limit_kept(asked, searched)
-                {
-                    crate::term::warn(&format!(
-                        "engine '{name}' searched {searched} nodes for '{go}': its games are not played at the run's node budget (`arena check {name}` tests its limits)"
-                    ));
-                }
+                warn_if_node_limit_missed(name, &go, nodes, thought.info.nodes);
                 return Ok(());
             }
             Err(failure) => failure,
@@ -130,6 +124,19 @@ impl FirstSearch {
         };
         player.discard().await;
         Err(RunError::Spec(format!("engine '{name}' {why}")))
+    }
+}
+
+/// Warns once when an engine asked for `go` with a node limit of `asked`
+/// reported `searched` nodes, far from it: its games are not at the
+/// run's budget (Debian's Ethereal 12 searches 6 nodes for any).
+fn warn_if_node_limit_missed(name: &str, go: &str, asked: Option<u64>, searched: Option<u64>) {
+    if let (Some(asked), Some(searched)) = (asked, searched)
+        && !node_limit_kept(asked, searched)
+    {
+        crate::term::warn(&format!(
+            "engine '{name}' searched {searched} nodes for '{go}': its games are not played at the run's node budget (`arena check {name}` tests its limits)"
+        ));
     }
 }
 
