@@ -127,7 +127,7 @@ impl FirstSearch {
     }
 }
 
-/// Warns once when an engine asked for `go` with a node limit of `asked`
+/// Warns when an engine asked for `go` with a node limit of `asked`
 /// reported `searched` nodes, far from it: its games are not at the
 /// run's budget (Debian's Ethereal 12 searches 6 nodes for any).
 fn warn_if_node_limit_missed(name: &str, go: &str, asked: Option<u64>, searched: Option<u64>) {
