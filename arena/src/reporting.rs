@@ -224,9 +224,12 @@ async fn games_report(
         count_set_aside: count_set_aside.unwrap_or(spec.machines.count_set_aside),
     };
     let excluded = reports::report::machines_left_out(machines);
-    let (games, move_totals, terminations) = match detail {
-        Detail::Full => (db.game_counts(run).await?, db.move_totals(run).await?, Vec::new()),
-        Detail::Brief => (Vec::new(), Vec::new(), db.terminations(run, &excluded).await?),
+    // Both views read the move totals (a row per engine): the short one
+    // for whether each engine kept its node limit.
+    let move_totals = db.move_totals(run).await?;
+    let (games, terminations) = match detail {
+        Detail::Full => (db.game_counts(run).await?, Vec::new()),
+        Detail::Brief => (Vec::new(), db.terminations(run, &excluded).await?),
     };
     let pv_issues = db.pv_issue_counts(run).await?;
     let iterations = match &spec.tune {
@@ -247,6 +250,7 @@ async fn games_report(
         progress: progress.as_deref(),
         games: &games,
         move_totals: &move_totals,
+        node_limits: (0..spec.engines.len()).map(|i| spec.time_control(i).node_limit()).collect(),
         anchor,
         tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
         pv_issues: &pv_issues,

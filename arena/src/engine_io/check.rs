@@ -12,6 +12,7 @@
 
 use std::time::Duration;
 
+use model::node_limit_kept;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 use tokio::time::Instant;
@@ -300,17 +301,6 @@ fn judge_limit(found: &Search, go: &str, allowed_ms: u64) -> Finding {
         }
         _ => pass(step, format!("'{go}' answered after {ms} ms")),
     }
-}
-
-/// Whether an engine asked for `go nodes ASKED` that reports `searched`
-/// nodes keeps the limit closely enough for a node budget to mean what it
-/// says: from half the budget (an engine that stops at the first depth)
-/// to a tenth over (one that finishes an iteration or checks its count
-/// every few thousand nodes). From the start position Debian's Stockfish
-/// 15.1 reports 1,000, 4,006 and 20,024 for 1,000, 4,000 and 20,000;
-/// Ethereal 12 reports 6 for each.
-pub fn node_limit_kept(asked: u64, searched: u64) -> bool {
-    (asked / 2..=asked.saturating_add(asked / 10)).contains(&searched)
 }
 
 /// Games against itself at `go nodes` [`GAME_NODES`], as a run plays them

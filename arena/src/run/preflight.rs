@@ -3,11 +3,10 @@
 use std::path::Path;
 use std::time::Duration;
 
-use model::{Spec, TimeControl};
+use model::{Spec, TimeControl, node_limit_kept};
 
 use super::chunks;
 use super::error::RunError;
-use crate::engine_io::check::node_limit_kept;
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::player::Player;
 use crate::engine_io::process::{Deadline, ThinkFailure, Timeouts};

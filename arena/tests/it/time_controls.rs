@@ -155,19 +155,53 @@ fn an_engine_that_stops_short_of_a_node_limit_is_warned_of_once() {
          [[engine]]\nname = \"keeps\"\ncommand = \"{FAKE}\"\n"
     );
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    // The preflight's line on standard error (its first search), and the
+    // summary's on standard output (its games' mean nodes per move).
     let warnings = |a: &str, b: &str| {
         let args = ["match", "--a", a, "--b", b, "--tc", "nodes=1000", "--games", "2", "--db", "w.db"];
         let out = arena_ok(&dir, &args);
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         assert!(stderr.contains("2 games"), "the games play: {stderr}");
-        stderr.lines().filter(|l| l.contains(" nodes for 'go nodes")).map(str::to_string).collect::<Vec<_>>()
+        let lines = |text: &str, marker: &str| {
+            text.lines().filter(|l| l.contains(marker)).map(str::to_string).collect::<Vec<_>>()
+        };
+        let stdout = stdout(&out);
+        (lines(&stderr, " nodes for 'go nodes"), lines(&stdout, "nodes a move on average"))
     };
+    let summary = "warning: engine 'few' searched 6 nodes a move on average at nodes=1000: its games were not \
+                   played at the run's node budget";
     assert_eq!(
         warnings("few", "keeps"),
-        ["warning: engine 'few' searched 6 nodes for 'go nodes 1000': its games are not played at the run's node \
-          budget (`arena check few` tests its limits)"]
+        (
+            vec![
+                "warning: engine 'few' searched 6 nodes for 'go nodes 1000': its games are not played at the run's \
+                  node budget (`arena check few` tests its limits)"
+                    .to_string()
+            ],
+            vec![summary.to_string()]
+        )
     );
-    assert!(warnings("keeps", "plain").is_empty());
-    assert!(warnings("fhr", "nmp2").is_empty(), "the bundled engine keeps its node limit");
+    // Every view of the run says it: the short one, the full report and its JSON.
+    let show = stdout(&arena_ok(&dir, &["show", "1", "--db", "w.db"]));
+    assert_eq!(show.lines().filter(|l| *l == summary).count(), 1, "{show}");
+    let report = stdout(&arena_ok(&dir, &["report", "1", "--db", "w.db"]));
+    assert_eq!(report.lines().filter(|l| *l == summary).count(), 1, "{report}");
+    let json = stdout(&arena_ok(&dir, &["report", "1", "--db", "w.db", "--format", "json"]));
+    let json: Value = serde_json::from_str(&json).unwrap();
+    let kept: Vec<(&str, &Value, &Value)> = json["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), &e["node_limit"], &e["node_limit_kept"]))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            ("few", &serde_json::json!(1000), &serde_json::json!(false)),
+            ("keeps", &serde_json::json!(1000), &serde_json::json!(true))
+        ]
+    );
+    assert_eq!(warnings("keeps", "plain"), (vec![], vec![]));
+    assert_eq!(warnings("fhr", "nmp2"), (vec![], vec![]), "the bundled engine keeps its node limit");
     let _ = std::fs::remove_dir_all(&dir);
 }

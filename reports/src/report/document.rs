@@ -114,6 +114,7 @@ impl Layout for Brief<'_> {
         if !overheads.is_empty() {
             blocks.push(Block::Lines(false, vec![format!("move overhead ms, p50 / p99: {}", overheads.join(", "))]));
         }
+        blocks.extend(node_limit_block(&report.engines));
         blocks.extend(mate_pv_blocks(report));
         if let Some(machines) = &report.machines {
             blocks.extend(machines.blocks(true));
@@ -123,6 +124,24 @@ impl Layout for Brief<'_> {
         }
         Document { title: format!("arena run {} ({})", report.header.run, report.header.kind), blocks }
     }
+}
+
+/// A line per engine whose mean nodes per move did not keep its `nodes=`
+/// limit (nothing when every engine kept its own): its games were played
+/// at another budget than the run says.
+fn node_limit_block(engines: &[super::EngineReport]) -> Option<Block> {
+    let lines: Vec<String> = engines
+        .iter()
+        .filter(|e| e.node_limit_kept == Some(false))
+        .filter_map(|e| {
+            Some(format!(
+                "warning: engine '{}' searched {:.0} nodes a move on average at nodes={}: its games were not played \
+                 at the run's node budget",
+                e.name, e.avg_nodes?, e.node_limit?
+            ))
+        })
+        .collect();
+    (!lines.is_empty()).then_some(Block::Lines(false, lines))
 }
 
 /// The mate scores whose PV did not back them (nothing when there were none).
@@ -268,6 +287,7 @@ fn blocks(report: &Report) -> Vec<Block> {
     }
     out.push(Block::Heading(2, "Engines".to_string()));
     out.push(engine_table(&report.engines));
+    out.extend(node_limit_block(&report.engines));
     out.push(Block::Heading(2, "Terminations".to_string()));
     out.push(termination_table(&report.engines));
     if let Some(machines) = &report.machines {

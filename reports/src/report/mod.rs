@@ -18,8 +18,9 @@
 //!   `elo_progress[]` (`games`, `elo`, `low`, `high`, pentanomial),
 //!   `llr_progress[]` (`games`, `llr`; SPRT runs only)
 //! - `engines[]`: `name`, `games`, `points`, `moves`, `avg_depth`,
-//!   `avg_nodes`, `avg_nps`, `avg_time_ms`, `terminations[]` (`termination`,
-//!   `won`, `drawn`, `lost`)
+//!   `avg_nodes`, `node_limit` (its `nodes=` limit or `null`),
+//!   `node_limit_kept` (whether `avg_nodes` kept it, or `null`), `avg_nps`,
+//!   `avg_time_ms`, `terminations[]` (`termination`, `won`, `drawn`, `lost`)
 //! - `lengths[]`: `from_plies`, `to_plies` (inclusive), `games`
 //! - `tournament`: `null`, or `engines`, `crosstable` (`[i][j]`: `null` or
 //!   `{points, games}` of engine i against j), `anchor`, `ratings[]` (`name`,
@@ -142,6 +143,10 @@ pub struct Inputs<'a> {
     pub games: &'a [GameCount],
     /// Per-engine move totals.
     pub move_totals: &'a [EngineMoveTotals],
+    /// Each engine's `nodes=` limit, in the order of `header.engines`
+    /// (`None` for any other time control): its mean nodes per move are
+    /// judged against it.
+    pub node_limits: Vec<Option<u64>>,
     /// Anchor of tournament ratings (the first engine when `None` or unknown).
     pub anchor: Option<String>,
     /// A tuning run's SPSA settings and stored iterations.
@@ -278,6 +283,12 @@ pub struct EngineReport {
     pub avg_depth: Option<f64>,
     /// Mean reported nodes per move.
     pub avg_nodes: Option<f64>,
+    /// Its `nodes=` limit, if it played under one.
+    pub node_limit: Option<u64>,
+    /// Whether its mean nodes per move kept that limit
+    /// ([`model::node_limit_kept`]); `None` without a limit or without
+    /// reported nodes.
+    pub node_limit_kept: Option<bool>,
     /// Mean reported nps.
     pub avg_nps: Option<f64>,
     /// Mean time per move, ms.
@@ -374,7 +385,14 @@ impl Report {
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let records = inputs.machines.map_or(&[][..], |m| m.records);
-        let engines = names.iter().map(|name| engine(name, &games, inputs.move_totals, records)).collect();
+        let engines = names
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let limit = inputs.node_limits.get(i).copied().flatten();
+                engine(name, limit, &games, inputs.move_totals, records)
+            })
+            .collect();
         // A scaling run's engine copies play only their own budget: no round robin to rate.
         let tournament =
             (names.len() > 2 && inputs.scale.is_none()).then(|| tournament(&names, &counts, inputs.anchor.as_deref()));
@@ -577,7 +595,13 @@ fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<Llr
     (elo_progress, llr_progress)
 }
 
-fn engine(name: &str, games: &[GameCount], totals: &[EngineMoveTotals], machines: &[MachineRecord]) -> EngineReport {
+fn engine(
+    name: &str,
+    node_limit: Option<u64>,
+    games: &[GameCount],
+    totals: &[EngineMoveTotals],
+    machines: &[MachineRecord],
+) -> EngineReport {
     let mut overheads = Latencies::default();
     for (_, latencies) in machines.iter().flat_map(|m| &m.overheads).filter(|(engine, _)| engine == name) {
         overheads.merge(latencies);
@@ -600,13 +624,18 @@ fn engine(name: &str, games: &[GameCount], totals: &[EngineMoveTotals], machines
     }
     let total = totals.iter().find(|t| t.engine == name).cloned().unwrap_or_default();
     let mean = |sum: i64, count: i64| (count > 0).then(|| sum as f64 / count as f64);
+    let avg_nodes = mean(total.nodes_sum, total.nodes_moves);
     EngineReport {
         name: name.to_string(),
         games: played,
         points,
         moves: u64::try_from(total.moves).unwrap_or(0),
         avg_depth: mean(total.depth_sum, total.depth_moves),
-        avg_nodes: mean(total.nodes_sum, total.nodes_moves),
+        avg_nodes,
+        node_limit,
+        node_limit_kept: node_limit
+            .zip(avg_nodes)
+            .map(|(limit, nodes)| model::node_limit_kept(limit, nodes.round() as u64)),
         avg_nps: mean(total.nps_sum, total.nps_moves),
         avg_time_ms: mean(total.time_ms, total.moves),
         overhead_p50_ms: overheads.quantile(0.5),

@@ -101,6 +101,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         progress: None,
         games: &games,
         move_totals: &totals,
+        node_limits: Vec::new(),
         anchor: None,
         tune: None,
         pv_issues: &[],
@@ -206,6 +207,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         progress: None,
         games: &games,
         move_totals: &[],
+        node_limits: Vec::new(),
         anchor: Some("b".to_string()),
     });
     let t = report.tournament.as_ref().unwrap();
@@ -239,6 +241,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         progress: None,
         games: &[],
         move_totals: &[],
+        node_limits: Vec::new(),
         anchor: Some("b".to_string()),
     });
     assert_eq!(brief.tournament, report.tournament);
@@ -262,6 +265,7 @@ fn report_without_games(header: Header, sprt: Option<(Test, Option<Verdict>)>) -
         progress: None,
         games: &[],
         move_totals: &[],
+        node_limits: Vec::new(),
         anchor: None,
         tune: None,
         pv_issues: &[],
@@ -375,6 +379,7 @@ fn curves_from_blocks_match_the_curves_from_pairs() {
             progress,
             games: &[],
             move_totals: &[],
+            node_limits: Vec::new(),
             anchor: None,
             tune: None,
             pv_issues: &[],
