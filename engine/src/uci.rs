@@ -16,7 +16,7 @@ use shakmaty::CastlingMode;
 use crate::game::Game;
 use crate::moves::uci;
 use crate::score::mate_in_moves;
-use crate::search::pruning::{OptionSpec, PruningConfig};
+use crate::search::pruning::PruningConfig;
 use crate::search::{Limits, Report, Searcher, Settings};
 use crate::time::Clock;
 
@@ -370,28 +370,11 @@ impl Engine {
                 }
                 Err(e) => self.out.say(&format!("info string {}", truncate(&e.to_string()))),
             },
-            _ => match PruningConfig::OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(&name)) {
-                Some(spec) => self.set_pruning_option(spec, &value),
-                None => self.out.say(&format!("info string unknown option '{}'", truncate(&name))),
+            _ => match self.config.set_option(&name, &value) {
+                Ok(true) => {}
+                Ok(false) => self.out.say(&format!("info string unknown option '{}'", truncate(&name))),
+                Err(expected) => self.out.say(&format!("info string {expected}, got '{}'", truncate(&value))),
             },
-        }
-    }
-
-    fn set_pruning_option(&mut self, spec: &OptionSpec, value: &str) {
-        let parsed = match spec.range {
-            None => match value.to_ascii_lowercase().as_str() {
-                "true" => Some(1),
-                "false" => Some(0),
-                _ => None,
-            },
-            Some((min, max)) => value.parse::<i32>().ok().filter(|v| (min..=max).contains(v)),
-        };
-        match parsed {
-            Some(v) => (spec.set)(&mut self.config, v),
-            None => {
-                let expected = spec.range.map_or("true or false".to_string(), |(lo, hi)| format!("{lo}..{hi}"));
-                self.out.say(&format!("info string {} must be {expected}, got '{}'", spec.name, truncate(value)));
-            }
         }
     }
 }

@@ -129,6 +129,58 @@ pub fn run_once(name: &str, launch: &Launch, args: &[String]) -> Result<BenchRes
     Ok(BenchResult { nodes, nps: nps.unwrap_or(measured) })
 }
 
+/// The bench signature of the bundled engine with `preset` and the run's
+/// `options` for it, as `arena engine-uci` would search after those
+/// `setoption`s (an option it would refuse is left out, as it would leave
+/// it; `Pruning` replaces the preset). The search is deterministic and
+/// depends only on the build and the configuration, so each pair of the
+/// two is benched once per machine: the count is kept in the cache folder
+/// under `arena_sha256` and the configuration. The search is what a bench
+/// proves the same across arena builds (BENCHMARKS.md: the engine's
+/// changes that keep it node for node).
+pub fn bundled_signature(arena_sha256: &str, preset: &str, options: &[(String, String)]) -> Option<BenchResult> {
+    let mut config = engine::search::PruningConfig::preset(preset).ok()?;
+    for (name, value) in options {
+        if name.eq_ignore_ascii_case("pruning") {
+            if let Ok(replaced) = engine::search::PruningConfig::preset(value) {
+                config = replaced;
+            }
+        } else {
+            let _ = config.set_option(name, value);
+        }
+    }
+    let key = {
+        use sha2::{Digest, Sha256};
+        let digest = Sha256::digest(format!("{arena_sha256} {config:?}").as_bytes());
+        format!("{digest:x}")
+    };
+    let file = crate::util::cache_root().map(|root| root.join("bench").join(&key[..32]));
+    if let Some(cached) = file.as_deref().and_then(|f| std::fs::read_to_string(f).ok())
+        && let (Some(nodes), Some(nps)) = parse(&cached)
+    {
+        return Some(BenchResult { nodes, nps });
+    }
+    // No live line: it takes a second or two, once per build.
+    let result = engine::bench::run(&config, engine::bench::DEFAULT_DEPTH);
+    let found = BenchResult { nodes: result.nodes, nps: result.nps() };
+    if let Some(file) = file {
+        store(&file, &format!("{} nodes {} nps\n", found.nodes, found.nps));
+    }
+    Some(found)
+}
+
+/// Writes `text` to `file` whole or not at all (a temporary file renamed
+/// into place), so that two processes benching at once never read half a
+/// count; a cache that cannot be written is only slower.
+fn store(file: &std::path::Path, text: &str) {
+    let Some(dir) = file.parent() else { return };
+    let temporary = dir.join(format!(".{}.{}", std::process::id(), file.file_name().unwrap_or_default().display()));
+    let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&temporary, text));
+    if written.and_then(|()| std::fs::rename(&temporary, file)).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+}
+
 /// Waits for the bench, killing it after [`BENCH_TIMEOUT`].
 fn wait(child: &mut std::process::Child, started: Instant) -> Result<std::process::ExitStatus, String> {
     loop {

@@ -9,7 +9,9 @@
 //!   machines only a bench signature proves it the same;
 //! - a source engine is its commit (fixed when the run is created) and its
 //!   bench signature;
-//! - the bundled engine is arena's version (and the binary's sha256, kept).
+//! - the bundled engine is arena's version (and the binary's sha256, kept),
+//!   and its bench signature, which stays when a new arena leaves the
+//!   search as it was.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -20,7 +22,7 @@ use model::{EngineIdentity, Spec};
 
 use super::error::RunError;
 use super::preflight::preflight;
-use crate::engine_io::bench::signature;
+use crate::engine_io::bench::{bundled_signature, signature};
 use crate::engine_io::engines::{BenchSignature, EngineSpec, Source};
 use crate::engine_io::process::Timeouts;
 use crate::engine_io::source::{Cache, file_digest, find_program};
@@ -156,9 +158,12 @@ fn measure(
             accepted: false,
             seen_ms: model::now_ms(),
         };
-        if engine.preset.is_some() {
+        if let Some(preset) = &engine.preset {
             identity.sha256 = arena_digest(arena_exe)?;
             identity.id_name = ARENA_VERSION.to_string();
+            let bench = bundled_signature(&identity.sha256, preset, &engine.options);
+            identity.bench = bench.map(|b| b.nodes as i64);
+            identity.nps = bench.map(|b| b.nps as i64);
             measured.push(identity);
             continue;
         }
@@ -244,7 +249,15 @@ pub async fn check_identities(
 fn changed(engine: &EngineSpec, before: &EngineIdentity, now: &EngineIdentity) -> Option<String> {
     let short = |sha: &str| sha.get(..12).unwrap_or(sha).to_string();
     if engine.preset.is_some() {
-        return (before.id_name != now.id_name).then(|| format!("{} then, {} now", before.id_name, now.id_name));
+        let search = match (before.bench, now.bench) {
+            (Some(then), Some(now)) if then == now => {
+                format!("; the same bench signature, {now} nodes: the same search")
+            }
+            (Some(then), Some(now)) => format!("; bench {then} nodes then, {now} now: another search"),
+            _ => String::new(),
+        };
+        return (before.id_name != now.id_name)
+            .then(|| format!("{} then, {} now{search}", before.id_name, now.id_name));
     }
     if engine.source.is_some() {
         return None; // the commit is the run's; its bench was checked

@@ -479,3 +479,45 @@ async fn two_workers_on_postgres_build_the_commits_from_their_own_clones_and_fin
     }
     db.close().await;
 }
+
+/// The bundled engine's identity holds its bench signature: the count
+/// `arena engine-uci --pruning P bench` prints for the configuration it
+/// plays (an option set on a preset included), measured once per build and
+/// kept in the cache folder, so that a run's report can say that arena
+/// builds which played it searched alike.
+#[test]
+fn the_bundled_engine_is_identified_by_its_bench_signature() {
+    let dir = temp_dir("bundled-bench");
+    let cache = dir.join("cache");
+    // nmp2 with R = 3 searches as the nmp3 preset does.
+    let toml = "[[engine]]\nname = \"r3\"\npreset = \"nmp2\"\noptions = { NullMoveR = 3 }\n";
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let oracle = |preset: &str| {
+        let out = Command::new(ARENA).args(["engine-uci", "--pruning", preset, "bench"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        text.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()).unwrap_or_else(|| panic!("{text}"))
+    };
+    let expected = [oracle("nmp3"), oracle("fhr")];
+    assert_ne!(expected[0], oracle("nmp2"), "the option changes the search");
+    for run in ["1", "2"] {
+        run_ok(
+            &dir,
+            &cache,
+            &["match", "--a", "r3", "--b", "fhr", "--tc", "nodes=500", "--games", "2", "--db", "b.db"],
+        );
+        let report = report_json(&dir, &cache, "b.db", run);
+        let bench = |i: usize| report["header"]["engines"][i]["played_by"][0]["bench"].as_u64();
+        assert_eq!([bench(0), bench(1)], expected.map(Some), "run {run}");
+        let mut kept: Vec<String> = std::fs::read_dir(cache.join("bench"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect();
+        kept.sort();
+        let mut counts: Vec<String> = kept.iter().map(|t| t.split_whitespace().next().unwrap().to_string()).collect();
+        counts.sort();
+        let mut wanted = expected.map(|n| n.to_string()).to_vec();
+        wanted.sort();
+        assert_eq!(counts, wanted, "one count per configuration, kept: {kept:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -358,6 +358,35 @@ impl PruningConfig {
         },
     ];
 
+    /// Sets the pruning parameter called `name` (any case) from its UCI
+    /// value: `true`/`false` for a check box, an integer in range for a
+    /// spin. `Ok(false)` when `name` is no pruning parameter.
+    ///
+    /// # Errors
+    ///
+    /// The expected values, when `value` is not one of them.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String> {
+        let Some(spec) = Self::OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else { return Ok(false) };
+        let parsed = match spec.range {
+            None => match value.to_ascii_lowercase().as_str() {
+                "true" => Some(1),
+                "false" => Some(0),
+                _ => None,
+            },
+            Some((min, max)) => value.parse::<i32>().ok().filter(|v| (min..=max).contains(v)),
+        };
+        match parsed {
+            Some(v) => {
+                (spec.set)(self, v);
+                Ok(true)
+            }
+            None => {
+                let expected = spec.range.map_or("true or false".to_string(), |(lo, hi)| format!("{lo}..{hi}"));
+                Err(format!("{} must be {expected}", spec.name))
+            }
+        }
+    }
+
     /// A short description: the enabled techniques and their parameters.
     pub fn describe(&self) -> String {
         let mut parts = Vec::new();

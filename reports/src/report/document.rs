@@ -238,8 +238,9 @@ fn played_by_hosts(identities: &[model::EngineIdentity], label: impl Fn(&str) ->
             [first, .., last] if list.len() > 2 => {
                 let accepted = list.iter().filter(|i| i.accepted).count();
                 lines.push(format!(
-                    "  {on}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report); first {}; last {}",
+                    "  {on}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report){}; first {}; last {}",
                     list.len(),
+                    benches(&list),
                     binary(first),
                     binary(last)
                 ));
@@ -251,6 +252,26 @@ fn played_by_hosts(identities: &[model::EngineIdentity], label: impl Fn(&str) ->
         }
     }
     lines
+}
+
+/// What the bench signatures of many binaries say: one count for all that
+/// measured one (the same search), or each count, first seen first.
+fn benches(list: &[&model::EngineIdentity]) -> String {
+    let mut counts: Vec<i64> = Vec::new();
+    for bench in list.iter().filter_map(|i| i.bench) {
+        if !counts.contains(&bench) {
+            counts.push(bench);
+        }
+    }
+    let measured = list.iter().filter(|i| i.bench.is_some()).count();
+    match counts.as_slice() {
+        [] => String::new(),
+        [one] => format!("; bench {one} nodes on each of the {measured} that measured one"),
+        _ => {
+            let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();
+            format!("; bench signatures differ: {} nodes", counts.join(", "))
+        }
+    }
 }
 
 /// One binary that played an engine: its hash, `id name` and bench.

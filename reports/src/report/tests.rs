@@ -317,6 +317,39 @@ fn many_binaries_on_one_machine_fold_into_one_line() {
     }
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["header"]["engines"][0]["played_by"].as_array().map(Vec::len), Some(6));
+    assert!(!lines[0].contains("bench"), "no binary measured a bench: {}", lines[0]);
+}
+
+/// The folded line says whether the binaries that measured a bench
+/// signature agree on it (the same search) or not.
+#[test]
+fn many_binaries_say_whether_their_bench_signatures_agree() {
+    let line = |benches: [Option<i64>; 4]| {
+        let mut head = header(&["x", "y"]);
+        head.engines[0].played_by = benches
+            .iter()
+            .enumerate()
+            .map(|(n, &bench)| model::EngineIdentity {
+                engine: "x".into(),
+                host: "box".into(),
+                sha256: format!("{n:064x}"),
+                id_name: format!("x {n}"),
+                bench,
+                nps: bench.map(|_| 1_000_000),
+                accepted: n > 0,
+                seen_ms: n as i64,
+            })
+            .collect();
+        let text = render_text(&report_without_games(head, None));
+        text.lines().find(|l| l.contains("played on box")).unwrap().to_string()
+    };
+    let same = line([None, Some(4_648_864), Some(4_648_864), Some(4_648_864)]);
+    assert!(
+        same.contains("(each in the JSON report); bench 4648864 nodes on each of the 3 that measured one;"),
+        "{same}"
+    );
+    let differ = line([Some(1), Some(2), Some(1), None]);
+    assert!(differ.contains("; bench signatures differ: 1, 2 nodes;"), "{differ}");
 }
 
 #[test]
