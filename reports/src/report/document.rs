@@ -266,6 +266,7 @@ fn benches(list: &[&model::EngineIdentity]) -> String {
     let measured = list.iter().filter(|i| i.bench.is_some()).count();
     match counts.as_slice() {
         [] => String::new(),
+        [one] if measured == 1 => format!("; bench {one} nodes on the one that measured it"),
         [one] => format!("; bench {one} nodes on each of the {measured} that measured one"),
         _ => {
             let counts: Vec<String> = counts.iter().map(ToString::to_string).collect();

@@ -348,6 +348,8 @@ fn many_binaries_say_whether_their_bench_signatures_agree() {
         same.contains("(each in the JSON report); bench 4648864 nodes on each of the 3 that measured one;"),
         "{same}"
     );
+    let one = line([None, None, None, Some(4_648_864)]);
+    assert!(one.contains("; bench 4648864 nodes on the one that measured it;"), "{one}");
     let differ = line([Some(1), Some(2), Some(1), None]);
     assert!(differ.contains("; bench signatures differ: 1, 2 nodes;"), "{differ}");
 }
