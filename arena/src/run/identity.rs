@@ -281,3 +281,39 @@ fn warn_unproven(engine: &EngineSpec, recorded: &[EngineIdentity], now: &EngineI
 fn spec_error(error: crate::engine_io::source::SourceError) -> RunError {
     RunError::Spec(error.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A new arena for the bundled engine is a change; its bench signature
+    /// says whether the search stayed.
+    #[test]
+    fn a_new_arena_is_a_change_whose_bench_says_whether_the_search_stayed() {
+        let engine = EngineSpec::bundled("vnm");
+        let identity = |version: &str, bench: Option<i64>| EngineIdentity {
+            engine: "vnm".into(),
+            host: "box".into(),
+            sha256: version.repeat(64),
+            id_name: format!("arena 0.1.0 ({version})"),
+            bench,
+            nps: None,
+            accepted: false,
+            seen_ms: 0,
+        };
+        let before = identity("a", Some(4_648_864));
+        assert_eq!(changed(&engine, &before, &identity("a", Some(4_648_864))), None);
+        assert_eq!(
+            changed(&engine, &before, &identity("b", Some(4_648_864))).as_deref(),
+            Some("arena 0.1.0 (a) then, arena 0.1.0 (b) now; the same bench signature, 4648864 nodes: the same search")
+        );
+        assert_eq!(
+            changed(&engine, &before, &identity("b", Some(4_650_000))).as_deref(),
+            Some("arena 0.1.0 (a) then, arena 0.1.0 (b) now; bench 4648864 nodes then, 4650000 now: another search")
+        );
+        assert_eq!(
+            changed(&engine, &identity("a", None), &identity("b", Some(1))).as_deref(),
+            Some("arena 0.1.0 (a) then, arena 0.1.0 (b) now")
+        );
+    }
+}
