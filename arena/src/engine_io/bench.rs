@@ -129,26 +129,13 @@ pub fn run_once(name: &str, launch: &Launch, args: &[String]) -> Result<BenchRes
     Ok(BenchResult { nodes, nps: nps.unwrap_or(measured) })
 }
 
-/// The bench signature of the bundled engine with `preset` and the run's
-/// `options` for it, as `arena engine-uci` would search after those
-/// `setoption`s (an option it would refuse is left out, as it would leave
-/// it; `Pruning` replaces the preset). The search is deterministic and
-/// depends only on the build and the configuration, so each pair of the
-/// two is benched once per machine: the count is kept in the cache folder
-/// under `arena_sha256` and the configuration. The search is what a bench
-/// proves the same across arena builds (BENCHMARKS.md: the engine's
-/// changes that keep it node for node).
+/// The bench signature of the bundled engine playing `preset` with the
+/// run's `options` for it. Its search depends only on the build and the
+/// configuration, so each pair of the two is benched once per machine and
+/// the count kept in the cache folder; arena builds that leave the search
+/// as it was (BENCHMARKS.md) have the same count.
 pub fn bundled_signature(arena_sha256: &str, preset: &str, options: &[(String, String)]) -> Option<BenchResult> {
-    let mut config = engine::search::PruningConfig::preset(preset).ok()?;
-    for (name, value) in options {
-        if name.eq_ignore_ascii_case("pruning") {
-            if let Ok(replaced) = engine::search::PruningConfig::preset(value) {
-                config = replaced;
-            }
-        } else {
-            let _ = config.set_option(name, value);
-        }
-    }
+    let config = bundled_config(preset, options)?;
     let key = {
         use sha2::{Digest, Sha256};
         let digest = Sha256::digest(format!("{arena_sha256} {config:?}").as_bytes());
@@ -167,6 +154,23 @@ pub fn bundled_signature(arena_sha256: &str, preset: &str, options: &[(String, S
         store(&file, &format!("{} nodes {} nps\n", found.nodes, found.nps));
     }
     Some(found)
+}
+
+/// What `arena engine-uci` searches with after `setoption`s of `options`
+/// on `preset`: `Pruning` replaces the preset, a pruning parameter is set,
+/// and a value it would refuse is left out, as it leaves it.
+fn bundled_config(preset: &str, options: &[(String, String)]) -> Option<engine::search::PruningConfig> {
+    let mut config = engine::search::PruningConfig::preset(preset).ok()?;
+    for (name, value) in options {
+        if name.eq_ignore_ascii_case("pruning") {
+            if let Ok(replaced) = engine::search::PruningConfig::preset(value) {
+                config = replaced;
+            }
+        } else {
+            let _ = config.set_option(name, value);
+        }
+    }
+    Some(config)
 }
 
 /// Writes `text` to `file` whole or not at all (a temporary file renamed
