@@ -244,14 +244,19 @@ fn seconds(text: &str) -> Result<u64, String> {
 
 /// Whether an engine asked for `go nodes ASKED` that reports `searched`
 /// nodes keeps the limit closely enough for a node budget to mean what it
-/// says: from half the budget (an engine that stops at the first depth)
-/// to a tenth over (one that finishes an iteration or checks its count
-/// every few thousand nodes). From the start position Debian's Stockfish
-/// 15.1 reports 1,000, 4,006 and 20,024 for 1,000, 4,000 and 20,000;
-/// Ethereal 12 reports 6 for each. The same rule judges one search
-/// (`arena check`, a run's first search) and a run's mean (its report).
+/// says: from a tenth of the budget to a tenth over it (an engine that
+/// finishes an iteration or checks its count every few thousand nodes).
+/// The room below is for engines that print `info` only when an iteration
+/// completes: the nodes of the iteration the limit cut short go
+/// unreported, and the count they report is a third to all of what they
+/// searched at a branching factor of 3 (this engine's releases before it
+/// ended each search with its total averaged 43-49 % of `nodes=2000` and
+/// `nodes=800`). From the start position Debian's Stockfish 15.1 reports
+/// 1,000, 4,006 and 20,024 for 1,000, 4,000 and 20,000; Ethereal 12
+/// reports 6 for each. The same rule judges one search (`arena check`, a
+/// run's first search) and a run's mean (its report).
 pub fn node_limit_kept(asked: u64, searched: u64) -> bool {
-    (asked / 2..=asked.saturating_add(asked / 10)).contains(&searched)
+    (asked / 10..=asked.saturating_add(asked / 10)).contains(&searched)
 }
 
 impl fmt::Display for TimeControl {
@@ -319,10 +324,10 @@ impl TimeControl {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn a_node_limit_is_kept_from_half_to_a_tenth_over() {
+    fn a_node_limit_is_kept_from_a_tenth_to_a_tenth_over() {
         let kept: Vec<u64> =
-            [0, 1999, 2000, 4000, 4400, 4401].into_iter().filter(|&n| super::node_limit_kept(4000, n)).collect();
-        assert_eq!(kept, [2000, 4000, 4400]);
+            [0, 6, 399, 400, 4000, 4400, 4401].into_iter().filter(|&n| super::node_limit_kept(4000, n)).collect();
+        assert_eq!(kept, [400, 4000, 4400]);
         let tc = |text: &str| text.parse::<super::TimeControl>().unwrap().node_limit();
         assert_eq!((tc("nodes=4000"), tc("depth=5"), tc("10+0.1,nodetime=1000")), (Some(4000), None, None));
     }

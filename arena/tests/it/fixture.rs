@@ -46,6 +46,14 @@ fn report_as_before(dir: &std::path::Path, run: &str, before: &Value) -> Value {
         for key in ["overhead_p50_ms", "overhead_p99_ms"] {
             assert_eq!(engine.as_object_mut().and_then(|e| e.remove(key)), Some(Value::Null), "run {run}");
         }
+        // Since a report judges each engine's mean nodes against its
+        // `nodes=` limit: the bundled engine keeps it, where it has one and
+        // reported nodes.
+        let judged = !engine["avg_nodes"].is_null();
+        let limit = engine.as_object_mut().and_then(|e| e.remove("node_limit")).unwrap();
+        let kept = engine.as_object_mut().and_then(|e| e.remove("node_limit_kept")).unwrap();
+        let expected = if limit.is_null() || !judged { Value::Null } else { Value::Bool(true) };
+        assert_eq!(kept, expected, "run {run}: {limit}");
     }
     let Some(pairings) = now.get_mut("pairings").and_then(Value::as_array_mut) else { return now };
     for (k, pairing) in pairings.iter_mut().enumerate() {
