@@ -250,8 +250,8 @@ fn seconds(text: &str) -> Result<u64, String> {
 /// completes: the nodes of the iteration the limit cut short go
 /// unreported, and the count they report is a third to all of what they
 /// searched at a branching factor of 3 (this engine's releases before it
-/// ended each search with its total averaged 43-49 % of `nodes=2000` and
-/// `nodes=800`). From the start position Debian's Stockfish 15.1 reports
+/// ended each search with its total averaged 40-51 % of `nodes=200` to
+/// `nodes=2000`). From the start position Debian's Stockfish 15.1 reports
 /// 1,000, 4,006 and 20,024 for 1,000, 4,000 and 20,000; Ethereal 12
 /// reports 6 for each. The same rule judges one search (`arena check`, a
 /// run's first search) and a run's mean (its report).
