@@ -238,7 +238,7 @@ async fn games_report(
     };
     let budgets = match spec.budgets.is_empty() {
         true => Vec::new(),
-        false => scale_budgets(db, run, spec).await?,
+        false => scale_budgets(&move_totals, spec),
     };
     let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
     let report = Report::build(Inputs {
@@ -326,16 +326,14 @@ pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Re
 /// A scaling run's budgets with the mean depth and seldepth each side's
 /// moves reached there, from the games' move totals: each engine copy plays
 /// one budget only.
-async fn scale_budgets(db: &Db, run: i64, spec: &model::MatchSpec) -> Result<Vec<Budget>, DbError> {
-    let totals = db.move_totals(run).await?;
+fn scale_budgets(totals: &[model::EngineMoveTotals], spec: &model::MatchSpec) -> Vec<Budget> {
     let mean = |name: &str, slot: usize| {
         let t = totals.iter().find(|t| t.engine == name)?;
         let (sum, count) = if slot == 0 { (t.depth_sum, t.depth_moves) } else { (t.seldepth_sum, t.seldepth_moves) };
         (count > 0).then(|| sum as f64 / count as f64)
     };
     let side = |i: usize| spec.engines.get(i).map_or([None, None], |e| [mean(&e.name, 0), mean(&e.name, 1)]);
-    Ok(spec
-        .budgets
+    spec.budgets
         .iter()
         .enumerate()
         .map(|(i, tc)| Budget {
@@ -343,5 +341,5 @@ async fn scale_budgets(db: &Db, run: i64, spec: &model::MatchSpec) -> Result<Vec
             amount: tc.budget().unwrap_or(f64::NAN),
             depths: [side(2 * i), side(2 * i + 1)],
         })
-        .collect())
+        .collect()
 }
