@@ -42,6 +42,21 @@ pub enum RegistryError {
         /// Known names, comma-separated.
         known: String,
     },
+    /// The name is no engine and no program on `PATH`, but a program of
+    /// that name is in a games folder `PATH` leaves out: Debian installs
+    /// `stockfish` as `/usr/games/stockfish`, and root's `PATH` has no
+    /// `/usr/games`.
+    #[error(
+        "unknown engine '{name}': no program '{name}' on PATH, but {found} is one (give that path, or add {folder} to PATH)"
+    )]
+    OffPath {
+        /// The name asked for.
+        name: String,
+        /// The program found.
+        found: String,
+        /// Its folder.
+        folder: String,
+    },
     /// The file could not be read or parsed.
     #[error("{path}: {problem}")]
     File {
@@ -230,8 +245,10 @@ impl Registry {
         };
         let found = if name.contains('/') {
             PathBuf::from(name)
+        } else if let Some(found) = crate::engine_io::source::find_program(Path::new(name), None) {
+            found
         } else {
-            crate::engine_io::source::find_program(Path::new(name), None).ok_or(unknown)?
+            return Err(off_path(name, GAMES_FOLDERS).unwrap_or(unknown));
         };
         let problem = |problem: &str| RegistryError::File { path: name.to_string(), problem: problem.to_string() };
         let path = std::fs::canonicalize(found).map_err(|e| problem(&format!("no engine program there ({e})")))?;
@@ -248,6 +265,23 @@ impl Registry {
     pub fn names(&self) -> Vec<String> {
         PRESETS.iter().map(|p| p.to_string()).chain(self.configured.iter().map(|e| e.name.clone())).collect()
     }
+}
+
+/// Where distributions install games, chess engines among them, outside
+/// the `PATH` of root and of some service managers.
+const GAMES_FOLDERS: &[&str] = &["/usr/games", "/usr/local/games"];
+
+/// The error for `name` found in one of `folders` but not on `PATH`.
+fn off_path(name: &str, folders: &[&str]) -> Option<RegistryError> {
+    let (folder, found) = folders
+        .iter()
+        .map(|folder| (folder, Path::new(folder).join(name)))
+        .find(|(_, found)| crate::engine_io::source::find_program(found, None).is_some())?;
+    Some(RegistryError::OffPath {
+        name: name.to_string(),
+        found: found.display().to_string(),
+        folder: folder.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -288,6 +322,29 @@ mod tests {
         assert_eq!(launch.args, ["engine-uci", "--pruning", "fhr"]);
         let error = registry.get("fhx").unwrap_err().to_string();
         assert!(error.contains("unknown engine 'fhx'") && error.contains("plain") && error.contains("sf"), "{error}");
+    }
+
+    #[test]
+    fn a_program_in_a_games_folder_off_path_is_pointed_to() {
+        use std::os::unix::fs::PermissionsExt;
+        let folder = std::env::temp_dir().join(format!("arena-games-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).unwrap();
+        let program = folder.join("fancy-engine");
+        std::fs::write(&program, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let shown = folder.display().to_string();
+        let error = off_path("fancy-engine", &["/nonexistent", &shown]).unwrap().to_string();
+        assert_eq!(
+            error,
+            format!(
+                "unknown engine 'fancy-engine': no program 'fancy-engine' on PATH, but {shown}/fancy-engine is one \
+                 (give that path, or add {shown} to PATH)"
+            )
+        );
+        assert!(off_path("other-engine", &[&shown]).is_none(), "only a program that is there");
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert!(off_path("fancy-engine", &[&shown]).is_none(), "only an executable");
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]
