@@ -15,10 +15,18 @@ pub mod sprt;
 pub use distribution::Counts;
 pub use elo::{Summary, summarize};
 
-/// A p-value as the reports print it: three decimals, and `< 0.001` for
-/// what three decimals would print as 0.000.
+/// A p-value as the reports print it: three decimals, `< 0.001` for what
+/// three decimals would print as 0.000, and four where three would print
+/// 0.050, so that the side of 5 % the verdict beside it took shows (0.0496,
+/// significant; 0.0502, not).
 pub fn p_value(p: f64) -> String {
-    if p < 0.0005 { "< 0.001".to_string() } else { format!("{p:.3}") }
+    if p < 0.0005 {
+        "< 0.001".to_string()
+    } else if (0.0495..0.0505).contains(&p) {
+        format!("{p:.4}")
+    } else {
+        format!("{p:.3}")
+    }
 }
 
 /// `x` signed, to one decimal: `+12.3`, `-4.0`, and `+0.0` for whatever
@@ -47,5 +55,9 @@ mod tests {
         assert_eq!(p_equals(0.0), "p < 0.001");
         assert_eq!(p_value(1e-12), "< 0.001");
         assert_eq!(p_value(0.5), "0.500");
+        assert_eq!(p_equals(0.049_62), "p = 0.0496", "below 5 %, and says so");
+        assert_eq!(p_equals(0.050_21), "p = 0.0502");
+        assert_eq!(p_equals(0.0505), "p = 0.051");
+        assert_eq!(p_equals(0.0494), "p = 0.049");
     }
 }
