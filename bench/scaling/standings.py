@@ -79,13 +79,16 @@ def trend(scale, short=False):
     t = scale["trend"]
     if t is None:
         return "not measured"
+    # The numbers as every view of arena prints them, from its one line:
+    # "-2.0 Elo per doubling of the budget [-3.9, -0.04], p = 0.046: the difference shrinks …".
     verdict = scale["verdict"]
-    p = verdict.split("], ", 1)[1].split(":", 1)[0]
-    meaning = verdict.rsplit(": ", 1)[1].replace("the difference ", "")
+    slope, rest = verdict.split(" Elo per doubling of the budget ", 1)
+    interval, rest = rest.split(", ", 1)
+    p, meaning = rest.split(": ", 1)
+    meaning = meaning.replace("the difference ", "")
     if short:
         meaning = meaning.replace(" with the budget", "") if "no significant" in meaning else meaning
-    lo, hi = t["slope_ci95"]
-    return minus(f"{t['slope']:+.1f} [{lo:+.1f}, {hi:+.1f}], {p}: {meaning}")
+    return minus(f"{slope} {interval}, {p}: {meaning}")
 
 
 class Standings:

@@ -18,7 +18,7 @@ use serde::Serialize;
 use crate::stats::Counts;
 use crate::stats::elo::{OneSided, Summary, alike, exact_p_value, summarize};
 use crate::stats::sprt::{Model, Test, Verdict};
-use crate::stats::{p_equals, p_value, signed};
+use crate::stats::{interval, p_equals, p_value, signed};
 
 /// Version of the JSON object.
 pub const JSON_VERSION: u32 = 1;
@@ -322,11 +322,10 @@ fn elo_line(label: &str, e: &Estimate) -> String {
     }
     let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
     format!(
-        "{label:<16}{:>7} ± {:5.1}  [{}, {}]{bound}\n",
+        "{label:<16}{:>7} ± {:5.1}  {}{bound}\n",
         signed(e.elo),
         (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
-        signed(e.elo_ci95[0]),
-        signed(e.elo_ci95[1])
+        interval(e.elo_ci95[0], e.elo_ci95[1])
     )
 }
 

@@ -24,6 +24,19 @@ fn signed(x: f64) -> String {
     if text == "-0.0" { "+0.0".into() } else { text }
 }
 
+/// An interval's end as every view prints it: as [`signed`], but an end
+/// near zero and not zero keeps its sign and first significant digit.
+fn interval_end(x: f64) -> String {
+    let text = signed(x);
+    if text != "+0.0" || x.abs() < 1e-6 {
+        return text;
+    }
+    (2..=6)
+        .map(|decimals| format!("{x:+.decimals$}"))
+        .find(|t| t.chars().any(|c| ('1'..='9').contains(&c)))
+        .unwrap_or(text)
+}
+
 /// The texts every full view (the summary, show, the report in every
 /// format, the run page) must contain, each with what it stands for.
 fn facts(report: &Value) -> Vec<(String, String)> {
@@ -45,7 +58,7 @@ fn facts(report: &Value) -> Vec<(String, String)> {
             let elo = estimate["elo"].as_f64().unwrap();
             let [low, high] = [0, 1].map(|i| estimate["elo_ci95"][i].as_f64().unwrap());
             facts.push((format!("{name} Elo"), signed(elo)));
-            facts.push((format!("{name} interval"), format!("[{}, {}]", signed(low), signed(high))));
+            facts.push((format!("{name} interval"), format!("[{}, {}]", interval_end(low), interval_end(high))));
         } else {
             facts.push((format!("{name} Elo bound"), estimate["elo_text"].as_str().unwrap().to_string()));
         }
@@ -61,7 +74,10 @@ fn facts(report: &Value) -> Vec<(String, String)> {
             }
             if let Some(ci) = rating["elo_ci95"].as_array() {
                 let (low, high) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
-                facts.push((format!("interval of {engine}"), format!("[{}, {}]", signed(low), signed(high))));
+                facts.push((
+                    format!("interval of {engine}"),
+                    format!("[{}, {}]", interval_end(low), interval_end(high)),
+                ));
             }
         }
     }
@@ -111,7 +127,10 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
         }
         let [slope, low, high] =
             [&trend["slope"], &trend["slope_ci95"][0], &trend["slope_ci95"][1]].map(|v| v.as_f64().unwrap());
-        facts.push(("trend".into(), format!("{} per doubling [{}, {}]", signed(slope), signed(low), signed(high))));
+        facts.push((
+            "trend".into(),
+            format!("{} per doubling [{}, {}]", signed(slope), interval_end(low), interval_end(high)),
+        ));
         return facts;
     }
     let Some(first) = report["pairings"].as_array().and_then(|p| p.first()) else { return facts };

@@ -4,7 +4,7 @@
 
 use super::svg::{Band, Bars, LinePlot, Series};
 use super::{Report, Tournament};
-use crate::stats::signed;
+use crate::stats::{interval, signed};
 
 /// Pairs listed one by one up to this many; beyond, only the most one-sided.
 const OPENING_ROWS: usize = 100;
@@ -374,13 +374,7 @@ fn elo_plot(pairing: &super::PairingReport) -> Option<Block> {
     };
     let caption = match &pairing.statistics.pentanomial_estimate {
         Some(e) if e.elo_limit.is_some() => format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text),
-        _ => format!(
-            "Elo after {} games: {} [{}, {}]",
-            last.games,
-            signed(last.elo),
-            signed(last.low),
-            signed(last.high)
-        ),
+        _ => format!("Elo after {} games: {} {}", last.games, signed(last.elo), interval(last.low, last.high)),
     };
     Some(Block::Plot { caption, svg: plot.to_svg() })
 }
@@ -577,7 +571,7 @@ fn ratings_blocks(t: &Tournament) -> Vec<Block> {
                     (i + 1).to_string(),
                     r.name.clone(),
                     r.elo.map_or("unrated".to_string(), signed),
-                    r.elo_ci95.map_or("-".to_string(), |[lo, hi]| format!("[{}, {}]", signed(lo), signed(hi))),
+                    r.elo_ci95.map_or("-".to_string(), |[lo, hi]| interval(lo, hi)),
                     r.games.to_string(),
                     points(r.points),
                 ]

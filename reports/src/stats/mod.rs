@@ -37,6 +37,24 @@ pub fn signed(x: f64) -> String {
     if text == "-0.0" { "+0.0".to_string() } else { text }
 }
 
+/// A 95 % interval, `[-3.9, +0.4]`: each end as [`signed`] prints it,
+/// but an end that one decimal would print as `+0.0` while it is not zero
+/// keeps its sign and its first significant digit (`-0.04`), so that an
+/// interval that excludes zero, as its significant verdict says, shows it
+/// (below 10⁻⁶ an end is zero but for rounding).
+pub fn interval(low: f64, high: f64) -> String {
+    format!("[{}, {}]", interval_end(low), interval_end(high))
+}
+
+fn interval_end(x: f64) -> String {
+    let text = signed(x);
+    if text != "+0.0" || x.abs() < 1e-6 {
+        return text;
+    }
+    let decimals = (-x.abs().log10()).ceil().clamp(2.0, 6.0) as usize;
+    format!("{x:+.decimals$}")
+}
+
 /// `p = 0.046`, or `p < 0.001`, for a sentence.
 pub fn p_equals(p: f64) -> String {
     let value = p_value(p);
@@ -59,5 +77,14 @@ mod tests {
         assert_eq!(p_equals(0.050_21), "p = 0.0502");
         assert_eq!(p_equals(0.0505), "p = 0.051");
         assert_eq!(p_equals(0.0494), "p = 0.049");
+    }
+
+    #[test]
+    fn an_interval_end_near_zero_keeps_its_sign() {
+        assert_eq!(interval(-3.9, -0.036), "[-3.9, -0.04]");
+        assert_eq!(interval(0.004, 2.0), "[+0.004, +2.0]");
+        assert_eq!(interval(-0.0, 0.0), "[+0.0, +0.0]");
+        assert_eq!(interval(-12.34, 0.06), "[-12.3, +0.1]");
+        assert_eq!(interval(-1e-15, 1.0), "[+0.0, +1.0]", "what is zero but for rounding errors is zero");
     }
 }

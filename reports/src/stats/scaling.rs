@@ -9,7 +9,7 @@
 use serde::Serialize;
 use statrs::distribution::{ContinuousCDF, Normal};
 
-use super::signed;
+use super::{interval, signed};
 
 /// The line of Elo against log₂ budget.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -67,7 +67,7 @@ pub fn budget_trend(points: impl IntoIterator<Item = (f64, f64, [f64; 2])>) -> O
 
 /// The slope and its interval, short: `-9.8 per doubling [-13.6, -6.1]`.
 pub fn slope_text(trend: &Trend) -> String {
-    format!("{} per doubling [{}, {}]", signed(trend.slope), signed(trend.slope_ci95[0]), signed(trend.slope_ci95[1]))
+    format!("{} per doubling {}", signed(trend.slope), interval(trend.slope_ci95[0], trend.slope_ci95[1]))
 }
 
 /// The trend in one line, for every view.
@@ -76,10 +76,9 @@ pub fn verdict(trend: Option<&Trend>) -> String {
         return "not measured (fewer than two budgets with a two-sided Elo interval)".to_string();
     };
     let change = format!(
-        "{} Elo per doubling of the budget [{}, {}], {}",
+        "{} Elo per doubling of the budget {}, {}",
         signed(t.slope),
-        signed(t.slope_ci95[0]),
-        signed(t.slope_ci95[1]),
+        interval(t.slope_ci95[0], t.slope_ci95[1]),
         super::p_equals(t.p_value)
     );
     if t.p_value >= 0.05 {
