@@ -9,13 +9,22 @@ the database's pairs table for what is left).
 Each block sits in the docs between `<!-- standings:NAME -->` and
 `<!-- /standings:NAME -->`: `features` (README and BENCHMARKS: one row per
 feature, with the papers' results), `runs` and `run1` (scaling.md: games
-and trend per run, run 1 by budget) and `left` (scaling.md: the games still
-to play and what they cost). --write replaces what is between the markers
+and trend per run, run 1 by budget), `left` (scaling.md: the games still
+to play and what they cost) and `looks` (scaling.md: each run's trend at
+every snapshot committed so far, the looks a reader has had).
+
+The looks are computed here from the database's pairs, with the games
+finished by each snapshot's commit: the pentanomial Elo per budget
+(fishtest's, zero counts 10⁻³) and the weighted line through them, written
+again in Python from the formulas in docs/src/statistics.md. For the last
+look this independent computation must agree with arena's own report to
+the digits printed, or the script stops. --write replaces what is between the markers
 and nothing else; a missing marker is an error. ARENA defaults to
 target/release/arena.
 """
 import datetime
 import json
+import math
 import pathlib
 import sqlite3
 import subprocess
@@ -45,7 +54,7 @@ WIDTH = 76
 FILES = {
     "README.md": ["features"],
     "BENCHMARKS.md": ["features"],
-    "docs/src/scaling.md": ["runs", "run1", "left"],
+    "docs/src/scaling.md": ["runs", "run1", "left", "looks"],
 }
 
 
@@ -61,6 +70,99 @@ def count(n):
 def span(values):
     lo, hi = min(values), max(values)
     return count(lo) if lo == hi else f"{count(lo)}-{count(hi)}"
+
+
+SCORES = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+Z95 = 1.959963984540054
+
+
+def phi(x):
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def elo_of_score(score):
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def pair_elo(penta):
+    """Elo of A and the standard error its 95 % interval implies, from the
+    pair counts [LL, LD, DD+WL, WD, WW]."""
+    counts = [c if c else 1e-3 for c in penta]
+    n = sum(counts)
+    mu = sum(i / 4 * c for i, c in enumerate(counts)) / n
+    variance = sum(c * (i / 4 - mu) ** 2 for i, c in enumerate(counts)) / n
+    se = math.sqrt(variance / n)
+    half = (elo_of_score(mu + Z95 * se) - elo_of_score(mu - Z95 * se)) / 2
+    return elo_of_score(mu), half / Z95
+
+
+def line(points):
+    """(slope, low, high, p) of the weighted line through (log₂ budget, Elo,
+    se), or None with fewer than two budgets."""
+    if len(points) < 2:
+        return None
+    weights = [1 / se ** 2 for _, _, se in points]
+    total = sum(weights)
+    mean_x = sum(w * x for w, (x, _, _) in zip(weights, points)) / total
+    mean_y = sum(w * y for w, (_, y, _) in zip(weights, points)) / total
+    sxx = sum(w * (x - mean_x) ** 2 for w, (x, _, _) in zip(weights, points))
+    sxy = sum(w * (x - mean_x) * (y - mean_y) for w, (x, y, _) in zip(weights, points))
+    slope, se = sxy / sxx, math.sqrt(1 / sxx)
+    return slope, slope - Z95 * se, slope + Z95 * se, 2 * phi(-abs(slope / se))
+
+
+class Looks:
+    """Each run's trend as it stood at given moments, from the pairs done by then."""
+
+    def __init__(self, con):
+        # (run, budget, when the pair's last game finished, A's pentanomial bucket)
+        self.pairs = []
+        for run, engine, r0, r1, finished in con.execute(
+            "SELECT p.run_id, p.engine_a, p.result0, p.result1, MAX(g.finished_ms) FROM pairs p "
+            "JOIN games g ON g.pair_id = p.id WHERE p.status = 'done' GROUP BY p.id"
+        ):
+            if r0 in SCORES and r1 in SCORES:
+                # A has White in the pair's first game and Black in its second.
+                bucket = round(2 * (SCORES[r0] + 1 - SCORES[r1]))
+                self.pairs.append((run, int(engine.split("@nodes=")[1]), finished, bucket))
+
+    def at(self, run, until_ms):
+        """(games, trend) of `run` over the pairs finished by `until_ms`."""
+        penta = {}
+        for r, budget, finished, bucket in self.pairs:
+            if r == run and finished <= until_ms:
+                penta.setdefault(budget, [0] * 5)[bucket] += 1
+        points = [(math.log2(b), *pair_elo(c)) for b, c in sorted(penta.items())]
+        return 2 * sum(sum(c) for c in penta.values()), line(points)
+
+
+def signed(x):
+    """As arena prints a number: one decimal, '+0.0' for what rounds to zero."""
+    text = f"{x:+.1f}"
+    return "+0.0" if text == "-0.0" else text
+
+
+def interval_end(x):
+    """As arena prints an interval's end: an end near zero but not zero
+    keeps its sign and first significant digit."""
+    text = signed(x)
+    if text != "+0.0" or abs(x) < 1e-6:
+        return text
+    return f"{x:+.{min(max(math.ceil(-math.log10(abs(x))), 2), 6)}f}"
+
+
+def p_text(p):
+    """As arena prints a p-value: three decimals, four where three give 0.050."""
+    if p < 0.0005:
+        return "< 0.001"
+    return f"{p:.4f}" if 0.0495 <= p < 0.0505 else f"{p:.3f}"
+
+
+def snapshot_times(root):
+    """The commit times (ms) of the committed snapshots, oldest first."""
+    done = subprocess.run(["git", "log", "--format=%ct", "--", "bench/scaling/scaling.db.gz"],
+                          cwd=root, capture_output=True, text=True)
+    return sorted(int(t) * 1000 for t in done.stdout.split())
 
 
 def report(arena, db, run):
@@ -108,7 +210,22 @@ class Standings:
             ):
                 nodes = int(engine.split("@nodes=")[1])
                 self.left[(run, nodes)] = 2 * pairs
+            self.looks = Looks(con)
+        self.last_ms = last_ms
         self.stamp = datetime.datetime.fromtimestamp(last_ms / 1000, datetime.timezone.utc)
+        self.check_against_arena()
+
+    def check_against_arena(self):
+        """The last look, computed here, as arena's report prints it."""
+        for run, *_ in FEATURES:
+            _, mine = self.looks.at(run, self.last_ms)
+            theirs = self.scales[run]["trend"]
+            if mine is None or theirs is None:
+                continue
+            expected = (theirs["slope"], *theirs["slope_ci95"], theirs["p_value"])
+            if any(abs(a - b) > 0.05 for a, b in zip(mine[:3], expected[:3])) or abs(mine[3] - expected[3]) > 5e-4:
+                sys.exit(f"run {run}: this script's trend {mine} is not arena's {expected}; "
+                         "the two computations have drifted apart")
 
     def when(self):
         return f"{self.stamp:%Y-%m-%d} at {self.stamp:%H:%M} UTC"
@@ -183,9 +300,34 @@ class Standings:
         )
         return [line.replace(nbsp, " ") for line in textwrap.wrap(text, WIDTH, break_on_hyphens=False)]
 
+    def looks_table(self):
+        """Each run's slope and p at every committed snapshot, and now."""
+        root = pathlib.Path(__file__).resolve().parents[2]
+        times = [t for t in snapshot_times(root) if t < self.last_ms] + [self.last_ms]
+        names = [preset for _, preset, _, _ in FEATURES]
+        rows = ["<details><summary>Each run's trend at every snapshot so far (Elo per doubling "
+                "[95 % interval], p)</summary>", "",
+                "| look (UTC) | games scored | " + " | ".join(names) + " |",
+                "|---|---:|" + "---|" * len(names)]
+        for ms in times:
+            cells, games = [], 0
+            for run, *_ in FEATURES:
+                played, t = self.looks.at(run, ms)
+                games += played
+                if t is None:
+                    cells.append("-")
+                    continue
+                slope, lo, hi, p = t
+                cells.append(minus(f"{signed(slope)} [{interval_end(lo)}, {interval_end(hi)}], {p_text(p)}"))
+            if games == 0:
+                continue
+            when = datetime.datetime.fromtimestamp(ms / 1000, datetime.timezone.utc)
+            rows.append(f"| {when:%Y-%m-%d %H:%M} | {count(games)} | " + " | ".join(cells) + " |")
+        return rows + ["", "</details>"]
+
     def block(self, name):
         return {"features": self.features, "runs": self.runs, "run1": self.run1,
-                "left": self.left_paragraph}[name]()
+                "left": self.left_paragraph, "looks": self.looks_table}[name]()
 
 
 def replace_block(text, name, lines, path):
@@ -209,7 +351,7 @@ def main():
     arena = args[1] if len(args) > 1 else "target/release/arena"
     standings = Standings(db, arena)
     if not write:
-        for name in ["features", "runs", "run1", "left"]:
+        for name in ["features", "runs", "run1", "left", "looks"]:
             print("\n".join(standings.block(name)))
             print()
         return
