@@ -18,9 +18,10 @@ finished by each snapshot's commit: the pentanomial Elo per budget
 (fishtest's, zero counts 10⁻³) and the weighted line through them, written
 again in Python from the formulas in docs/src/statistics.md. For the last
 look this independent computation must agree with arena's own report to
-the digits printed, or the script stops. --write replaces what is between the markers
-and nothing else; a missing marker is an error. ARENA defaults to
-target/release/arena.
+the digits printed, or the script stops.
+
+--write replaces what is between the markers and nothing else; a missing
+marker is an error. ARENA defaults to target/release/arena.
 """
 import datetime
 import json
@@ -148,7 +149,8 @@ def interval_end(x):
     text = signed(x)
     if text != "+0.0" or abs(x) < 1e-6:
         return text
-    return f"{x:+.{min(max(math.ceil(-math.log10(abs(x))), 2), 6)}f}"
+    shown = (f"{x:+.{decimals}f}" for decimals in range(2, 7))
+    return next((t for t in shown if any(c in "123456789" for c in t)), text)
 
 
 def p_text(p):
@@ -220,8 +222,11 @@ class Standings:
         for run, *_ in FEATURES:
             _, mine = self.looks.at(run, self.last_ms)
             theirs = self.scales[run]["trend"]
-            if mine is None or theirs is None:
+            if mine is None and theirs is None:
                 continue
+            if mine is None or theirs is None:
+                sys.exit(f"run {run}: this script's trend {mine} is not arena's {theirs}; "
+                         "the two computations have drifted apart")
             expected = (theirs["slope"], *theirs["slope_ci95"], theirs["p_value"])
             if any(abs(a - b) > 0.05 for a, b in zip(mine[:3], expected[:3])) or abs(mine[3] - expected[3]) > 5e-4:
                 sys.exit(f"run {run}: this script's trend {mine} is not arena's {expected}; "

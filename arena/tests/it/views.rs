@@ -25,7 +25,8 @@ fn signed(x: f64) -> String {
 }
 
 /// An interval's end as every view prints it: as [`signed`], but an end
-/// near zero and not zero keeps its sign and first significant digit.
+/// near zero and not zero keeps its sign, with the fewest decimals that
+/// show a digit other than zero.
 fn interval_end(x: f64) -> String {
     let text = signed(x);
     if text != "+0.0" || x.abs() < 1e-6 {

@@ -39,9 +39,10 @@ pub fn signed(x: f64) -> String {
 
 /// A 95 % interval, `[-3.9, +0.4]`: each end as [`signed`] prints it,
 /// but an end that one decimal would print as `+0.0` while it is not zero
-/// keeps its sign and its first significant digit (`-0.04`), so that an
-/// interval that excludes zero, as its significant verdict says, shows it
-/// (below 10⁻⁶ an end is zero but for rounding).
+/// keeps its sign, with the fewest decimals (two to six) that show a digit
+/// other than zero (`-0.04`), so that an interval that excludes zero, as
+/// its significant verdict says, shows it (below 10⁻⁶ an end is zero but
+/// for rounding).
 pub fn interval(low: f64, high: f64) -> String {
     format!("[{}, {}]", interval_end(low), interval_end(high))
 }
@@ -51,8 +52,10 @@ fn interval_end(x: f64) -> String {
     if text != "+0.0" || x.abs() < 1e-6 {
         return text;
     }
-    let decimals = (-x.abs().log10()).ceil().clamp(2.0, 6.0) as usize;
-    format!("{x:+.decimals$}")
+    (2..=6)
+        .map(|decimals| format!("{x:+.decimals$}"))
+        .find(|shown| shown.bytes().any(|b| (b'1'..=b'9').contains(&b)))
+        .unwrap_or(text)
 }
 
 /// `p = 0.046`, or `p < 0.001`, for a sentence.
@@ -83,6 +86,7 @@ mod tests {
     fn an_interval_end_near_zero_keeps_its_sign() {
         assert_eq!(interval(-3.9, -0.036), "[-3.9, -0.04]");
         assert_eq!(interval(0.004, 2.0), "[+0.004, +2.0]");
+        assert_eq!(interval(-0.0097, 1.0), "[-0.01, +1.0]", "the fewest decimals that show a digit");
         assert_eq!(interval(-0.0, 0.0), "[+0.0, +0.0]");
         assert_eq!(interval(-12.34, 0.06), "[-12.3, +0.1]");
         assert_eq!(interval(-1e-15, 1.0), "[+0.0, +1.0]", "what is zero but for rounding errors is zero");
