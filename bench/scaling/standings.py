@@ -10,8 +10,9 @@ Each block sits in the docs between `<!-- standings:NAME -->` and
 `<!-- /standings:NAME -->`: `features` (README and BENCHMARKS: one row per
 feature, with the papers' results), `runs` and `run1` (scaling.md: games
 and trend per run, run 1 by budget), `left` (scaling.md: the games still
-to play and what they cost) and `looks` (scaling.md: each run's trend at
-every snapshot committed so far, the looks a reader has had).
+to play and what they cost), `looks` (scaling.md: each run's trend at
+every snapshot committed so far, the looks a reader has had) and
+`sittings` (scaling.md: each stretch of play, its games and its pace).
 
 The looks are computed here from the database's pairs, with the games
 finished by each snapshot's commit: the pentanomial Elo per budget
@@ -23,6 +24,7 @@ the digits printed, or the script stops.
 --write replaces what is between the markers and nothing else; a missing
 marker is an error. ARENA defaults to target/release/arena.
 """
+import dataclasses
 import datetime
 import json
 import math
@@ -48,6 +50,10 @@ GAMES_PER_BUDGET = 2000
 # 1.67, 6.9 and 24.5 s).
 PACE = {4000: 0.08, 16000: 0.29, 64000: 1.15, 256000: 4.44, 1024000: 17.6}
 SLOTS = 2
+# A pause longer than this between one game's end and the next game's start
+# ends a sitting (the worker stopped between sessions, or for a rebuild); the
+# longest game, 1,024,000 nodes beside a build, took about two minutes.
+SITTING_GAP_MS = 10 * 60 * 1000
 # The docs' prose is wrapped at this width.
 WIDTH = 76
 
@@ -55,7 +61,7 @@ WIDTH = 76
 FILES = {
     "README.md": ["features"],
     "BENCHMARKS.md": ["features"],
-    "docs/src/scaling.md": ["runs", "run1", "left", "looks"],
+    "docs/src/scaling.md": ["runs", "run1", "left", "looks", "sittings"],
 }
 
 
@@ -137,6 +143,38 @@ class Looks:
         return 2 * sum(sum(c) for c in penta.values()), line(points)
 
 
+@dataclasses.dataclass
+class Sitting:
+    """A stretch of play: its first start and last end (ms), its games, the
+    seconds each game took by budget, and the engines' thinking ms and the
+    plies by budget."""
+    start: int
+    end: int
+    games: int = 0
+    seconds: dict = dataclasses.field(default_factory=dict)
+    think: dict = dataclasses.field(default_factory=dict)
+
+    def add(self, started, finished, budget, plies, think_ms):
+        self.end = max(self.end, finished)
+        self.games += 1
+        self.seconds.setdefault(budget, []).append((finished - started) / 1000)
+        ms, total = self.think.get(budget, (0, 0))
+        self.think[budget] = (ms + think_ms, total + plies)
+
+
+def sittings(con):
+    """The sittings of the worker, oldest first: games in order of start, a
+    new sitting after a pause of more than SITTING_GAP_MS."""
+    found = []
+    for started, finished, white, plies, think in con.execute(
+        "SELECT started_ms, finished_ms, white, plies, white_time_ms + black_time_ms FROM games ORDER BY started_ms"
+    ):
+        if not found or started - found[-1].end > SITTING_GAP_MS:
+            found.append(Sitting(started, finished))
+        found[-1].add(started, finished, int(white.split("@nodes=")[1]), plies, think)
+    return found
+
+
 def signed(x):
     """As arena prints a number: one decimal, '+0.0' for what rounds to zero."""
     text = f"{x:+.1f}"
@@ -213,6 +251,7 @@ class Standings:
                 nodes = int(engine.split("@nodes=")[1])
                 self.left[(run, nodes)] = 2 * pairs
             self.looks = Looks(con)
+            self.sittings = sittings(con)
         self.last_ms = last_ms
         self.stamp = datetime.datetime.fromtimestamp(last_ms / 1000, datetime.timezone.utc)
         self.check_against_arena()
@@ -330,9 +369,30 @@ class Standings:
             rows.append(f"| {when:%Y-%m-%d %H:%M} | {count(games)} | " + " | ".join(cells) + " |")
         return rows + ["", "</details>"]
 
+    def sittings_table(self):
+        """Each sitting's games and the mean seconds a game took at each budget."""
+        budgets = sorted({b for s in self.sittings for b in s.seconds})
+        largest = budgets[-1]
+        rows = ["<details><summary>Each sitting of the worker (games with no pause of more than "
+                f"{SITTING_GAP_MS // 60000} minutes): its games, the mean seconds a game took at each "
+                f"budget and the milliseconds a ply at {count(largest)} nodes</summary>", "",
+                "| sitting (UTC) | games | " + " | ".join(f"s a game at {b // 1000}k" for b in budgets)
+                + f" | ms a ply at {largest // 1000}k |",
+                "|---|---:|" + "---:|" * (len(budgets) + 1)]
+        for s in self.sittings:
+            first = datetime.datetime.fromtimestamp(s.start / 1000, datetime.timezone.utc)
+            last = datetime.datetime.fromtimestamp(s.end / 1000, datetime.timezone.utc)
+            until = f"{last:%H:%M}" if last.date() == first.date() else f"{last:%m-%d %H:%M}"
+            means = [f"{sum(s.seconds[b]) / len(s.seconds[b]):.2f}" if b in s.seconds else "-" for b in budgets]
+            ms, plies = s.think.get(largest, (0, 0))
+            per_ply = f"{ms / plies:.0f}" if plies else "-"
+            rows.append(f"| {first:%Y-%m-%d %H:%M}-{until} | {count(s.games)} | " + " | ".join(means)
+                        + f" | {per_ply} |")
+        return rows + ["", "</details>"]
+
     def block(self, name):
         return {"features": self.features, "runs": self.runs, "run1": self.run1,
-                "left": self.left_paragraph, "looks": self.looks_table}[name]()
+                "left": self.left_paragraph, "looks": self.looks_table, "sittings": self.sittings_table}[name]()
 
 
 def replace_block(text, name, lines, path):
@@ -356,7 +416,7 @@ def main():
     arena = args[1] if len(args) > 1 else "target/release/arena"
     standings = Standings(db, arena)
     if not write:
-        for name in ["features", "runs", "run1", "left", "looks"]:
+        for name in ["features", "runs", "run1", "left", "looks", "sittings"]:
             print("\n".join(standings.block(name)))
             print()
         return
