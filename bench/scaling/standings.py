@@ -8,7 +8,8 @@ the database's pairs table for what is left).
 
 Each block sits in the docs between `<!-- standings:NAME -->` and
 `<!-- /standings:NAME -->`: `features` (README and BENCHMARKS: one row per
-feature, with the papers' results), `runs` and `run1` (scaling.md: games
+feature, with the papers' results), `wavering` (README: the runs whose p
+has been on both sides of 0.05, look by look), `runs` and `run1` (scaling.md: games
 and trend per run, run 1 by budget), `left` (scaling.md: the games still
 to play and what they cost), `looks` (scaling.md: each run's trend at
 every snapshot committed so far, the looks a reader has had) and
@@ -59,7 +60,7 @@ WIDTH = 76
 
 # Which blocks each file holds.
 FILES = {
-    "README.md": ["features"],
+    "README.md": ["features", "wavering"],
     "BENCHMARKS.md": ["features"],
     "docs/src/scaling.md": ["runs", "run1", "left", "looks", "sittings"],
 }
@@ -346,8 +347,7 @@ class Standings:
 
     def looks_table(self):
         """Each run's slope and p at every committed snapshot, and now."""
-        root = pathlib.Path(__file__).resolve().parents[2]
-        times = [t for t in snapshot_times(root) if t < self.last_ms] + [self.last_ms]
+        times = self.look_times()
         names = [preset for _, preset, _, _ in FEATURES]
         rows = ["<details><summary>Each run's trend at every snapshot so far (Elo per doubling "
                 "[95 % interval], p)</summary>", "",
@@ -390,9 +390,51 @@ class Standings:
                         + f" | {per_ply} |")
         return rows + ["", "</details>"]
 
+    def look_times(self):
+        """The moments (ms) of the looks: each committed snapshot, and now."""
+        root = pathlib.Path(__file__).resolve().parents[2]
+        return [t for t in snapshot_times(root) if t < self.last_ms] + [self.last_ms]
+
+    def look_history(self, run):
+        """The p of `run`'s trend at every look so far, oldest first."""
+        looks = (self.looks.at(run, ms)[1] for ms in self.look_times())
+        return [t[3] for t in looks if t is not None]
+
+    def wavering(self):
+        """A paragraph on each run whose p has crossed 0.05 both ways, look by look."""
+        words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        word = lambda n: words[n] if n < len(words) else count(n)
+        lines = []
+        for run, _, name, _ in FEATURES:
+            ps = self.look_history(run)
+            crossings = sum((a < 0.05) != (b < 0.05) for a, b in zip(ps, ps[1:]))
+            if crossings < 2:
+                continue
+            under = sum(p < 0.05 for p in ps)
+            slope = minus(self.scales[run]["verdict"].split(" Elo per doubling", 1)[0])
+            now = p_text(ps[-1])
+            now = now if now.startswith("<") else f"= {now}"
+            before = " and ".join(p_text(p) for p in ps[-3:-1])
+            if self.left:
+                end = ("with a look after every session and no correction for looking again, "
+                       "not a finding until its games are all in.")
+            else:
+                end = "the last look, with every game in, is the one that counts."
+            text = (f"{name}: the slope ({slope} Elo per doubling) is at p {now} at this look, "
+                    f"after {before} at the two before; of the {len(ps)} looks at it so far, "
+                    f"{word(under)} were under 0.05 and {word(len(ps) - under)} over, crossing the line "
+                    f"{word(crossings)} times "
+                    "([every look](docs/src/scaling.md#the-papers-features-along-the-budget-where-the-runs-stand)): "
+                    + end)
+            lines += [""] + textwrap.wrap(text, WIDTH, break_on_hyphens=False, break_long_words=False)
+        if not lines:
+            return ["No run's p has crossed 0.05 both ways from look to look."]
+        return ["A p-value near 0.05 moves from look to look, across the line and back:"] + lines
+
     def block(self, name):
         return {"features": self.features, "runs": self.runs, "run1": self.run1,
-                "left": self.left_paragraph, "looks": self.looks_table, "sittings": self.sittings_table}[name]()
+                "left": self.left_paragraph, "looks": self.looks_table, "sittings": self.sittings_table,
+                "wavering": self.wavering}[name]()
 
 
 def replace_block(text, name, lines, path):
@@ -416,7 +458,7 @@ def main():
     arena = args[1] if len(args) > 1 else "target/release/arena"
     standings = Standings(db, arena)
     if not write:
-        for name in ["features", "runs", "run1", "left", "looks", "sittings"]:
+        for name in ["features", "wavering", "runs", "run1", "left", "looks", "sittings"]:
             print("\n".join(standings.block(name)))
             print()
         return
