@@ -330,6 +330,12 @@ class Standings:
                    for run, *_ in FEATURES}
         others = [g for run, games in per_run.items() if run != 1 for g in games]
         hours = sum(games * PACE[nodes] for nodes, games in by_budget.items()) / SLOTS / 3600
+        last = self.sittings[-1].seconds
+        lately = ""
+        if all(nodes in last for nodes in by_budget):
+            pace = {nodes: sum(last[nodes]) / len(last[nodes]) for nodes in by_budget}
+            lately = (f"; at the last sitting's pace ({', '.join(f'{pace[n]:.2f}' for n in sorted(pace))} s, "
+                      f"table below) some {sum(g * pace[n] for n, g in by_budget.items()) / SLOTS / 3600:.0f} hours")
         depths = [d for s in self.scales.values() for d in (s["points"][-1]["a_depth"], s["points"][-1]["b_depth"])]
         # A sum's terms do not break inside, and a '+' never starts a line
         # (Markdown would read a list): NBSP holds them together while wrapping.
@@ -341,7 +347,7 @@ class Standings:
             f"({span(per_run[1])} a budget in run 1, {span(others)} in each other run) and "
             f"{count(by_budget.get(largest, 0))} at the fifth, played together; at the fifth budget the mean "
             f"depth is {min(depths):.1f}-{max(depths):.1f} so far. At the pace measured with the machine to "
-            f"itself (below) that is some {hours:.0f} hours of both cores ({terms}, two games at a time)."
+            f"itself (below) that is some {hours:.0f} hours of both cores ({terms}, two games at a time){lately}."
         )
         return [line.replace(nbsp, " ") for line in textwrap.wrap(text, WIDTH, break_on_hyphens=False)]
 
