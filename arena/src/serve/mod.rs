@@ -133,6 +133,7 @@ fn router(db: Db, reports_db: Db, config: &ServeConfig) -> Router {
         .route("/api/workers", get(pages::api_workers))
         .route("/runs/{id}/{action}", post(control::control))
         .fallback(pages::not_found)
+        .method_not_allowed_fallback(pages::wrong_method)
         .with_state(app)
 }
 

@@ -496,6 +496,29 @@ pub(super) async fn api_workers(State(app): State<Arc<App>>) -> Response {
     }
 }
 
+/// A path that is there, asked with the other method: the controls take
+/// POST (the run page's buttons, with the token), the pages and the API GET.
+pub(super) async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    let control = method == axum::http::Method::GET;
+    let allowed = if control { "POST" } else { "GET" };
+    let text = if control {
+        format!(
+            "GET {}: the addresses under a run are its controls (stop, resume, priority, readmit), \
+             which take POST with the token; the run's page is its number alone",
+            uri.path()
+        )
+    } else {
+        format!("{method} {}: this address takes GET only", uri.path())
+    };
+    let mut response = if uri.path().starts_with("/api/") {
+        json_error(StatusCode::METHOD_NOT_ALLOWED, &text)
+    } else {
+        error_page(StatusCode::METHOD_NOT_ALLOWED, &text)
+    };
+    response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static(allowed));
+    response
+}
+
 /// Any other path.
 pub(super) async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {

@@ -269,6 +269,17 @@ fn control_on(db: &str) {
     assert_eq!(http(address, "GET", "/api/runs/999", &[], "").0, 404);
     assert_eq!(http(address, "GET", "/nowhere", &[], "").0, 404);
     assert_eq!(form(address, "/runs/abc/stop", "token=s3cret-token").0, 404);
+    // The other method on an address that is there: 405 and one line.
+    let (status, page) = http(address, "GET", "/runs/1/stop", &[], "");
+    assert!(
+        status == 405 && page.contains("GET /runs/1/stop: the addresses under a run are its controls"),
+        "{status} {page}"
+    );
+    let (status, page) = http(address, "POST", "/api/runs", &[], "");
+    assert!(
+        status == 405 && page.contains(r#""error":"POST /api/runs: this address takes GET only""#),
+        "{status} {page}"
+    );
     let (status, page) = form(address, "/runs/1/priority", "token=s3cret-token&priority=high");
     assert_eq!(status, 400);
     assert!(page.contains("priority must be a whole number"), "{page}");
