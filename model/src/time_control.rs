@@ -11,7 +11,7 @@
 //! | `40/7200:20/3600` | periods separated by `:`; the last one repeats |
 //! | `st=1` | fixed 1 s per move (`movetime`) |
 //! | `nodes=N`, `depth=N` | fixed nodes or depth per move |
-//! | `inf` | no limit (`go infinite`; ends only by the stall timeout) |
+//! | `inf` | no limit (`go infinite`): read from runs stored with it, refused for a new one |
 //!
 //! Modifiers follow after a comma: `timemargin=MS` (overrun tolerated before
 //! a forfeit, default 0), `nodetime=N` (charge the clock N nodes per
@@ -65,7 +65,7 @@ pub struct TimeControl {
 }
 
 /// The syntax, shown with every parse error.
-pub const SYNTAX: &str = "time controls: 40/300 | 300+3 | 40/300+2 | 40/7200:20/3600 | st=1 | nodes=N | depth=N | inf, \
+pub const SYNTAX: &str = "time controls: 40/300 | 300+3 | 40/300+2 | 40/7200:20/3600 | st=1 | nodes=N | depth=N, \
     optionally followed by ,timemargin=MS ,nodetime=N ,stall=S";
 
 /// A time control that could not be read.
@@ -186,7 +186,14 @@ const MIN_MOVE_TIME_MS: u64 = 50;
 fn parse_limit(text: &str, new: bool) -> Result<Limit, String> {
     let number = |s: &str| s.parse::<u64>().map_err(|_| format!("'{s}' is not a whole number"));
     if text == "inf" || text == "infinite" {
-        return Ok(Limit::Infinite);
+        // A UCI engine under `go infinite` answers only `stop`, which a game
+        // never sends: every move would end in a stall.
+        return match new {
+            true => Err(format!(
+                "{text} never ends a move: an engine under 'go infinite' waits for 'stop', so every game would end in a stall; give nodes=N, depth=N, st=S or a clock"
+            )),
+            false => Ok(Limit::Infinite),
+        };
     }
     if let Some((key, value)) = text.split_once('=') {
         return match key {
@@ -370,7 +377,7 @@ mod tests {
             ("depth=6", Limit::Depth(6)),
             ("inf", Limit::Infinite),
         ] {
-            let parsed = tc(text);
+            let parsed = TimeControl::parse(text, false).unwrap();
             assert_eq!(parsed.limit, limit, "{text}");
             assert_eq!(parsed.to_string(), text, "round trip");
         }
@@ -394,6 +401,8 @@ mod tests {
             "40/300,foo=1",
             "st=1,nodetime=3",
             "0",
+            "inf",
+            "infinite,stall=5",
         ] {
             let error = text.parse::<TimeControl>().unwrap_err().to_string();
             assert!(error.contains("40/300 | 300+3"), "{text}: {error}");
@@ -409,5 +418,8 @@ mod tests {
         let stored: TimeControl = serde_json::from_str("\"st=0.01\"").unwrap();
         assert_eq!(stored.limit, Limit::MoveTime(10), "a stored run still opens");
         assert!(serde_json::from_str::<TimeControl>("\"40/\"").is_err());
+        let error = "inf".parse::<TimeControl>().unwrap_err().to_string();
+        assert!(error.contains("inf never ends a move") && error.contains("give nodes=N"), "{error}");
+        assert_eq!(serde_json::from_str::<TimeControl>("\"inf\"").unwrap().limit, Limit::Infinite);
     }
 }

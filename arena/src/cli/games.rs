@@ -28,7 +28,7 @@ use model::adjudication::{draw_flag, parse_draw, parse_resign, resign_flag};
 #[derive(Args, Debug, Clone, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct PlayArgs {
-    /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N, inf; add ,timemargin=MS ,nodetime=N ,stall=S [default: 2+0.02; arena scale: none, its budgets are its time controls].
+    /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N; add ,timemargin=MS ,nodetime=N ,stall=S [default: 2+0.02; arena scale: none, its budgets are its time controls].
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     pub(super) tc: Option<String>,
