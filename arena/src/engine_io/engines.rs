@@ -261,9 +261,12 @@ impl Registry {
         Ok(EngineSpec { name: name.to_string(), command: path.display().to_string(), ..EngineSpec::default() })
     }
 
-    /// All names: presets first, then configured engines.
+    /// All names, each once: presets first, then configured engines (an
+    /// entry with a preset's name, as run files write them, replaces it).
     pub fn names(&self) -> Vec<String> {
-        PRESETS.iter().map(|p| p.to_string()).chain(self.configured.iter().map(|e| e.name.clone())).collect()
+        let configured = self.configured.iter().map(|e| e.name.clone());
+        let presets = PRESETS.iter().filter(|p| !self.configured.iter().any(|e| e.name == **p));
+        presets.map(|p| p.to_string()).chain(configured).collect()
     }
 }
 
@@ -322,6 +325,11 @@ mod tests {
         assert_eq!(launch.args, ["engine-uci", "--pruning", "fhr"]);
         let error = registry.get("fhx").unwrap_err().to_string();
         assert!(error.contains("unknown engine 'fhx'") && error.contains("plain") && error.contains("sf"), "{error}");
+        // An entry with a preset's name (a run file's) replaces it, and is listed once.
+        let replaced = Registry::parse("r.toml", "[[engine]]\nname = \"fhr\"\npreset = \"fhr\"\n").unwrap();
+        let names = replaced.names();
+        assert_eq!(names.iter().filter(|n| *n == "fhr").count(), 1, "{names:?}");
+        assert_eq!(names.len(), PRESETS.len(), "{names:?}");
     }
 
     #[test]
