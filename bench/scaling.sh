@@ -150,11 +150,13 @@ main() {
     done
     "$arena" runs --db "$db"
     # Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
-    # The runs outlive arena versions by design: --accept-change plays on with a
-    # newer arena (the bundled engine's identity is arena's version) and every
-    # report lists each version that played.
+    # The runs outlive arena versions: a newer arena whose bench signatures
+    # are the runs' plays on by itself (the same search), and every report
+    # lists each version that played; one that changed the search is refused
+    # ("not serving run N: … another search"), which only --accept-change,
+    # given by hand, would override.
     trap ':' INT
-    "$arena" worker --db "$db" --concurrency 2 --no-io-log --accept-change || true
+    "$arena" worker --db "$db" --concurrency 2 --no-io-log || true
     trap - INT
     # The snapshot is written even if this copy cannot read the database any
     # more (a newer arena, run meanwhile, migrated it).

@@ -25,7 +25,7 @@ pub struct ResumeArgs {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
-    /// Play on although an engine's binary (or arena, for the bundled engine) is not the one the run started with here; the change is recorded and reported.
+    /// Play on although an engine's binary (or arena, for the bundled engine) is not the one the run started with here and its bench signature is another or none (a change with the same signature plays on by itself); the change is recorded and reported.
     #[arg(long)]
     accept_change: bool,
 }

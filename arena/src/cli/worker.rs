@@ -38,7 +38,7 @@ pub struct WorkerArgs {
     /// Build source engines from this repository (repeatable): NAME is an engine's name or the repository's short name (e.g. myengine=~/src/myengine). Runs never choose a worker's repositories.
     #[arg(long = "repo", value_name = "NAME=PATH|URL", value_parser = parse_repo)]
     repos: Vec<(String, String)>,
-    /// Play on although an engine's binary (or arena, for the bundled engine) is not what this machine played the run with before; the change is recorded and reported.
+    /// Play on although an engine's binary (or arena, for the bundled engine) is not what this machine played the run with before and its bench signature is another or none (a change with the same signature plays on by itself); the change is recorded and reported.
     #[arg(long)]
     accept_change: bool,
     /// This machine's name in the database, its reports and the dashboard (default: the host name). Give each machine its own.

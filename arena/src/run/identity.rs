@@ -200,10 +200,13 @@ fn arena_digest(arena_exe: &Path) -> Result<String, RunError> {
 }
 
 /// Compares what plays here with what this machine recorded for run `run`
-/// and records what is new: a different executable of a path engine, or a
-/// different arena for the bundled engine, is refused unless `accept`
-/// (then recorded as an accepted change). Warns once when a path engine
-/// without a bench signature has played on more than one machine.
+/// and records what is new. A different executable of a path engine, or a
+/// different arena for the bundled engine, plays on by itself when its
+/// bench signature is the one recorded (the same search, as fishtest and
+/// OpenBench take it); otherwise it is refused unless `accept`. Either way
+/// the change is recorded as accepted, and reports show it. Warns once when
+/// a path engine without a bench signature has played on more than one
+/// machine.
 ///
 /// # Errors
 ///
@@ -226,7 +229,7 @@ pub async fn check_identities(
         };
         match (before, changed) {
             (Some(_), None) => {}
-            (Some(_), Some(what)) if !accept => {
+            (Some(before), Some(what)) if !accept && !same_bench(before, now) => {
                 return Err(RunError::Spec(format!(
                     "engine '{}' of run {run} is not what this machine ({}) played before: {what} (restore it, or accept the change with --accept-change)",
                     now.engine, now.host
@@ -245,25 +248,31 @@ pub async fn check_identities(
     Ok(())
 }
 
-/// What makes `now` another engine than `before` on the same machine, if anything.
+/// What makes `now` another engine than `before` on the same machine, if
+/// anything, and whether its bench signature says the search stayed.
 fn changed(engine: &EngineSpec, before: &EngineIdentity, now: &EngineIdentity) -> Option<String> {
     let short = |sha: &str| sha.get(..12).unwrap_or(sha).to_string();
-    if engine.preset.is_some() {
-        let search = match (before.bench, now.bench) {
-            (Some(then), Some(now)) if then == now => {
-                format!("; the same bench signature, {now} nodes: the same search")
-            }
-            (Some(then), Some(now)) => format!("; bench {then} nodes then, {now} now: another search"),
-            _ => String::new(),
-        };
-        return (before.id_name != now.id_name)
-            .then(|| format!("{} then, {} now{search}", before.id_name, now.id_name));
-    }
-    if engine.source.is_some() {
-        return None; // the commit is the run's; its bench was checked
-    }
-    (before.sha256 != now.sha256)
-        .then(|| format!("its executable had sha256 {}…, it has {}… now", short(&before.sha256), short(&now.sha256)))
+    let what = if engine.preset.is_some() {
+        (before.id_name != now.id_name).then(|| format!("{} then, {} now", before.id_name, now.id_name))
+    } else if engine.source.is_some() {
+        None // the commit is the run's; its bench was checked
+    } else {
+        (before.sha256 != now.sha256).then(|| {
+            format!("its executable had sha256 {}…, it has {}… now", short(&before.sha256), short(&now.sha256))
+        })
+    }?;
+    let search = match (before.bench, now.bench) {
+        (Some(then), Some(now)) if then == now => format!("; the same bench signature, {now} nodes: the same search"),
+        (Some(then), Some(now)) => format!("; bench {then} nodes then, {now} now: another search"),
+        _ => String::new(),
+    };
+    Some(format!("{what}{search}"))
+}
+
+/// Whether `now` measured the bench signature `before` recorded: a rebuild
+/// that searches as the old build did.
+fn same_bench(before: &EngineIdentity, now: &EngineIdentity) -> bool {
+    matches!((before.bench, now.bench), (Some(then), Some(now)) if then == now)
 }
 
 /// One warning when a path engine without a bench signature is played on a
@@ -315,5 +324,18 @@ mod tests {
             changed(&engine, &identity("a", None), &identity("b", Some(1))).as_deref(),
             Some("arena 0.1.0 (a) then, arena 0.1.0 (b) now")
         );
+        // The same signature plays on by itself; another, or none, needs --accept-change.
+        assert!(same_bench(&before, &identity("b", Some(4_648_864))));
+        assert!(!same_bench(&before, &identity("b", Some(4_650_000))));
+        assert!(!same_bench(&identity("a", None), &identity("b", None)));
+        // A rebuilt path engine with a bench signature says so too.
+        let path = EngineSpec { name: "dev".into(), command: "/x/dev".into(), ..EngineSpec::default() };
+        assert_eq!(
+            changed(&path, &before, &identity("b", Some(4_648_864))).as_deref(),
+            Some(
+                "its executable had sha256 aaaaaaaaaaaa…, it has bbbbbbbbbbbb… now; the same bench signature, 4648864 nodes: the same search"
+            )
+        );
+        assert_eq!(changed(&path, &before, &identity("a", Some(1))), None, "the same executable");
     }
 }

@@ -521,3 +521,58 @@ fn the_bundled_engine_is_identified_by_its_bench_signature() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Another arena for the bundled engine plays a run on by itself when it
+/// measures the bench signature recorded (the same search), with one
+/// warning and the change in the report; one that measures another
+/// signature (another search) is refused in one line unless
+/// `--accept-change`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_arena_plays_on_by_itself_only_with_the_bench_signature_recorded() {
+    let dir = temp_dir("identity-bundled");
+    let arena =
+        |args: &[&str]| Command::new(ARENA).args(args).args(["--db", "b.db"]).current_dir(&dir).output().unwrap();
+    let ok = |args: &[&str]| {
+        let out = arena(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    let scale = ["scale", "--a", "vnm", "--b", "nmp2", "--budgets", "nodes=200,nodes=400", "--games", "2"];
+    ok(&[&scale[..], &["--openings", "noob_2moves", "--quiet"]].concat());
+    let options = sqlx::sqlite::SqliteConnectOptions::new().filename(dir.join("b.db"));
+    // What an older arena would have recorded: another version, and the
+    // signature this one measures (or, below, another).
+    let as_if_older = |bench: &'static str| {
+        let options = options.clone();
+        async move {
+            let mut connection = sqlx::ConnectOptions::connect(&options).await.unwrap();
+            let sql = format!("UPDATE engine_identities SET id_name = 'arena 0.0.9 (000000000000)', bench = {bench}");
+            sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&mut connection).await.unwrap();
+        }
+    };
+    as_if_older("bench").await;
+    ok(&["extend", "1", "--budgets", "nodes=800"]);
+    let out = ok(&["resume", "1", "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("engine 'vnm': accepted a change (arena 0.0.9 (000000000000) then, arena")
+            && stderr.contains("the same bench signature"),
+        "{stderr}"
+    );
+    let shown = String::from_utf8_lossy(&ok(&["show", "1"]).stdout).to_string();
+    assert!(shown.contains("(a change with the same bench signature: the same search, accepted)"), "{shown}");
+
+    as_if_older("bench + 1").await;
+    ok(&["extend", "1", "--budgets", "nodes=1600"]);
+    let out = arena(&["resume", "1", "--quiet"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("arena: ")).count(), 1, "{stderr}");
+    assert!(stderr.contains("another search") && stderr.contains("--accept-change"), "{stderr}");
+    ok(&["resume", "1", "--quiet", "--accept-change"]);
+    let shown = String::from_utf8_lossy(&ok(&["show", "1"]).stdout).to_string();
+    let folded =
+        "played on vm: 3 binaries, 2 of them accepted changes (each in the JSON report); bench signatures differ";
+    assert!(shown.contains(folded), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

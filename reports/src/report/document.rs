@@ -220,9 +220,10 @@ fn machine_label(report: &Report, host: &str) -> String {
 }
 
 /// What played an engine, a line per machine: its binary, or, when the
-/// machine played more than two (a run kept going across rebuilds with
-/// `--accept-change`), how many with the first and the last; the JSON
-/// report lists each. `label` names a machine ([`machine_label`]).
+/// machine played more than two (a run kept going across rebuilds), how
+/// many with the first and the last; the JSON report lists each. A change
+/// is accepted by itself when the bench signature stayed, else with
+/// `--accept-change`. `label` names a machine ([`machine_label`]).
 fn played_by_hosts(identities: &[model::EngineIdentity], label: impl Fn(&str) -> String) -> Vec<String> {
     let mut hosts: Vec<(&str, Vec<&model::EngineIdentity>)> = Vec::new();
     for identity in identities {
@@ -238,20 +239,31 @@ fn played_by_hosts(identities: &[model::EngineIdentity], label: impl Fn(&str) ->
             [first, .., last] if list.len() > 2 => {
                 let accepted = list.iter().filter(|i| i.accepted).count();
                 lines.push(format!(
-                    "  {on}: {} binaries, {accepted} of them changes accepted with --accept-change (each in the JSON report){}; first {}; last {}",
+                    "  {on}: {} binaries, {accepted} of them accepted changes (each in the JSON report){}; first {}; last {}",
                     list.len(),
                     benches(&list),
                     binary(first),
                     binary(last)
                 ));
             }
-            _ => lines.extend(list.iter().map(|identity| {
-                let accepted = if identity.accepted { " (a change, accepted with --accept-change)" } else { "" };
-                format!("  {on}: {}{accepted}", binary(identity))
+            _ => lines.extend(list.iter().enumerate().map(|(i, identity)| {
+                let before = i.checked_sub(1).map(|i| list[i]);
+                format!("  {on}: {}{}", binary(identity), accepted(identity, before))
             })),
         }
     }
     lines
+}
+
+/// How `identity`, played after `before` on its machine, came to play: a
+/// change accepted by itself (the same bench signature) or by the flag.
+fn accepted(identity: &model::EngineIdentity, before: Option<&model::EngineIdentity>) -> &'static str {
+    let same_bench = identity.bench.is_some() && before.is_some_and(|b| b.bench == identity.bench);
+    match (identity.accepted, same_bench) {
+        (false, _) => "",
+        (true, true) => " (a change with the same bench signature: the same search, accepted)",
+        (true, false) => " (a change, accepted with --accept-change)",
+    }
 }
 
 /// What the bench signatures of many binaries say: one count for all that

@@ -307,7 +307,7 @@ fn many_binaries_on_one_machine_fold_into_one_line() {
     let text = render_text(&report);
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("played on")).collect();
     assert_eq!(lines.len(), 4, "{text}");
-    assert!(lines[0].starts_with("  played on box: 5 binaries, 4 of them changes accepted"), "{}", lines[0]);
+    assert!(lines[0].starts_with("  played on box: 5 binaries, 4 of them accepted changes"), "{}", lines[0]);
     assert!(lines[0].contains("first sha256 000000000000, id name x 0;"), "{}", lines[0]);
     assert!(lines[0].contains("last sha256 000000000000, id name x 4"), "{}", lines[0]);
     assert!(lines[1].starts_with("  played on other: sha256 000000000000, id name x 9 (a change"), "{}", lines[1]);
@@ -318,6 +318,36 @@ fn many_binaries_on_one_machine_fold_into_one_line() {
     let json: serde_json::Value = serde_json::from_str(&report.to_json()).unwrap();
     assert_eq!(json["header"]["engines"][0]["played_by"].as_array().map(Vec::len), Some(6));
     assert!(!lines[0].contains("bench"), "no binary measured a bench: {}", lines[0]);
+}
+
+/// A change of binary says how it was accepted: by itself when the bench
+/// signature stayed, else with the flag.
+#[test]
+fn an_accepted_change_says_whether_its_bench_signature_stayed() {
+    let line = |second: Option<i64>| {
+        let identity = |n: usize, bench: Option<i64>| model::EngineIdentity {
+            engine: "x".into(),
+            host: "box".into(),
+            sha256: format!("{n:064x}"),
+            id_name: format!("x {n}"),
+            bench,
+            nps: None,
+            accepted: n > 0,
+            seen_ms: n as i64,
+        };
+        let mut head = header(&["x", "y"]);
+        head.engines[0].played_by = vec![identity(0, Some(100)), identity(1, second)];
+        let text = render_text(&report_without_games(head, None));
+        text.lines().filter(|l| l.contains("played on box")).nth(1).unwrap().to_string()
+    };
+    assert!(
+        line(Some(100)).ends_with("(a change with the same bench signature: the same search, accepted)"),
+        "{}",
+        line(Some(100))
+    );
+    for other in [Some(101), None] {
+        assert!(line(other).ends_with("(a change, accepted with --accept-change)"), "{}", line(other));
+    }
 }
 
 /// The folded line says whether the binaries that measured a bench
