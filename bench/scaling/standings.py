@@ -9,10 +9,10 @@ the database's pairs table for what is left).
 Each block sits in the docs between `<!-- standings:NAME -->` and
 `<!-- /standings:NAME -->`: `features` (README and BENCHMARKS: one row per
 feature, with the papers' results), `wavering` (README: the runs whose p
-has been on both sides of 0.05, look by look), `runs` and `run1` (scaling.md: games
-and trend per run, run 1 by budget), `left` (scaling.md: the games still
-to play and what they cost), `looks` (scaling.md: each run's trend at
-every snapshot committed so far, the looks a reader has had) and
+crossed 0.05 both ways from look to look), `runs` and `run1` (scaling.md:
+games and trend per run, run 1 by budget), `left` (scaling.md: the games
+still to play and what they cost), `looks` (scaling.md: each run's trend
+at every snapshot committed so far, the looks a reader has had) and
 `sittings` (scaling.md: each stretch of play, its games and its pace).
 
 The looks are computed here from the database's pairs, with the games
