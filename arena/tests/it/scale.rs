@@ -96,7 +96,7 @@ fn a_budget_dependent_difference_has_a_significant_slope_and_a_flat_one_none() {
     // Bad budgets: one line, nothing stored.
     for (budgets, needle) in [
         ("nodes=1000", "at least two budgets"),
-        ("nodes=1000,inf", "has no size"),
+        ("nodes=1000,inf", "inf never ends a move"),
         ("nodes=1000,nodes=x", "--budgets"),
         // Nodes and a clock have no common axis; a budget twice would be two
         // pairings under one name.
