@@ -255,12 +255,17 @@ class Standings:
             self.sittings = sittings(con)
         self.last_ms = last_ms
         self.stamp = datetime.datetime.fromtimestamp(last_ms / 1000, datetime.timezone.utc)
+        # The looks: each committed snapshot, and now; each run's (games,
+        # trend) at each, computed once for the table and the paragraph.
+        root = pathlib.Path(__file__).resolve().parents[2]
+        self.look_times = [t for t in snapshot_times(root) if t < last_ms] + [last_ms]
+        self.at_looks = {run: [self.looks.at(run, ms) for ms in self.look_times] for run, *_ in FEATURES}
         self.check_against_arena()
 
     def check_against_arena(self):
         """The last look, computed here, as arena's report prints it."""
         for run, *_ in FEATURES:
-            _, mine = self.looks.at(run, self.last_ms)
+            _, mine = self.at_looks[run][-1]
             theirs = self.scales[run]["trend"]
             if mine is None and theirs is None:
                 continue
@@ -353,16 +358,15 @@ class Standings:
 
     def looks_table(self):
         """Each run's slope and p at every committed snapshot, and now."""
-        times = self.look_times()
         names = [preset for _, preset, _, _ in FEATURES]
         rows = ["<details><summary>Each run's trend at every snapshot so far (Elo per doubling "
                 "[95 % interval], p)</summary>", "",
                 "| look (UTC) | games scored | " + " | ".join(names) + " |",
                 "|---|---:|" + "---|" * len(names)]
-        for ms in times:
+        for i, ms in enumerate(self.look_times):
             cells, games = [], 0
             for run, *_ in FEATURES:
-                played, t = self.looks.at(run, ms)
+                played, t = self.at_looks[run][i]
                 games += played
                 if t is None:
                     cells.append("-")
@@ -396,15 +400,9 @@ class Standings:
                         + f" | {per_ply} |")
         return rows + ["", "</details>"]
 
-    def look_times(self):
-        """The moments (ms) of the looks: each committed snapshot, and now."""
-        root = pathlib.Path(__file__).resolve().parents[2]
-        return [t for t in snapshot_times(root) if t < self.last_ms] + [self.last_ms]
-
     def look_history(self, run):
         """The p of `run`'s trend at every look so far, oldest first."""
-        looks = (self.looks.at(run, ms)[1] for ms in self.look_times())
-        return [t[3] for t in looks if t is not None]
+        return [t[3] for _, t in self.at_looks[run] if t is not None]
 
     def wavering(self):
         """A paragraph on each run whose p has crossed 0.05 both ways, look by look."""

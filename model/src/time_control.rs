@@ -188,12 +188,12 @@ fn parse_limit(text: &str, new: bool) -> Result<Limit, String> {
     if text == "inf" || text == "infinite" {
         // A UCI engine under `go infinite` answers only `stop`, which a game
         // never sends: every move would end in a stall.
-        return match new {
-            true => Err(format!(
+        if new {
+            return Err(format!(
                 "{text} never ends a move: an engine under 'go infinite' waits for 'stop', so every game would end in a stall; give nodes=N, depth=N, st=S or a clock"
-            )),
-            false => Ok(Limit::Infinite),
-        };
+            ));
+        }
+        return Ok(Limit::Infinite);
     }
     if let Some((key, value)) = text.split_once('=') {
         return match key {

@@ -496,14 +496,15 @@ pub(super) async fn api_workers(State(app): State<Arc<App>>) -> Response {
     }
 }
 
-/// A path that is there, asked with the other method: the controls take
-/// POST (the run page's buttons, with the token), the pages and the API GET.
+/// A path that is there, asked with another method: the controls
+/// (`/runs/N/ACTION`) take POST (the run page's buttons, with the token),
+/// the pages and the API GET.
 pub(super) async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> Response {
-    let control = method == axum::http::Method::GET;
+    let control = matches!(uri.path().trim_matches('/').split('/').collect::<Vec<_>>()[..], ["runs", _, _]);
     let allowed = if control { "POST" } else { "GET" };
     let text = if control {
         format!(
-            "GET {}: the addresses under a run are its controls (stop, resume, priority, readmit), \
+            "{method} {}: the addresses under a run are its controls (stop, resume, priority, readmit), \
              which take POST with the token; the run's page is its number alone",
             uri.path()
         )

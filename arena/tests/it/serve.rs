@@ -275,6 +275,8 @@ fn control_on(db: &str) {
         status == 405 && page.contains("GET /runs/1/stop: the addresses under a run are its controls"),
         "{status} {page}"
     );
+    let (status, page) = http(address, "PUT", "/runs/1/stop", &[], "");
+    assert!(status == 405 && page.contains("PUT /runs/1/stop: the addresses under a run are its controls"), "{page}");
     let (status, page) = http(address, "POST", "/api/runs", &[], "");
     assert!(
         status == 405 && page.contains(r#""error":"POST /api/runs: this address takes GET only""#),
