@@ -327,13 +327,14 @@ class Standings:
     def left_paragraph(self):
         if not self.left:
             return [f"Nothing is left: every game is played, the last on {self.when()}."]
-        largest = max(nodes for _, nodes in self.left)
         by_budget = {}
         for (_, nodes), games in self.left.items():
             by_budget[nodes] = by_budget.get(nodes, 0) + games
-        per_run = {run: [g for (r, n), g in self.left.items() if r == run and n != largest] or [0]
-                   for run, *_ in FEATURES}
+        budgets = sorted({int(p["budget"].split("=")[1]) for s in self.scales.values() for p in s["points"]})
+        largest = budgets[-1]
+        per_run = {run: [self.left.get((run, n), 0) for n in budgets[:-1]] for run, *_ in FEATURES}
         others = [g for run, games in per_run.items() if run != 1 for g in games]
+        first = "none in run 1" if not any(per_run[1]) else f"{span(per_run[1])} a budget in run 1"
         hours = sum(games * PACE[nodes] for nodes, games in by_budget.items()) / SLOTS / 3600
         last = self.sittings[-1].seconds
         lately = ""
@@ -349,7 +350,7 @@ class Standings:
         text = (
             f"What is left on {self.when()}: {count(sum(by_budget.values()))} games, "
             f"{count(sum(by_budget.values()) - by_budget.get(largest, 0))} of them at the four first budgets "
-            f"({span(per_run[1])} a budget in run 1, {span(others)} in each other run) and "
+            f"({first}, {span(others)} a budget in each other run) and "
             f"{count(by_budget.get(largest, 0))} at the fifth, played together; at the fifth budget the mean "
             f"depth is {min(depths):.1f}-{max(depths):.1f} so far. At the pace measured with the machine to "
             f"itself (below) that is some {hours:.0f} hours of both cores ({terms}, two games at a time){lately}."
