@@ -241,6 +241,9 @@ class Standings:
         # Games played, as `arena show` counts them (a stalled or aborted
         # game is played but in no budget's score).
         self.totals = {run: r["header"]["games_played"] for run, r in reports.items()}
+        # The runs with every game played: their rows are final.
+        self.finished = {run: r["header"]["finished"] for run, r in reports.items()
+                         if r["header"]["status"] == "finished" and r["header"].get("finished")}
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
             last_ms = con.execute("SELECT MAX(finished_ms) FROM games").fetchone()[0]
             # Pairs not done, by run and budget (engine_a is 'preset@nodes=N').
@@ -283,9 +286,12 @@ class Standings:
     def headline(self):
         played = sum(self.totals.values())
         planned = GAMES_PER_BUDGET * sum(len(s["points"]) for s in self.scales.values())
+        done = [f"{preset} (run {run}) on {self.finished[run][:16]} UTC" for run, preset, _, _ in FEATURES
+                if run in self.finished]
+        done_text = f" Finished, with every game played and its row final: {', '.join(done)}." if done else ""
         return textwrap.wrap(f"Standing on {self.when()} (the last game stored), {count(played)} of the "
                              f"{count(planned)} games; each feature plays standard R = 2 (nmp2), Elo from "
-                             "the pairs:", WIDTH)
+                             f"the pairs.{done_text}", WIDTH)
 
     def features(self):
         rows = [*self.headline(), "",
