@@ -75,6 +75,11 @@ def count(n):
     return f"{n:,}"
 
 
+def budget_nodes(text):
+    """The node count of a budget, 'nodes=N', or of an engine at one, 'preset@nodes=N'."""
+    return int(text.rsplit("=", 1)[1])
+
+
 def span(values):
     lo, hi = min(values), max(values)
     return count(lo) if lo == hi else f"{count(lo)}-{count(hi)}"
@@ -132,7 +137,7 @@ class Looks:
             if r0 in SCORES and r1 in SCORES:
                 # A has White in the pair's first game and Black in its second.
                 bucket = round(2 * (SCORES[r0] + 1 - SCORES[r1]))
-                self.pairs.append((run, int(engine.split("@nodes=")[1]), finished, bucket))
+                self.pairs.append((run, budget_nodes(engine), finished, bucket))
 
     def at(self, run, until_ms):
         """(games, trend) of `run` over the pairs finished by `until_ms`."""
@@ -172,7 +177,7 @@ def sittings(con):
     ):
         if not found or started - found[-1].end > SITTING_GAP_MS:
             found.append(Sitting(started, finished))
-        found[-1].add(started, finished, int(white.split("@nodes=")[1]), plies, think)
+        found[-1].add(started, finished, budget_nodes(white), plies, think)
     return found
 
 
@@ -252,8 +257,7 @@ class Standings:
                 "SELECT run_id, engine_a, COUNT(*) FROM pairs WHERE status IN ('pending', 'running') "
                 "GROUP BY run_id, engine_a"
             ):
-                nodes = int(engine.split("@nodes=")[1])
-                self.left[(run, nodes)] = 2 * pairs
+                self.left[(run, budget_nodes(engine))] = 2 * pairs
             self.looks = Looks(con)
             self.sittings = sittings(con)
         self.last_ms = last_ms
@@ -314,7 +318,7 @@ class Standings:
             pts = self.scales[run]["points"]
             largest = count(pts[-1]["games"])
             if run == 1:
-                largest += f" at {count(int(pts[-1]['budget'].split('=')[1]))}"
+                largest += f" at {count(budget_nodes(pts[-1]['budget']))}"
             rows.append(f"| {run} | {RUN_NAMES.get(preset, preset)} | {span([p['games'] for p in pts[:-1]])}; "
                         f"{largest} | {trend(self.scales[run], short=True)} |")
         return rows
@@ -336,7 +340,7 @@ class Standings:
         by_budget = {}
         for (_, nodes), games in self.left.items():
             by_budget[nodes] = by_budget.get(nodes, 0) + games
-        budgets = sorted({int(p["budget"].split("=")[1]) for s in self.scales.values() for p in s["points"]})
+        budgets = sorted({budget_nodes(p["budget"]) for s in self.scales.values() for p in s["points"]})
         largest = budgets[-1]
         per_run = {run: [self.left.get((run, n), 0) for n in budgets[:-1]] for run, *_ in FEATURES}
         others = [g for run, games in per_run.items() if run != 1 for g in games]
@@ -426,7 +430,7 @@ class Standings:
             now = p_text(ps[-1])
             now = now if now.startswith("<") else f"= {now}"
             before = " and ".join(p_text(p) for p in ps[-3:-1])
-            if self.left:
+            if run not in self.finished:
                 end = ("with a look after every session and no correction for looking again, "
                        "not a finding until its games are all in.")
             else:
