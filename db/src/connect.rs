@@ -389,7 +389,7 @@ pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbE
         return Err(DbError::Open { target: server.to_string(), cause: format!("bad database name '{name}'") });
     }
     let options: AnyConnectOptions = url.parse().map_err(open_error)?;
-    let pool = AnyPoolOptions::new()
+    let pool = pool_options()
         .max_connections(1)
         .acquire_timeout(Duration::from_secs(5))
         .connect_with(options.disable_statement_logging())
@@ -412,6 +412,18 @@ pub struct Upgrade {
     pub from: i64,
     /// Migrations applied after.
     pub to: i64,
+}
+
+/// The options every pool starts from: connections kept open, neither
+/// closed when idle nor after a lifetime. With either limit set, sqlx 0.9.0
+/// runs a task that sweeps the idle connections, and that task can spin at
+/// 100 % of a core forever, the process never exiting, when a connection
+/// returned at the same moment makes its idle count wrap below zero
+/// (transact-rs/sqlx#3645, fixed by #4289 after 0.9.0): seen here as an
+/// `arena scale` that had stored its last game and did not exit. A broken
+/// connection is still replaced: the pool tests one before handing it out.
+fn pool_options() -> AnyPoolOptions {
+    AnyPoolOptions::new().idle_timeout(None).max_lifetime(None)
 }
 
 /// A failure to open `shown`, its cause kept.
@@ -473,7 +485,7 @@ async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &s
         probe.execute(sqlx::AssertSqlSafe(pragma.as_str())).await.map_err(|e| open_error(shown, e))?;
     }
     probe.close().await.map_err(|e| open_error(shown, e))?;
-    AnyPoolOptions::new()
+    pool_options()
         .max_connections(1)
         .after_connect(move |connection, _| {
             let pragmas = pragmas.clone();
@@ -501,7 +513,7 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
         .await
         .map_err(|e| DbError::Open { target: shown.into(), cause: postgres_cause(&e) })?;
     probe.close().await.map_err(|e| open_error(shown, e))?;
-    let pool = AnyPoolOptions::new()
+    let pool = pool_options()
         .max_connections(POSTGRES_CONNECTIONS)
         .acquire_timeout(Duration::from_secs(30))
         .connect_with(options)
@@ -568,4 +580,23 @@ async fn applied_migrations(pool: &sqlx::AnyPool) -> Vec<i64> {
         .fetch_all(pool)
         .await
         .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every pool is made without the sweeping task of [`pool_options`].
+    #[tokio::test]
+    async fn pools_close_no_connection_by_age() {
+        let options = pool_options();
+        assert_eq!((options.get_idle_timeout(), options.get_max_lifetime()), (None, None));
+        let dir = std::env::temp_dir().join(format!("arena-pool-options-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = Db::open(&Target::Sqlite(dir.join("runs.db"))).await.unwrap();
+        let options = db.pool.options();
+        assert_eq!((options.get_idle_timeout(), options.get_max_lifetime()), (None, None));
+        db.pool.close().await;
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
