@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use sqlx::any::{AnyConnectOptions, AnyPoolOptions, AnyRow};
+use sqlx::any::{AnyConnectOptions, AnyRow};
+use sqlx::pool::PoolOptions;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Transaction};
 
@@ -389,7 +390,7 @@ pub async fn scratch_postgres(server: &Target, name: &str) -> Result<Target, DbE
         return Err(DbError::Open { target: server.to_string(), cause: format!("bad database name '{name}'") });
     }
     let options: AnyConnectOptions = url.parse().map_err(open_error)?;
-    let pool = pool_options()
+    let pool = pool_options::<Any>()
         .max_connections(1)
         .acquire_timeout(Duration::from_secs(5))
         .connect_with(options.disable_statement_logging())
@@ -422,8 +423,9 @@ pub struct Upgrade {
 /// (transact-rs/sqlx#3645, fixed by #4289 after 0.9.0): seen here as an
 /// `arena scale` that had stored its last game and did not exit. A broken
 /// connection is still replaced: the pool tests one before handing it out.
-fn pool_options() -> AnyPoolOptions {
-    AnyPoolOptions::new().idle_timeout(None).max_lifetime(None)
+/// Tests that open a pool of their own on a database start from these too.
+pub fn pool_options<DB: sqlx::Database>() -> PoolOptions<DB> {
+    PoolOptions::new().idle_timeout(None).max_lifetime(None)
 }
 
 /// A failure to open `shown`, its cause kept.
@@ -485,7 +487,7 @@ async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &s
         probe.execute(sqlx::AssertSqlSafe(pragma.as_str())).await.map_err(|e| open_error(shown, e))?;
     }
     probe.close().await.map_err(|e| open_error(shown, e))?;
-    pool_options()
+    pool_options::<Any>()
         .max_connections(1)
         .after_connect(move |connection, _| {
             let pragmas = pragmas.clone();
@@ -513,7 +515,7 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
         .await
         .map_err(|e| DbError::Open { target: shown.into(), cause: postgres_cause(&e) })?;
     probe.close().await.map_err(|e| open_error(shown, e))?;
-    let pool = pool_options()
+    let pool = pool_options::<Any>()
         .max_connections(POSTGRES_CONNECTIONS)
         .acquire_timeout(Duration::from_secs(30))
         .connect_with(options)
@@ -589,7 +591,7 @@ mod tests {
     /// Every pool is made without the sweeping task of [`pool_options`].
     #[tokio::test]
     async fn pools_close_no_connection_by_age() {
-        let options = pool_options();
+        let options = pool_options::<Any>();
         assert_eq!((options.get_idle_timeout(), options.get_max_lifetime()), (None, None));
         let dir = std::env::temp_dir().join(format!("arena-pool-options-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

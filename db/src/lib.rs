@@ -26,7 +26,7 @@ mod uci_code;
 mod upkeep;
 mod workers;
 
-pub use connect::{Db, Upgrade};
+pub use connect::{Db, Upgrade, pool_options};
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use lease::PackedGame;

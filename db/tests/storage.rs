@@ -299,7 +299,7 @@ async fn a_first_game_stored_during_a_verdict_goes_with_its_skipped_pair() {
         assert!(db.save_first_game(&first, &game("fhr", "plain", GameResult::WhiteWins, 4)).await.unwrap());
         // Another worker storing its first game: its pair's row locked, the
         // game inserted (a copy of the first pair's), not yet committed.
-        let other = sqlx::postgres::PgPoolOptions::new().max_connections(2).connect(url).await.unwrap();
+        let other = db::pool_options::<sqlx::Postgres>().max_connections(2).connect(url).await.unwrap();
         let columns: String = sqlx::query_scalar(
             "SELECT string_agg(column_name::text, ', ') FROM information_schema.columns \
              WHERE table_name = 'games' AND table_schema = current_schema() \
@@ -505,7 +505,7 @@ async fn another_programs_database_is_refused_and_left_alone() {
             Target::Postgres(url) => url.clone(),
         };
         sqlx::any::install_default_drivers();
-        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
         sqlx::query("CREATE TABLE notes (x TEXT)").execute(&pool).await.unwrap();
         pool.close().await;
         let before = match &target {
@@ -519,7 +519,7 @@ async fn another_programs_database_is_refused_and_left_alone() {
         if let Target::Sqlite(path) = &target {
             assert_eq!(std::fs::read(path).unwrap(), before, "{target}: the file is untouched");
         }
-        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
         let migrated: Vec<(String,)> =
             sqlx::query_as("SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_name = 'runs'")
                 .fetch_all(&pool)
@@ -546,7 +546,7 @@ async fn a_database_of_a_newer_arena_says_so() {
             Target::Postgres(url) => url.clone(),
         };
         sqlx::any::install_default_drivers();
-        let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
         sqlx::query(
             "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
              SELECT 99999, 'from the future', success, checksum, execution_time FROM _sqlx_migrations \
@@ -579,7 +579,7 @@ async fn a_current_database_opens_without_the_migrators_lock() {
         let crc = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC).checksum(name.as_bytes());
         let lock = 0x3d32_ad9e_i64 * i64::from(crc);
         sqlx::any::install_default_drivers();
-        let holder = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(url).await.unwrap();
+        let holder = db::pool_options::<sqlx::Any>().max_connections(1).connect(url).await.unwrap();
         let mut held = holder.acquire().await.unwrap();
         sqlx::query("SELECT pg_advisory_lock($1)").bind(lock).execute(&mut *held).await.unwrap();
         let opened = tokio::time::timeout(Duration::from_secs(60), Db::open(&target)).await;
@@ -682,7 +682,7 @@ async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
             Target::Postgres(url) => url.clone(),
         };
         sqlx::any::install_default_drivers();
-        let raw = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+        let raw = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
         let update = match target {
             Target::Sqlite(_) => "UPDATE packed_moves SET data = ? WHERE game_id = ?",
             Target::Postgres(_) => "UPDATE packed_moves SET data = $1 WHERE game_id = $2",

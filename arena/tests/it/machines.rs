@@ -298,7 +298,7 @@ async fn residuals_agree_with_an_independent_computation() {
                WHEN pair_id % 2 = 0 THEN 'even' ELSE 'odd' END";
     sqlx::any::install_default_drivers();
     let url = format!("sqlite://{}", dir.join("r.db").display());
-    let pool = sqlx::any::AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
     sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).execute(&pool).await.unwrap();
     // The games changed behind arena's back: the run's kept counts are made
     // again from them at the next open, as for a run stored before they were kept.

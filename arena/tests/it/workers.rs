@@ -17,7 +17,6 @@ use std::time::{Duration, Instant};
 
 use db::{Db, Target};
 use sqlx::Row;
-use sqlx::any::AnyPoolOptions;
 
 async fn targets(test: &str, dir: &Path) -> Vec<Target> {
     let mut targets = vec![Target::Sqlite(dir.join("shared.db"))];
@@ -54,7 +53,7 @@ async fn count(target: &Target, sql: &str) -> i64 {
         Target::Sqlite(path) => format!("sqlite://{}", path.display()),
         Target::Postgres(url) => url.clone(),
     };
-    let pool = AnyPoolOptions::new().max_connections(1).connect(&url).await.unwrap();
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
     let value: i64 = sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).fetch_one(&pool).await.unwrap().get(0);
     pool.close().await;
     value
@@ -387,7 +386,7 @@ async fn a_worker_serves_higher_priority_first_and_equal_runs_in_turn() {
     }
     let target = Target::Sqlite(dir.join("shared.db"));
     sqlx::any::install_default_drivers();
-    let pool = AnyPoolOptions::new().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
     sqlx::query("UPDATE runs SET priority = 5 WHERE id = 3").execute(&pool).await.unwrap();
     pool.close().await;
     let args = ["worker", "--db", &db, "--concurrency", "1", "--poll", "1", "--name", "turns"];
@@ -425,7 +424,8 @@ async fn a_worker_plays_the_budgets_added_to_a_scaling_run_it_serves() {
         let db = db.clone();
         async move {
             sqlx::any::install_default_drivers();
-            let pool = AnyPoolOptions::new().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
+            let pool =
+                db::pool_options::<sqlx::Any>().max_connections(1).connect(&format!("sqlite://{db}")).await.unwrap();
             sqlx::query(sql).execute(&pool).await.unwrap();
             pool.close().await;
         }
