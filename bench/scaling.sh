@@ -10,11 +10,13 @@
 # The first call creates the runs; every call (again after Ctrl-C, a crash
 # or a reboot) plays on where they stopped, the runs in turn, with a
 # worker of two game slots. Progress is the worker's line per unit.
-# The runs outlive a machine through bench/scaling/scaling.db.gz: a call
-# without the database starts from that snapshot, and after the worker
-# stops (Ctrl-C, or all done) the script writes the snapshot anew, the
-# four curves and the standings in the docs (bench/scaling/standings.py), to
-# be committed, so the next session plays on from there.
+# The runs outlive a machine through their snapshot, a base
+# (bench/scaling/scaling.db.gz) and a step per sitting
+# (bench/scaling/steps/, bench/scaling/snapshot.py): a call without the
+# database starts from the snapshot, and after the worker stops (Ctrl-C, or
+# all done) the script writes the sitting's step, the four curves and the
+# standings in the docs (bench/scaling/standings.py), to be committed, so
+# the next session plays on from there.
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
 #   bench/scaling.sh --build       # only build (and profile) the binary the games use
@@ -133,9 +135,8 @@ main() {
     # 256,000 nodes the mean depth is 8.0-8.6): added to runs made with four
     # budgets by `arena extend`, which plans its pairs after theirs.
     deeper=nodes=1024000
-    snapshot=bench/scaling/scaling.db.gz
-    if [ ! -e "$db" ] && [ -e "$snapshot" ]; then
-        gunzip -c "$snapshot" > "$db"
+    if [ ! -e "$db" ] && [ -e bench/scaling/scaling.db.gz ]; then
+        python3 bench/scaling/snapshot.py restore "$db"
     fi
     if [ ! -e "$db" ]; then
         for feature in vnm fhr multicut vnb; do
@@ -165,9 +166,7 @@ main() {
     # first: the snapshot is committed every session, so every megabyte stays
     # in the repository's history.
     "$arena" compact --db "$db" || true
-    mkdir -p "$(dirname "$snapshot")"
-    gzip -9 -c "$db" > "$snapshot"
-    echo "snapshot: $snapshot ($(du -h "$snapshot" | cut -f1)); commit it to keep the runs"
+    python3 bench/scaling/snapshot.py write "$db"
     curves "$db" "$arena" || true
     python3 bench/scaling/standings.py --write "$db" "$arena" || true
 }

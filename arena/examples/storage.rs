@@ -7,9 +7,9 @@
 //!    leased-pair path that workers use (claim, first game, finish with the
 //!    counts), and prints the mean time per game — on SQLite, and on the
 //!    PostgreSQL server given (a scratch database `arena_bench` is made).
-//! 2. Fills a database with GAMES recorded games (the 1,834 games of the
-//!    scaling run's snapshot, `bench/scaling/scaling.db.gz`, over and over:
-//!    real moves, scores and PVs, 118 plies on average), then times the
+//! 2. Fills a database with GAMES recorded games (run 1's games in the
+//!    scaling runs' base snapshot, `bench/scaling/scaling.db.gz`, over and
+//!    over: real moves, scores and PVs), then times the
 //!    summary (`arena show`), the reports (`arena report` as text, JSON and
 //!    HTML) and the PGN export (`arena pgn`) through the binary, and prints
 //!    the file's bytes per game.

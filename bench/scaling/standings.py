@@ -208,8 +208,9 @@ def p_text(p):
 
 
 def snapshot_times(root):
-    """The commit times (ms) of the committed snapshots, oldest first."""
-    done = subprocess.run(["git", "log", "--format=%ct", "--", "bench/scaling/scaling.db.gz"],
+    """The commit times (ms) of the committed snapshots (a base or a step), oldest first."""
+    done = subprocess.run(["git", "log", "--format=%ct", "--", "bench/scaling/scaling.db.gz",
+                           "bench/scaling/steps"],
                           cwd=root, capture_output=True, text=True)
     return sorted(int(t) * 1000 for t in done.stdout.split())
 
@@ -482,7 +483,7 @@ def main():
         sys.exit("usage: standings.py [--write] DB [ARENA]")
     db = args[0]
     if not pathlib.Path(db).is_file():
-        sys.exit(f"no database {db}; bench/scaling.sh makes it (from bench/scaling/scaling.db.gz)")
+        sys.exit(f"no database {db}; bench/scaling.sh makes it (from its snapshot, bench/scaling/snapshot.py)")
     arena = args[1] if len(args) > 1 else "target/release/arena"
     standings = Standings(db, arena)
     if not write:

@@ -1,6 +1,8 @@
-//! Recorded games for the storage benchmarks: the 1,834 games of the scaling
-//! run's snapshot (`bench/scaling/scaling.db.gz`: real moves, scores and PVs,
-//! 118 plies on average), read through `db` as any stored games are.
+//! Recorded games for the storage benchmarks: run 1's games in the scaling
+//! runs' base snapshot (`bench/scaling/scaling.db.gz`: real moves, scores and
+//! PVs; 1,834 games of 118 plies on average when BENCHMARKS.md's storage
+//! figures were measured, the run's finished 10,000 since 2026-12-02), read
+//! through `db` as any stored games are.
 
 use std::io::Read as _;
 use std::path::Path;

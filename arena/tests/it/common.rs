@@ -123,15 +123,17 @@ pub async fn stored_games(db: &Path) -> Vec<model::GameRow> {
     games
 }
 
-/// Whether python3 can import `module` (python-chess, the independent
-/// reader): outside CI a missing one skips the check with a line; under CI
-/// (`CI` set) it is a failure, since `.ci/run` installs it.
+/// Whether python3 can import `module` (`chess`, python-chess, the
+/// independent reader; `sqlite3` for the scaling snapshot's script): outside
+/// CI a missing one skips the check with a line; under CI (`CI` set) it is a
+/// failure, since `.ci/run` installs it.
 pub fn have_python(module: &str) -> bool {
     let have =
         Command::new("python3").args(["-c", &format!("import {module}")]).output().is_ok_and(|o| o.status.success());
     if !have {
-        assert!(std::env::var_os("CI").is_none(), "CI needs python-chess: pip install chess (.ci/run does this)");
-        eprintln!("skipping the python-chess check: python3 with python-chess is not installed (pip install chess)");
+        let install = if module == "chess" { "pip install chess" } else { "apt-get install python3" };
+        assert!(std::env::var_os("CI").is_none(), "CI needs python3 with {module}: {install} (.ci/run does this)");
+        eprintln!("skipping the {module} check: python3 cannot import {module} ({install})");
     }
     have
 }

@@ -2,7 +2,11 @@
 //! budget give a curve with a significant slope; identical engines give
 //! none. The run file plays the same run again; bad budgets are one line.
 
-use crate::common::{FAKE, arena, arena_ok, assert_refused, stdout, temp_dir, unescape, validate_against_schema};
+use std::process::Command;
+
+use crate::common::{
+    FAKE, arena, arena_ok, assert_refused, have_python, stdout, temp_dir, unescape, validate_against_schema,
+};
 use serde_json::Value;
 
 #[test]
@@ -248,5 +252,68 @@ fn a_budget_added_to_a_run_still_to_play_is_spread_among_its_pairs() {
     arena_ok(&dir, &["resume", "2", "--quiet"]);
     let whole: Value = serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "2", "--format", "json"]))).unwrap();
     assert_eq!(whole["scale"]["points"], json["scale"]["points"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The scaling runs' snapshot (`bench/scaling/snapshot.py`): a database kept
+/// as a base and a step per sitting with what the sitting changed (rows
+/// added, changed and gone) is restored row for row, and shows the same
+/// runs; a damaged step is one line and leaves no database.
+#[test]
+fn a_snapshot_of_a_base_and_steps_restores_the_database_row_for_row() {
+    if !have_python("sqlite3") {
+        return;
+    }
+    let dir = temp_dir("scale-snapshot");
+    grows_and_steady(&dir);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/scaling/snapshot.py");
+    let snapshot = |args: &[&str]| {
+        Command::new("python3")
+            .arg(script)
+            .args(args)
+            .env("SCALING_SNAPSHOT_DIR", dir.join("kept"))
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    let written = |args: &[&str]| {
+        let out = snapshot(args);
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+    };
+    arena_ok(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000", "--games", "8"]);
+    assert!(written(&["write", "arena.db"]).contains("a new base"));
+    // A sitting: a budget added to run 1 and played (rows changed and
+    // added), and a run of another kind.
+    arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000"]);
+    arena_ok(&dir, &["resume", "1", "--quiet"]);
+    arena_ok(&dir, &["elo", "--a", "grows", "--b", "steady", "--games", "4", "--tc", "nodes=100", "--quiet"]);
+    assert!(written(&["write", "arena.db"]).contains("steps/0001.db.gz"));
+    assert!(written(&["write", "arena.db"]).contains("nothing new"));
+    // Another: run 2's moves shed (rows gone).
+    arena_ok(&dir, &["prune", "2"]);
+    assert!(written(&["write", "arena.db"]).contains("steps/0002.db.gz"));
+    written(&["restore", "restored.db"]);
+    let rows = |db: &str| {
+        let dump = "import sqlite3, sys; print('\\n'.join(sorted(sqlite3.connect(sys.argv[1]).iterdump())))";
+        let out = Command::new("python3").args(["-c", dump, db]).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out)
+    };
+    let original = rows("arena.db");
+    assert!(original.contains("INSERT INTO \"packed_moves\""), "{}", &original[..original.len().min(2000)]);
+    assert!(original == rows("restored.db"), "the restored database differs from the original");
+    for view in [&["runs"][..], &["show", "1"], &["pgn", "1"], &["report", "2", "--format", "json"]] {
+        let of = |db: &str| stdout(&arena_ok(&dir, &[view, &["--db", db]].concat()));
+        assert_eq!(of("arena.db"), of("restored.db"), "arena {view:?}");
+    }
+    // A step cut short.
+    let step = dir.join("kept/steps/0002.db.gz");
+    let bytes = std::fs::read(&step).unwrap();
+    std::fs::write(&step, &bytes[..bytes.len() / 2]).unwrap();
+    let out = snapshot(&["restore", "again.db"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.trim().lines().count() == 1 && err.contains("again.db"), "{err}");
+    assert!(!dir.join("again.db").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
