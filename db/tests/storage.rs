@@ -232,6 +232,8 @@ async fn an_expired_lease_is_replayed_whole_and_the_late_result_discarded() {
         let dead = db.claim_pair(run, "dead", Duration::ZERO).await.unwrap().unwrap();
         assert!(db.save_first_game(&dead, &game("fhr", "plain", GameResult::BlackWins, 10)).await.unwrap());
         tokio::time::sleep(Duration::from_millis(5)).await; // the lease ended at claim time; let the clock pass it
+        let gone = db.run(run).await.unwrap().games;
+        assert_eq!(gone, 0, "{target}: the game of a pair whose lease ran out, to be replayed whole, is not counted");
         let alive = db.claim_pair(run, "alive", LONG).await.unwrap().expect("expired lease handed out again");
         assert_eq!((alive.id, alive.claim), (dead.id, 2), "{target}");
         assert_eq!(db.run(run).await.unwrap().games, 0, "{target}: the dead worker's game is deleted");
