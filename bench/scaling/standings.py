@@ -200,6 +200,11 @@ def interval_end(x):
     return next((t for t in shown if any(c in "123456789" for c in t)), text)
 
 
+def duration(hours):
+    """Some hours, in minutes when under two."""
+    return f"{hours * 60:.0f} minutes" if hours < 2 else f"{hours:.0f} hours"
+
+
 def p_text(p):
     """As arena prints a p-value: three decimals, four where three give 0.050."""
     if p < 0.0005:
@@ -296,6 +301,10 @@ class Standings:
         planned = GAMES_PER_BUDGET * sum(len(s["points"]) for s in self.scales.values())
         done = [f"{preset} (run {run}) on {self.finished[run][:16]} UTC" for run, preset, _, _ in FEATURES
                 if run in self.finished]
+        if len(done) == len(FEATURES) and played == planned:
+            return textwrap.wrap(f"Final: all {count(planned)} games played, the last on {self.when()}; "
+                                 f"each feature plays standard R = 2 (nmp2), Elo from the pairs. The runs "
+                                 f"finished: {', '.join(done)}.", WIDTH)
         done_text = f" Finished, with every game played and its row final: {', '.join(done)}." if done else ""
         return textwrap.wrap(f"Standing on {self.when()} (the last game stored), {count(played)} of the "
                              f"{count(planned)} games; each feature plays standard R = 2 (nmp2), Elo from "
@@ -365,7 +374,7 @@ class Standings:
         if all(nodes in last for nodes in by_budget):
             pace = {nodes: sum(last[nodes]) / len(last[nodes]) for nodes in by_budget}
             lately = (f"; at the last sitting's pace ({', '.join(f'{pace[n]:.2f}' for n in sorted(pace))} s, "
-                      f"table below) some {sum(g * pace[n] for n, g in by_budget.items()) / SLOTS / 3600:.0f} hours")
+                      f"table below) some {duration(sum(g * pace[n] for n, g in by_budget.items()) / SLOTS / 3600)}")
         depths = [d for s in self.scales.values() for d in (s["points"][-1]["a_depth"], s["points"][-1]["b_depth"])]
         # A sum's terms do not break inside, and a '+' never starts a line
         # (Markdown would read a list): NBSP holds them together while wrapping.
@@ -377,7 +386,7 @@ class Standings:
             f"({'; '.join(where)}) and "
             f"{count(by_budget.get(largest, 0))} at the fifth, played together; at the fifth budget the mean "
             f"depth is {min(depths):.1f}-{max(depths):.1f} so far. At the pace measured with the machine to "
-            f"itself (below) that is some {hours:.0f} hours of both cores ({terms}, two games at a time){lately}."
+            f"itself (below) that is some {duration(hours)} of both cores ({terms}, two games at a time){lately}."
         )
         return [line.replace(nbsp, " ") for line in textwrap.wrap(text, WIDTH, break_on_hyphens=False)]
 
@@ -445,12 +454,14 @@ class Standings:
             now = now if now.startswith("<") else f"= {now}"
             before = " and ".join(p_text(p) for p in ps[-3:-1])
             if run not in self.finished:
+                at = "at this look"
                 end = ("with a look after every session and no correction for looking again, "
                        "not a finding until its games are all in.")
             else:
+                at = "with every game in"
                 end = "the last look, with every game in, is the one that counts."
-            text = (f"{name}: the slope ({slope} Elo per doubling) is at p {now} at this look, "
-                    f"after {before} at the two before; of the {len(ps)} looks at it so far, "
+            text = (f"{name}: the slope ({slope} Elo per doubling) is at p {now} {at}, "
+                    f"after {before} at the two before; of the {len(ps)} looks at it{'' if run in self.finished else ' so far'}, "
                     f"{word(under)} were under 0.05 and {word(len(ps) - under)} over, crossing the line "
                     f"{word(crossings)} times "
                     "([every look](docs/src/scaling.md#the-papers-features-along-the-budget-where-the-runs-stand)): "
