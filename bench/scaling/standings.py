@@ -454,14 +454,14 @@ class Standings:
             now = now if now.startswith("<") else f"= {now}"
             before = " and ".join(p_text(p) for p in ps[-3:-1])
             if run not in self.finished:
-                at = "at this look"
+                at, looks = "at this look", "looks at it so far"
                 end = ("with a look after every session and no correction for looking again, "
                        "not a finding until its games are all in.")
             else:
-                at = "with every game in"
+                at, looks = "with every game in", "looks at it"
                 end = "the last look, with every game in, is the one that counts."
             text = (f"{name}: the slope ({slope} Elo per doubling) is at p {now} {at}, "
-                    f"after {before} at the two before; of the {len(ps)} looks at it{'' if run in self.finished else ' so far'}, "
+                    f"after {before} at the two before; of the {len(ps)} {looks}, "
                     f"{word(under)} were under 0.05 and {word(len(ps) - under)} over, crossing the line "
                     f"{word(crossings)} times "
                     "([every look](docs/src/scaling.md#the-papers-features-along-the-budget-where-the-runs-stand)): "

@@ -470,14 +470,15 @@ pub struct RunFilter {
 /// its finished pairs (from the kept counts) and its games: two for each
 /// finished pair and those of the pairs in flight (a pair given back or
 /// skipped loses its games, and so will one whose lease ran out, its worker
-/// gone: it is replayed whole, so its game is not counted). A few index
+/// gone: it is replayed whole, so its game is not counted; a lease is live
+/// exactly when `claim_pair` would not take it as expired). A few index
 /// probes whatever the run's size.
 const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \
      r.pairs_total - (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'skipped'), \
      (SELECT CAST(COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id), \
      (SELECT CAST(2 * COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id) \
      + (SELECT COUNT(*) FROM games g JOIN pairs p ON g.pair_id = p.id WHERE p.run_id = r.id AND p.status = 'running' \
-       AND (p.lease_until IS NULL OR p.lease_until > {now_ms})), \
+       AND (p.lease_until IS NULL OR p.lease_until >= {now_ms})), \
      r.priority FROM runs r";
 
 fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
