@@ -18,7 +18,16 @@
 # standings in the docs (bench/scaling/standings.py), to be committed, so
 # the next session plays on from there.
 #
+#
+# Issue #77: each paper's own comparison, with the faithful variable bound
+# and FHR's frontier rule, as plan 77 in its own database and snapshot
+# (bench/scaling/issue77/): fhr against plain (Feldmann's claim), nmp2+fhr
+# and nmp2+vnb against nmp2, at 4,000 to 256,000 nodes, and vnm against
+# nmp2 at fixed depths 4, 6 and 8 (at equal depth verification's node cost
+# is gone), 1,000 games a budget.
+#
 #   bench/scaling.sh [DB]          # default: scaling.db here
+#   bench/scaling.sh --plan 77 [DB]  # issue #77's runs; default: baselines.db here
 #   bench/scaling.sh --build       # only build (and profile) the binary the games use
 #   bench/scaling.sh --curves [DB] # only draw the curves (docs/src/img/scaling-*.svg) and write the standings
 #   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
@@ -102,8 +111,54 @@ curves() {
     echo "curves: docs/src/img/scaling-*.svg; commit them with the snapshot"
 }
 
+# Issue #77's runs, made in DB when it has none.
+plan_77() {
+    local db=$1 arena=$2 budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000 pair
+    if [ -e "$db" ]; then
+        return
+    fi
+    for pair in "fhr plain" "nmp2+fhr nmp2" "nmp2+vnb nmp2"; do
+        set -- $pair
+        "$arena" scale --a "$1" --b "$2" --budgets "$budgets" --games 1000 \
+            --openings noob_2moves --seed 77 --db "$db" --no-local --quiet >/dev/null
+    done
+    "$arena" scale --a vnm --b nmp2 --budgets depth=4,depth=6,depth=8 --games 1000 \
+        --openings noob_2moves --seed 77 --db "$db" --no-local --quiet >/dev/null
+}
+
+# Issue #39's runs, made in DB when it has none, each then extended by the
+# fifth budget.
+plan_39() {
+    local db=$1 arena=$2 budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000 run feature
+    # The fifth budget, for the verified null-move paper's depth 9 (at
+    # 256,000 nodes the mean depth is 8.0-8.6): added to runs made with four
+    # budgets by `arena extend`, which plans its pairs after theirs.
+    local deeper=nodes=1024000
+    if [ ! -e "$db" ]; then
+        for feature in vnm fhr multicut vnb; do
+            "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
+                --openings noob_2moves --seed 39 --db "$db" --no-local --quiet >/dev/null
+        done
+    fi
+    for run in 1 2 3 4; do
+        if ! "$arena" show "$run" --db "$db" --config | grep -q "$deeper"; then
+            "$arena" extend "$run" --budgets "$deeper" --db "$db"
+        fi
+    done
+}
+
 main() {
     cd "$(dirname "$0")/.."
+    local plan=39
+    if [ "${1:-}" = "--plan" ]; then
+        plan=${2:-}
+        shift 2 || true
+    fi
+    case $plan in
+        39) ;;
+        77) export SCALING_SNAPSHOT_DIR=$PWD/bench/scaling/issue77 ;;
+        *) echo "bench/scaling.sh: unknown plan '$plan' (39 or 77)" >&2; return 2 ;;
+    esac
     # In the background, the games take only what the machine leaves: nice 19,
     # and, when started by setsid (its own session, so its own scheduler
     # autogroup on Linux), the autogroup at 19 too. Nice alone acts only inside
@@ -123,32 +178,20 @@ main() {
         python3 bench/scaling/standings.py --write "${2:-scaling.db}" target/scaling-build/release/arena
         return
     fi
-    db=${1:-scaling.db}
+    local default=scaling.db
+    [ "$plan" = 77 ] && default=baselines.db
+    db=${1:-$default}
     build
     # The worker runs a copy, so that arena can be rebuilt while it plays (its
     # engines are this same binary, `arena engine-uci`).
     arena=target/scaling/arena
     mkdir -p target/scaling
     cp target/scaling-build/release/arena "$arena.new" && mv "$arena.new" "$arena"
-    budgets=nodes=4000,nodes=16000,nodes=64000,nodes=256000
-    # The fifth budget, for the verified null-move paper's depth 9 (at
-    # 256,000 nodes the mean depth is 8.0-8.6): added to runs made with four
-    # budgets by `arena extend`, which plans its pairs after theirs.
-    deeper=nodes=1024000
-    if [ ! -e "$db" ] && [ -e bench/scaling/scaling.db.gz ]; then
+    local folder=${SCALING_SNAPSHOT_DIR:-bench/scaling}
+    if [ ! -e "$db" ] && [ -e "$folder/scaling.db.gz" ]; then
         python3 bench/scaling/snapshot.py restore "$db"
     fi
-    if [ ! -e "$db" ]; then
-        for feature in vnm fhr multicut vnb; do
-            "$arena" scale --a "$feature" --b nmp2 --budgets "$budgets" --games 2000 \
-                --openings noob_2moves --seed 39 --db "$db" --no-local --quiet >/dev/null
-        done
-    fi
-    for run in 1 2 3 4; do
-        if ! "$arena" show "$run" --db "$db" --config | grep -q "$deeper"; then
-            "$arena" extend "$run" --budgets "$deeper" --db "$db"
-        fi
-    done
+    "plan_$plan" "$db" "$arena"
     "$arena" runs --db "$db"
     # Ctrl-C stops the worker (it finishes the pairs in flight), not the script.
     # The runs outlive arena versions: a newer arena whose bench signatures
@@ -167,8 +210,10 @@ main() {
     # in the repository's history.
     "$arena" compact --db "$db" || true
     python3 bench/scaling/snapshot.py write "$db"
-    curves "$db" "$arena" || true
-    python3 bench/scaling/standings.py --write "$db" "$arena" || true
+    if [ "$plan" = 39 ]; then
+        curves "$db" "$arena" || true
+        python3 bench/scaling/standings.py --write "$db" "$arena" || true
+    fi
 }
 # One line: bash has read the exit before main runs, so a file edited
 # meanwhile is not read on from the old offset when main returns.

@@ -58,6 +58,39 @@ impl History {
     }
 }
 
+/// Schaeffer's history heuristic as the variable null-move bound's paper
+/// reads it (Björnsson & Marsland, Section 6.2: "This heuristic gives a
+/// credit to moves that cause a cutoff"): quiet moves by side, origin and
+/// target, credited and never penalised, so that a positive value means
+/// "caused a cutoff in this table's lifetime".
+pub struct CutoffCredit {
+    table: Vec<u32>,
+}
+
+impl Default for CutoffCredit {
+    fn default() -> Self {
+        Self { table: vec![0; 2 * 64 * 64] }
+    }
+}
+
+impl CutoffCredit {
+    /// Whether quiet move `m` by `color` has been credited.
+    pub fn credited(&self, color: Color, m: Move) -> bool {
+        self.table[history_index(color, m)] > 0
+    }
+
+    /// Credits a quiet move that caused a cutoff at `depth`.
+    pub fn credit(&mut self, color: Color, m: Move, depth: i32) {
+        let entry = &mut self.table[history_index(color, m)];
+        *entry = entry.saturating_add((depth.max(1) as u32).saturating_mul(depth.max(1) as u32));
+    }
+
+    /// Forgets every credit.
+    pub fn clear(&mut self) {
+        self.table.fill(0);
+    }
+}
+
 /// Most-valuable-victim, least-valuable-attacker key of a capture or promotion.
 pub fn mvv_lva(m: Move) -> i32 {
     let victim = match m {

@@ -81,6 +81,14 @@ fn fhr_reduces_only_at_null_window_nodes() {
     let counters = counters_on_bench(&PruningConfig::preset("fhr").unwrap(), 6, 10);
     assert!(counters.fhr_reductions > 1000, "FHR fired {} times", counters.fhr_reductions);
     assert_eq!(counters.fhr_widest_window, 1);
+    // Fig. 2's frontier rule acts, and only with FHRFrontier on; without
+    // it the depth-1 reductions change nothing and are not counted.
+    assert!(counters.fhr_frontier_cutoffs > 1000, "{counters}");
+    let mut no_frontier = PruningConfig::preset("fhr").unwrap();
+    no_frontier.set_option("FHRFrontier", "false").unwrap();
+    let without = counters_on_bench(&no_frontier, 6, 10);
+    assert_eq!(without.fhr_frontier_cutoffs, 0);
+    assert!(without.nodes > counters.nodes, "{without} against {counters}");
 }
 
 #[test]
@@ -97,7 +105,23 @@ fn variable_bound_stays_within_twenty_below_beta() {
     assert!(counters.vnb_lowered_cutoffs > 0, "{counters}");
     assert!((10..=20).contains(&counters.vnb_max_t), "t = {}", counters.vnb_max_t);
     let plain_nmp2 = counters_on_bench(&PruningConfig::preset("nmp2").unwrap(), 6, 10);
-    assert_eq!(plain_nmp2.vnb_lowered_cutoffs, 0);
+    assert_eq!((plain_nmp2.vnb_lowered, plain_nmp2.vnb_lowered_cutoffs), (0, 0));
+}
+
+/// The paper's "potentially good alternative" (a credit-only history) lowers
+/// the bound more often than the ordering history's positive values, which
+/// penalties and gravity keep rare; a lowered bound is counted at every
+/// null-move search it applies to, and a cutoff that needed it is one of
+/// them.
+#[test]
+fn variable_bound_on_the_credit_history_acts_more_than_on_the_ordering_one() {
+    let faithful = counters_on_bench(&PruningConfig::preset("vnb").unwrap(), 6, 10);
+    let mut ordering = PruningConfig::preset("vnb").unwrap();
+    ordering.set_option("VarNullBoundCredit", "false").unwrap();
+    let ordering = counters_on_bench(&ordering, 6, 10);
+    assert!(faithful.vnb_lowered_cutoffs > 0 && faithful.vnb_lowered_cutoffs <= faithful.vnb_lowered, "{faithful}");
+    assert!(faithful.vnb_lowered <= faithful.null_tries, "{faithful}");
+    assert!(faithful.vnb_lowered > ordering.vnb_lowered, "{faithful} against {ordering}");
 }
 
 #[test]
@@ -142,9 +166,11 @@ fn bench_signatures_are_pinned() {
         ("nmp3", 4228218),
         ("nmp-adaptive", 4574768),
         ("vnm", 4648864),
-        ("fhr", 3598781),
+        // Issue #77: FHR's frontier rule (3,598,781 before) and the
+        // variable bound's credit-only history (4,502,684 before).
+        ("fhr", 2885406),
         ("multicut", 3746103),
-        ("vnb", 4502684),
+        ("vnb", 4462724),
     ];
     let mut actual = Vec::new();
     for (preset, _) in expected {

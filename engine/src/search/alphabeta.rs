@@ -141,8 +141,21 @@ impl Searcher {
 
         loop {
             // Step 8. Fail-High Reductions (Feldmann, Fig. 2): the children
-            // one ply less; see `fail_high_reduction`.
-            let move_depth = n.depth - self.fail_high_reduction(n.evaluation, n.alpha, n.beta);
+            // one ply less; see `fail_high_reduction`. At depth 1 the
+            // reduced depth δ is 0: Fig. 2 generates no successors and
+            // returns the static value (≥ β, a cutoff at the frontier).
+            let reduction = self.fail_high_reduction(n.evaluation, n.alpha, n.beta);
+            let move_depth = n.depth - reduction;
+            if reduction > 0 {
+                if move_depth > 0 {
+                    self.counters.fhr_reductions += 1;
+                } else if self.config.fhr.frontier
+                    && let Some(e) = n.evaluation
+                {
+                    self.counters.fhr_frontier_cutoffs += 1;
+                    return e.score;
+                }
+            }
 
             self.order(&mut picker, pos, n.ply, tt_move);
 
@@ -207,14 +220,14 @@ impl Searcher {
     /// the children are searched one ply less: the plies to take off, 1 or
     /// 0. The re-search of a child goes to full depth (step 10); the table
     /// stores the nominal depth (item 7). Skipped: full-window nodes, in
-    /// check (t = ∞, no evaluation).
+    /// check (t = ∞, no evaluation). The caller counts the reduction and
+    /// applies the frontier rule.
     fn fail_high_reduction(&mut self, evaluation: Option<Evaluation>, alpha: Score, beta: Score) -> i32 {
         let Some(e) = evaluation else { return 0 };
         let fhr = &self.config.fhr;
         if !fhr.enabled || alpha != beta - 1 || e.score - e.threat < beta - fhr.margin {
             return 0;
         }
-        self.counters.fhr_reductions += 1;
         self.counters.fhr_widest_window = self.counters.fhr_widest_window.max(beta - alpha);
         1
     }
@@ -327,6 +340,9 @@ impl Searcher {
         let t = self.variable_bound_margin(ply);
         let bound = beta - t;
         let Some(passed) = board.null_move() else { return NullMove::NotTried };
+        if t > 0 {
+            self.counters.vnb_lowered += 1;
+        }
         self.prefetch(&passed, depth - reduction - 1);
         self.counters.null_tries += 1;
         self.enter_child(ply, board.key(), true);
@@ -371,7 +387,7 @@ impl Searcher {
         let us = pos.turn();
         let track_alternatives = self.config.variable_bound.enabled && beta - alpha == 1;
         let mut alternatives_left = if track_alternatives {
-            picker.remaining().iter().filter(|m| !is_tactical(**m) && self.history.get(us, **m) > 0).count() as i32
+            picker.remaining().iter().filter(|m| self.potentially_good(us, **m)).count() as i32
         } else {
             0
         };
@@ -386,7 +402,7 @@ impl Searcher {
             // positive history still unexplored at this level, not recorded
             // for the first move.
             if track_alternatives {
-                if !is_tactical(m) && self.history.get(us, m) > 0 {
+                if self.potentially_good(us, m) {
                     alternatives_left -= 1;
                 }
                 self.stack[ply].unexplored_alternatives = if index == 0 { 0 } else { alternatives_left };
@@ -454,6 +470,9 @@ impl Searcher {
         }
         let bonus = (depth * depth).min(1200);
         self.history.update(us, m, bonus);
+        if self.config.variable_bound.enabled {
+            self.credit.credit(us, m, depth);
+        }
         for &q in quiets_tried {
             self.history.update(us, q, -bonus);
         }
@@ -462,6 +481,18 @@ impl Searcher {
             killers[1] = killers[0];
             killers[0] = Some(m);
         }
+    }
+
+    /// The variable bound's "potentially good alternative" (Section 6.2): a
+    /// quiet move with a positive history value, in the credit-only history
+    /// (the paper's) or, with `VarNullBoundCredit` off, the ordering one.
+    fn potentially_good(&self, us: shakmaty::Color, m: Move) -> bool {
+        !is_tactical(m)
+            && if self.config.variable_bound.credit_history {
+                self.credit.credited(us, m)
+            } else {
+                self.history.get(us, m) > 0
+            }
     }
 
     /// Variable bound t (Fig. 5): 0 when off or inside a null-move search,

@@ -17,8 +17,13 @@ pub struct Counters {
     pub verifications: u64,
     /// Verified null move: nodes whose verification ended below β (zugzwang), re-searched.
     pub zugzwang_researches: u64,
-    /// FHR: nodes whose depth was reduced by one ply.
+    /// FHR: nodes above the frontier (depth ≥ 2) whose children were
+    /// searched one ply less. At depth 1 a reduction changes nothing but
+    /// through the frontier rule, counted in [`Self::fhr_frontier_cutoffs`].
     pub fhr_reductions: u64,
+    /// FHR: fail-high nodes at depth 1 that returned their static value
+    /// (Fig. 2: δ = 0, no successors).
+    pub fhr_frontier_cutoffs: u64,
     /// FHR: the widest window (β − α) at which a reduction was made (1 when FHR is faithful).
     pub fhr_widest_window: i32,
     /// Multi-cut: nodes where the reduced searches were made.
@@ -29,6 +34,8 @@ pub struct Counters {
     pub mc_nodes: u64,
     /// Multi-cut: tries at nodes not expected to be CUT nodes (0 when faithful).
     pub mc_off_cut_tries: u64,
+    /// Variable bound: null-move searches made against a lowered bound (t > 0).
+    pub vnb_lowered: u64,
     /// Variable bound: null-move cutoffs that needed t > 0 (score in [β − t, β)).
     pub vnb_lowered_cutoffs: u64,
     /// Variable bound: the largest t used.
@@ -41,7 +48,8 @@ impl fmt::Display for Counters {
         write!(
             f,
             "nodes {} qnodes {} null_tries {} null_cutoffs {} verifications {} zugzwangs {} fhr_reductions {} \
-             mc_tries {} mc_prunes {} ({:.1}% of tries) mc_nodes {} ({:.1}% of nodes) vnb_lowered {}",
+             fhr_frontier {} mc_tries {} mc_prunes {} ({:.1}% of tries) mc_nodes {} ({:.1}% of nodes) vnb_lowered {} \
+             vnb_lowered_cutoffs {} ({:.1}% of null cutoffs)",
             self.nodes,
             self.qnodes,
             self.null_tries,
@@ -49,12 +57,15 @@ impl fmt::Display for Counters {
             self.verifications,
             self.zugzwang_researches,
             self.fhr_reductions,
+            self.fhr_frontier_cutoffs,
             self.mc_tries,
             self.mc_prunes,
             percent(self.mc_prunes, self.mc_tries),
             self.mc_nodes,
             percent(self.mc_nodes, self.nodes),
+            self.vnb_lowered,
             self.vnb_lowered_cutoffs,
+            percent(self.vnb_lowered_cutoffs, self.null_cutoffs),
         )
     }
 }
@@ -69,11 +80,13 @@ impl Counters {
         self.verifications += other.verifications;
         self.zugzwang_researches += other.zugzwang_researches;
         self.fhr_reductions += other.fhr_reductions;
+        self.fhr_frontier_cutoffs += other.fhr_frontier_cutoffs;
         self.fhr_widest_window = self.fhr_widest_window.max(other.fhr_widest_window);
         self.mc_tries += other.mc_tries;
         self.mc_prunes += other.mc_prunes;
         self.mc_nodes += other.mc_nodes;
         self.mc_off_cut_tries += other.mc_off_cut_tries;
+        self.vnb_lowered += other.vnb_lowered;
         self.vnb_lowered_cutoffs += other.vnb_lowered_cutoffs;
         self.vnb_max_t = self.vnb_max_t.max(other.vnb_max_t);
     }

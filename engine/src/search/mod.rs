@@ -19,7 +19,7 @@ use shakmaty::{Move, Position};
 use crate::board::Board;
 use crate::eval::{EvalCache, Evaluation};
 use crate::game::Game;
-use crate::ordering::History;
+use crate::ordering::{CutoffCredit, History};
 use crate::score::{INFINITY, MAX_PLY, Score, mate_in_moves};
 use crate::time::{Clock, budget, movetime_budget};
 use crate::tt::TranspositionTable;
@@ -150,6 +150,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     eval_cache: EvalCache,
     history: History,
+    /// The variable bound's credit-only history, of the running search.
+    credit: CutoffCredit,
     stop: Arc<AtomicBool>,
     stopped: bool,
     counters: Counters,
@@ -172,6 +174,7 @@ impl Searcher {
             tt: TranspositionTable::new(hash_mb),
             eval_cache: EvalCache::default(),
             history: History::default(),
+            credit: CutoffCredit::default(),
             stop: Arc::new(AtomicBool::new(false)),
             stopped: false,
             counters: Counters::default(),
@@ -264,6 +267,12 @@ impl Searcher {
     fn prepare(&mut self, game: &Game, limits: &Limits) {
         self.stopped = self.stop.load(Ordering::Relaxed);
         self.counters = Counters::default();
+        // A credit-only table kept for a whole game would, move by move,
+        // mark every quiet move that ever cut off as an alternative; one per
+        // search keeps the count a property of the tree being searched.
+        if self.config.variable_bound.enabled {
+            self.credit.clear();
+        }
         self.tt.new_search();
         self.stack.fill(Frame::default());
         self.path.clear();

@@ -31,6 +31,11 @@ pub struct FailHighReductions {
     pub enabled: bool,
     /// Δ of item 1: reduce when e(v) − t(v) ≥ β − Δ. The paper's best: 0.
     pub margin: i32,
+    /// Fig. 2's frontier rule: a fail-high node at depth 1, reduced to
+    /// δ = 0, generates no successors and returns its static value. Off,
+    /// the node's children go to quiescence as without FHR (UCI
+    /// `FHRFrontier false`: the engine before issue #77).
+    pub frontier: bool,
 }
 
 /// Multi-cut αβ-pruning (Björnsson & Marsland, Fig. 4).
@@ -63,6 +68,13 @@ pub struct VariableBound {
     pub t_many: i32,
     /// How many alternatives count as many (paper: 15).
     pub many: i32,
+    /// Section 6.2's test of a "potentially good alternative": a positive
+    /// value in a history that only credits moves that cause a cutoff
+    /// (Schaeffer's history heuristic), kept beside the ordering history
+    /// and cleared at the start of every search. Off, the test reads the
+    /// ordering history, whose penalties and gravity leave few quiet moves
+    /// positive (UCI `VarNullBoundCredit false`: the engine before issue #77).
+    pub credit_history: bool,
 }
 
 /// Search conditions where this engine differs from the verified null-move
@@ -145,7 +157,7 @@ impl Default for PruningConfig {
                 verify: false,
                 guard: false,
             },
-            fhr: FailHighReductions { enabled: false, margin: 0 },
+            fhr: FailHighReductions { enabled: false, margin: 0, frontier: true },
             multi_cut: MultiCut {
                 enabled: false,
                 moves: 10,
@@ -154,7 +166,7 @@ impl Default for PruningConfig {
                 endgame_phase: 6,
                 extension_plies: 3,
             },
-            variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15 },
+            variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15, credit_history: true },
             conditions: SearchConditions::default(),
         }
     }
@@ -267,6 +279,12 @@ impl PruningConfig {
         OptionSpec { name: "FHR", range: None, get: |c| c.fhr.enabled.into(), set: |c, v| c.fhr.enabled = flag(v) },
         OptionSpec { name: "FHRMargin", range: Some((0, 1000)), get: |c| c.fhr.margin, set: |c, v| c.fhr.margin = v },
         OptionSpec {
+            name: "FHRFrontier",
+            range: None,
+            get: |c| c.fhr.frontier.into(),
+            set: |c, v| c.fhr.frontier = flag(v),
+        },
+        OptionSpec {
             name: "MultiCut",
             range: None,
             get: |c| c.multi_cut.enabled.into(),
@@ -325,6 +343,12 @@ impl PruningConfig {
             range: Some((0, 200)),
             get: |c| c.variable_bound.many,
             set: |c, v| c.variable_bound.many = v,
+        },
+        OptionSpec {
+            name: "VarNullBoundCredit",
+            range: None,
+            get: |c| c.variable_bound.credit_history.into(),
+            set: |c, v| c.variable_bound.credit_history = flag(v),
         },
         OptionSpec {
             name: "NullMovePV",
@@ -401,7 +425,11 @@ impl PruningConfig {
             ));
         }
         if self.fhr.enabled {
-            parts.push(format!("FHR Δ={}", self.fhr.margin));
+            parts.push(format!(
+                "FHR Δ={}{}",
+                self.fhr.margin,
+                if self.fhr.frontier { "" } else { " no frontier rule" }
+            ));
         }
         let m = &self.multi_cut;
         if m.enabled {
@@ -409,7 +437,13 @@ impl PruningConfig {
         }
         let v = &self.variable_bound;
         if v.enabled {
-            parts.push(format!("variable bound t={}/{} above {}", v.t_some, v.t_many, v.many));
+            parts.push(format!(
+                "variable bound t={}/{} above {}{}",
+                v.t_some,
+                v.t_many,
+                v.many,
+                if v.credit_history { "" } else { " on the ordering history" }
+            ));
         }
         let c = &self.conditions;
         let mut text = if parts.is_empty() { "no forward pruning".to_string() } else { parts.join(", ") };
