@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
 use clap::Parser;
+use clap::error::ErrorKind;
 
 /// mimalloc (a maintained allocator, used by many Rust tools) instead of
 /// glibc's: reading a run back allocates each move's strings, and glibc's
@@ -13,7 +14,10 @@ use clap::Parser;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return refused(&e),
+    };
     if let Command::EngineUci { pruning, bench } = &cli.command {
         if bench.is_some() {
             return match engine::search::PruningConfig::preset(pruning) {
@@ -50,5 +54,30 @@ fn main() -> ExitCode {
             eprintln!("arena: {}", one_line(&e));
             ExitCode::from(2)
         }
+    }
+}
+
+/// A command line clap refused, as one line (`arena: invalid value … for
+/// '--draw <RULE>': …`), exit status 2; help and the version print whole.
+fn refused(error: &clap::Error) -> ExitCode {
+    if matches!(
+        error.kind(),
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = error.print();
+        return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+    }
+    eprintln!("arena: {} (arena help COMMAND lists its flags)", clap_line(&error.to_string()));
+    ExitCode::from(2)
+}
+
+/// The first line of clap's message, without its `error: ` and with a
+/// `tip:` of the following lines kept.
+fn clap_line(said: &str) -> String {
+    let mut lines = said.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or_default().trim_start_matches("error: ").to_string();
+    match lines.find_map(|l| l.strip_prefix("tip: ")) {
+        Some(tip) => format!("{first}; {tip}"),
+        None => first,
     }
 }

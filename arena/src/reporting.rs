@@ -216,6 +216,13 @@ async fn games_report(
     let Ask { anchor, detail, count_set_aside, pairs_read_up_to } = ask;
     let run = info.id;
     let (pairs, counts, progress) = pairs_read(db, run, detail, pairs_read_up_to.unwrap_or(PAIRS_READ_UP_TO)).await?;
+    // Under a deterministic limit a replayed opening is the same games
+    // again: counted once (a tuning run's θ± change the games).
+    let replayed = match spec.tune.is_none() && !crate::run::plan::on_a_clock(spec) {
+        true => db.replayed_pairs(run).await?,
+        false => Vec::new(),
+    };
+    let (pairs, counts) = leave_out_replays(pairs, counts, &replayed);
     let records = db.machine_records(run).await?;
     let states = db.machine_states(run).await?;
     let machines = MachineInputs {
@@ -242,7 +249,7 @@ async fn games_report(
     };
     let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
     let report = Report::build(Inputs {
-        header: games_header(info, spec, engines),
+        header: Header { replayed_pairs: replayed.len() as u64, ..games_header(info, spec, engines) },
         pairings: spec.pairing_names(),
         sprt: spec.sprt.map(|test| (test, info.verdict)),
         counts: &counts,
@@ -258,6 +265,29 @@ async fn games_report(
         machines: Some(machines),
     });
     Ok(RunReport::Games(report, terminations))
+}
+
+/// The pairs and counts without the `replayed` pairs.
+fn leave_out_replays(
+    pairs: Vec<PairOutcome>,
+    mut counts: Vec<PairCount>,
+    replayed: &[PairOutcome],
+) -> (Vec<PairOutcome>, Vec<PairCount>) {
+    if replayed.is_empty() {
+        return (pairs, counts);
+    }
+    for replay in PairCount::of(replayed) {
+        let alike = |c: &&mut PairCount| {
+            (&c.engine_a, &c.engine_b, &c.machine, c.results)
+                == (&replay.engine_a, &replay.engine_b, &replay.machine, replay.results)
+        };
+        if let Some(count) = counts.iter_mut().find(alike) {
+            count.pairs = count.pairs.saturating_sub(replay.pairs);
+        }
+    }
+    counts.retain(|c| c.pairs > 0);
+    let gone: std::collections::HashSet<i64> = replayed.iter().map(|p| p.index).collect();
+    (pairs.into_iter().filter(|p| !gone.contains(&p.index)).collect(), counts)
 }
 
 /// The pairs a report reads: the short view only their counts; the full
@@ -307,6 +337,7 @@ fn games_header(info: &RunInfo, spec: &MatchSpec, engines: Vec<EngineHeader>) ->
         created: utc_timestamp(info.created_ms),
         finished: info.finished_ms.map(utc_timestamp),
         machine: info.machine.clone(),
+        replayed_pairs: 0,
     }
 }
 

@@ -60,6 +60,37 @@ impl Db {
             .collect())
     }
 
+    /// The finished pairs of a run that replay an opening an earlier pair
+    /// of the same pairing played (same position and moves), in plan
+    /// order: under a deterministic limit, the same games again.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn replayed_pairs(&self, run: i64) -> Result<Vec<PairOutcome>, DbError> {
+        self.each_row_of_run(
+            "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine FROM \
+             (SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine, \
+              ROW_NUMBER() OVER (PARTITION BY engine_a, engine_b, fen, opening_moves ORDER BY idx) AS nth \
+              FROM pairs WHERE run_id = ? AND status = 'done') played WHERE nth > 1 ORDER BY idx",
+            run,
+            |r| {
+                let result = |column: &str| GameResult::from_pgn(&r.try_get::<Option<String>, _>(column).ok()??);
+                Some(PairOutcome {
+                    index: r.try_get("idx").ok()?,
+                    engine_a: r.try_get("engine_a").ok()?,
+                    engine_b: r.try_get("engine_b").ok()?,
+                    opening_name: r.try_get("opening_name").ok()?,
+                    finished_seq: r.try_get::<Option<i64>, _>("finished_seq").ok()?.unwrap_or(0),
+                    llr: r.try_get("llr").ok()?,
+                    results: [result("result0")?, result("result1")?],
+                    machine: r.try_get::<Option<String>, _>("machine").ok()?.unwrap_or_default(),
+                })
+            },
+        )
+        .await
+    }
+
     /// The finished pairs of a run counted alike by block of finishing
     /// order, in block order.
     ///

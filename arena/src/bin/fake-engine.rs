@@ -10,7 +10,8 @@
 //! `none-after` (`bestmove (none)` from its N-th `go` on, as Debian's
 //! Glaurung 2.2 answers some time into a game at small node limits),
 //! `garbage` (1 MB lines, invalid UTF-8 and junk before each move),
-//! `stderr-spam` (N MB on stderr while playing), `slow-quit` (ignores `quit`),
+//! `stderr-spam` (N MB on stderr while playing), `flood` (N `info` lines
+//! before each move, in thousands), `slow-quit` (ignores `quit`),
 //! `tunable` (for `arena tune`'s convergence test: an option `Skill`, 0 to
 //! 1000, whose hidden best value is N; the further `Skill` is from N, the
 //! more of its moves are random instead of a one-ply material grab),
@@ -179,6 +180,14 @@ impl Fake {
                 let _ = out.write_all(b"\n\xff\xfe\xfd info depth \xc3\x28 score cp 99999999999999999999999\n");
                 let _ = writeln!(out, "info depth 256 seldepth 300 score mate 200 nodes 123456789012345 pv");
                 let _ = writeln!(out, "bestmovex e2e4\nreadyok\nuciok\n\t \t");
+            }
+            "flood" => {
+                // A debug build left verbose: N `info` lines before each move.
+                let line = format!("info depth 1 seldepth 1 score cp 0 nodes {nodes} nps 1 pv {}\n", choose(position));
+                let block = line.repeat(1000);
+                for _ in 0..n.div_ceil(1000) {
+                    let _ = out.write_all(block.as_bytes());
+                }
             }
             "stderr-spam" => {
                 let chunk = vec![b'e'; 1 << 20];

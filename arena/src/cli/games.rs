@@ -16,9 +16,9 @@ use super::{CliResult, DbArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Registry, Source};
 use crate::engine_io::source::repo_location;
 use crate::game::adjudication::Adjudication;
-use crate::run::plan::{apply_variant, on_a_clock, plan, repetition_warning};
+use crate::run::plan::{apply_variant, cap_replays, on_a_clock, plan};
 use model::TimeControl;
-use model::adjudication::{draw_flag, parse_draw, parse_resign, resign_flag};
+use model::adjudication::{DrawFlag, ResignFlag};
 
 /// Options shared by every command that plays games. Each flag is declared
 /// once, here: clap reads it from the command line (and from a run file's
@@ -63,12 +63,14 @@ pub struct PlayArgs {
     #[serde(skip)]
     #[command(flatten)]
     slots: SlotArgs,
-    /// Draw adjudication: movenumber=N,movecount=N,score=CP, or off.
-    #[arg(long, default_value = "movenumber=40,movecount=8,score=10")]
-    draw: String,
-    /// Resign adjudication: movecount=N,score=CP[,twosided=true], or off.
-    #[arg(long, default_value = "movecount=3,score=1000,twosided=true")]
-    resign: String,
+    /// Draw adjudication: movenumber=N,movecount=N,score=CP (each key optional), or off.
+    #[serde(serialize_with = "as_text")]
+    #[arg(long, default_value_t, value_name = "RULE")]
+    draw: DrawFlag,
+    /// Resign adjudication: movecount=N,score=CP,twosided=BOOL (each key optional), or off.
+    #[serde(serialize_with = "as_text")]
+    #[arg(long, default_value_t, value_name = "RULE")]
+    resign: ResignFlag,
     /// End games at this full move and adjudicate (the FHR paper used 100).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
@@ -187,8 +189,8 @@ impl PlayArgs {
             engines_file: None,
             record: RecordArgs::default(),
             slots: SlotArgs::default(),
-            draw: draw_flag(adjudication.draw),
-            resign: resign_flag(adjudication.resign),
+            draw: DrawFlag(adjudication.draw),
+            resign: ResignFlag(adjudication.resign),
             maxmoves: adjudication.max_moves,
             maxmoves_score: adjudication.max_moves_score,
             tb: tb.map(|tb| tb.paths.join(":")),
@@ -243,6 +245,11 @@ fn machine_rule(play: &PlayArgs) -> CliResult<MachineRule> {
 /// Leaves a switch that is off out of a run file.
 pub(super) fn is_false(value: &bool) -> bool {
     !*value
+}
+
+/// Writes a typed flag into a run file as the text clap reads back.
+pub(super) fn as_text<T: std::fmt::Display, S: serde::Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
 }
 
 /// The tablebase rule of `--tb…`, its folders checked (absolute paths, so
@@ -325,8 +332,8 @@ pub(super) fn build_spec(
     }
     let tablebase = tablebase_rule(play)?;
     let adjudication = Adjudication {
-        draw: parse_draw(&play.draw).map_err(|e| anyhow!("bad --draw: {e}"))?,
-        resign: parse_resign(&play.resign).map_err(|e| anyhow!("bad --resign: {e}"))?,
+        draw: play.draw.0,
+        resign: play.resign.0,
         max_moves: play.maxmoves,
         max_moves_score: play.maxmoves_score,
     };
@@ -365,8 +372,8 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
 }
 
 pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {
-    if let Some(warning) = repetition_warning(&spec, book) {
-        crate::term::note(&warning);
+    if let Some(note) = cap_replays(&mut spec, book) {
+        crate::term::note(&note);
     }
     let plan = plan(&spec, book);
     apply_variant(&mut spec, &plan);

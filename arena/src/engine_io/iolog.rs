@@ -52,10 +52,32 @@ struct Inner {
     folder: PathBuf,
     /// The last `position` line sent to each engine.
     positions: Vec<(String, String)>,
+    /// Per engine, what it wrote into the log.
+    written: Vec<Written>,
+}
+
+/// What one engine wrote into a game's log.
+#[derive(Debug)]
+struct Written {
+    engine: String,
+    /// Bytes of its lines kept.
+    bytes: usize,
+    /// Lines it wrote that were left out since the last one kept.
+    dropped: u64,
 }
 
 /// Marks a `position` line stored as the extension of the engine's previous one.
 const CONTINUED: char = '…';
+
+/// What a game's log keeps in full of one engine's lines. Past it, that
+/// engine's lines are left out but for its `bestmove` (so the log still
+/// shows every command and every answer, and a game's memory is bounded
+/// whatever an engine prints); each gap is marked by a line saying how many
+/// went. A game of the bundled engine writes about 1 KB a ply.
+pub const FULL_LOG_BYTES: usize = 4 << 20;
+
+/// Engines already warned of in this process for flooding a log.
+static FLOODED: LazyLock<Mutex<std::collections::HashSet<String>>> = LazyLock::new(Mutex::default);
 
 impl IoLog {
     /// An empty log of a game of the run whose logs go to `folder`.
@@ -65,6 +87,7 @@ impl IoLog {
             text: Vec::with_capacity(64 * 1024),
             folder,
             positions: Vec::new(),
+            written: Vec::new(),
         })))
     }
 
@@ -72,7 +95,30 @@ impl IoLog {
     pub fn line(&self, engine: &str, direction: Direction, line: &str) {
         let mut inner = lock(&self.0);
         let ms = u64::try_from(inner.start.elapsed().as_millis()).unwrap_or(u64::MAX);
-        let Inner { text, positions, .. } = &mut *inner;
+        let Inner { text, positions, written, .. } = &mut *inner;
+        if direction == Direction::FromEngine {
+            let written = match written.iter().position(|w| w.engine == engine) {
+                Some(i) => &mut written[i],
+                None => {
+                    written.push(Written { engine: engine.to_string(), bytes: 0, dropped: 0 });
+                    written.last_mut().expect("just pushed")
+                }
+            };
+            if !written.keeps(line) {
+                return;
+            }
+            if written.dropped > 0 {
+                push_head(text, ms, engine, direction);
+                let note = format!(
+                    "[arena: {} lines of {engine} left out, its part of the game's log past {} MB]\n",
+                    written.dropped,
+                    FULL_LOG_BYTES >> 20
+                );
+                text.extend_from_slice(note.as_bytes());
+                written.dropped = 0;
+            }
+            written.bytes += line.len();
+        }
         push_head(text, ms, engine, direction);
         if direction == Direction::ToEngine && line.starts_with("position ") {
             let previous = positions.iter().position(|(name, _)| name == engine);
@@ -120,6 +166,27 @@ impl IoLog {
         let member = encoder.finish().map_err(failed)?;
         let place = LogStore::of(&inner.folder).append(&member, fault).map_err(failed)?;
         Ok(format!("{}:{place}", db::machine_name()))
+    }
+}
+
+impl Written {
+    /// Whether the engine's `line` goes into the log: every line while its
+    /// part is below [`FULL_LOG_BYTES`], then only `bestmove`. A line left
+    /// out is counted, and the first engine to fill its part in this
+    /// process is named in one warning.
+    fn keeps(&mut self, line: &str) -> bool {
+        if self.bytes < FULL_LOG_BYTES || line.starts_with("bestmove") {
+            return true;
+        }
+        self.dropped += 1;
+        if lock(&FLOODED).insert(self.engine.clone()) {
+            crate::term::warn(&format!(
+                "{} writes more than a game's I/O log keeps ({} MB an engine): past that, its lines but `bestmove` are left out of the log (the game goes on; --no-io-log keeps none)",
+                self.engine,
+                FULL_LOG_BYTES >> 20
+            ));
+        }
+        false
     }
 }
 
@@ -363,6 +430,37 @@ fn expand(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flooding_engine_fills_the_log_to_its_bound_and_keeps_its_moves() {
+        let dir = std::env::temp_dir().join(format!("arena-iolog-flood-{}", std::process::id())).join("run-1");
+        let _ = std::fs::remove_dir_all(&dir);
+        let log = IoLog::new(dir.clone());
+        let info = "info depth 1 seldepth 1 score cp 0 nodes 1 nps 1 pv e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
+        for ply in 0..3 {
+            log.line("flood", Direction::ToEngine, "go nodes 10");
+            for _ in 0..150_000 {
+                log.line("flood", Direction::FromEngine, info);
+            }
+            log.line("calm", Direction::FromEngine, "info depth 1");
+            log.line("flood", Direction::FromEngine, &format!("bestmove e2e{ply}"));
+        }
+        let held = lock(&log.0).text.len();
+        assert!(held < FULL_LOG_BYTES * 5 / 4, "{held} bytes held");
+        let text = read(&log.store(false).map(|place| split_place(&place).1.to_string()).unwrap()).unwrap();
+        let kept = text.lines().filter(|l| l.ends_with(info)).count();
+        assert!((FULL_LOG_BYTES / 100..150_000 * 3).contains(&kept), "{kept} info lines kept");
+        for ply in 0..3 {
+            assert!(text.contains(&format!(" flood < bestmove e2e{ply}\n")), "every move is kept");
+        }
+        let gaps: Vec<u64> = text
+            .lines()
+            .filter_map(|l| l.split_once("[arena: ")?.1.split_once(" lines of flood left out")?.0.parse().ok())
+            .collect();
+        assert_eq!(gaps.iter().sum::<u64>() + kept as u64, 450_000, "every line kept or counted: {gaps:?}");
+        assert_eq!(text.lines().filter(|l| l.contains(" calm < info depth 1")).count(), 3, "the other engine's part");
+        let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+    }
 
     #[test]
     fn lines_round_trip_through_the_file() {

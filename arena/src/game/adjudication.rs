@@ -133,7 +133,10 @@ mod tests {
 
     #[test]
     fn resign_rule_one_and_two_sided() {
-        let one = Adjudication { resign: parse_resign("movecount=2,score=500").unwrap(), ..Adjudication::default() };
+        let one = Adjudication {
+            resign: parse_resign("movecount=2,score=500,twosided=false").unwrap(),
+            ..Adjudication::default()
+        };
         assert_eq!(
             feed(one, &[(-600, 0), (-700, 0)], 1),
             Some((GameResult::BlackWins, Termination::AdjudicatedResign, 1))

@@ -55,33 +55,36 @@ pub fn on_a_clock(spec: &MatchSpec) -> bool {
     (0..spec.engines.len()).any(|i| !spec.time_control(i).is_deterministic())
 }
 
-/// A warning when a deterministic limit would replay an opening (and so the
-/// same games) more than once per pairing, with what to do instead: a larger
-/// built-in book when there is one, else a book of one's own, fewer games or
-/// a wall-clock time control.
-pub fn repetition_warning(spec: &MatchSpec, book: &Book) -> Option<String> {
-    if spec.tune.is_some() {
-        return None; // θ± differ from one iteration to the next, and so do the games
-    }
-    let deterministic = (0..spec.engines.len()).any(|i| spec.time_control(i).is_deterministic());
+/// Under a deterministic limit (every engine's), caps the openings each pairing plays at the
+/// book's size and says so: a replayed opening replays the same games, which
+/// would count as independent evidence they are not. Capped rather than
+/// refused: the capped run is the most the book can tell (an SPRT's game
+/// count is its cap anyway), and the note names what plays more. `None`
+/// when nothing was capped (a tuning run's θ± differ from one iteration to
+/// the next, and so do its games).
+pub fn cap_replays(spec: &mut MatchSpec, book: &Book) -> Option<String> {
     let planned = spec.openings_per_round * spec.rounds;
-    if !deterministic || planned <= book.len() {
+    if spec.tune.is_some() || on_a_clock(spec) || planned <= book.len() || book.is_empty() {
         return None;
     }
+    spec.openings_per_round = spec.openings_per_round.min(book.len());
+    spec.rounds = (book.len() / spec.openings_per_round).clamp(1, spec.rounds);
+    let capped = spec.openings_per_round * spec.rounds;
     // An SPRT's game count is its cap: most stop long before it.
-    let (up_to, fewer) = if spec.sprt.is_some() { ("up to ", "--max-games") } else { ("", "--games, --rounds") };
+    let up_to = if spec.sprt.is_some() { "up to " } else { "" };
     let larger = match openings::larger_builtin(book, planned) {
         Some((name, len)) if len >= planned => format!("a larger book (--openings {name}: {len} openings)"),
-        Some((name, len)) => {
-            format!("a larger book (--openings {name}: {len} openings, or a file of your own), fewer games ({fewer})")
-        }
-        None => format!("a larger book of your own (--openings FILE), fewer games ({fewer})"),
+        Some((name, len)) => format!("a larger book (--openings {name}: {len} openings, or a file of your own)"),
+        None => "a larger book of your own (--openings FILE)".to_string(),
     };
     Some(format!(
-        "warning: {up_to}{planned} openings per pairing from a book of {} under a deterministic limit ({}): \
-         replayed openings replay the same games, so those games are not independent; use {larger} or a \
+        "note: {up_to}{} games per pairing, not {}: under a deterministic limit ({}) a book of {} openings gives {} pairs \
+         of independent games, and a replayed opening would replay the same games; for more, use {larger} or a \
          wall-clock time control",
+        2 * capped,
+        2 * planned,
+        spec.tc,
         book.len(),
-        spec.tc
+        book.len(),
     ))
 }

@@ -78,3 +78,45 @@ async fn every_line_of_a_game_is_one_command_away() {
         assert_refused(&dir, &["log", "1", game, "--db", "l.db"], needle, "none");
     }
 }
+
+/// An engine that prints a million `info` lines before each move (a debug
+/// build left verbose) plays with the I/O log on: arena's peak resident
+/// memory stays bounded (measured by the kernel, through python's
+/// `getrusage` of its children, arena the largest of them), the games'
+/// results are stored, the log keeps every move and says what it left out,
+/// and one warning names the engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flooding_engine_plays_with_the_io_log_on_in_bounded_memory() {
+    let dir = temp_dir("io-log-flood");
+    let toml = format!("[[engine]]\nname = \"flood\"\ncommand = \"{FAKE}\"\nargs = [\"flood\", \"1000000\"]\n");
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let measure = "import resource, subprocess, sys\n\
+                   done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n\
+                   sys.stderr.write(done.stderr)\n\
+                   print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)";
+    let args = ["match", "--a", "flood", "--b", "plain", "--games", "2", "--tc", "nodes=200", "--maxmoves", "3"];
+    let out = std::process::Command::new("python3")
+        .args(["-c", measure, crate::common::ARENA])
+        .args(args)
+        .args(["--concurrency", "1", "--db", "f.db", "--quiet"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (status, peak_kb) = said.trim().split_once(' ').expect(&said);
+    assert_eq!(status, "0", "{stderr}");
+    let peak_mb = peak_kb.parse::<u64>().unwrap() / 1024;
+    assert!(peak_mb < 200, "arena peaked at {peak_mb} MB");
+    let warnings: Vec<&str> =
+        stderr.lines().filter(|l| l.contains("writes more than a game's I/O log keeps")).collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert!(warnings[0].starts_with("warning: flood "), "{stderr}");
+    let games = stored_games(&dir.join("f.db")).await;
+    assert_eq!(games.len(), 2);
+    let log = stdout(&arena_ok(&dir, &["log", "1", "1.1", "--db", "f.db"]));
+    let moves = &games.iter().find(|g| g.pair_index == 0 && g.game_in_pair == 0).unwrap().record.moves;
+    assert_eq!(log.lines().filter(|l| l.contains(" < bestmove ")).count(), moves.len(), "every move kept");
+    assert!(log.contains("lines of flood left out, its part of the game's log past 4 MB]"), "the gap is said");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -94,31 +94,52 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Under a node limit an opening played twice is the same game twice: the
-/// warning says so before anything is played, and suggests a book that is
-/// larger than the one in use (never that one), or what else to change.
+/// Under a node limit an opening played twice is the same game twice: a
+/// run plays at most its book's openings per pairing, says so before
+/// anything is played, and suggests a book that is larger than the one in
+/// use (never that one), or what else to change.
 #[test]
-fn a_deterministic_limit_that_replays_openings_suggests_a_larger_book_than_the_one_in_use() {
+fn a_deterministic_limit_plays_each_opening_once_and_suggests_a_larger_book() {
     let dir = temp_dir("replayed-openings");
-    let warning = |args: &[&str]| {
+    let db = dir.join("w.db");
+    let capped = |args: &[&str]| {
         let base = ["--a", "nmp2", "--b", "plain", "--tc", "nodes=100", "--no-local", "--db", "w.db"];
         let out = arena_ok(&dir, &[args, &base[..]].concat());
-        String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("not independent")).map(str::to_string)
+        let note = String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("independent")).map(str::to_string);
+        let run = String::from_utf8_lossy(&out.stdout).trim().trim_start_matches("run ").parse::<i64>().unwrap();
+        (note, run)
     };
-    let sprt = warning(&["sprt", "--openings", "noob_2moves"]).expect("an SPRT capped at 20000 games warns");
-    assert!(sprt.contains("up to 10000 openings per pairing from a book of 7314"), "{sprt}");
-    assert!(sprt.contains("--openings 8mvs_+90_+99: 8533 openings, or a file of your own"), "{sprt}");
-    assert!(sprt.contains("(--max-games)") && !sprt.contains("--openings noob_2moves"), "{sprt}");
-    let small = warning(&["match", "--games", "60", "--openings", "feldmann25"]).expect("30 of 25 openings warns");
-    assert!(small.contains("30 openings per pairing from a book of 25"), "{small}");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    // The run's pairs, and how many distinct openings they play.
+    let planned = |run: i64| {
+        runtime.block_on(async {
+            let db = db::Db::open(&db::Target::Sqlite(db.clone())).await.unwrap();
+            let openings = db.pairing_openings(run, "nmp2", "plain").await.unwrap();
+            let distinct: std::collections::HashSet<_> =
+                openings.iter().map(|o| (o.fen.clone(), o.opening_moves.clone())).collect();
+            let planned = db.run(run).await.unwrap().pairs_planned;
+            db.close().await;
+            (planned, distinct.len() as i64)
+        })
+    };
+    let (sprt, run) = capped(&["sprt", "--openings", "feldmann25", "--max-games", "400"]);
+    let sprt = sprt.expect("an SPRT of 400 games on 25 openings is capped");
+    assert!(sprt.contains("up to 50 games per pairing, not 400"), "{sprt}");
+    assert!(sprt.contains("use a larger book (--openings noob_2moves: 7314 openings)"), "{sprt}");
+    assert!(sprt.starts_with("note: ") && !sprt.contains("--openings feldmann25"), "{sprt}");
+    assert_eq!(planned(run), (25, 25), "25 pairs, each on its own opening");
+    let (small, run) = capped(&["match", "--games", "60", "--openings", "feldmann25"]);
+    let small = small.expect("30 of 25 openings is capped");
+    assert!(small.contains("50 games per pairing, not 60"), "{small}");
     assert!(small.contains("use a larger book (--openings forty: 40 openings) or a wall-clock"), "{small}");
-    let largest =
-        warning(&["match", "--games", "20000", "--openings", "8mvs_+90_+99"]).expect("the largest book warns");
-    assert!(
-        largest.contains("a larger book of your own (--openings FILE), fewer games (--games, --rounds)"),
-        "{largest}"
-    );
-    assert_eq!(warning(&["match", "--games", "50", "--openings", "feldmann25"]), None, "25 openings, 25 pairs");
+    assert_eq!(planned(run), (25, 25));
+    let (rounds, run) = capped(&["elo", "--rounds", "3", "--openings", "forty"]);
+    assert!(rounds.expect("three passes replay").contains("80 games per pairing, not 240"));
+    assert_eq!(planned(run), (40, 40));
+    let (largest, _) = capped(&["match", "--games", "20000", "--openings", "8mvs_+90_+99"]);
+    assert!(largest.expect("the largest book caps").contains("a larger book of your own (--openings FILE)"));
+    assert_eq!(capped(&["match", "--games", "50", "--openings", "feldmann25"]).0, None, "25 openings, 25 pairs");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// More game slots than CPUs on a clock: one warning naming the concurrency
@@ -203,5 +224,41 @@ fn an_engine_that_stops_short_of_a_node_limit_is_warned_of_once() {
     );
     assert_eq!(warnings("keeps", "plain"), (vec![], vec![]));
     assert_eq!(warnings("fhr", "nmp2"), (vec![], vec![]), "the bundled engine keeps its node limit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A stored run whose plan replays its openings under a node limit (made
+/// here through the storage crate, as an older arena planned them): the
+/// replays are the same games again, so the report says how many and counts
+/// each opening once — the same statistics as a run of the distinct
+/// openings alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_report_counts_a_replayed_opening_once() {
+    let dir = temp_dir("replays-counted-once");
+    let base = ["--a", "nmp2", "--b", "plain", "--tc", "nodes=300", "--openings", "feldmann25", "--db", "r.db"];
+    arena_ok(&dir, &[&["match", "--games", "6", "--quiet"], &base[..]].concat());
+    let db = db::Db::open(&db::Target::Sqlite(dir.join("r.db"))).await.unwrap();
+    let info = db.run(1).await.unwrap();
+    let spec = model::Spec::of(&info).unwrap();
+    let mut plan = db.pairing_openings(1, "nmp2", "plain").await.unwrap();
+    for (again, index) in (0..3).zip(3..) {
+        plan.push(model::PairPlan { index, ..plan[again].clone() });
+    }
+    let twice = db.create_run(&spec, &plan).await.unwrap();
+    db.close().await;
+    arena_ok(&dir, &["worker", "--db", "r.db", "--run", &twice.to_string(), "--quiet"]);
+    let report = |run: &str| -> Value {
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", run, "--db", "r.db", "--format", "json"]))).unwrap()
+    };
+    let (once, replayed) = (report("1"), report(&twice.to_string()));
+    assert_eq!(replayed["header"]["games_played"], 12);
+    assert_eq!(replayed["header"]["replayed_pairs"], 3);
+    assert!(once["header"].get("replayed_pairs").is_none());
+    let statistics = |r: &Value| r["pairings"][0]["statistics"].clone();
+    assert_eq!(statistics(&replayed)["games"], 6);
+    assert_eq!(statistics(&replayed), statistics(&once), "the distinct openings' statistics");
+    let shown = stdout(&arena_ok(&dir, &["show", &twice.to_string(), "--db", "r.db"]));
+    assert!(shown.contains("replays: 3 finished pairs replay an opening"), "{shown}");
+    crate::common::validate_against_schema(&replayed);
     let _ = std::fs::remove_dir_all(&dir);
 }

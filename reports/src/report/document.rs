@@ -195,6 +195,13 @@ fn header_blocks(report: &Report) -> Vec<Block> {
     }
     facts.push(format!("time control {}, openings {}", h.time_control, h.openings));
     facts.push(format!("games {} of {} planned", h.games_played, h.games_planned));
+    if h.replayed_pairs > 0 {
+        facts.push(format!(
+            "replays: {} finished pairs replay an opening their pairing played before, under a deterministic limit: \
+             the same games again, not independent evidence, so every count below leaves them out",
+            h.replayed_pairs
+        ));
+    }
     facts.push(format!(
         "started {} UTC{}, machine {}",
         h.created,

@@ -119,6 +119,15 @@ pub struct Header {
     pub finished: Option<String>,
     /// Machine that created the run.
     pub machine: String,
+    /// Finished pairs that replay an opening of their pairing under a
+    /// deterministic limit (the same games again), left out of every count
+    /// by the caller.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub replayed_pairs: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// What a report is built from: the header and the stored data.

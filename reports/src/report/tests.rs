@@ -30,6 +30,7 @@ fn header(names: &[&str]) -> Header {
         created: utc_timestamp(1_700_000_000_000),
         finished: None,
         machine: "box".to_string(),
+        replayed_pairs: 0,
     }
 }
 
