@@ -4,7 +4,7 @@ use std::io::{BufReader, stdin, stdout};
 use std::process::ExitCode;
 
 use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use clap::error::ErrorKind;
 
 /// mimalloc (a maintained allocator, used by many Rust tools) instead of
@@ -67,7 +67,12 @@ fn refused(error: &clap::Error) -> ExitCode {
         let _ = error.print();
         return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
     }
-    eprintln!("arena: {} (arena help COMMAND lists its flags)", clap_line(&error.to_string()));
+    let command = std::env::args().nth(1).filter(|word| {
+        !word.starts_with('-') && Cli::command().get_subcommands().any(|c| c.get_name() == word)
+    });
+    let help =
+        command.map_or("arena --help lists the commands".to_string(), |c| format!("arena {c} --help lists its flags"));
+    eprintln!("arena: {} ({help})", clap_line(&error.to_string()));
     ExitCode::from(2)
 }
 

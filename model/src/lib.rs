@@ -26,5 +26,5 @@ pub use spec::{
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};
-pub use time_control::{BadTimeControl, Limit, Period, TimeControl, node_limit_kept};
+pub use time_control::{BadTimeControl, Budgets, Limit, Period, TimeControl, node_limit_kept};
 pub use tune::{Perturbation, Spsa, TuneIteration, TuneParam};

@@ -21,10 +21,11 @@ impl Bounds {
 }
 
 /// The Elo model an SPRT's bounds are stated in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Model {
     /// Normalized Elo (fishtest's default since 2021).
+    #[default]
     Normalized,
     /// Logistic Elo.
     Logistic,
@@ -37,6 +38,15 @@ impl Model {
             Model::Normalized => "nElo",
             Model::Logistic => "Elo",
         }
+    }
+}
+
+impl std::fmt::Display for Model {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Model::Normalized => "normalized",
+            Model::Logistic => "logistic",
+        })
     }
 }
 

@@ -301,6 +301,99 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A scaling run's budgets, as `--budgets` takes them: time controls
+/// separated by commas (a modifier, `key=value` whose key is a modifier's,
+/// kept with the budget before it), on one axis (nodes, depth, time per
+/// move or clock), each once, at least two.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Budgets(pub Vec<TimeControl>);
+
+impl std::str::FromStr for Budgets {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Budgets, String> {
+        let budgets = Budgets::read(text)?;
+        if budgets.0.len() < 2 {
+            return Err("give at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000".into());
+        }
+        budgets.check_axis()?;
+        Ok(budgets)
+    }
+}
+
+impl fmt::Display for Budgets {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let texts: Vec<String> = self.0.iter().map(ToString::to_string).collect();
+        f.write_str(&texts.join(","))
+    }
+}
+
+impl Budgets {
+    /// The budgets of `text`, each read as a time control a user gives
+    /// (which refuses `inf`, the one limit without a size).
+    ///
+    /// # Errors
+    ///
+    /// The first budget that is no time control.
+    pub fn read(text: &str) -> Result<Budgets, String> {
+        const MODIFIERS: [&str; 3] = ["timemargin=", "nodetime=", "stall="];
+        let mut pieces: Vec<String> = Vec::new();
+        for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match pieces.last_mut() {
+                Some(last) if MODIFIERS.iter().any(|m| piece.starts_with(m)) => {
+                    last.push(',');
+                    last.push_str(piece);
+                }
+                _ => pieces.push(piece.to_string()),
+            }
+        }
+        pieces
+            .iter()
+            .map(|p| p.parse().map_err(|e: BadTimeControl| e.to_string()))
+            .collect::<Result<_, _>>()
+            .map(Budgets)
+    }
+
+    /// The budgets lie on one axis, each once.
+    ///
+    /// # Errors
+    ///
+    /// The first budget of another kind, or given twice.
+    pub fn check_axis(&self) -> Result<(), String> {
+        let budgets = &self.0;
+        let kind = |tc: &TimeControl| std::mem::discriminant(&tc.limit);
+        if let Some(other) = budgets.iter().find(|tc| kind(tc) != kind(&budgets[0])) {
+            return Err(format!(
+                "'{}' and '{other}' are not sizes of one kind; give all as nodes=, all as depth=, all as st= or all as clocks",
+                budgets[0]
+            ));
+        }
+        if let Some((i, twice)) = budgets.iter().enumerate().find(|(i, tc)| budgets[..*i].contains(tc)) {
+            return Err(format!("'{twice}' is given twice (budget {} of {})", i + 1, budgets.len()));
+        }
+        Ok(())
+    }
+
+    /// Each budget from `self.0[first]` on is larger than every one before
+    /// it: a run grows upward, cheapest first.
+    ///
+    /// # Errors
+    ///
+    /// The first that is not.
+    pub fn check_growing(&self, first: usize) -> Result<(), String> {
+        let budgets = &self.0;
+        for (i, tc) in budgets.iter().enumerate().skip(first) {
+            let size = tc.budget().unwrap_or(0.0);
+            if let Some(larger) = budgets[..i].iter().find(|before| before.budget().unwrap_or(0.0) >= size) {
+                return Err(format!(
+                    "'{tc}' is not larger than '{larger}', a budget before it; a run grows upward, cheapest first (start a new run for smaller budgets)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 impl TimeControl {
     /// True when the same position and engine give the same move every time
     /// (fixed nodes or depth, or node-time), so replaying an opening replays the game.

@@ -2,8 +2,6 @@
 //! (see [`crate::engine_io::check`]); the status is non-zero when a step
 //! fails, so the command can gate a script.
 
-use std::path::PathBuf;
-
 use anyhow::anyhow;
 use clap::Args;
 use model::EngineSpec;
@@ -19,14 +17,13 @@ pub struct CheckArgs {
     /// Engines: names from engines.toml or presets, or UCI programs (a path, or a program on PATH).
     #[arg(required = true, value_name = "ENGINE")]
     engines: Vec<String>,
-    /// engines.toml with more engines (default: ./engines.toml if present).
-    #[arg(long)]
-    engines_file: Option<PathBuf>,
+    #[command(flatten)]
+    registry: super::EnginesFileArg,
 }
 
 /// `arena check`.
 pub(super) async fn run(args: CheckArgs) -> CliResult {
-    let registry = Registry::load(args.engines_file.as_deref())?;
+    let registry = args.registry.load()?;
     let arena_exe = std::env::current_exe()?;
     let mut failed = Vec::new();
     for name in &args.engines {

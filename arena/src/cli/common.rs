@@ -18,12 +18,9 @@ use crate::run::local::RunEnd;
 use openings::epd::TestPosition;
 use openings::suites::load_suite;
 
-/// Refuses a `--concurrency` (`what` it counts) of 0, or one the machine's
-/// limit on open files cannot hold, with one line.
-pub(super) fn check_concurrency(concurrency: usize, what: &str) -> CliResult<()> {
-    if concurrency == 0 {
-        return Err(anyhow!("--concurrency must be at least 1 ({what})"));
-    }
+/// Refuses a `--concurrency` that the machine's limit on open files cannot
+/// hold, with one line (clap refuses 0).
+pub(super) fn check_concurrency(concurrency: usize) -> CliResult<()> {
     crate::engine_io::limits::fit_open_files(concurrency)?;
     Ok(())
 }

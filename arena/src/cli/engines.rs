@@ -1,26 +1,23 @@
 //! `arena engines`: every engine known by name, with the options it declares.
 
-use std::path::PathBuf;
-
 use clap::Args;
 use engine::search::pruning::PRESETS;
 
 use super::CliResult;
 use super::outln;
-use crate::engine_io::engines::Registry;
+
 use crate::engine_io::process::{EngineProcess, Timeouts};
 
 /// `arena engines`.
 #[derive(Args, Debug)]
 pub struct EnginesArgs {
-    /// engines.toml with more engines (default: ./engines.toml if present).
-    #[arg(long)]
-    engines_file: Option<PathBuf>,
+    #[command(flatten)]
+    registry: super::EnginesFileArg,
 }
 
 /// `arena engines`.
 pub(super) async fn list(args: EnginesArgs) -> CliResult {
-    let registry = Registry::load(args.engines_file.as_deref())?;
+    let registry = args.registry.load()?;
     let arena_exe = std::env::current_exe()?;
     outln!("bundled engine presets (combine with '+', e.g. nmp2+multicut): {}", PRESETS.join(", "));
     let mut shown_bundled = false;

@@ -4,7 +4,6 @@
 //! play here or leave to workers, summary).
 
 use anyhow::anyhow;
-use std::path::PathBuf;
 
 use clap::Args;
 use model::{MachineRule, MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
@@ -12,8 +11,8 @@ use openings::Book;
 use serde::Serialize;
 
 use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers};
-use super::{CliResult, DbArg, RecordArgs, SlotArgs};
-use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Registry, Source};
+use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
+use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
 use crate::engine_io::source::repo_location;
 use crate::game::adjudication::Adjudication;
 use crate::run::plan::{apply_variant, cap_replays, on_a_clock, plan};
@@ -31,7 +30,7 @@ pub struct PlayArgs {
     /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N; add ,timemargin=MS ,nodetime=N ,stall=S [default: 2+0.02; arena scale: none, its budgets are its time controls].
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
-    pub(super) tc: Option<String>,
+    pub(super) tc: Option<TimeControl>,
     /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file.
     #[arg(long, default_value = "feldmann25")]
     pub(super) openings: String,
@@ -47,16 +46,15 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     plies: Option<usize>,
-    /// Games played at once (each uses two engine processes, one thinking at a time).
-    #[arg(long, default_value_t = 2)]
-    pub(super) concurrency: usize,
+    #[serde(flatten)]
+    #[command(flatten)]
+    pub(super) concurrency: ConcurrencyArg,
     #[serde(skip)]
     #[command(flatten)]
     db: DbArg,
-    /// engines.toml with more engines (default: ./engines.toml if present).
     #[serde(skip)]
-    #[arg(long)]
-    pub(super) engines_file: Option<PathBuf>,
+    #[command(flatten)]
+    pub(super) registry: EnginesFileArg,
     #[serde(skip)]
     #[command(flatten)]
     record: RecordArgs,
@@ -73,7 +71,7 @@ pub struct PlayArgs {
     resign: ResignFlag,
     /// End games at this full move and adjudicate (the FHR paper used 100).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
+    #[arg(long, value_name = "N", value_parser = super::at_least::<u32, 1>)]
     maxmoves: Option<u32>,
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
     #[arg(long, default_value_t = 200)]
@@ -118,10 +116,9 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "is_false")]
     #[arg(long)]
     count_set_aside: bool,
-    /// No progress line.
     #[serde(skip)]
-    #[arg(long)]
-    pub(super) quiet: bool,
+    #[command(flatten)]
+    pub(super) quiet: QuietArg,
     /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
     #[serde(skip)]
     #[arg(long)]
@@ -139,18 +136,27 @@ pub struct SourceArgs {
     /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
     #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
     build: String,
-    /// With --repo: the bench signature check: auto (measured from each build when the run is created) or off.
-    #[arg(long, value_name = "auto|off", requires = "repo", default_value = "auto")]
-    bench: String,
+    /// With --repo: the bench signature check: measured from each build when the run is created, or none.
+    #[arg(long, value_enum, requires = "repo", default_value_t)]
+    bench: BenchCheck,
+}
+
+/// `--bench` of an engine built from source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchCheck {
+    /// Measured from each build when the run is created.
+    #[default]
+    Auto,
+    /// No bench signature check.
+    Off,
 }
 
 impl SourceArgs {
     /// The engine at revision `rev` of `--repo`, named after the revision.
     pub(super) fn engine(&self, repo: &str, rev: &str) -> CliResult<EngineSpec> {
-        let bench = match self.bench.as_str() {
-            "auto" => Some(BenchSignature::Auto(model::spec::AutoWord::Auto)),
-            "off" => None,
-            other => return Err(anyhow!("--bench {other}: give auto or off")),
+        let bench = match self.bench {
+            BenchCheck::Auto => Some(BenchSignature::Auto(model::spec::AutoWord::Auto)),
+            BenchCheck::Off => None,
         };
         let source = Source {
             repo: repo_location(repo),
@@ -179,14 +185,14 @@ impl PlayArgs {
     pub(super) fn of(spec: &MatchSpec) -> PlayArgs {
         let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
         PlayArgs {
-            tc: Some(spec.tc.to_string()),
+            tc: Some(spec.tc.clone()),
             openings: spec.openings.clone(),
             seed: spec.seed,
             start: spec.start,
             plies: spec.max_plies,
-            concurrency: spec.concurrency,
+            concurrency: ConcurrencyArg { concurrency: Some(spec.concurrency) },
             db: DbArg::default(),
-            engines_file: None,
+            registry: EnginesFileArg::default(),
             record: RecordArgs::default(),
             slots: SlotArgs::default(),
             draw: DrawFlag(adjudication.draw),
@@ -207,7 +213,7 @@ impl PlayArgs {
             min_nps: spec.machines.min_nps,
             set_aside_p: spec.machines.set_aside_p,
             count_set_aside: spec.machines.count_set_aside,
-            quiet: false,
+            quiet: QuietArg::default(),
             no_local: false,
         }
     }
@@ -292,7 +298,7 @@ pub(super) fn open_book(play: &PlayArgs) -> CliResult<Book> {
 /// The engines of `names` (presets, `engines.toml`, programs by path or on PATH),
 /// each named once.
 pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<EngineSpec>> {
-    let registry = Registry::load(play.engines_file.as_deref())?;
+    let registry = play.registry.load()?;
     let mut engines = Vec::with_capacity(names.len());
     for (i, name) in names.iter().enumerate() {
         if names[..i].contains(name) {
@@ -318,18 +324,15 @@ pub(super) fn build_spec(
     rounds: usize,
     sprt: Option<Test>,
 ) -> CliResult<MatchSpec> {
-    let tc: TimeControl = play.tc.as_deref().unwrap_or(DEFAULT_TC).parse()?;
+    let tc: TimeControl = match &play.tc {
+        Some(tc) => tc.clone(),
+        None => DEFAULT_TC.parse()?,
+    };
     let mut engines = engines;
     for engine in &mut engines {
         engine.ponder |= play.ponder;
     }
-    if rounds == 0 {
-        return Err(anyhow!("--rounds must be at least 1"));
-    }
-    check_concurrency(play.concurrency, "games played at once")?;
-    if play.maxmoves == Some(0) {
-        return Err(anyhow!("--maxmoves must be at least 1 (the full move at which games end)"));
-    }
+    check_concurrency(play.concurrency.or_default())?;
     let tablebase = tablebase_rule(play)?;
     let adjudication = Adjudication {
         draw: play.draw.0,
@@ -348,7 +351,7 @@ pub(super) fn build_spec(
         max_plies: play.plies,
         openings_per_round,
         rounds,
-        concurrency: play.concurrency,
+        concurrency: play.concurrency.or_default(),
         adjudication,
         sprt,
         tune: None,
@@ -391,20 +394,21 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     let clocked = on_a_clock(&spec);
     let mut spec = Spec::Games(spec);
     play.record.check()?;
-    let affinity = play.slots.resolve(play.concurrency, per_slot)?;
+    let concurrency = play.concurrency.or_default();
+    let affinity = play.slots.resolve(concurrency, per_slot)?;
     if !play.no_local {
-        super::common::warn_of_sharing(clocked, play.concurrency, per_slot);
+        super::common::warn_of_sharing(clocked, concurrency, per_slot);
     }
     let measured = make_ready(&mut spec).await?;
     let target = &play.db.target;
     let db = open_db(target).await?;
     let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
-        format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(play.concurrency))
+        format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(concurrency))
     });
-    let runtime = runtime(&db, target, play.quiet, affinity, !play.slots.no_io_log)?;
+    let runtime = runtime(&db, target, play.quiet.quiet, affinity, !play.slots.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;
     check_identities(&db, run, &spec, &measured, false).await?;
-    if !play.quiet {
+    if !play.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
     }
     if play.no_local {

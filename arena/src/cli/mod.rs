@@ -164,6 +164,52 @@ pub enum Command {
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
 
+/// `--engines-file`, shared by every command that names engines.
+#[derive(Args, Debug, Clone, Default)]
+pub struct EnginesFileArg {
+    /// engines.toml with more engines (default: ./engines.toml if present).
+    #[arg(long)]
+    pub(crate) engines_file: Option<std::path::PathBuf>,
+}
+
+impl EnginesFileArg {
+    /// The engines the file names, with the bundled presets.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read or is not a list of engines.
+    pub(crate) fn load(&self) -> CliResult<crate::engine_io::engines::Registry> {
+        Ok(crate::engine_io::engines::Registry::load(self.engines_file.as_deref())?)
+    }
+}
+
+/// `--quiet`, shared by every command that shows progress.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct QuietArg {
+    /// No progress line (errors and warnings still print).
+    #[arg(long)]
+    pub(crate) quiet: bool,
+}
+
+/// `--concurrency`, shared by every command that plays on this machine.
+#[derive(Args, Debug, Clone, Copy, Default, serde::Serialize)]
+pub struct ConcurrencyArg {
+    /// Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time [default: 2; arena resume: as when the run started].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_name = "N", value_parser = at_least::<usize, 1>)]
+    pub(crate) concurrency: Option<usize>,
+}
+
+impl ConcurrencyArg {
+    /// Without `--concurrency`: two at once.
+    pub(crate) const DEFAULT: usize = 2;
+
+    /// The value given, else [`Self::DEFAULT`].
+    pub(crate) fn or_default(self) -> usize {
+        self.concurrency.unwrap_or(Self::DEFAULT)
+    }
+}
+
 /// `--db`, shared by every command that opens the database.
 #[derive(Args, Debug, Clone)]
 pub struct DbArg {
@@ -293,26 +339,23 @@ pub struct SprtParams {
     #[arg(long, default_value_t = 0.05)]
     beta: f64,
     /// normalized or logistic.
-    #[arg(long, default_value = "normalized")]
-    model: String,
+    #[serde(serialize_with = "games::as_text")]
+    #[arg(long, default_value_t)]
+    model: Model,
 }
 
 impl SprtParams {
     /// The flags of a stored test (the flags' defaults without one).
     fn of(test: Option<&Test>) -> SprtParams {
         let Some(test) = test else {
-            return SprtParams { elo0: None, elo1: None, alpha: 0.05, beta: 0.05, model: "normalized".into() };
-        };
-        let model = match test.model {
-            Model::Normalized => "normalized",
-            Model::Logistic => "logistic",
+            return SprtParams { elo0: None, elo1: None, alpha: 0.05, beta: 0.05, model: Model::default() };
         };
         SprtParams {
             elo0: Some(test.elo0),
             elo1: Some(test.elo1),
             alpha: test.alpha,
             beta: test.beta,
-            model: model.to_string(),
+            model: test.model,
         }
     }
 
@@ -328,7 +371,7 @@ impl SprtParams {
     }
 
     pub(super) fn test(&self) -> CliResult<Option<Test>> {
-        let model: Model = self.model.parse().map_err(anyhow::Error::msg)?;
+        let model = self.model;
         match (self.elo0, self.elo1) {
             (None, None) => Ok(None),
             (Some(elo0), Some(elo1)) => {
@@ -339,6 +382,19 @@ impl SprtParams {
             _ => Err(anyhow!("give both --elo0 and --elo1")),
         }
     }
+}
+
+/// A number of at least `MIN`, as clap reads a count (`--games 0` is
+/// refused there, in its one line: "must be at least 1").
+pub(crate) fn at_least<T, const MIN: u16>(text: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + From<u16>,
+{
+    let n: T = text.trim().parse().map_err(|_| format!("'{text}' is not a whole number"))?;
+    if n < T::from(MIN) {
+        return Err(format!("must be at least {MIN}"));
+    }
+    Ok(n)
 }
 
 /// Parses `--db` without echoing the value in its error: a URL may carry a

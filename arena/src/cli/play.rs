@@ -14,7 +14,7 @@ use openings::Book;
 
 use super::common::open_db;
 use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliResult, DbArg, SprtParams, outln};
+use super::{CliResult, DbArg, SprtParams, at_least, outln};
 use crate::engine_io::engines::EngineSpec;
 
 /// `arena elo`.
@@ -37,11 +37,11 @@ pub struct EloArgs {
 #[serde(rename_all = "kebab-case")]
 pub struct PassArgs {
     /// Passes through the opening set (each opening twice per pass and pairing, colours swapped).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = at_least::<usize, 1>)]
     rounds: usize,
     /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
+    #[arg(long, value_parser = at_least::<usize, 1>)]
     games: Option<usize>,
 }
 
@@ -54,7 +54,6 @@ impl PassArgs {
     /// Openings a pass plays of each pairing: those `--games` asks for, else the whole book.
     fn openings_per_round(&self, book: &Book, play: &PlayArgs) -> CliResult<usize> {
         match self.games {
-            Some(0) => Err(anyhow!("--games must be at least 1")),
             Some(games) => Ok(games.div_ceil(2)),
             None => whole_book(book, play),
         }
@@ -69,7 +68,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     engines: PairArgs,
     /// Games to play (rounded up to whole pairs; openings wrap around the book).
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 100, value_parser = at_least::<usize, 1>)]
     games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -107,7 +106,7 @@ pub struct SprtArgs {
     #[command(flatten)]
     sprt: SprtParams,
     /// Stop undecided after this many games ("inconclusive").
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 20_000, value_parser = at_least::<usize, 2>)]
     max_games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -151,10 +150,11 @@ pub struct ScaleArgs {
     #[command(flatten)]
     engines: PairArgs,
     /// Budgets, cheapest first, comma-separated: nodes=1000,nodes=4000 or depth=6,depth=8 or 1+0.01,4+0.04 (a modifier such as ,timemargin=50 belongs to the budget before it).
+    #[serde(serialize_with = "super::games::as_text")]
     #[arg(long, required = true)]
-    budgets: String,
+    budgets: model::Budgets,
     /// Games at each budget: the same openings at every budget, interleaved so the curve fills in evenly.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = at_least::<usize, 1>)]
     games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -164,60 +164,12 @@ pub struct ScaleArgs {
 impl ScaleArgs {
     /// The flags of a stored scaling run.
     pub(super) fn of(spec: &MatchSpec) -> ScaleArgs {
-        let budgets = spec.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(",");
+        let budgets = model::Budgets(spec.budgets.clone());
         // The budgets are the time controls; the spec's own is the first of them.
         let mut play = PlayArgs::of(spec);
         play.tc = None;
         ScaleArgs { engines: PairArgs::of(spec), budgets, games: 2 * spec.openings_per_round, play }
     }
-}
-
-/// `--budgets`: time controls separated by commas, a modifier (`key=value`
-/// whose key is a modifier's) kept with the budget before it.
-fn read_budgets(text: &str) -> CliResult<Vec<model::TimeControl>> {
-    const MODIFIERS: [&str; 3] = ["timemargin=", "nodetime=", "stall="];
-    let mut pieces: Vec<String> = Vec::new();
-    for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        match pieces.last_mut() {
-            Some(last) if MODIFIERS.iter().any(|m| piece.starts_with(m)) => {
-                last.push(',');
-                last.push_str(piece);
-            }
-            _ => pieces.push(piece.to_string()),
-        }
-    }
-    // The reader refuses `inf`, the one limit without a size.
-    pieces.iter().map(|p| p.parse().map_err(|e| anyhow!("--budgets: {e}"))).collect()
-}
-
-/// The budgets of one scaling run lie on one axis (nodes, depth, time per
-/// move or clock), each once.
-fn check_axis(budgets: &[model::TimeControl]) -> CliResult<()> {
-    let kind = |tc: &model::TimeControl| std::mem::discriminant(&tc.limit);
-    if let Some(other) = budgets.iter().find(|tc| kind(tc) != kind(&budgets[0])) {
-        return Err(anyhow!(
-            "--budgets: '{}' and '{other}' are not sizes of one kind; give all as nodes=, all as depth=, all as st= or all as clocks",
-            budgets[0]
-        ));
-    }
-    if let Some((i, twice)) = budgets.iter().enumerate().find(|(i, tc)| budgets[..*i].contains(tc)) {
-        return Err(anyhow!("--budgets: '{twice}' is given twice (budget {} of {})", i + 1, budgets.len()));
-    }
-    Ok(())
-}
-
-/// Each budget from `budgets[first]` on is larger than every one before it:
-/// a run grows upward, cheapest first.
-fn check_growing(budgets: &[model::TimeControl], first: usize) -> CliResult<()> {
-    for (i, tc) in budgets.iter().enumerate().skip(first) {
-        let size = tc.budget().unwrap_or(0.0);
-        if let Some(larger) = budgets[..i].iter().find(|before| before.budget().unwrap_or(0.0) >= size) {
-            return Err(anyhow!(
-                "--budgets: '{tc}' is not larger than '{larger}', a budget before it; a run grows upward, cheapest first (start a new run for smaller budgets)"
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// A and B as they play at `budget`: copies named `A@BUDGET` under it.
@@ -235,16 +187,9 @@ fn at_budget(base: &[EngineSpec], budget: &model::TimeControl) -> Vec<EngineSpec
 /// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
 /// under its budget), one pairing per budget, the same openings for all.
 pub(super) async fn scale(args: ScaleArgs) -> CliResult {
-    if args.games == 0 {
-        return Err(anyhow!("--games must be at least 1"));
-    }
-    let budgets = read_budgets(&args.budgets)?;
-    if budgets.len() < 2 {
-        return Err(anyhow!("--budgets needs at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000"));
-    }
-    check_axis(&budgets)?;
+    let budgets = args.budgets.0;
     // A run file written before run files left it out names the first budget.
-    if let Some(tc) = args.play.tc.as_deref().filter(|tc| tc.parse().ok().as_ref() != Some(&budgets[0])) {
+    if let Some(tc) = args.play.tc.as_ref().filter(|tc| **tc != budgets[0]) {
         return Err(anyhow!(
             "arena scale takes no --tc ('{tc}'): each budget is its own time control, e.g. --budgets 1+0.01,4+0.04"
         ));
@@ -259,14 +204,19 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     start(&args.play, spec, &book).await
 }
 
+/// `--budgets` of `arena extend`: one budget or more, checked against the run's own later.
+fn read_budgets(text: &str) -> Result<model::Budgets, String> {
+    model::Budgets::read(text)
+}
+
 /// `arena extend`.
 #[derive(Args, Debug)]
 pub struct ExtendArgs {
     /// Run id of a scaling run (see `arena runs`).
     run: i64,
     /// Budgets to add, comma-separated, larger than the run's own and of their kind (nodes=, depth=, st= or clocks), e.g. nodes=1024000; their pairs are spread evenly among the run's pairs still to play.
-    #[arg(long, required_unless_present = "spread")]
-    budgets: Option<String>,
+    #[arg(long, required_unless_present = "spread", value_parser = read_budgets)]
+    budgets: Option<model::Budgets>,
     /// Only spread the run's pairs still to play evenly over its budgets, as adding budgets does (for a run extended by an arena that planned new budgets after its pairs).
     #[arg(long, conflicts_with = "budgets")]
     spread: bool,
@@ -293,11 +243,13 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
         outln!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
         return Ok(());
     };
-    let added = read_budgets(budgets)?;
+    let added = &budgets.0;
     let mut budgets = spec.budgets.clone();
     budgets.extend(added.iter().cloned());
-    check_axis(&budgets)?;
-    check_growing(&budgets, spec.budgets.len())?;
+    let budgets = model::Budgets(budgets);
+    let checked = budgets.check_axis().and_then(|()| budgets.check_growing(spec.budgets.len()));
+    checked.map_err(|e| anyhow!("--budgets: {e}"))?;
+    let budgets = budgets.0;
     let pair = spec.pairings.first().and_then(|&(a, b)| Some([spec.engines.get(a)?, spec.engines.get(b)?]));
     let [a, b] = pair.ok_or_else(|| anyhow!("run {run} has no pairing to copy; its spec is damaged"))?;
     let openings = db.pairing_openings(run, &a.name, &b.name).await?;
@@ -310,7 +262,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
         })
         .into();
     let first_new = spec.pairings.len();
-    for budget in &added {
+    for budget in added {
         let next = spec.engines.len();
         spec.engines.extend(at_budget(&base, budget));
         spec.pairings.push((next, next + 1));
@@ -428,9 +380,6 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
 
 /// `arena match`.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
-    if args.games == 0 {
-        return Err(anyhow!("--games must be at least 1"));
-    }
     let book = open_book(&args.play)?;
     let pairs = args.games.div_ceil(2);
     let engines = args.engines.engines(&args.play)?;
@@ -464,9 +413,6 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 /// `arena sprt`.
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
-    if args.max_games < 2 {
-        return Err(anyhow!("--max-games must be at least 2"));
-    }
     let book = open_book(&args.play)?;
     let pairs = args.max_games.div_ceil(2);
     let engines = args.engines.engines(&args.play)?;

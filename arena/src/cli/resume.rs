@@ -6,7 +6,7 @@ use clap::Args;
 use model::{RunStatus, Spec};
 
 use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime};
-use super::{CliResult, DbArg, RecordArgs, SlotArgs};
+use super::{CliResult, ConcurrencyArg, DbArg, QuietArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -15,16 +15,14 @@ pub struct ResumeArgs {
     run: i64,
     #[command(flatten)]
     db: DbArg,
-    /// Units played at once (default: as when the run started).
-    #[arg(long)]
-    concurrency: Option<usize>,
+    #[command(flatten)]
+    concurrency: ConcurrencyArg,
     #[command(flatten)]
     record: RecordArgs,
     #[command(flatten)]
     slots: SlotArgs,
-    /// No progress line.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Play on although an engine's binary (or arena, for the bundled engine) is not the one the run started with here and its bench signature is another or none (a change with the same signature plays on by itself); the change is recorded and reported.
     #[arg(long)]
     accept_change: bool,
@@ -39,8 +37,8 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
         return Err(anyhow!("run {} is already finished (see `arena show {}`)", info.id, info.id));
     }
     let mut spec = Spec::of(&info)?;
-    let concurrency = args.concurrency.unwrap_or(spec.concurrency());
-    check_concurrency(concurrency, "units played at once")?;
+    let concurrency = args.concurrency.concurrency.unwrap_or(spec.concurrency());
+    check_concurrency(concurrency)?;
     spec.set_concurrency(concurrency);
     args.record.check()?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
@@ -50,6 +48,6 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     super::common::warn_of_sharing(clocked, concurrency, per_slot);
     let measured = make_ready(&mut spec).await?;
     check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
-    let runtime = runtime(&db, target, args.quiet, affinity, !args.slots.no_io_log)?;
+    let runtime = runtime(&db, target, args.quiet.quiet, affinity, !args.slots.no_io_log)?;
     play_run(&runtime, target, info.id, spec, None, &args.record).await
 }

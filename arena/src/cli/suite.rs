@@ -2,7 +2,6 @@
 //! engine and limit), stored as a run, resumable, reported like the papers.
 
 use anyhow::anyhow;
-use std::path::PathBuf;
 
 use clap::Args;
 use model::{Spec, SuiteSpec};
@@ -10,8 +9,8 @@ use model::{Spec, SuiteSpec};
 use super::common::{
     check_concurrency, check_identities, make_ready, open_db, play_run, runtime, suite_positions, waits_for_workers,
 };
-use super::{CliResult, DbArg, RecordArgs};
-use crate::engine_io::engines::{EngineSpec, Registry};
+use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs};
+use crate::engine_io::engines::EngineSpec;
 use crate::run::chunks::plan_chunks;
 use crate::run::suite::{DEFAULT_STALL_S, parse_limits};
 
@@ -34,22 +33,19 @@ pub struct SuiteArgs {
     #[arg(long)]
     movetime: Option<String>,
     /// Only the first N positions of the suite.
-    #[arg(long)]
+    #[arg(long, value_parser = super::at_least::<usize, 1>)]
     count: Option<usize>,
-    /// Positions searched at once (each worker keeps one process per engine).
-    #[arg(long, default_value_t = 2)]
-    concurrency: usize,
+    #[command(flatten)]
+    concurrency: ConcurrencyArg,
     /// Seconds the engine runs without `bestmove` under --depth/--nodes before an answer counts as stalled (engine restarted).
     #[arg(long, default_value_t = DEFAULT_STALL_S)]
     stall: u64,
     #[command(flatten)]
     db: DbArg,
-    /// engines.toml with more engines (default: ./engines.toml if present).
-    #[arg(long)]
-    engines_file: Option<PathBuf>,
-    /// No progress line.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    registry: EnginesFileArg,
+    #[command(flatten)]
+    quiet: QuietArg,
     /// Only create the run: `arena worker`s answer it (on a shared --db postgres://…).
     #[arg(long)]
     no_local: bool,
@@ -59,12 +55,10 @@ pub struct SuiteArgs {
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let limits = parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref())
         .map_err(anyhow::Error::msg)?;
-    check_concurrency(args.concurrency, "positions searched at once")?;
-    if args.count == Some(0) {
-        return Err(anyhow!("--count must be at least 1"));
-    }
+    let concurrency = args.concurrency.or_default();
+    check_concurrency(concurrency)?;
 
-    let registry = Registry::load(args.engines_file.as_deref())?;
+    let registry = args.registry.load()?;
     let mut engines: Vec<EngineSpec> = Vec::new();
     for name in &args.engines {
         if engines.iter().any(|e| &e.name == name) {
@@ -78,7 +72,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         count: args.count,
         positions: 0,
         limits,
-        concurrency: args.concurrency,
+        concurrency,
         stall_s: args.stall.max(1),
     };
     let positions = suite_positions(&spec)?;
@@ -98,7 +92,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let db = open_db(target).await?;
     let run = db.create_run(&spec, &[]).await?;
     check_identities(&db, run, &spec, &measured, false).await?;
-    if !args.quiet {
+    if !args.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}; database {target}"));
     }
     db.plan_suite_chunks(run, &chunks).await?;
@@ -107,6 +101,6 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         waits_for_workers(run, target)?;
         return Ok(());
     }
-    let runtime = runtime(&db, target, args.quiet, None, false)?;
+    let runtime = runtime(&db, target, args.quiet.quiet, None, false)?;
     play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default()).await
 }

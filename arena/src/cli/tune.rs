@@ -36,7 +36,7 @@ pub struct TuneArgs {
     #[arg(long = "param", required = true)]
     params: Vec<String>,
     /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = super::at_least::<usize, 2>)]
     games: usize,
     /// Exponent α of the step size a_k = a / (A + k)^α.
     #[arg(long, default_value_t = DEFAULT_ALPHA)]
@@ -119,7 +119,7 @@ pub(super) async fn tune(args: TuneArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
-    say_reach(&spsa, args.plan || !args.play.quiet);
+    say_reach(&spsa, args.plan || !args.play.quiet.quiet);
     if args.plan {
         return Ok(());
     }

@@ -1,13 +1,12 @@
 //! `arena worker`: play pairs of the runs in a shared database.
 
 use anyhow::anyhow;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
 
 use super::common::{check_concurrency, open_existing, runtime};
-use super::{CliResult, DbArg, SlotArgs};
+use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, SlotArgs};
 use crate::run::worker::{WorkerConfig, run_worker};
 
 /// `arena worker`.
@@ -15,24 +14,21 @@ use crate::run::worker::{WorkerConfig, run_worker};
 pub struct WorkerArgs {
     #[command(flatten)]
     db: DbArg,
-    /// Games played at once on this machine.
-    #[arg(long, default_value_t = 2)]
-    concurrency: usize,
-    /// engines.toml naming this machine's external engines (default: ./engines.toml if present).
-    #[arg(long)]
-    engines_file: Option<PathBuf>,
+    #[command(flatten)]
+    concurrency: ConcurrencyArg,
+    #[command(flatten)]
+    registry: EnginesFileArg,
     /// Serve only this run, and exit when it ends (default: every open run, until Ctrl-C).
     #[arg(long)]
     run: Option<i64>,
-    /// Seconds a claimed pair stays with this worker without a heartbeat; then another worker replays it.
-    #[arg(long, default_value_t = 60)]
+    /// Seconds a claimed pair stays with this worker without a heartbeat (every third of it); then another worker replays it.
+    #[arg(long, default_value_t = 60, value_parser = super::at_least::<u64, 3>)]
     lease: u64,
     /// Seconds between looks for new runs.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = super::at_least::<u64, 1>)]
     poll: u64,
-    /// Print nothing but errors.
-    #[arg(long)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
     #[command(flatten)]
     slots: SlotArgs,
     /// Build source engines from this repository (repeatable): NAME is an engine's name or the repository's short name (e.g. myengine=~/src/myengine). Runs never choose a worker's repositories.
@@ -58,28 +54,23 @@ fn parse_repo(text: &str) -> Result<(String, String), String> {
 
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
-    check_concurrency(args.concurrency, "units played at once on this machine")?;
+    let concurrency = args.concurrency.or_default();
+    check_concurrency(concurrency)?;
     if let Some(name) = &args.name {
         if name.is_empty() || name.contains(char::is_whitespace) || name.contains(':') {
             return Err(anyhow!("--name '{name}' must be a word without spaces or ':' (e.g. --name box-2)"));
         }
         db::name_machine(name);
     }
-    if args.lease < 3 {
-        return Err(anyhow!("--lease must be at least 3 seconds (heartbeats come every third of it)"));
-    }
-    if args.poll == 0 {
-        return Err(anyhow!("--poll must be at least 1 second"));
-    }
     // A worker meets its runs later: slots get one CPU's share each, pondering or not.
-    let affinity = args.slots.resolve(args.concurrency, 1)?;
-    super::common::warn_of_sharing(true, args.concurrency, 1);
+    let affinity = args.slots.resolve(concurrency, 1)?;
+    super::common::warn_of_sharing(true, concurrency, 1);
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db.target, args.quiet, affinity, !args.slots.no_io_log)?,
-        concurrency: args.concurrency,
-        engines_file: args.engines_file,
+        runtime: runtime(&db, &args.db.target, args.quiet.quiet, affinity, !args.slots.no_io_log)?,
+        concurrency,
+        engines_file: args.registry.engines_file,
         only_run: args.run,
         lease: Duration::from_secs(args.lease),
         poll: Duration::from_secs(args.poll),
@@ -89,7 +80,7 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     let summary = run_worker(config).await;
     db.close().await;
     let summary = summary?;
-    if !args.quiet {
+    if !args.quiet.quiet {
         crate::term::note(&format!(
             "worker done: {} pair(s) played, {} suite chunk(s) answered, {} given up (lease lost)",
             summary.pairs, summary.chunks, summary.lost

@@ -230,10 +230,10 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         // Settings that would decide every game instead of the engines.
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0"], "use st=0.05 or more"),
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "st=0.0001"], "use st=0.05 or more"),
-        (&["elo", "--a", "fhr", "--b", "plain", "--concurrency", "0"], "--concurrency must be at least 1"),
+        (&["elo", "--a", "fhr", "--b", "plain", "--concurrency", "0"], "'--concurrency <N>': must be at least 1"),
         (
             &["suite", "--engines", "fhr", "--suite", "bk", "--depth", "2", "--concurrency", "0"],
-            "--concurrency must be at least 1",
+            "'--concurrency <N>': must be at least 1",
         ),
         (
             &["elo", "--a", "fhr", "--b", "plain", "--resign", "movecount=0,score=500"],
@@ -247,7 +247,7 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
             &["elo", "--a", "fhr", "--b", "plain", "--draw", "movenumber=0,movecount=0,score=0"],
             "movenumber and movecount must be at least 1",
         ),
-        (&["elo", "--a", "fhr", "--b", "plain", "--maxmoves", "0"], "--maxmoves must be at least 1"),
+        (&["elo", "--a", "fhr", "--b", "plain", "--maxmoves", "0"], "'--maxmoves <N>': must be at least 1"),
         // Every option the run will set is checked before the run exists, node-time's too.
         (
             &["elo", "--a", "fhr", "--b", "plain", "--tc", "1+0.01,nodetime=99999999999999"],

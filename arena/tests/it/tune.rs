@@ -124,7 +124,7 @@ fn bad_tune_flags_are_one_line_and_store_nothing() {
         (&["--param", "Skill=500..600"], "start 0 is outside 500..600"),
         (&["--param", "Skill=9..1"], "lower bound must be below"),
         (&["--param", "Skill,c=0"], "c must be positive"),
-        (&["--param", "Skill", "--games", "1"], "--games must be at least 2"),
+        (&["--param", "Skill", "--games", "1"], "'--games <GAMES>': must be at least 2"),
         (&["--param", "Skill", "--param", "skill"], "given twice"),
     ];
     for (flags, expected) in cases {
