@@ -23,7 +23,7 @@ db=${1:-papers.db}
 arena=target/release/arena
 cargo build --release -p arena --quiet
 if [ ! -e "$db" ]; then
-    for match in vnm fhr multicut vnb; do
+    for match in vnm fhr fhr-nmp2 multicut vnb; do
         "$arena" run "bench/papers/$match.toml" --db "$db" --no-local --quiet >/dev/null
     done
 fi
