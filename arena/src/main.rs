@@ -4,8 +4,8 @@ use std::io::{BufReader, stdin, stdout};
 use std::process::ExitCode;
 
 use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
-use clap::{CommandFactory, Parser};
 use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 
 /// mimalloc (a maintained allocator, used by many Rust tools) instead of
 /// glibc's: reading a run back allocates each move's strings, and glibc's
@@ -67,9 +67,9 @@ fn refused(error: &clap::Error) -> ExitCode {
         let _ = error.print();
         return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
     }
-    let command = std::env::args().nth(1).filter(|word| {
-        !word.starts_with('-') && Cli::command().get_subcommands().any(|c| c.get_name() == word)
-    });
+    let command = std::env::args()
+        .nth(1)
+        .filter(|word| !word.starts_with('-') && Cli::command().get_subcommands().any(|c| c.get_name() == word));
     let help =
         command.map_or("arena --help lists the commands".to_string(), |c| format!("arena {c} --help lists its flags"));
     eprintln!("arena: {} ({help})", clap_line(&error.to_string()));

@@ -218,7 +218,7 @@ async fn games_report(
     let (pairs, counts, progress) = pairs_read(db, run, detail, pairs_read_up_to.unwrap_or(PAIRS_READ_UP_TO)).await?;
     // Under a deterministic limit a replayed opening is the same games
     // again: counted once (a tuning run's θ± change the games).
-    let replayed = match spec.tune.is_none() && !crate::run::plan::on_a_clock(spec) {
+    let replayed = match crate::run::plan::may_replay(spec) {
         true => db.replayed_pairs(run).await?,
         false => Vec::new(),
     };
@@ -265,6 +265,31 @@ async fn games_report(
         machines: Some(machines),
     });
     Ok(RunReport::Games(report, terminations))
+}
+
+/// A stored run's pairing counts with each replayed opening counted once,
+/// as its report counts them (the runs' list and the dashboard).
+///
+/// # Errors
+///
+/// A database failure.
+pub async fn counted_once(
+    db: &Db,
+    run: i64,
+    spec: &MatchSpec,
+    mut counts: Vec<model::PairingCounts>,
+) -> Result<Vec<model::PairingCounts>, DbError> {
+    if !crate::run::plan::may_replay(spec) {
+        return Ok(counts);
+    }
+    for replay in db.replayed_pairs(run).await? {
+        if let Some(pairing) =
+            counts.iter_mut().find(|c| c.engine_a == replay.engine_a && c.engine_b == replay.engine_b)
+        {
+            pairing.tally -= model::Tally::of_pair(replay.results[0], replay.results[1]);
+        }
+    }
+    Ok(counts)
 }
 
 /// The pairs and counts without the `replayed` pairs.

@@ -87,6 +87,18 @@ impl std::ops::AddAssign for Tally {
     }
 }
 
+impl std::ops::SubAssign for Tally {
+    /// Takes pairs counted in `other` out again (never below zero).
+    fn sub_assign(&mut self, other: Tally) {
+        self.wins = self.wins.saturating_sub(other.wins);
+        self.draws = self.draws.saturating_sub(other.draws);
+        self.losses = self.losses.saturating_sub(other.losses);
+        for (mine, theirs) in self.pentanomial.iter_mut().zip(other.pentanomial) {
+            *mine = mine.saturating_sub(theirs);
+        }
+    }
+}
+
 /// Engine A's record against engine B over the finished pairs of a run, as
 /// the database keeps it in the transaction that finishes each pair.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

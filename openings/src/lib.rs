@@ -9,6 +9,7 @@ pub mod chess960;
 pub mod epd;
 mod parse;
 mod pgn;
+pub mod polyglot;
 pub mod suites;
 
 use std::path::Path;
@@ -135,6 +136,8 @@ enum Content {
     Listed(Vec<Opening>),
     /// Every double Fischer random position, in [`chess960::dfrc_pair`] order.
     Dfrc,
+    /// A Polyglot book: opening `i` is its weighted walk seeded by `i`.
+    Polyglot(polyglot::Polyglot),
 }
 
 /// Why a book could not be loaded.
@@ -155,6 +158,14 @@ pub enum Error {
         path: String,
         /// 1-based line number.
         line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// A `.bin` file that is no Polyglot book.
+    #[error("{path}: not a Polyglot opening book ({message}); give a Polyglot .bin, or an EPD/FEN/PGN/SAN file")]
+    Polyglot {
+        /// The file.
+        path: String,
         /// What is wrong.
         message: String,
     },
@@ -182,6 +193,7 @@ impl Book {
         match &self.content {
             Content::Listed(openings) => openings.len(),
             Content::Dfrc => chess960::DFRC_POSITIONS,
+            Content::Polyglot(book) => book.lines(),
         }
     }
 
@@ -195,6 +207,7 @@ impl Book {
         match &self.content {
             Content::Listed(openings) => openings[index % openings.len()].clone(),
             Content::Dfrc => chess960::dfrc_opening(index % chess960::DFRC_POSITIONS),
+            Content::Polyglot(book) => book.opening(&self.name, index, 0),
         }
     }
 
@@ -215,9 +228,10 @@ impl Book {
         }
     }
 
-    /// Loads a file: PGN (by `.pgn` extension or a leading tag), else one
-    /// opening per line (EPD, FEN, `ECO | name | SAN moves`, or SAN moves with
-    /// optional move numbers). `#` starts a comment line.
+    /// Loads a file: a Polyglot book (by `.bin` extension), PGN (by `.pgn`
+    /// extension or a leading tag), else one opening per line (EPD, FEN,
+    /// `ECO | name | SAN moves`, or SAN moves with optional move numbers).
+    /// `#` starts a comment line.
     ///
     /// # Errors
     ///
@@ -226,6 +240,11 @@ impl Book {
     pub fn load(path: &Path) -> Result<Book, Error> {
         let name = path.display().to_string();
         let bytes = std::fs::read(path).map_err(|source| Error::Io { path: name.clone(), source })?;
+        if name.to_ascii_lowercase().ends_with(".bin") {
+            let book =
+                polyglot::Polyglot::read(&bytes).map_err(|message| Error::Polyglot { path: name.clone(), message })?;
+            return Ok(Book { name, content: Content::Polyglot(book) });
+        }
         let text = String::from_utf8_lossy(&bytes);
         Book::parse(&name, &text)
     }
@@ -244,8 +263,23 @@ impl Book {
         Ok(Book::new(name, openings))
     }
 
-    /// Takes `count` openings according to `selection` (wrapping around the book).
+    /// Takes `count` openings according to `selection` (wrapping around the
+    /// book). A Polyglot book gives its walks from `selection.start` on
+    /// (seeded by `random_seed` too), each line once while the book has new
+    /// ones within a bounded number of tries.
     pub fn select(&self, selection: &Selection, count: usize) -> Vec<Opening> {
+        if let Content::Polyglot(book) = &self.content {
+            let seed = selection.random_seed.unwrap_or(0);
+            let walks = (selection.start..).map(|i| book.opening(&self.name, i, seed));
+            let mut seen = std::collections::HashSet::new();
+            let mut distinct: Vec<Opening> =
+                walks.take(count.saturating_mul(50)).filter(|o| seen.insert(o.moves.clone())).take(count).collect();
+            let lines = distinct.len().max(1);
+            for i in distinct.len()..count {
+                distinct.push(distinct[i % lines].clone());
+            }
+            return distinct.into_iter().map(|o| selection.max_plies.map_or(o.clone(), |p| o.truncated(p))).collect();
+        }
         let mut order: Vec<usize> = (0..self.len()).collect();
         if let Some(seed) = selection.random_seed {
             fastrand::Rng::with_seed(seed).shuffle(&mut order);

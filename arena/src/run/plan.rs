@@ -55,6 +55,16 @@ pub fn on_a_clock(spec: &MatchSpec) -> bool {
     (0..spec.engines.len()).any(|i| !spec.time_control(i).is_deterministic())
 }
 
+/// Whether stored run `spec` may hold replayed openings: every engine under
+/// a deterministic limit, and more openings planned per pairing than its
+/// book holds (only runs planned before [`cap_replays`]; a book that cannot
+/// be opened any more is taken as large enough).
+pub fn may_replay(spec: &MatchSpec) -> bool {
+    spec.tune.is_none()
+        && !on_a_clock(spec)
+        && Book::open(&spec.openings).is_ok_and(|book| spec.openings_per_round * spec.rounds > book.len())
+}
+
 /// Under a deterministic limit (every engine's), caps the openings each pairing plays at the
 /// book's size and says so: a replayed opening replays the same games, which
 /// would count as independent evidence they are not. Capped rather than

@@ -186,7 +186,7 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
     match &spec {
         Some(Spec::Games(games)) => {
             // Read once: the Elo or trend and the ETA all use them.
-            let counts = db.pairing_counts(run.id).await?;
+            let counts = crate::reporting::counted_once(db, run.id, games, db.pairing_counts(run.id).await?).await?;
             if games.budgets.is_empty() {
                 row.time_control = games.tc.to_string();
                 first_pairing(&counts, games, &mut row);

@@ -17,6 +17,7 @@ mod machines;
 mod mate_pvs;
 mod misbehaving_engines;
 mod packaging;
+mod polyglot;
 mod ponder;
 mod records;
 mod report;

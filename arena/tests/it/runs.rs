@@ -217,7 +217,10 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
         (&["elo", "--a", "fhr", "--b", "plain", "--openings", "bad.epd"], "bad.epd:2: 'Ke2'"),
         (&["elo", "--a", "ghost", "--b", "plain", "--engines-file", "ghost.toml"], "cannot start '/no/such/engine'"),
         (&["elo", "--a", "fhr", "--b", "fhr"], "named twice"),
-        (&["elo", "--a", "fhr", "--b", "plain", "--draw", "moves=3"], "bad --draw"),
+        (
+            &["elo", "--a", "fhr", "--b", "plain", "--draw", "moves=3"],
+            "for '--draw <RULE>': unknown draw setting 'moves'",
+        ),
         (&["elo", "--a", "fhr", "--b", "plain", "--db", "/proc/x.db"], "database '/proc/x.db' is not writable"),
         (
             &["elo", "--a", "fhr", "--b", "plain", "--db", "nowhere/x.db"],
