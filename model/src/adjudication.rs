@@ -18,51 +18,77 @@ impl ResignRule {
     pub const DEFAULT: ResignRule = ResignRule { move_count: 3, score: 1000, two_sided: true };
 }
 
-/// `--draw`: a draw rule, or none (`off`), as clap reads and a run file writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DrawFlag(pub Option<DrawRule>);
+/// An adjudication rule as a flag reads and writes it: `off`, or
+/// `key=value` settings over [`Rule::DEFAULT`].
+pub trait Rule: Copy {
+    /// The flag's default, and where a partly given rule starts from.
+    const DEFAULT: Self;
 
-impl Default for DrawFlag {
-    fn default() -> Self {
-        DrawFlag(Some(DrawRule::DEFAULT))
+    /// Sets `key` to `value`.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the unknown key or the bad value.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+
+    /// Whether the settings together make a rule.
+    fn valid(&self) -> bool;
+
+    /// What is wrong with settings that are not [`Rule::valid`].
+    fn invalid(&self) -> String;
+
+    /// The text of `rule` (the inverse of [`Rule::parse`]).
+    fn text(rule: Option<Self>) -> String;
+
+    /// The rule of `text`, `None` for `off`.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the bad key or value.
+    fn parse(text: &str) -> Result<Option<Self>, String> {
+        if text == "off" {
+            return Ok(None);
+        }
+        let mut rule = Self::DEFAULT;
+        for part in text.split(',').filter(|p| !p.is_empty()) {
+            let (key, value) = part.split_once('=').ok_or_else(|| format!("'{part}' is not key=value"))?;
+            rule.set(key, value)?;
+        }
+        if !rule.valid() {
+            return Err(rule.invalid());
+        }
+        Ok(Some(rule))
     }
 }
 
-impl FromStr for DrawFlag {
+/// `--draw` or `--resign`: a rule, or none (`off`), as clap reads and a run
+/// file writes it; its default is the rule's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleFlag<R>(pub Option<R>);
+
+/// `--draw`.
+pub type DrawFlag = RuleFlag<DrawRule>;
+
+/// `--resign`.
+pub type ResignFlag = RuleFlag<ResignRule>;
+
+impl<R: Rule> Default for RuleFlag<R> {
+    fn default() -> Self {
+        RuleFlag(Some(R::DEFAULT))
+    }
+}
+
+impl<R: Rule> FromStr for RuleFlag<R> {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        parse_draw(text).map(DrawFlag)
+        R::parse(text).map(RuleFlag)
     }
 }
 
-impl fmt::Display for DrawFlag {
+impl<R: Rule> fmt::Display for RuleFlag<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&draw_flag(self.0))
-    }
-}
-
-/// `--resign`: a resign rule, or none (`off`), as clap reads and a run file writes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ResignFlag(pub Option<ResignRule>);
-
-impl Default for ResignFlag {
-    fn default() -> Self {
-        ResignFlag(Some(ResignRule::DEFAULT))
-    }
-}
-
-impl FromStr for ResignFlag {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        parse_resign(text).map(ResignFlag)
-    }
-}
-
-impl fmt::Display for ResignFlag {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&resign_flag(self.0))
+        f.write_str(&R::text(self.0))
     }
 }
 
@@ -72,35 +98,17 @@ impl fmt::Display for ResignFlag {
 ///
 /// A message naming the bad key or value.
 pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, String> {
-    if text == "off" {
-        return Ok(None);
-    }
-    let mut rule = DrawRule::DEFAULT;
-    for (key, value) in key_values(text)? {
-        match key {
-            "movenumber" => rule.move_number = number(key, value)?,
-            "movecount" => rule.move_count = number(key, value)?,
-            "score" => rule.score = number(key, value)?,
-            _ => return Err(format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')")),
-        }
-    }
-    if rule.move_number == 0 || rule.move_count == 0 || rule.score < 0 {
-        return Err(format!(
-            "movenumber and movecount must be at least 1 and score at least 0 (got movenumber={}, movecount={}, score={})",
-            rule.move_number, rule.move_count, rule.score
-        ));
-    }
-    Ok(Some(rule))
+    DrawRule::parse(text)
 }
 
 /// A draw rule as `--draw` writes it (the inverse of [`parse_draw`]).
 pub fn draw_flag(rule: Option<DrawRule>) -> String {
-    rule.map_or("off".into(), |d| format!("movenumber={},movecount={},score={}", d.move_number, d.move_count, d.score))
+    DrawRule::text(rule)
 }
 
 /// A resign rule as `--resign` writes it (the inverse of [`parse_resign`]).
 pub fn resign_flag(rule: Option<ResignRule>) -> String {
-    rule.map_or("off".into(), |r| format!("movecount={},score={},twosided={}", r.move_count, r.score, r.two_sided))
+    ResignRule::text(rule)
 }
 
 /// Parses `movecount=3,score=1000[,twosided=false]` (resign) or `off`;
@@ -110,34 +118,70 @@ pub fn resign_flag(rule: Option<ResignRule>) -> String {
 ///
 /// A message naming the bad key or value.
 pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, String> {
-    if text == "off" {
-        return Ok(None);
-    }
-    let mut rule = ResignRule::DEFAULT;
-    for (key, value) in key_values(text)? {
-        match key {
-            "movecount" => rule.move_count = number(key, value)?,
-            "score" => rule.score = number(key, value)?,
-            "twosided" => {
-                rule.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?
-            }
-            _ => return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')")),
-        }
-    }
-    if rule.move_count == 0 || rule.score <= 0 {
-        return Err(format!(
-            "movecount and score must be at least 1 (got movecount={}, score={}; score is the centipawns the loser is behind)",
-            rule.move_count, rule.score
-        ));
-    }
-    Ok(Some(rule))
+    ResignRule::parse(text)
 }
 
-fn key_values(text: &str) -> Result<Vec<(&str, &str)>, String> {
-    text.split(',')
-        .filter(|p| !p.is_empty())
-        .map(|part| part.split_once('=').ok_or_else(|| format!("'{part}' is not key=value")))
-        .collect()
+impl Rule for DrawRule {
+    const DEFAULT: Self = DrawRule::DEFAULT;
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        match key {
+            "movenumber" => self.move_number = number(key, value)?,
+            "movecount" => self.move_count = number(key, value)?,
+            "score" => self.score = number(key, value)?,
+            _ => return Err(format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')")),
+        }
+        Ok(())
+    }
+
+    fn valid(&self) -> bool {
+        self.move_number > 0 && self.move_count > 0 && self.score >= 0
+    }
+
+    fn invalid(&self) -> String {
+        let DrawRule { move_number, move_count, score } = self;
+        format!(
+            "movenumber and movecount must be at least 1 and score at least 0 (got movenumber={move_number}, movecount={move_count}, score={score})"
+        )
+    }
+
+    fn text(rule: Option<DrawRule>) -> String {
+        rule.map_or("off".into(), |d| {
+            format!("movenumber={},movecount={},score={}", d.move_number, d.move_count, d.score)
+        })
+    }
+}
+
+impl Rule for ResignRule {
+    const DEFAULT: Self = ResignRule::DEFAULT;
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        if key == "twosided" {
+            self.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?;
+        } else if key == "movecount" {
+            self.move_count = number(key, value)?;
+        } else if key == "score" {
+            self.score = number(key, value)?;
+        } else {
+            return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')"));
+        }
+        Ok(())
+    }
+
+    fn valid(&self) -> bool {
+        self.move_count > 0 && self.score > 0
+    }
+
+    fn invalid(&self) -> String {
+        format!(
+            "movecount and score must be at least 1 (got movecount={}, score={}; score is the centipawns the loser is behind)",
+            self.move_count, self.score
+        )
+    }
+
+    fn text(rule: Option<ResignRule>) -> String {
+        rule.map_or("off".into(), |r| format!("movecount={},score={},twosided={}", r.move_count, r.score, r.two_sided))
+    }
 }
 
 fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {

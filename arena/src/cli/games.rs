@@ -17,7 +17,7 @@ use crate::engine_io::source::repo_location;
 use crate::game::adjudication::Adjudication;
 use crate::run::plan::{apply_variant, cap_replays, on_a_clock, plan};
 use model::TimeControl;
-use model::adjudication::{DrawFlag, ResignFlag};
+use model::adjudication::{DrawFlag, ResignFlag, RuleFlag};
 
 /// Options shared by every command that plays games. Each flag is declared
 /// once, here: clap reads it from the command line (and from a run file's
@@ -195,8 +195,8 @@ impl PlayArgs {
             registry: EnginesFileArg::default(),
             record: RecordArgs::default(),
             slots: SlotArgs::default(),
-            draw: DrawFlag(adjudication.draw),
-            resign: ResignFlag(adjudication.resign),
+            draw: RuleFlag(adjudication.draw),
+            resign: RuleFlag(adjudication.resign),
             maxmoves: adjudication.max_moves,
             maxmoves_score: adjudication.max_moves_score,
             tb: tb.map(|tb| tb.paths.join(":")),

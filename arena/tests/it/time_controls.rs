@@ -235,11 +235,17 @@ fn an_engine_that_stops_short_of_a_node_limit_is_warned_of_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_report_counts_a_replayed_opening_once() {
     let dir = temp_dir("replays-counted-once");
-    let base = ["--a", "nmp2", "--b", "plain", "--tc", "nodes=300", "--openings", "feldmann25", "--db", "r.db"];
+    // A book of three openings, played whole by run 1.
+    let book = "1. e4 e5\n1. d4 d5\n1. c4 e5\n";
+    std::fs::write(dir.join("three.txt"), book).unwrap();
+    let base = ["--a", "nmp2", "--b", "plain", "--tc", "nodes=300", "--openings", "three.txt", "--db", "r.db"];
     arena_ok(&dir, &[&["match", "--games", "6", "--quiet"], &base[..]].concat());
     let db = db::Db::open(&db::Target::Sqlite(dir.join("r.db"))).await.unwrap();
     let info = db.run(1).await.unwrap();
-    let spec = model::Spec::of(&info).unwrap();
+    // Run 2 as an older arena planned 12 games on it: each opening twice.
+    let model::Spec::Games(mut spec) = model::Spec::of(&info).unwrap() else { panic!("a run of games") };
+    spec.openings_per_round = 6;
+    let spec = model::Spec::Games(spec);
     let mut plan = db.pairing_openings(1, "nmp2", "plain").await.unwrap();
     for (again, index) in (0..3).zip(3..) {
         plan.push(model::PairPlan { index, ..plan[again].clone() });
