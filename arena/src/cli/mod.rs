@@ -397,6 +397,21 @@ where
     Ok(n)
 }
 
+/// A number of games, as clap reads `--games` and `--max-games`: whole
+/// pairs, since each opening is played twice with colours swapped (`--games
+/// 3` is refused, naming 2 and 4, rather than played as 4).
+pub(crate) fn whole_pairs(text: &str) -> Result<usize, String> {
+    let games: usize = at_least::<usize, 2>(text)?;
+    if games % 2 == 1 {
+        return Err(format!(
+            "games come in pairs (each opening twice, colours swapped): give {} or {}",
+            games - 1,
+            games + 1
+        ));
+    }
+    Ok(games)
+}
+
 /// Parses `--db` without echoing the value in its error: a URL may carry a
 /// password, and clap's own message would repeat it.
 #[derive(Clone, Copy, Debug)]

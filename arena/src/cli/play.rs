@@ -14,7 +14,7 @@ use openings::Book;
 
 use super::common::open_db;
 use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliResult, DbArg, SprtParams, at_least, outln};
+use super::{CliResult, DbArg, SprtParams, at_least, outln, whole_pairs};
 use crate::engine_io::engines::EngineSpec;
 
 /// `arena elo`.
@@ -41,7 +41,7 @@ pub struct PassArgs {
     rounds: usize,
     /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_parser = at_least::<usize, 1>)]
+    #[arg(long, value_parser = whole_pairs)]
     games: Option<usize>,
 }
 
@@ -67,8 +67,8 @@ pub struct MatchArgs {
     #[serde(skip)]
     #[command(flatten)]
     engines: PairArgs,
-    /// Games to play (rounded up to whole pairs; openings wrap around the book).
-    #[arg(long, default_value_t = 100, value_parser = at_least::<usize, 1>)]
+    /// Games to play, in whole pairs (each opening twice, colours swapped); under a deterministic limit at most two per opening of the book.
+    #[arg(long, default_value_t = 100, value_parser = whole_pairs)]
     games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -106,7 +106,7 @@ pub struct SprtArgs {
     #[command(flatten)]
     sprt: SprtParams,
     /// Stop undecided after this many games ("inconclusive").
-    #[arg(long, default_value_t = 20_000, value_parser = at_least::<usize, 2>)]
+    #[arg(long, default_value_t = 20_000, value_parser = whole_pairs)]
     max_games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -154,7 +154,7 @@ pub struct ScaleArgs {
     #[arg(long, required = true)]
     budgets: model::Budgets,
     /// Games at each budget: the same openings at every budget, interleaved so the curve fills in evenly.
-    #[arg(long, default_value_t = 200, value_parser = at_least::<usize, 1>)]
+    #[arg(long, default_value_t = 200, value_parser = whole_pairs)]
     games: usize,
     #[serde(flatten)]
     #[command(flatten)]

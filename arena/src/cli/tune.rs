@@ -36,7 +36,7 @@ pub struct TuneArgs {
     #[arg(long = "param", required = true)]
     params: Vec<String>,
     /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
-    #[arg(long, default_value_t = 2000, value_parser = super::at_least::<usize, 2>)]
+    #[arg(long, default_value_t = 2000, value_parser = super::whole_pairs)]
     games: usize,
     /// Exponent α of the step size a_k = a / (A + k)^α.
     #[arg(long, default_value_t = DEFAULT_ALPHA)]

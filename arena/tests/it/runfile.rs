@@ -112,7 +112,7 @@ async fn show_config_then_run_plans_the_same_run() {
             "--tc",
             "40/60+1",
         ],
-        vec!["match", "--a", "fhr", "--b", "plain", "--games", "11", "--concurrency", "1", "--maxmoves-score", "300"],
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "12", "--concurrency", "1", "--maxmoves-score", "300"],
         vec![
             "tune",
             "--engine",
