@@ -61,7 +61,7 @@ impl Polyglot {
     /// multiple of 16, entries out of key order, or no entry for the start
     /// position.
     pub fn read(bytes: &[u8]) -> Result<Polyglot, String> {
-        if bytes.is_empty() || bytes.len() % 16 != 0 {
+        if bytes.is_empty() || !bytes.len().is_multiple_of(16) {
             return Err(format!("{} bytes is not a whole number of 16-byte Polyglot entries", bytes.len()));
         }
         let entries: Vec<Entry> = bytes

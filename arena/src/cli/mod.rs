@@ -402,7 +402,7 @@ where
 /// 3` is refused, naming 2 and 4, rather than played as 4).
 pub(crate) fn whole_pairs(text: &str) -> Result<usize, String> {
     let games: usize = at_least::<usize, 2>(text)?;
-    if games % 2 == 1 {
+    if !games.is_multiple_of(2) {
         return Err(format!(
             "games come in pairs (each opening twice, colours swapped): give {} or {}",
             games - 1,
