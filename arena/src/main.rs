@@ -27,7 +27,7 @@ fn main() -> ExitCode {
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
-                    eprintln!("arena engine-uci: {e}");
+                    eprintln!("arena {}: {e}", model::spec::BUNDLED_SUBCOMMAND);
                     ExitCode::from(2)
                 }
             };
@@ -35,7 +35,7 @@ fn main() -> ExitCode {
         return match engine::uci::run(BufReader::new(stdin()), stdout(), pruning) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("arena engine-uci: {e}");
+                eprintln!("arena {}: {e}", model::spec::BUNDLED_SUBCOMMAND);
                 ExitCode::from(2)
             }
         };

@@ -150,7 +150,7 @@ pub enum Command {
     /// Write the man pages (arena.1 and one per command) into a folder.
     Man(docs::ManArgs),
     /// Speak UCI as the bundled engine (used by the arena itself).
-    #[command(name = "engine-uci", hide = true)]
+    #[command(name = model::spec::BUNDLED_SUBCOMMAND, hide = true)]
     EngineUci {
         /// Pruning preset.
         #[arg(long, default_value = "plain")]
@@ -485,6 +485,6 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::SprtCalc(args) => stats::sprt_calc(args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
-        Command::EngineUci { .. } => Err(anyhow!("engine-uci runs outside the async runtime")),
+        Command::EngineUci { .. } => Err(anyhow!("{} runs outside the async runtime", model::spec::BUNDLED_SUBCOMMAND)),
     }
 }
