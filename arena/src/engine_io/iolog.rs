@@ -1,7 +1,9 @@
 //! Engine I/O logs: every line the arena sends to an engine and every line
 //! it reads back during one game, with the milliseconds since the game
-//! started, kept in memory while the game runs and compressed once at its
-//! end into one gzip member.
+//! started, kept in memory while the game runs (at most
+//! [`FULL_LOG_BYTES`] of each engine's lines, then only its `bestmove`s,
+//! so an engine that floods its output costs bounded memory) and
+//! compressed once at its end into one gzip member.
 //!
 //! The members of a process's games of one run are appended to a few files
 //! in `arena-logs/run-N/` ([`LogStore`]), not one file per game: making a
