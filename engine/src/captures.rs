@@ -13,7 +13,11 @@ use shakmaty::attacks::{aligned, attacks, between, bishop_attacks, king_attacks,
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Piece, Position, Role, Square};
 
 use crate::eval::pawn_attacks_towards;
-use crate::ordering::is_tactical;
+
+/// True for captures and promotions, the moves quiescence looks at.
+pub fn is_tactical(m: Move) -> bool {
+    m.is_capture() || m.is_promotion()
+}
 
 /// The legal captures and promotions of `pos`, in `legal_moves` order.
 pub fn tactical_moves(pos: &Chess) -> MoveList {

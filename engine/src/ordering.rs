@@ -4,7 +4,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position};
 
-use crate::captures::tactical_moves_out_of_check;
+use crate::captures::{is_tactical, tactical_moves_out_of_check};
 use crate::eval::{PIECE_VALUE, role_index};
 use crate::see::see_non_negative;
 
@@ -99,11 +99,6 @@ pub fn mvv_lva(m: Move) -> i32 {
     };
     let promotion = m.promotion().map_or(0, |r| PIECE_VALUE[role_index(r)]);
     (victim + promotion) * 16 - role_index(m.role()) as i32
-}
-
-/// True for captures and promotions, the moves quiescence looks at.
-pub fn is_tactical(m: Move) -> bool {
-    m.is_capture() || m.is_promotion()
 }
 
 /// What a shakmaty [`MoveList`] holds (a test checks it).

@@ -6,9 +6,10 @@ use shakmaty::{Move, MoveList, Position, Role};
 
 use super::{NodeType, Searcher};
 use crate::board::Board;
+use crate::captures::is_tactical;
 use crate::eval::{Evaluation, phase};
 use crate::moves::{pack, unpack};
-use crate::ordering::{History, MovePicker, is_tactical};
+use crate::ordering::{History, MovePicker};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
 use crate::tt::Bound;
 

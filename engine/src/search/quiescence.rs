@@ -4,7 +4,8 @@ use shakmaty::{Position, Role, Square};
 
 use super::Searcher;
 use crate::board::Board;
-use crate::ordering::{MovePicker, is_tactical};
+use crate::captures::is_tactical;
+use crate::ordering::MovePicker;
 use crate::score::{DRAW, MATE, MAX_PLY, Score};
 use crate::see::see_non_negative;
 

@@ -3,7 +3,7 @@
 //! width, and the page prints without the scroll boxes.
 
 use super::document::{Align, Block, Layout};
-use super::svg::plot_classes;
+use super::svg::{escape, plot_classes};
 
 /// The page style: inline, so a page needs nothing from the network.
 pub const HTML_STYLE: &str = concat!(
@@ -19,11 +19,6 @@ svg.plot{width:100%;height:auto;max-width:640px;display:block}",
     plot_classes!(),
     "@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}"
 );
-
-/// `text` with HTML's special characters escaped.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
 
 /// The report as an HTML document.
 pub fn render_html(report: &impl Layout) -> String {

@@ -55,10 +55,11 @@ use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
 
 pub use document::{Brief, Document, Layout};
-pub use html::{HTML_STYLE, escape as html_escape, render_html, render_html_body};
+pub use html::{HTML_STYLE, render_html, render_html_body};
 pub use machines::{LostRow, MachineInputs, MachineRow, MachineSection, excluded as machines_left_out};
 pub use scale::{Budget, ScalePoint, ScaleSection};
 pub use suite::{SUITE_REPORT_VERSION, SuiteHeader, SuiteInputs, SuiteReport, SuiteRow};
+pub use svg::escape as html_escape;
 pub use text::{render_markdown, render_markdown_with_plots, render_text};
 pub use tune::{ThetaPoint, TuneSection, TunedParam};
 

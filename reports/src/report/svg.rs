@@ -4,7 +4,10 @@
 
 use std::fmt::Write;
 
-use super::html::escape;
+/// `text` with the special characters of HTML and SVG (XML) escaped.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
 
 /// The style of a plot's parts, by class, in the colours of `--fg`,
 /// `--muted`, `--accent` and `--band`: shared by the HTML page and a plot
