@@ -403,7 +403,7 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
     let target = &play.db.target;
     let db = open_db(target).await?;
     let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
-        format!(", slots on CPUs {} (--affinity none: unpinned)", cpus.describe(concurrency))
+        format!(", slots pinned to CPUs {} (--affinity none leaves them unpinned)", cpus.describe(concurrency))
     });
     let runtime = runtime(&db, target, play.quiet.quiet, affinity, !play.slots.no_io_log)?;
     let run = db.create_run(&spec, &plan).await?;

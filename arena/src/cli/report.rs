@@ -4,7 +4,7 @@
 use anyhow::Context;
 use std::path::PathBuf;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::common::open_existing;
 use super::{CliResult, DbArg, out};
@@ -17,7 +17,7 @@ pub struct ReportArgs {
     run: i64,
     #[command(flatten)]
     db: DbArg,
-    /// Format (default: from the output file's extension .md/.html/.json, else text).
+    /// Format (default: from the output file's extension .txt/.md/.html/.json; a file of another extension needs --format).
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Output file (standard output without it).
@@ -40,17 +40,49 @@ enum SetAside {
     Exclude,
 }
 
+/// The format of a report: `--format`, else the output file's extension,
+/// else text. An extension that names no format arena writes (`.pdf`), or
+/// another format than `--format`, is refused: the file would not be what
+/// its name says.
+fn format_of(given: Option<Format>, output: Option<&std::path::Path>) -> CliResult<Format> {
+    let extension = output.and_then(|p| p.extension()).map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let named = match extension.as_deref() {
+        None => None,
+        Some("txt" | "text") => Some(Format::Text),
+        Some("md" | "markdown") => Some(Format::Markdown),
+        Some("html" | "htm") => Some(Format::Html),
+        Some("json") => Some(Format::Json),
+        Some(other) if given.is_none() => {
+            return Err(anyhow::anyhow!(
+                "arena report writes text, markdown, HTML or JSON, not .{other}: name the file .txt, .md, .html or .json, or give --format"
+            ));
+        }
+        Some(_) => None,
+    };
+    match (given, named) {
+        (Some(given), Some(named)) if given != named => Err(anyhow::anyhow!(
+            "--format {} and a file named .{} disagree: give one of them",
+            given.to_possible_value().map_or(String::new(), |v| v.get_name().to_string()),
+            extension.unwrap_or_default()
+        )),
+        (Some(format), _) | (None, Some(format)) => Ok(format),
+        (None, None) => Ok(Format::Text),
+    }
+}
+
 /// `arena report`.
 pub(super) async fn report(args: ReportArgs) -> CliResult {
+    let format = format_of(args.format, args.output.as_deref())?;
     let db = open_existing(&args.db.target).await?;
-    let format = args.format.unwrap_or_else(|| {
-        match args.output.as_ref().and_then(|p| p.extension()).and_then(|e| e.to_str()) {
-            Some("md" | "markdown") => Format::Markdown,
-            Some("html" | "htm") => Format::Html,
-            Some("json") => Format::Json,
-            _ => Format::Text,
+    if args.anchor.is_some() {
+        let kind = db.run(args.run).await?.kind;
+        if !matches!(kind, model::RunKind::Tournament | model::RunKind::Suite) {
+            return Err(anyhow::anyhow!(
+                "--anchor sets the engine rated 0 in a tournament (or a suite's 100 % reference); run {} ({kind}) rates A against B, no anchor needed",
+                args.run
+            ));
         }
-    });
+    }
     let ask = Ask {
         anchor: args.anchor.clone(),
         detail: Detail::Full,

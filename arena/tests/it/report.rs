@@ -292,3 +292,31 @@ fn stats_and_sprt_calc_state_an_sprt_in_its_models_unit() {
         Some(vec!["true", "Elo"])
     );
 }
+
+/// What a report is asked for and cannot give is one line, and no file: an
+/// output name whose extension is no format arena writes (`.pdf`), one
+/// that disagrees with `--format`, an anchor for a run without ratings.
+#[test]
+fn a_report_asked_for_what_it_cannot_be_is_one_line() {
+    let dir = temp_dir("report-refusals");
+    std::fs::copy(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/v2.db"), dir.join("arena.db")).unwrap();
+    for (args, needle) in [
+        (&["report", "1", "-o", "r.pdf"][..], "not .pdf: name the file .txt, .md, .html or .json, or give --format"),
+        (&["report", "1", "-o", "r.json", "--format", "html"][..], "--format html and a file named .json disagree"),
+        (&["report", "1", "--anchor", "fhr"][..], "run 1 (elo) rates A against B, no anchor needed"),
+    ] {
+        let out = Command::new(ARENA).args(args).current_dir(&dir).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+    assert!(!dir.join("r.pdf").exists() && !dir.join("r.json").exists());
+    // What it can be: a tournament's anchor, a named text file, a format given for any name.
+    assert!(stdout(&arena_ok(&dir, &["report", "2", "--anchor", "fhr"])).contains("tournament"));
+    arena_ok(&dir, &["report", "1", "-o", "r.txt"]);
+    arena_ok(&dir, &["report", "1", "-o", "r.out", "--format", "json"]);
+    let json: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("r.out")).unwrap()).unwrap();
+    assert_eq!(json["header"]["run"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
