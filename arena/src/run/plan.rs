@@ -62,7 +62,17 @@ pub fn on_a_clock(spec: &MatchSpec) -> bool {
 pub fn may_replay(spec: &MatchSpec) -> bool {
     spec.tune.is_none()
         && !on_a_clock(spec)
-        && Book::open(&spec.openings).is_ok_and(|book| spec.openings_per_round * spec.rounds > book.len())
+        && book_len(&spec.openings).is_some_and(|len| spec.openings_per_round * spec.rounds > len)
+}
+
+/// The number of openings of book `name`, read once per process: every
+/// view of every run asks (the runs' list, the dashboard's refreshes), and
+/// reading a book parses it whole.
+fn book_len(name: &str) -> Option<usize> {
+    static LENGTHS: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<String, Option<usize>>>> =
+        std::sync::LazyLock::new(Default::default);
+    let mut lengths = crate::util::lock(&LENGTHS);
+    *lengths.entry(name.to_string()).or_insert_with(|| Book::open(name).ok().map(|book| book.len()))
 }
 
 /// Under a deterministic limit (every engine's), caps the openings each pairing plays at the
