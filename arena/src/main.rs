@@ -14,7 +14,20 @@ use clap::{CommandFactory, Parser};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    // Run as `fastchess` or `cutechess-cli` (a link to arena): that tool's command line.
+    let program = std::env::args().next().unwrap_or_default();
+    let parsed = match arena::cli::dialect::Dialect::of_program(&program) {
+        Some(dialect) => {
+            let words = std::env::args().skip(1);
+            let name = match dialect {
+                arena::cli::dialect::Dialect::Fastchess => "fastchess",
+                arena::cli::dialect::Dialect::Cutechess => "cutechess",
+            };
+            Cli::try_parse_from(["arena".to_string(), name.to_string(), "--".to_string()].into_iter().chain(words))
+        }
+        None => Cli::try_parse(),
+    };
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return refused(&e),
     };

@@ -122,10 +122,96 @@ pub(super) fn suite_positions(spec: &SuiteSpec) -> CliResult<Vec<TestPosition>> 
     Ok(positions)
 }
 
+/// How a run that plays here is shown: arena's progress line and summary,
+/// or another tool's lines (`arena fastchess`, `arena cutechess`).
+pub(super) enum View<'a> {
+    /// The progress line, then the short report.
+    Arena,
+    /// Lines for each game as it is stored, and at the end.
+    Lines(&'a mut dyn GameLines),
+}
+
+/// What prints a run's games as they are stored, instead of the summary.
+pub(super) trait GameLines {
+    /// Games stored since the last call, in id order: whole pairs.
+    ///
+    /// # Errors
+    ///
+    /// Standard output failed.
+    fn games(&mut self, games: &[model::GameRow]) -> CliResult;
+
+    /// The run ended here, its last games given and its PGN (at `pgn`, if
+    /// asked for) written.
+    ///
+    /// # Errors
+    ///
+    /// Standard output failed, or the PGN cannot be read back.
+    fn end(&mut self, pgn: Option<&Path>) -> CliResult;
+}
+
+/// How often stored games are looked for while a run plays.
+const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Runs `playing` while giving `lines` each game as it becomes final (on
+/// PostgreSQL, where that cannot be known while the run plays: at the end).
+async fn follow_games<T>(
+    db: &Db,
+    run: i64,
+    lines: &mut dyn GameLines,
+    playing: impl Future<Output = T>,
+) -> CliResult<T> {
+    let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
+    let mut after = 0;
+    let (done, mut ended) = tokio::sync::watch::channel(false);
+    let played = async {
+        let end = playing.await;
+        let _ = done.send(true);
+        end
+    };
+    let following = async {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(FOLLOW_EVERY) => {}
+                _ = ended.wait_for(|&ended| ended) => return Ok(()),
+            }
+            let until = reader.final_games_until(run).await?;
+            if until.is_some() {
+                after = give_games(&reader, run, after, until, lines).await?;
+            }
+        }
+    };
+    let (end, followed): (T, CliResult) = tokio::join!(played, following);
+    followed?;
+    give_games(&reader, run, after, None, lines).await?;
+    Ok(end)
+}
+
+/// Gives `lines` the games of run `run` after id `after` (up to `until`);
+/// the last id given.
+async fn give_games(
+    db: &Db,
+    run: i64,
+    mut after: i64,
+    until: Option<i64>,
+    lines: &mut dyn GameLines,
+) -> CliResult<i64> {
+    const PAGE: i64 = 500;
+    loop {
+        let mut page = db.games_page(run, after, PAGE, false).await?;
+        page.retain(|game| until.is_none_or(|until| game.id <= until));
+        let Some(last) = page.last() else { return Ok(after) };
+        after = last.id;
+        lines.games(&page)?;
+        if page.len() < PAGE as usize {
+            return Ok(after);
+        }
+    }
+}
+
 /// Plays stored run `run` here (after its engines passed the preflight),
-/// then prints its short report, writes the PGN if asked, and says how to
-/// continue a stopped run. A suite's `positions` are read from its file
-/// unless given.
+/// then prints its short report (or `view`'s lines), writes the PGN if
+/// asked, and says how to continue a stopped run. A suite's `positions`
+/// are read from its file unless given.
 pub(super) async fn play_run(
     runtime: &Runtime,
     target: &Target,
@@ -133,18 +219,25 @@ pub(super) async fn play_run(
     spec: Spec,
     positions: Option<Vec<TestPosition>>,
     record: &RecordArgs,
+    view: View<'_>,
 ) -> CliResult<()> {
     let db = &runtime.db;
     let mut live = None;
+    let mut view = view;
     let end = match spec {
         Spec::Games(spec) => {
             let playing = crate::run::local::play_pairs(runtime, run, &spec);
-            match &record.pgn {
-                Some(path) => match LivePgn::create(db, run, path, &record.style).await? {
-                    Some(pgn) => live.insert(pgn).follow(playing).await,
-                    None => playing.await,
-                },
-                None => playing.await,
+            let pgn = match &record.pgn {
+                Some(path) => LivePgn::create(db, run, path, &record.style).await?,
+                None => None,
+            };
+            match (pgn, &mut view) {
+                (Some(pgn), View::Arena) => live.insert(pgn).follow(playing).await,
+                (Some(pgn), View::Lines(lines)) => {
+                    live.insert(pgn).follow(follow_games(db, run, &mut **lines, playing)).await?
+                }
+                (None, View::Lines(lines)) => follow_games(db, run, &mut **lines, playing).await?,
+                (None, View::Arena) => playing.await,
             }
         }
         Spec::Suite(spec) => {
@@ -170,19 +263,29 @@ pub(super) async fn play_run(
         }
         e => anyhow::Error::new(e).context(format!("run {run}")),
     })?;
-    out!("{}", report_of(db, run, Ask::of(Detail::Brief)).await?.brief());
+    let noted = matches!(view, View::Arena);
+    if noted {
+        out!("{}", report_of(db, run, Ask::of(Detail::Brief)).await?.brief());
+    }
     if let Some(path) = &record.pgn {
         let games = match live {
             Some(pgn) => pgn.finish().await?,
             None => write_pgn(db, run, path, &record.style).await?,
         };
-        crate::term::note(&format!("wrote {games} games to {}", path.display()));
+        if noted {
+            crate::term::note(&format!("wrote {games} games to {}", path.display()));
+        }
     }
     if let Some(path) = &record.epdout {
         let games = write_epd(db, run, path).await?;
-        crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
+        if noted {
+            crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
+        }
     }
     db.close().await;
+    if let View::Lines(lines) = view {
+        lines.end(record.pgn.as_deref())?;
+    }
     if end == RunEnd::Stopped {
         crate::term::note(&format!("run {run} stopped; continue it with: arena resume {run} --db {target}"));
     }

@@ -10,7 +10,9 @@ use model::{MachineRule, MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Tes
 use openings::Book;
 use serde::Serialize;
 
-use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers};
+use super::common::{
+    View, check_concurrency, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers,
+};
 use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
 use crate::engine_io::source::repo_location;
@@ -374,7 +376,13 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
     (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
 }
 
-pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> CliResult {
+/// Starts a run of games shown as arena shows it.
+pub(super) async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
+    start_as(play, spec, book, View::Arena).await
+}
+
+/// Checks, stores and plays (or leaves to workers) a run of games, shown as `view` says.
+pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, view: View<'_>) -> CliResult {
     if let Some(note) = cap_replays(&mut spec, book) {
         crate::term::note(&note);
     }
@@ -416,5 +424,5 @@ pub(super) async fn start(play: &PlayArgs, mut spec: MatchSpec, book: &Book) -> 
         waits_for_workers(run, target)?;
         return Ok(());
     }
-    play_run(&runtime, target, run, spec, None, &play.record).await
+    play_run(&runtime, target, run, spec, None, &play.record, view).await
 }

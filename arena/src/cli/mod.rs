@@ -4,6 +4,7 @@
 
 mod check;
 mod common;
+pub mod dialect;
 mod docs;
 mod engines;
 mod export;
@@ -141,6 +142,12 @@ pub enum Command {
     Engines(engines::EnginesArgs),
     /// Check engines' UCI behaviour step by step (pass / warn / fail); non-zero status on a fail.
     Check(check::CheckArgs),
+    /// Play with fastchess's command line and output: arena fastchess -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=8+0.08 -rounds 100 -repeat (-help lists what it reads).
+    #[command(disable_help_flag = true)]
+    Fastchess(dialect::DialectArgs),
+    /// Play with cutechess-cli's command line and output (as arena fastchess; -help lists what it reads).
+    #[command(disable_help_flag = true)]
+    Cutechess(dialect::DialectArgs),
     /// Statistics for W/D/L or pentanomial counts you already have.
     Stats(stats::StatsArgs),
     /// Plan an SPRT: pass probability and expected games against the true Elo (nElo for the normalized model).
@@ -481,6 +488,8 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Prune(args) => storage::prune(args).await,
         Command::Engines(args) => engines::list(args).await,
         Command::Check(args) => check::run(args).await,
+        Command::Fastchess(args) => dialect::run(dialect::Dialect::Fastchess, args).await,
+        Command::Cutechess(args) => dialect::run(dialect::Dialect::Cutechess, args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),
         Command::Completions(args) => docs::completions(&args),

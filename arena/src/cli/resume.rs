@@ -49,5 +49,5 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     let measured = make_ready(&mut spec).await?;
     check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
     let runtime = runtime(&db, target, args.quiet.quiet, affinity, !args.slots.no_io_log)?;
-    play_run(&runtime, target, info.id, spec, None, &args.record).await
+    play_run(&runtime, target, info.id, spec, None, &args.record, super::common::View::Arena).await
 }

@@ -102,5 +102,5 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         return Ok(());
     }
     let runtime = runtime(&db, target, args.quiet.quiet, None, false)?;
-    play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default()).await
+    play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default(), super::common::View::Arena).await
 }

@@ -6,6 +6,7 @@ mod check;
 mod chess960;
 mod common;
 mod debian_engines;
+mod dialects;
 mod disk_full;
 mod docs;
 mod fixture;

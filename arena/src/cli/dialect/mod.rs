@@ -1,0 +1,104 @@
+//! `arena fastchess ARGS…` and `arena cutechess ARGS…` (also the binary
+//! run under the name `fastchess` or `cutechess-cli`): the command lines of
+//! those tools ([`parse`]) translated into the run spec arena's own flags
+//! build ([`translate`]), played by the same work loop and stored like any
+//! run (`arena show`, `report`, `resume`, the dashboard), and printed as
+//! that tool prints ([`lines`]), so that scripts, fishtest's worker and
+//! OpenBench's client read arena unchanged.
+
+mod lines;
+mod parse;
+mod translate;
+
+use clap::Args;
+
+use super::common::View;
+use super::{CliResult, outln};
+
+/// Which tool's command line and output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// fastchess.
+    Fastchess,
+    /// cutechess-cli.
+    Cutechess,
+}
+
+impl Dialect {
+    /// The dialect a program name asks for (`fastchess`, `cutechess-cli`,
+    /// with or without a path or `.exe`), if any.
+    pub fn of_program(argv0: &str) -> Option<Dialect> {
+        let name = std::path::Path::new(argv0).file_stem()?.to_str()?;
+        match name {
+            "fastchess" | "fastchess-ob" => Some(Dialect::Fastchess),
+            "cutechess-cli" | "cutechess" => Some(Dialect::Cutechess),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Dialect::Fastchess => "fastchess",
+            Dialect::Cutechess => "cutechess-cli",
+        }
+    }
+}
+
+/// The words of `arena fastchess` and `arena cutechess`, as the tool reads them.
+#[derive(Args, Debug)]
+pub struct DialectArgs {
+    /// The tool's own options: -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=8+0.08 -rounds 100 -repeat …
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "OPTIONS")]
+    pub(crate) words: Vec<String>,
+}
+
+/// Plays the run a foreign command line asks for, printing that tool's lines.
+///
+/// # Errors
+///
+/// A setting arena cannot honour, or what any run can fail by, in one line.
+pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
+    let foreign = parse::read(dialect, &args.words)?;
+    if foreign.version {
+        outln!(
+            "{} command line, played by arena {} ({})",
+            dialect.name(),
+            env!("CARGO_PKG_VERSION"),
+            env!("ARENA_COMMIT")
+        );
+        return Ok(());
+    }
+    if foreign.help {
+        outln!("{}", help(dialect));
+        return Ok(());
+    }
+    let run = translate::translate(dialect, &foreign)?;
+    let settings = lines::Settings {
+        style: foreign.style,
+        penta: foreign.penta,
+        rating_interval: foreign.rating_interval,
+        score_interval: foreign.score_interval,
+        crc32: foreign.crc32,
+    };
+    let planned = 2 * (run.spec.openings_per_round * run.spec.pairings.len()) as u64;
+    let mut printer = lines::Lines::new(settings, &run.spec, planned);
+    super::games::start_as(&run.play, run.spec, &run.book, View::Lines(&mut printer)).await
+}
+
+/// What `-help` prints: what is read, and where the rest is said.
+fn help(dialect: Dialect) -> String {
+    format!(
+        "arena {}: {}'s command line, played and stored by arena (the guide's page \"Coming from cutechess-cli, fastchess, fishtest or OpenBench\" has the table).\n\
+         Read: -engine/-each cmd= name= dir= arg= args= proto=uci tc= st= nodes= depth= plies= timemargin= restart=off option.NAME= book= bookdepth= ponder;\n\
+         -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic;\n\
+         -concurrency -use-affinity [CPUS]; -draw movenumber= movecount= score=; -resign movecount= score= twosided=; -maxmoves; -tb -tbpieces -tbadjudicate -tbignore50;\n\
+         -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= notation=san; -epdout; -event -site;\n\
+         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -recover -check-mate-pvs -testEnv -version -help;\n\
+         and arena's own --db FILE|postgres://… . Anything else is refused in one line naming what arena offers instead.",
+        match dialect {
+            Dialect::Fastchess => "fastchess",
+            Dialect::Cutechess => "cutechess",
+        },
+        dialect.name()
+    )
+}

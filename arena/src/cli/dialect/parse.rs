@@ -1,0 +1,537 @@
+//! The command lines of fastchess and cutechess-cli, read into [`Foreign`]:
+//! an option is a word of `-` and a letter (`-engine`, `-each`, `--version`);
+//! the words after it, up to the next option, are its values, most of them
+//! `key=value` (`-each tc=8+0.08 option.Hash=16`). Every option and key of
+//! theirs is either read here or refused in one line that names it and
+//! what arena offers instead; nothing is dropped unsaid.
+
+use anyhow::{anyhow, bail};
+
+use super::Dialect;
+use crate::cli::CliResult;
+
+/// One option and its values.
+pub(super) struct Group {
+    /// Without its dashes: `engine`, `each`, `version`.
+    pub(super) flag: String,
+    pub(super) values: Vec<String>,
+}
+
+/// The words of a command line as options with their values.
+pub(super) fn groups(args: &[String]) -> CliResult<Vec<Group>> {
+    let mut groups: Vec<Group> = Vec::new();
+    for word in args {
+        let flag =
+            word.strip_prefix('-').filter(|rest| rest.starts_with(|c: char| c.is_ascii_alphabetic() || c == '-'));
+        match (flag, groups.last_mut()) {
+            (Some(flag), _) => {
+                groups.push(Group { flag: flag.trim_start_matches('-').to_string(), values: Vec::new() })
+            }
+            (None, Some(group)) => group.values.push(word.clone()),
+            (None, None) => {
+                bail!("'{word}' comes before any option: options start with '-', e.g. -engine cmd=./dev name=dev")
+            }
+        }
+    }
+    Ok(groups)
+}
+
+/// What one engine is given (`-engine`), or every engine (`-each`).
+#[derive(Clone, Debug, Default)]
+pub(super) struct EngineConf {
+    pub(super) name: Option<String>,
+    pub(super) cmd: Option<String>,
+    pub(super) dir: Option<String>,
+    pub(super) args: Vec<String>,
+    pub(super) tc: Option<String>,
+    pub(super) st: Option<String>,
+    pub(super) nodes: Option<String>,
+    pub(super) depth: Option<String>,
+    pub(super) timemargin: Option<String>,
+    pub(super) options: Vec<(String, String)>,
+    pub(super) book: Option<String>,
+    pub(super) bookdepth: Option<String>,
+    pub(super) ponder: bool,
+}
+
+impl EngineConf {
+    /// Reads one value of `-engine` or `-each` (`flag`).
+    fn set(&mut self, flag: &str, value: &str) -> CliResult {
+        if value == "ponder" {
+            self.ponder = true;
+            return Ok(());
+        }
+        let (key, text) = value
+            .split_once('=')
+            .ok_or_else(|| anyhow!("-{flag} {value}: give key=value, e.g. cmd=./engine, tc=8+0.08, option.Hash=16"))?;
+        let text = text.to_string();
+        if let Some(option) = key.strip_prefix("option.") {
+            self.options.retain(|(name, _)| name != option);
+            self.options.push((option.to_string(), text));
+            return Ok(());
+        }
+        let slot = match key {
+            "name" => &mut self.name,
+            "cmd" => &mut self.cmd,
+            "dir" => &mut self.dir,
+            "tc" => &mut self.tc,
+            "st" => &mut self.st,
+            "nodes" => &mut self.nodes,
+            "depth" | "plies" => &mut self.depth,
+            "timemargin" => &mut self.timemargin,
+            "book" => &mut self.book,
+            "bookdepth" => &mut self.bookdepth,
+            "arg" => {
+                self.args.push(text);
+                return Ok(());
+            }
+            "args" => {
+                self.args.extend(text.split_whitespace().map(str::to_string));
+                return Ok(());
+            }
+            "proto" if text == "uci" => return Ok(()),
+            "proto" => bail!("-{flag} proto={text}: arena speaks UCI only"),
+            "restart" if text == "off" || text == "auto" => return Ok(()),
+            "restart" => {
+                bail!("-{flag} restart={text}: arena keeps each engine process for its slot's games; leave restart out")
+            }
+            "ponder" if text == "true" => {
+                self.ponder = true;
+                return Ok(());
+            }
+            "ponder" if text == "false" => return Ok(()),
+            _ => bail!(
+                "-{flag} {key}=: not an engine key arena knows (cmd name dir arg args proto tc st nodes depth plies timemargin restart option.NAME book bookdepth ponder)"
+            ),
+        };
+        *slot = Some(text);
+        Ok(())
+    }
+
+    /// This engine's keys, with `-each`'s where it has none of its own.
+    pub(super) fn with_each(&self, each: &EngineConf) -> EngineConf {
+        let pick = |own: &Option<String>, all: &Option<String>| own.clone().or_else(|| all.clone());
+        let limit_given = self.tc.is_some() || self.st.is_some() || self.nodes.is_some() || self.depth.is_some();
+        let limit = |own: &Option<String>, all: &Option<String>| if limit_given { own.clone() } else { all.clone() };
+        let mut options = each.options.clone();
+        for (name, value) in &self.options {
+            options.retain(|(n, _)| n != name);
+            options.push((name.clone(), value.clone()));
+        }
+        EngineConf {
+            name: pick(&self.name, &each.name),
+            cmd: pick(&self.cmd, &each.cmd),
+            dir: pick(&self.dir, &each.dir),
+            args: if self.args.is_empty() { each.args.clone() } else { self.args.clone() },
+            tc: limit(&self.tc, &each.tc),
+            st: limit(&self.st, &each.st),
+            nodes: limit(&self.nodes, &each.nodes),
+            depth: limit(&self.depth, &each.depth),
+            timemargin: pick(&self.timemargin, &each.timemargin),
+            options,
+            book: pick(&self.book, &each.book),
+            bookdepth: pick(&self.bookdepth, &each.bookdepth),
+            ponder: self.ponder || each.ponder,
+        }
+    }
+}
+
+/// `-openings`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Openings {
+    pub(super) file: Option<String>,
+    pub(super) format: Option<String>,
+    pub(super) random: bool,
+    pub(super) plies: Option<usize>,
+    /// 1-based, as theirs.
+    pub(super) start: Option<usize>,
+}
+
+/// `-sprt`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct SprtKeys {
+    pub(super) elo0: Option<f64>,
+    pub(super) elo1: Option<f64>,
+    pub(super) alpha: Option<f64>,
+    pub(super) beta: Option<f64>,
+    pub(super) model: Option<String>,
+}
+
+/// `-pgnout`.
+#[derive(Clone, Debug)]
+pub(super) struct PgnOut {
+    pub(super) file: String,
+    /// `min`: moves only; `full`: nodes, seldepth or nps asked.
+    pub(super) level: &'static str,
+}
+
+/// How the results are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Style {
+    /// fastchess's blocks (`Results of …`, `Games: …`, `Ptnml(0-2): …`).
+    Fastchess,
+    /// cutechess-cli's lines (`Score of …`, `Elo difference: …`, `SPRT: llr …`).
+    Cutechess,
+}
+
+/// A command line of fastchess or cutechess-cli, read.
+#[derive(Clone, Debug)]
+pub(super) struct Foreign {
+    pub(super) engines: Vec<EngineConf>,
+    pub(super) each: EngineConf,
+    pub(super) openings: Openings,
+    pub(super) rounds: u64,
+    pub(super) games: u64,
+    pub(super) repeat: bool,
+    pub(super) sprt: Option<SprtKeys>,
+    pub(super) concurrency: Option<usize>,
+    /// `-use-affinity` with its CPUs (empty: all).
+    pub(super) affinity: Option<String>,
+    pub(super) draw: Option<String>,
+    pub(super) resign: Option<String>,
+    pub(super) maxmoves: Option<u32>,
+    pub(super) tb: Option<String>,
+    pub(super) tb_pieces: Option<u32>,
+    pub(super) tb_adjudicate: Option<&'static str>,
+    pub(super) tb_ignore_50: bool,
+    pub(super) srand: Option<u64>,
+    pub(super) gauntlet: bool,
+    pub(super) fischer_random: bool,
+    pub(super) pgnout: Option<PgnOut>,
+    pub(super) epdout: Option<String>,
+    pub(super) event: Option<String>,
+    pub(super) site: Option<String>,
+    /// Results every N games (pairs with pentanomial reporting); 0: only at the end.
+    pub(super) rating_interval: u64,
+    pub(super) score_interval: u64,
+    pub(super) penta: bool,
+    pub(super) style: Style,
+    pub(super) crc32: bool,
+    pub(super) db: Option<String>,
+    pub(super) version: bool,
+    pub(super) help: bool,
+}
+
+impl Foreign {
+    /// The tool's own defaults.
+    fn new(dialect: Dialect) -> Foreign {
+        let fastchess = dialect == Dialect::Fastchess;
+        Foreign {
+            engines: Vec::new(),
+            each: EngineConf::default(),
+            openings: Openings::default(),
+            rounds: 1,
+            games: 1,
+            repeat: false,
+            sprt: None,
+            concurrency: None,
+            affinity: None,
+            draw: None,
+            resign: None,
+            maxmoves: None,
+            tb: None,
+            tb_pieces: None,
+            tb_adjudicate: None,
+            tb_ignore_50: false,
+            srand: None,
+            gauntlet: false,
+            fischer_random: false,
+            pgnout: None,
+            epdout: None,
+            event: None,
+            site: None,
+            rating_interval: if fastchess { 10 } else { 0 },
+            score_interval: 1,
+            penta: fastchess,
+            style: if fastchess { Style::Fastchess } else { Style::Cutechess },
+            crc32: false,
+            db: None,
+            version: false,
+            help: false,
+        }
+    }
+}
+
+/// Reads a command line of `dialect`.
+///
+/// # Errors
+///
+/// The first option or value arena cannot honour, in one line.
+pub(super) fn read(dialect: Dialect, args: &[String]) -> CliResult<Foreign> {
+    let mut foreign = Foreign::new(dialect);
+    for group in groups(args)? {
+        read_group(&mut foreign, &group)?;
+    }
+    Ok(foreign)
+}
+
+/// The one value of an option that takes one.
+fn single<'a>(group: &'a Group) -> CliResult<&'a str> {
+    match group.values.as_slice() {
+        [value] => Ok(value),
+        [] => bail!("-{} needs a value", group.flag),
+        [_, extra, ..] => bail!("-{} takes one value; '{extra}' is one too many", group.flag),
+    }
+}
+
+/// A number of an option or key.
+fn number<T: std::str::FromStr>(what: &str, text: &str) -> CliResult<T> {
+    text.trim().parse().map_err(|_| anyhow!("{what} {text}: not a number of the kind it takes"))
+}
+
+/// No value, as a switch.
+fn switch(group: &Group) -> CliResult<bool> {
+    match group.values.first() {
+        None => Ok(true),
+        Some(extra) => bail!("-{} takes no value; '{extra}' is one too many", group.flag),
+    }
+}
+
+/// `key=value` values of a group.
+fn pairs(group: &Group) -> CliResult<Vec<(&str, &str)>> {
+    group
+        .values
+        .iter()
+        .map(|value| value.split_once('=').ok_or_else(|| anyhow!("-{} {value}: give key=value", group.flag)))
+        .collect()
+}
+
+/// Reads one option.
+fn read_group(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let flag = group.flag.as_str();
+    match flag {
+        "engine" => {
+            let mut engine = EngineConf::default();
+            for value in &group.values {
+                engine.set(flag, value)?;
+            }
+            foreign.engines.push(engine);
+        }
+        "each" => {
+            for value in &group.values {
+                foreign.each.set(flag, value)?;
+            }
+        }
+        "openings" => read_openings(foreign, group)?,
+        "sprt" => read_sprt(foreign, group)?,
+        "pgnout" => foreign.pgnout = Some(read_pgnout(group)?),
+        "epdout" => {
+            let value = single(group)?;
+            foreign.epdout = Some(value.strip_prefix("file=").unwrap_or(value).to_string());
+        }
+        "draw" | "resign" => read_rule(foreign, group)?,
+        _ => read_plain(foreign, group)?,
+    }
+    Ok(())
+}
+
+/// Options of one value or none.
+fn read_plain(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let flag = group.flag.as_str();
+    match flag {
+        "rounds" => foreign.rounds = number("-rounds", single(group)?)?,
+        "games" => foreign.games = number("-games", single(group)?)?,
+        "repeat" => match group.values.as_slice() {
+            [] => foreign.repeat = true,
+            [n] if n == "2" => foreign.repeat = true,
+            [n, ..] => {
+                bail!("-repeat {n}: arena plays each opening twice, colours swapped: give -repeat (or -repeat 2)")
+            }
+        },
+        "concurrency" => foreign.concurrency = Some(number("-concurrency", single(group)?)?),
+        "use-affinity" => foreign.affinity = Some(group.values.join(",")),
+        "maxmoves" => foreign.maxmoves = Some(number("-maxmoves", single(group)?)?),
+        "tb" => foreign.tb = Some(single(group)?.to_string()),
+        "tbpieces" => foreign.tb_pieces = Some(number("-tbpieces", single(group)?)?),
+        "tbadjudicate" => {
+            foreign.tb_adjudicate = Some(match single(group)?.to_ascii_uppercase().as_str() {
+                "WIN_LOSS" => "win",
+                "DRAW" => "draw",
+                "BOTH" => "both",
+                other => bail!("-tbadjudicate {other}: give WIN_LOSS, DRAW or BOTH"),
+            });
+        }
+        "tbignore50" => foreign.tb_ignore_50 = switch(group)?,
+        "srand" => foreign.srand = Some(number("-srand", single(group)?)?),
+        "tournament" => {
+            foreign.gauntlet = match single(group)? {
+                "gauntlet" => true,
+                "round-robin" | "roundrobin" => false,
+                other => bail!("-tournament {other}: arena plays round-robin or gauntlet"),
+            };
+        }
+        "variant" => {
+            foreign.fischer_random = match single(group)? {
+                "standard" => false,
+                "fischerandom" => true,
+                other => bail!("-variant {other}: arena plays standard or fischerandom"),
+            };
+        }
+        "event" => foreign.event = Some(group.values.join(" ")),
+        "site" => foreign.site = Some(group.values.join(" ")),
+        "ratinginterval" => foreign.rating_interval = number("-ratinginterval", single(group)?)?,
+        "scoreinterval" => foreign.score_interval = number("-scoreinterval", single(group)?)?,
+        "autosaveinterval" => {
+            // arena stores every finished pair as it ends: any interval is kept.
+            number::<u64>("-autosaveinterval", single(group)?)?;
+        }
+        "report" => read_report(foreign, group)?,
+        "output" => read_output(foreign, group)?,
+        "crc32" => foreign.crc32 = read_crc32(group)?,
+        "db" => foreign.db = Some(single(group)?.to_string()),
+        "version" | "v" => foreign.version = true,
+        "help" | "h" => foreign.help = true,
+        // What arena always does: engines that crash lose their game and are
+        // started again; mate PVs are checked; nothing differs under test.
+        "recover" | "check-mate-pvs" | "testEnv" => {
+            switch(group)?;
+        }
+        _ => refuse(flag)?,
+    }
+    Ok(())
+}
+
+/// The options arena cannot honour, each with what it offers instead.
+fn refuse(flag: &str) -> CliResult {
+    let instead = match flag {
+        "noswap" | "reverse" => "arena plays each opening twice with colours swapped; leave it out",
+        "wait" => "arena starts the next game at once; leave it out",
+        "seeds" | "bergerschedule" => "arena plays round-robin or gauntlet tournaments; leave it out",
+        "log" => "arena keeps every game's engine I/O itself: arena log RUN GAME",
+        "config" => "to continue a stopped run: arena resume RUN (arena runs lists them)",
+        "debug" | "show-latency" | "quick" | "strict" | "force-concurrency" => "not offered by arena; leave it out",
+        "startup-ms" | "ucinewgame-ms" | "ping-ms" => "arena waits for engines by its own timeouts; leave it out",
+        "compliance" => "check an engine with: arena check PROGRAM",
+        "resultformat" | "outcomeinterval" | "livepgnout" | "pgnin" | "bookmode" => {
+            "not offered by arena; leave it out"
+        }
+        _ => return Err(anyhow!("-{flag} is not an option arena knows (arena fastchess -help lists those it reads)")),
+    };
+    Err(anyhow!("-{flag}: {instead}"))
+}
+
+fn read_openings(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let openings = &mut foreign.openings;
+    for (key, value) in pairs(group)? {
+        match key {
+            "file" => openings.file = Some(value.to_string()),
+            "format" => openings.format = Some(value.to_string()),
+            "order" => {
+                openings.random = match value {
+                    "random" => true,
+                    "sequential" => false,
+                    _ => bail!("-openings order={value}: give random or sequential"),
+                };
+            }
+            "plies" => openings.plies = Some(number("-openings plies=", value)?),
+            "start" => openings.start = Some(number("-openings start=", value)?),
+            "policy" if value == "round" || value == "default" => {}
+            "policy" => {
+                bail!("-openings policy={value}: arena gives each pair of games its own opening (policy=round)")
+            }
+            _ => bail!("-openings {key}=: not a key arena knows (file format order plies start policy)"),
+        }
+    }
+    Ok(())
+}
+
+fn read_sprt(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let mut sprt = SprtKeys::default();
+    for (key, value) in pairs(group)? {
+        let what = format!("-sprt {key}=");
+        match key {
+            "elo0" => sprt.elo0 = Some(number(&what, value)?),
+            "elo1" => sprt.elo1 = Some(number(&what, value)?),
+            "alpha" => sprt.alpha = Some(number(&what, value)?),
+            "beta" => sprt.beta = Some(number(&what, value)?),
+            "model" if value == "bayesian" => {
+                bail!("-sprt model=bayesian: arena's SPRT models are normalized and logistic; give one of those")
+            }
+            "model" => sprt.model = Some(value.to_string()),
+            _ => bail!("-sprt {key}=: not a key arena knows (elo0 elo1 alpha beta model)"),
+        }
+    }
+    foreign.sprt = Some(sprt);
+    Ok(())
+}
+
+/// `-pgnout FILE [min] [fi]` (cutechess) or `-pgnout file=FILE key=value…` (fastchess).
+fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
+    let mut file = None;
+    let mut level = "normal";
+    for value in &group.values {
+        match value.split_once('=') {
+            None if value == "min" => level = "min",
+            None if value == "fi" => {}
+            None if file.is_none() => file = Some(value.clone()),
+            None => bail!("-pgnout {value}: give the file once (FILE, or file=FILE)"),
+            Some(("file", path)) => file = Some(path.to_string()),
+            Some(("min", on)) => level = if on == "true" { "min" } else { level },
+            Some(("nodes" | "seldepth" | "nps", on)) => level = if on == "true" { "full" } else { level },
+            Some(("notation", "san")) | Some(("append", "false")) => {}
+            Some(("notation", other)) => bail!("-pgnout notation={other}: arena writes SAN; give notation=san"),
+            Some(("append", _)) => bail!("-pgnout append=true: arena writes the file afresh; give another file"),
+            Some(("match_line", _)) => {
+                bail!(
+                    "-pgnout match_line=: arena does not copy engine lines into the PGN; its I/O log has them (arena log)"
+                )
+            }
+            Some((key, _)) => {
+                bail!("-pgnout {key}=: not a key arena knows (file min nodes seldepth nps notation append)")
+            }
+        }
+    }
+    let file = file.ok_or_else(|| anyhow!("-pgnout needs a file: -pgnout file=games.pgn"))?;
+    Ok(PgnOut { file, level })
+}
+
+/// `-draw movenumber=N movecount=N score=CP`, `-resign movecount=N score=CP [twosided=B]`,
+/// as arena's `--draw` and `--resign` read them. The tools' resign rule is
+/// one-sided unless told.
+fn read_rule(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let keys = pairs(group)?;
+    let mut text: Vec<String> = keys.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    if group.flag == "resign" {
+        if !keys.iter().any(|(k, _)| *k == "twosided") {
+            text.push("twosided=false".to_string());
+        }
+        foreign.resign = Some(text.join(","));
+    } else {
+        foreign.draw = Some(text.join(","));
+    }
+    Ok(())
+}
+
+fn read_report(foreign: &mut Foreign, group: &Group) -> CliResult {
+    for (key, value) in pairs(group)? {
+        match (key, value) {
+            ("penta", "true") => foreign.penta = true,
+            ("penta", "false") => foreign.penta = false,
+            _ => bail!("-report {key}={value}: give penta=true or penta=false"),
+        }
+    }
+    Ok(())
+}
+
+fn read_output(foreign: &mut Foreign, group: &Group) -> CliResult {
+    for (key, value) in pairs(group)? {
+        foreign.style = match (key, value) {
+            ("format", "fastchess") => Style::Fastchess,
+            ("format", "cutechess") => Style::Cutechess,
+            _ => bail!("-output {key}={value}: give format=fastchess or format=cutechess"),
+        };
+    }
+    Ok(())
+}
+
+fn read_crc32(group: &Group) -> CliResult<bool> {
+    let mut on = false;
+    for (key, value) in pairs(group)? {
+        match (key, value) {
+            ("pgn", "true") => on = true,
+            ("pgn", "false") => on = false,
+            _ => bail!("-crc32 {key}={value}: give pgn=true"),
+        }
+    }
+    Ok(on)
+}

@@ -1,0 +1,282 @@
+//! A foreign command line ([`Foreign`]) as arena's own: the run-wide
+//! settings become the words of arena's flags, read by the same clap
+//! parsers as `arena match` reads them ([`PlayArgs`]), and the engines
+//! become [`EngineSpec`]s; the run is then built by the same
+//! [`build_spec`] as every command's.
+
+use std::path::Path;
+
+use anyhow::{anyhow, bail};
+use clap::Parser;
+use model::{MatchSpec, RunKind, Test, TimeControl};
+
+use super::Dialect;
+use super::parse::{EngineConf, Foreign};
+use crate::cli::CliResult;
+use crate::cli::games::{PlayArgs, build_spec, open_book};
+use crate::engine_io::engines::{EngineSpec, Registry};
+
+/// [`PlayArgs`] as clap reads them from the translated words.
+#[derive(Parser, Debug)]
+#[command(name = "arena")]
+struct Translated {
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// The run a foreign command line asks for, ready to start.
+pub(super) struct Run {
+    pub(super) play: PlayArgs,
+    pub(super) spec: MatchSpec,
+    pub(super) book: openings::Book,
+}
+
+/// Translates `foreign` into a checked run spec.
+///
+/// # Errors
+///
+/// The first setting arena cannot honour, in one line.
+pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
+    if foreign.engines.len() < 2 {
+        bail!("give at least two engines: -engine cmd=./dev name=dev -engine cmd=./base name=base");
+    }
+    let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
+    let words = play_words(foreign, &confs)?;
+    let play = Translated::try_parse_from(std::iter::once("arena".to_string()).chain(words))
+        .map_err(|e| anyhow!("{}", e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ")))?
+        .play;
+    let registry = play.registry.load()?;
+    let limits: Vec<TimeControl> = confs.iter().map(limit).collect::<CliResult<_>>()?;
+    let mut engines: Vec<EngineSpec> =
+        confs.iter().enumerate().map(|(i, conf)| engine(conf, i, &registry)).collect::<CliResult<_>>()?;
+    for (i, engine) in engines.iter().enumerate() {
+        if engines[..i].iter().any(|e| e.name == engine.name) {
+            bail!("two engines are named '{}': give each its own name=", engine.name);
+        }
+    }
+    if limits.iter().any(|l| *l != limits[0]) {
+        for (engine, limit) in engines.iter_mut().zip(&limits) {
+            engine.tc = Some(limit.clone());
+        }
+    }
+    let games = if dialect == Dialect::Fastchess && foreign.repeat && foreign.games == 1 { 2 } else { foreign.games };
+    if games != 2 && !foreign.repeat {
+        bail!("arena plays each opening twice with colours swapped: add -repeat (or -games 2)");
+    }
+    let total = foreign.rounds * games;
+    if total == 0 || !total.is_multiple_of(2) {
+        bail!(
+            "-rounds {} -games {games} is {total} games a pairing; arena plays them in pairs: make it even",
+            foreign.rounds
+        );
+    }
+    let pairs = usize::try_from(total / 2).map_err(|_| anyhow!("-rounds {}: too many", foreign.rounds))?;
+    let test = sprt(dialect, foreign)?;
+    let (kind, pairings) = match engines.len() {
+        2 if test.is_some() => (RunKind::Sprt, vec![(0, 1)]),
+        2 => (RunKind::Match, vec![(0, 1)]),
+        n if test.is_some() => bail!("-sprt plays two engines; {n} are given"),
+        n if foreign.gauntlet => (RunKind::Tournament, (1..n).map(|i| (0, i)).collect()),
+        n => (RunKind::Tournament, (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()),
+    };
+    let book = open_book(&play)?;
+    let mut spec = build_spec(&play, kind, engines, pairings, pairs, 1, test)?;
+    spec.tc = limits[0].clone();
+    Ok(Run { play, spec, book })
+}
+
+/// The words of arena's flags for the run-wide settings.
+fn play_words(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Vec<String>> {
+    let mut words: Vec<String> = Vec::new();
+    let mut flag = |name: &str, value: Option<String>| {
+        words.push(format!("--{name}"));
+        words.extend(value);
+    };
+    if let Some(file) = openings_file(foreign, confs)? {
+        flag("openings", Some(file));
+    }
+    let book_depth = confs[0].bookdepth.as_deref().map(|d| number::<usize>("bookdepth=", d)).transpose()?;
+    if let Some(plies) = foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)) {
+        flag("plies", Some(plies.to_string()));
+    }
+    if let Some(start) = foreign.openings.start {
+        flag("start", Some(start.saturating_sub(1).to_string()));
+    }
+    if foreign.openings.random {
+        // Without -srand the tools seed from the clock; the seed is kept in the run.
+        let seed = foreign.srand.unwrap_or_else(|| fastrand::u64(..));
+        flag("seed", Some(seed.to_string()));
+    }
+    if let Some(n) = foreign.concurrency {
+        flag("concurrency", Some(n.to_string()));
+    }
+    // Pinned only when asked: the tools leave engines to the operating system.
+    flag("affinity", Some(foreign.affinity.clone().unwrap_or_else(|| "none".to_string())));
+    flag("draw", Some(foreign.draw.clone().unwrap_or_else(|| "off".to_string())));
+    flag("resign", Some(foreign.resign.clone().unwrap_or_else(|| "off".to_string())));
+    if let Some(moves) = foreign.maxmoves {
+        // The tools call a game at the move limit a draw, whatever the scores.
+        flag("maxmoves", Some(moves.to_string()));
+        flag("maxmoves-score", Some(i64::MAX.to_string()));
+    }
+    if let Some(tb) = &foreign.tb {
+        flag("tb", Some(tb.clone()));
+    }
+    if let Some(pieces) = foreign.tb_pieces {
+        flag("tb-pieces", Some(pieces.to_string()));
+    }
+    if let Some(which) = foreign.tb_adjudicate {
+        flag("tb-adjudicate", Some(which.to_string()));
+    }
+    if foreign.tb_ignore_50 {
+        flag("tb-ignore-50", None);
+    }
+    if confs.iter().all(|c| c.ponder) {
+        flag("ponder", None);
+    }
+    if let Some(pgn) = &foreign.pgnout {
+        flag("pgn", Some(pgn.file.clone()));
+        flag("pgn-level", Some(pgn.level.to_string()));
+    }
+    if let Some(epd) = &foreign.epdout {
+        flag("epdout", Some(epd.clone()));
+    }
+    if let Some(event) = &foreign.event {
+        flag("event", Some(event.clone()));
+    }
+    if let Some(site) = &foreign.site {
+        flag("site", Some(site.clone()));
+    }
+    if let Some(db) = &foreign.db {
+        flag("db", Some(db.clone()));
+    }
+    flag("quiet", None);
+    Ok(words)
+}
+
+/// The opening file: `-openings file=`, else a Polyglot `book=` that every
+/// engine shares; `None`: arena's default set (the tools would play every
+/// game from the start position).
+fn openings_file(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Option<String>> {
+    let book = confs[0].book.clone();
+    if confs.iter().any(|c| c.book != book || c.bookdepth != confs[0].bookdepth) {
+        bail!("arena plays one opening book for all engines: give book= and bookdepth= with -each");
+    }
+    let file = match (foreign.openings.file.clone(), book) {
+        (Some(_), Some(_)) => bail!("give -openings file= or -each book=, not both"),
+        (Some(file), None) | (None, Some(file)) => file,
+        (None, None) => return Ok(None),
+    };
+    if let Some(format) = &foreign.openings.format {
+        let extension = Path::new(&file).extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
+        let fits = match format.as_str() {
+            "epd" => extension != "pgn" && extension != "bin",
+            "pgn" => extension == "pgn",
+            other => bail!("-openings format={other}: give epd or pgn"),
+        };
+        if !fits {
+            bail!(
+                "-openings format={format} but {file} is named as another format: rename it to its format's extension"
+            );
+        }
+    }
+    Ok(Some(file))
+}
+
+fn number<T: std::str::FromStr>(what: &str, text: &str) -> CliResult<T> {
+    text.trim().parse().map_err(|_| anyhow!("{what}{text}: not a whole number"))
+}
+
+/// An engine's limit: `tc=` (cutechess's `moves/min:sec+inc` read as
+/// arena's seconds), `st=`, `nodes=` or `depth=`/`plies=`, with `timemargin=`.
+fn limit(conf: &EngineConf) -> CliResult<TimeControl> {
+    let tc = conf.tc.as_deref().filter(|tc| *tc != "inf" && *tc != "infinite");
+    let base = match (tc, &conf.st, &conf.nodes, &conf.depth) {
+        (Some(tc), None, None, None) => clock(tc)?,
+        (None, Some(st), None, None) => format!("st={st}"),
+        (None, None, Some(nodes), None) => format!("nodes={nodes}"),
+        (None, None, None, Some(depth)) => format!("depth={depth}"),
+        (None, None, None, None) => bail!(
+            "no time control for {}: give -each tc=8+0.08 (or st=, nodes=, depth=)",
+            conf.name.as_deref().or(conf.cmd.as_deref()).unwrap_or("an engine")
+        ),
+        _ => bail!(
+            "arena plays one limit per engine: give tc=, st=, nodes= or depth=, not several (tc=inf nodes=N is nodes=N)"
+        ),
+    };
+    let text = match &conf.timemargin {
+        Some(margin) => format!("{base},timemargin={margin}"),
+        None => base,
+    };
+    text.parse::<TimeControl>().map_err(|e| anyhow!("tc: {e}"))
+}
+
+/// A clock as the tools write it (`40/1:30+0.5`: minutes:seconds) in
+/// arena's seconds (`40/90+0.5`).
+fn clock(tc: &str) -> CliResult<String> {
+    let (moves, rest) = match tc.split_once('/') {
+        Some((moves, rest)) => (format!("{moves}/"), rest),
+        None => (String::new(), tc),
+    };
+    let (time, increment) = match rest.split_once('+') {
+        Some((time, inc)) => (time, format!("+{inc}")),
+        None => (rest, String::new()),
+    };
+    let seconds = match time.split_once(':') {
+        Some((minutes, seconds)) => {
+            let minutes: f64 = number("tc=", minutes)?;
+            let seconds: f64 = number("tc=", seconds)?;
+            format!("{}", minutes * 60.0 + seconds)
+        }
+        None => time.to_string(),
+    };
+    Ok(format!("{moves}{seconds}{increment}"))
+}
+
+/// An engine: `cmd=` (relative to `dir=`) as arena finds programs (or a
+/// preset, or an engines.toml name), with its name, arguments and options.
+fn engine(conf: &EngineConf, index: usize, registry: &Registry) -> CliResult<EngineSpec> {
+    let cmd = conf.cmd.as_deref().ok_or_else(|| anyhow!("engine {} has no cmd=: give cmd=PROGRAM", index + 1))?;
+    let dir = conf.dir.as_deref().map(|d| std::path::absolute(d).unwrap_or_else(|_| d.into()));
+    let program = match &dir {
+        Some(dir) if !Path::new(cmd).is_absolute() && (cmd.contains('/') || dir.join(cmd).is_file()) => {
+            dir.join(cmd).display().to_string()
+        }
+        _ => cmd.to_string(),
+    };
+    let mut spec = registry.get_or_path(&program)?;
+    spec.name = match &conf.name {
+        Some(name) => name.clone(),
+        None => Path::new(cmd).file_name().and_then(|n| n.to_str()).unwrap_or(cmd).to_string(),
+    };
+    if spec.name.is_empty() || spec.name.contains(char::is_whitespace) {
+        bail!("engine name '{}': give a name= without spaces (their parsers split lines on spaces)", spec.name);
+    }
+    if spec.preset.is_none() {
+        spec.args.clone_from(&conf.args);
+        spec.dir = dir;
+    }
+    for (name, value) in &conf.options {
+        spec.options.retain(|(n, _)| n != name);
+        spec.options.push((name.clone(), value.clone()));
+    }
+    spec.ponder |= conf.ponder;
+    Ok(spec)
+}
+
+/// `-sprt` as arena's test: the tool's defaults where a key is not given
+/// (fastchess: normalized Elo; cutechess-cli: logistic), checked.
+fn sprt(dialect: Dialect, foreign: &Foreign) -> CliResult<Option<Test>> {
+    let Some(keys) = &foreign.sprt else { return Ok(None) };
+    let (Some(elo0), Some(elo1)) = (keys.elo0, keys.elo1) else {
+        bail!("-sprt needs elo0= and elo1=, e.g. -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05");
+    };
+    let model = match (&keys.model, dialect) {
+        (Some(model), _) => model.parse().map_err(|e: String| anyhow!("-sprt model={model}: {e}"))?,
+        (None, Dialect::Fastchess) => model::Model::Normalized,
+        (None, Dialect::Cutechess) => model::Model::Logistic,
+    };
+    let test = Test { elo0, elo1, alpha: keys.alpha.unwrap_or(0.05), beta: keys.beta.unwrap_or(0.05), model };
+    test.validate().map_err(|e| anyhow!("-sprt: {e}"))?;
+    Ok(Some(test))
+}

@@ -1,0 +1,213 @@
+//! arena behind the command lines of fastchess and cutechess-cli: a
+//! command line of the shape fishtest's worker builds, run through a link
+//! named `fastchess`, read by fishtest's and OpenBench's own parsing
+//! (tests/scripts/foreign_parsers.py) gives the counts of `arena report`
+//! and of the PGN; a cutechess-cli SPRT on a Polyglot book prints
+//! cutechess's lines; what arena cannot honour is one line, nothing stored.
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use crate::common::{ARENA, arena, arena_ok, assert_refused, have_python, stdout, temp_dir};
+
+/// Eight openings of two plies each (the papers' kind).
+const BOOK: &str = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2\n\
+rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkbnr/pp1ppppp/2p5/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkbnr/pppppp1p/6p1/8/2P5/8/PP1PPPPP/RNBQKBNR w KQkq - 0 2\n\
+rnbqkbnr/ppp1pppp/8/3p4/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2\n";
+
+/// The parsers' reading of `out`'s standard output.
+fn parsed(out: &Output) -> serde_json::Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/foreign_parsers.py");
+    let mut child = Command::new("python3").arg(script).stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &out.stdout).unwrap();
+    let done = child.wait_with_output().unwrap();
+    assert!(done.status.success());
+    serde_json::from_slice(&done.stdout).unwrap()
+}
+
+/// An engine of the command line: arena's bundled one with `preset`.
+fn engine(name: &str, preset: &str) -> Vec<String> {
+    ["-engine", &format!("name={name}"), &format!("cmd={ARENA}"), "dir=."]
+        .iter()
+        .map(ToString::to_string)
+        .chain([format!("args=engine-uci --pruning {preset}"), "option.Hash=16".into()])
+        .collect()
+}
+
+/// W, D, L and the pentanomial of run 1 as `arena report --format json` gives them.
+fn reported(dir: &Path) -> (u64, u64, u64, Vec<u64>) {
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(dir, &["report", "1", "--format", "json"]))).unwrap();
+    let stats = &json["pairings"][0]["statistics"];
+    let count = |key: &str| stats[key].as_u64().unwrap();
+    let ptnml =
+        stats["pentanomial"].as_array().map(|p| p.iter().map(|c| c.as_u64().unwrap()).collect()).unwrap_or_default();
+    (count("wins"), count("draws"), count("losses"), ptnml)
+}
+
+/// Wins, draws and losses of `name` in a PGN file, from its Result tags.
+fn pgn_counts(pgn: &str, name: &str) -> (u64, u64, u64) {
+    let (mut white, mut counts) = (String::new(), (0, 0, 0));
+    for line in pgn.lines() {
+        if let Some(w) = line.strip_prefix("[White \"") {
+            white = w.trim_end_matches("\"]").to_string();
+        }
+        if let Some(result) = line.strip_prefix("[Result \"") {
+            match (result.trim_end_matches("\"]"), white == name) {
+                ("1-0", true) | ("0-1", false) => counts.0 += 1,
+                ("1/2-1/2", _) => counts.1 += 1,
+                _ => counts.2 += 1,
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn fishtest_and_openbench_read_arena_as_they_read_fastchess() {
+    if !have_python("json") {
+        return;
+    }
+    let dir = temp_dir("dialect-fastchess");
+    std::fs::write(dir.join("book.epd"), BOOK).unwrap();
+    let link = dir.join("fastchess");
+    std::os::unix::fs::symlink(ARENA, &link).unwrap();
+    // As fishtest's worker (worker/games.py) builds it, with node limits for speed.
+    let mut args: Vec<String> = "-testEnv -recover -repeat -games 2 -rounds 6 -ratinginterval 1 -scoreinterval 1 \
+         -autosaveinterval 0 -report penta=true -pgnout file=out.pgn append=false -crc32 pgn=true \
+         -site https://tests.stockfishchess.org/tests/view/1 -event Batch-1 -srand 1234 \
+         -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 -variant standard -concurrency 2 \
+         -openings file=book.epd format=epd order=random plies=16 start=1 -check-mate-pvs"
+        .split_whitespace()
+        .map(ToString::to_string)
+        .collect();
+    args.extend(engine("New-1a2b3c4d5e", "nmp2"));
+    args.extend(["tc=inf".to_string(), "nodes=500".to_string()]);
+    args.extend(engine("Base-1a2b3c4d5e", "plain"));
+    args.extend(["tc=inf", "nodes=500", "-each", "proto=uci"].map(String::from));
+    let out = Command::new(&link).args(&args).current_dir(&dir).output().unwrap();
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Started game 1 of 12 (New-1a2b3c4d5e vs Base-1a2b3c4d5e)"), "{text}");
+    assert!(text.contains("Results of New-1a2b3c4d5e vs Base-1a2b3c4d5e (500 nodes, NULL, 16MB, book.epd):"), "{text}");
+    let read = parsed(&out);
+    let (fishtest, openbench) = (&read["fishtest"], &read["openbench"]);
+    assert_eq!(fishtest["finished_match"], true, "{text}");
+    assert_eq!(read["started"], 12);
+    let (w, d, l, ptnml) = reported(&dir);
+    let wld = &fishtest["wld"];
+    assert_eq!(
+        (wld["wins"].as_u64(), wld["draws"].as_u64(), wld["losses"].as_u64()),
+        (Some(w), Some(d), Some(l)),
+        "{text}"
+    );
+    assert_eq!(wld["games"], 12);
+    assert_eq!(fishtest["ptnml"], serde_json::json!(ptnml), "{text}");
+    // OpenBench pairs games 2k-1 and 2k itself: the same pentanomial, and its trinomial is L, D, W.
+    assert_eq!(openbench["pentanomial"], serde_json::json!(ptnml), "{text}");
+    assert_eq!(openbench["trinomial"], serde_json::json!([l, d, w]));
+    assert_eq!(openbench["unpaired"], 0);
+    // The PGN says the same, and the CRC32 printed is the file's.
+    let pgn = std::fs::read(dir.join("out.pgn")).unwrap();
+    assert_eq!(pgn_counts(&String::from_utf8_lossy(&pgn), "New-1a2b3c4d5e"), (w, d, l));
+    let crc = Command::new("python3")
+        .args(["-c", "import sys, zlib; print(hex(zlib.crc32(open(sys.argv[1], 'rb').read())))"])
+        .arg(dir.join("out.pgn"))
+        .output()
+        .unwrap();
+    assert_eq!(fishtest["crc"].as_str(), Some(stdout(&crc).trim()), "{text}");
+    // A run like any other: shown, and its flags written back as arena's.
+    let shown = stdout(&arena_ok(&dir, &["show", "1"]));
+    assert!(shown.contains("New-1a2b3c4d5e") && shown.contains("12 games"), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_cutechess_sprt_on_a_polyglot_book_prints_cutechess_lines() {
+    if !have_python("chess") {
+        return;
+    }
+    let dir = temp_dir("dialect-cutechess");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/polyglot_book.py");
+    let made = Command::new("python3").arg(&script).arg("write").arg(dir.join("small.bin")).output().unwrap();
+    assert!(made.status.success());
+    let mut args: Vec<String> = vec!["cutechess".into()];
+    args.extend(engine("dev", "nmp2"));
+    args.extend(engine("base", "plain"));
+    args.extend(
+        "-each proto=uci tc=inf nodes=400 book=small.bin bookdepth=4 -tournament round-robin -games 2 -rounds 5 -repeat \
+         -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 -pgnout games.pgn min -concurrency 1"
+            .split_whitespace()
+            .map(ToString::to_string),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena_ok(&dir, &args);
+    let text = stdout(&out);
+    let read = parsed(&out);
+    let score = read["score"].as_array().unwrap_or_else(|| panic!("no Score of line: {text}"));
+    let (w, d, l, _) = reported(&dir);
+    assert_eq!(score[..4], [w, l, d, w + d + l].map(serde_json::Value::from), "{text}");
+    assert_eq!((score[5].as_str(), score[6].as_str()), (Some("dev"), Some("base")));
+    assert!(text.contains("Elo difference: ") && text.contains("SPRT: llr "), "{text}");
+    assert!(text.lines().last() == Some("Finished match"), "{text}");
+    // Five lines in the book: a deterministic run plays each once, and the PGN's moves are the book's.
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Result ").count() as u64, w + d + l);
+    let checked =
+        Command::new("python3").arg(&script).arg("check").arg(dir.join("small.bin")).arg(dir.join("games.pgn"));
+    let checked = checked.output().unwrap();
+    assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn what_arena_cannot_honour_is_one_line() {
+    let dir = temp_dir("dialect-refused");
+    let base = |extra: &[&str]| -> Vec<String> {
+        let mut args: Vec<String> = vec!["fastchess".into()];
+        args.extend(engine("a", "nmp2"));
+        args.extend(engine("b", "plain"));
+        args.extend(["-each", "tc=inf", "nodes=300", "-repeat", "-rounds", "2"].map(String::from));
+        args.extend(extra.iter().map(ToString::to_string));
+        args
+    };
+    let cases: [(&[&str], &str); 9] = [
+        (&["-wait", "100"], "-wait: arena starts the next game at once"),
+        (&["-noswap"], "-noswap: arena plays each opening twice"),
+        (&["-log", "file=x.log"], "arena log RUN GAME"),
+        (&["-frobnicate"], "-frobnicate is not an option arena knows"),
+        (&["-sprt", "elo0=0", "elo1=5", "model=bayesian"], "model=bayesian"),
+        (&["-tournament", "knockout"], "round-robin or gauntlet"),
+        (&["-pgnout", "file=x.pgn", "match_line=^info"], "match_line"),
+        (&["-each", "proto=xboard"], "UCI only"),
+        (&["-openings", "file=b.pgn", "format=epd"], "format=epd but b.pgn"),
+    ];
+    for (extra, needle) in cases {
+        let args = base(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_refused(&dir, &args, needle, "arena.db");
+    }
+    let odd = [
+        "cutechess",
+        "-engine",
+        "cmd=nmp2",
+        "-engine",
+        "cmd=plain",
+        "-each",
+        "nodes=300",
+        "-rounds",
+        "3",
+        "-games",
+        "1",
+        "-repeat",
+    ];
+    assert_refused(&dir, &odd, "arena plays them in pairs", "arena.db");
+    let version = arena(&dir, &["fastchess", "-version"]);
+    assert!(stdout(&version).starts_with("fastchess command line, played by arena "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
