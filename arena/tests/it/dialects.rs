@@ -158,9 +158,13 @@ fn a_cutechess_sprt_on_a_polyglot_book_prints_cutechess_lines() {
     // Five lines in the book: a deterministic run plays each once, and the PGN's moves are the book's.
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
     assert_eq!(pgn.matches("[Result ").count() as u64, w + d + l);
-    let checked =
-        Command::new("python3").arg(&script).arg("check").arg(dir.join("small.bin")).arg(dir.join("games.pgn"));
-    let checked = checked.output().unwrap();
+    let checked = Command::new("python3")
+        .arg(&script)
+        .arg("check")
+        .arg(dir.join("small.bin"))
+        .arg(dir.join("games.pgn"))
+        .output()
+        .unwrap();
     assert!(checked.status.success(), "{}", String::from_utf8_lossy(&checked.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
