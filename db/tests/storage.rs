@@ -115,6 +115,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         check_mate_pvs: true,
         variant: Variant::Standard,
         machines: model::MachineRule::default(),
+        imported: Vec::new(),
     };
     db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
 }

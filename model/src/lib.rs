@@ -21,8 +21,8 @@ pub use run::{
     SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError, SuiteLimit,
-    SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
+    Adjudication, DrawRule, EngineSpec, ImportedFile, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError,
+    SuiteLimit, SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

@@ -24,11 +24,21 @@ pub enum RunKind {
     Tune,
     /// `arena scale`: A vs B at several search budgets, one pairing each.
     Scale,
+    /// `arena import`: games played elsewhere, read from PGN.
+    Import,
 }
 
 /// Every kind, in the order of [`RunKind::as_str`].
-pub const RUN_KINDS: [RunKind; 7] =
-    [RunKind::Elo, RunKind::Match, RunKind::Tournament, RunKind::Sprt, RunKind::Suite, RunKind::Tune, RunKind::Scale];
+pub const RUN_KINDS: [RunKind; 8] = [
+    RunKind::Elo,
+    RunKind::Match,
+    RunKind::Tournament,
+    RunKind::Sprt,
+    RunKind::Suite,
+    RunKind::Tune,
+    RunKind::Scale,
+    RunKind::Import,
+];
 
 impl RunKind {
     /// Stable name, as stored.
@@ -41,6 +51,7 @@ impl RunKind {
             RunKind::Suite => "suite",
             RunKind::Tune => "tune",
             RunKind::Scale => "scale",
+            RunKind::Import => "import",
         }
     }
 

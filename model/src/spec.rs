@@ -182,6 +182,8 @@ impl EngineSpec {
                 let source = self.source.as_ref().expect("checked");
                 format!("{} at {} ({}), built by: {}", source.repo, source.short_commit(), source.rev, source.build)
             }
+            // An imported run's engines played elsewhere (`arena import`).
+            None if self.command.is_empty() => "played elsewhere (imported games)".to_string(),
             None => std::iter::once(self.command.as_str())
                 .chain(self.args.iter().map(String::as_str))
                 .collect::<Vec<_>>()
@@ -356,6 +358,20 @@ pub struct MatchSpec {
     /// machine's speed, machines set aside, and whether their games count.
     #[serde(default, skip_serializing_if = "MachineRule::is_default")]
     pub machines: MachineRule,
+    /// An imported run's files (`arena import`): empty for every other kind.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imported: Vec<ImportedFile>,
+}
+
+/// A PGN file whose games an imported run holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedFile {
+    /// The file as it was named.
+    pub name: String,
+    /// Its content's SHA-256, hex: the same file imported again adds nothing.
+    pub sha256: String,
+    /// Games stored from it.
+    pub games: u64,
 }
 
 /// How a run treats the machines that play it.

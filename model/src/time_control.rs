@@ -33,6 +33,10 @@ pub struct Period {
     pub increment_ms: u64,
 }
 
+/// Time without `bestmove` before an engine under a node or depth limit is
+/// declared stalled, unless `,stall=S` says otherwise.
+pub const DEFAULT_STALL_MS: u64 = 60_000;
+
 /// What limits a move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Limit {
@@ -161,7 +165,7 @@ impl TimeControl {
         let mut parts = text.split([',', ' ']).filter(|p| !p.is_empty());
         let base = parts.next().ok_or_else(|| bad("empty".into()))?;
         let limit = parse_limit(base, new).map_err(bad)?;
-        let mut tc = TimeControl { limit, margin_ms: 0, node_time: None, stall_ms: 60_000 };
+        let mut tc = TimeControl { limit, margin_ms: 0, node_time: None, stall_ms: DEFAULT_STALL_MS };
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| bad(format!("'{part}' is not key=value")))?;
             let number: u64 = value.parse().map_err(|_| bad(format!("'{value}' is not a whole number")))?;
@@ -294,7 +298,7 @@ impl fmt::Display for TimeControl {
         if let Some(n) = self.node_time {
             write!(f, ",nodetime={n}")?;
         }
-        if self.stall_ms != 60_000 {
+        if self.stall_ms != DEFAULT_STALL_MS {
             write!(f, ",stall={}", self.stall_ms / 1000)?;
         }
         Ok(())

@@ -362,6 +362,7 @@ pub(super) fn build_spec(
         variant: Variant::Standard,
         budgets: Vec::new(),
         machines: machine_rule(play)?,
+        imported: Vec::new(),
     })
 }
 

@@ -9,6 +9,7 @@ mod docs;
 mod engines;
 mod export;
 mod games;
+mod import;
 mod inspect;
 mod play;
 mod report;
@@ -148,6 +149,8 @@ pub enum Command {
     /// Play with cutechess-cli's command line and output (as arena fastchess; -help lists what it reads).
     #[command(disable_help_flag = true)]
     Cutechess(dialect::DialectArgs),
+    /// Store games played elsewhere (PGN of cutechess-cli, fastchess, rating lists) as a run: show, report, dashboard and stats then read them.
+    Import(import::ImportArgs),
     /// Statistics for W/D/L or pentanomial counts you already have.
     Stats(stats::StatsArgs),
     /// Plan an SPRT: pass probability and expected games against the true Elo (nElo for the normalized model).
@@ -455,7 +458,12 @@ pub(crate) fn stored_flags(spec: &model::MatchSpec) -> Result<(&'static str, tom
         RunKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
         RunKind::Sprt => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec))?),
         RunKind::Scale => ("scale", toml::Table::try_from(play::ScaleArgs::of(spec))?),
-        _ => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec))?),
+        RunKind::Import => {
+            return Err(serde::ser::Error::custom(
+                "an imported run was not played here: it has no flags to play it again",
+            ));
+        }
+        RunKind::Tune | RunKind::Suite => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec))?),
     })
 }
 
@@ -490,6 +498,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Check(args) => check::run(args).await,
         Command::Fastchess(args) => dialect::run(dialect::Dialect::Fastchess, args).await,
         Command::Cutechess(args) => dialect::run(dialect::Dialect::Cutechess, args).await,
+        Command::Import(args) => import::import(args).await,
         Command::Stats(args) => stats::stats(args),
         Command::SprtCalc(args) => stats::sprt_calc(args),
         Command::Completions(args) => docs::completions(&args),

@@ -36,6 +36,9 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
     if info.status == RunStatus::Finished {
         return Err(anyhow!("run {} is already finished (see `arena show {}`)", info.id, info.id));
     }
+    if info.kind == model::RunKind::Import {
+        return Err(anyhow!("run {} holds imported games, played elsewhere: there is nothing to play", info.id));
+    }
     let mut spec = Spec::of(&info)?;
     let concurrency = args.concurrency.concurrency.unwrap_or(spec.concurrency());
     check_concurrency(concurrency)?;

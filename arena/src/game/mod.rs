@@ -8,6 +8,7 @@
 
 pub mod adjudication;
 pub mod clock;
+pub mod import;
 mod ponder;
 pub mod pv;
 pub mod tablebase;

@@ -61,6 +61,7 @@ pub fn on_a_clock(spec: &MatchSpec) -> bool {
 /// be opened any more is taken as large enough).
 pub fn may_replay(spec: &MatchSpec) -> bool {
     spec.tune.is_none()
+        && spec.kind != model::RunKind::Import
         && !on_a_clock(spec)
         && book_len(&spec.openings).is_some_and(|len| spec.openings_per_round * spec.rounds > len)
 }

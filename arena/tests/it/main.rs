@@ -10,6 +10,7 @@ mod dialects;
 mod disk_full;
 mod docs;
 mod fixture;
+mod import;
 mod io_log;
 mod layers;
 mod live_pgn;

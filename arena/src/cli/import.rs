@@ -1,0 +1,222 @@
+//! `arena import FILE.pgn…`: games played elsewhere (cutechess-cli,
+//! fastchess, rating lists) stored as a run of their own kind, so that
+//! `show`, `report`, the dashboard and `stats` give their Elo, intervals,
+//! pentanomial and ratings. The games go in as pairs (two consecutive
+//! games on one opening, colours reversed, as the tools play them) through
+//! the same storage as played pairs; a file imported before adds nothing.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use anyhow::{anyhow, bail};
+use clap::Args;
+use model::{EngineSpec, ImportedFile, MatchSpec, PairPlan, RunKind, Spec, TimeControl};
+use sha2::{Digest, Sha256};
+
+use super::common::open_db;
+use super::{CliResult, DbArg, QuietArg, outln};
+use crate::game::import::{ImportedGame, pairs, read};
+use crate::reporting::{Ask, Detail, report_of};
+
+/// `arena import`.
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// PGN files of finished games (cutechess-cli's, fastchess's, a rating list's).
+    #[arg(required = true, value_name = "FILE.pgn")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    db: DbArg,
+    #[command(flatten)]
+    quiet: QuietArg,
+}
+
+/// A file to import: its name, content and SHA-256.
+struct Source {
+    name: String,
+    text: String,
+    sha256: String,
+}
+
+/// `arena import`.
+pub(super) async fn import(args: ImportArgs) -> CliResult {
+    let mut sources = Vec::with_capacity(args.files.len());
+    for path in &args.files {
+        let bytes = std::fs::read(path).map_err(|e| anyhow!("cannot read {}: {e}", path.display()))?;
+        let sha256 = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+        sources.push(Source { name: path.display().to_string(), text: String::from_utf8_lossy(&bytes).into(), sha256 });
+    }
+    // Read and paired before the database is opened: a file without a
+    // pair of games is refused with nothing stored.
+    let mut read_files = Vec::with_capacity(sources.len());
+    for source in sources {
+        let reading = read(&source.name, &source.text);
+        note_skipped(&reading.skipped, "skipped");
+        let (pairs_of_file, alone) = pairs(reading.games);
+        let alone: Vec<String> = alone
+            .iter()
+            .map(|g| format!("{}: no partner (the game beside it is not the same opening with colours reversed)", g.at))
+            .collect();
+        note_skipped(&alone, "left out (arena import keeps pairs of games, as the tools play them)");
+        read_files.push((source, pairs_of_file));
+    }
+    if read_files.iter().all(|(_, pairs)| pairs.is_empty()) {
+        let names: Vec<&str> = read_files.iter().map(|(s, _)| s.name.as_str()).collect();
+        bail!(
+            "no pair of games in {}: nothing imported (a pair is two consecutive games on one opening, colours reversed)",
+            names.join(", ")
+        );
+    }
+    let db = open_db(&args.db.target).await?;
+    let known = imported_before(&db).await?;
+    let mut files = Vec::new();
+    let mut games: Vec<ImportedGame> = Vec::new();
+    for (source, pairs_of_file) in read_files {
+        if let Some(run) = known.get(&source.sha256) {
+            crate::term::note(&format!("{} was imported before, as run {run}: nothing added from it", source.name));
+            continue;
+        }
+        let count = 2 * pairs_of_file.len() as u64;
+        files.push(ImportedFile { name: source.name, sha256: source.sha256, games: count });
+        games.extend(pairs_of_file.into_iter().flatten());
+    }
+    if games.is_empty() {
+        db.close().await;
+        return Ok(());
+    }
+    let (spec, plan, ordered) = spec_of(files, games)?;
+    let run = db.create_run(&Spec::Games(spec), &plan).await?;
+    store(&db, run, &ordered).await?;
+    if !args.quiet.quiet {
+        crate::term::note(&format!("run {run}: {} games ({} pairs) imported", ordered.len(), plan.len()));
+    }
+    outln!("{}", report_of(&db, run, Ask::of(Detail::Brief)).await?.brief().trim_end());
+    db.close().await;
+    Ok(())
+}
+
+/// The files of earlier imports, by SHA-256, with their run.
+async fn imported_before(db: &db::Db) -> CliResult<HashMap<String, i64>> {
+    let mut known = HashMap::new();
+    for info in db.runs().await? {
+        if info.kind != RunKind::Import {
+            continue;
+        }
+        if let Ok(Spec::Games(spec)) = Spec::of(&info) {
+            for file in spec.imported {
+                known.insert(file.sha256, info.id);
+            }
+        }
+    }
+    Ok(known)
+}
+
+/// Says the first of `lines` and how many more.
+fn note_skipped(lines: &[String], what: &str) {
+    for line in lines.iter().take(10) {
+        crate::term::note(&format!("{what}: {line}"));
+    }
+    if lines.len() > 10 {
+        crate::term::note(&format!("{what}: {} more games", lines.len() - 10));
+    }
+}
+
+/// The run of imported pairs: its engines in order of appearance, a
+/// pairing per two engines that met, each pair oriented so that the
+/// pairing's first engine has White in its first game.
+fn spec_of(
+    files: Vec<ImportedFile>,
+    games: Vec<ImportedGame>,
+) -> CliResult<(MatchSpec, Vec<PairPlan>, Vec<model::GameRecord>)> {
+    let mut names: Vec<String> = Vec::new();
+    let mut pairings: Vec<(usize, usize)> = Vec::new();
+    let (mut plan, mut ordered) = (Vec::new(), Vec::with_capacity(games.len()));
+    let mut per_pairing: HashMap<(usize, usize), usize> = HashMap::new();
+    let index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
+        Some(i) => i,
+        None => {
+            names.push(name.to_string());
+            names.len() - 1
+        }
+    };
+    for pair in games.chunks(2) {
+        let [first, second] = pair else { bail!("an odd game among the pairs") };
+        let (a, b) = (index(&first.record.white, &mut names), index(&first.record.black, &mut names));
+        let pairing = match pairings.iter().find(|&&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+            Some(&found) => found,
+            None => {
+                pairings.push((a, b));
+                (a, b)
+            }
+        };
+        let (first, second) = if pairing.0 == a { (first, second) } else { (second, first) };
+        *per_pairing.entry(pairing).or_default() += 1;
+        let record = &first.record;
+        plan.push(PairPlan {
+            index: i64::try_from(plan.len()).unwrap_or(i64::MAX),
+            engine_a: record.white.clone(),
+            engine_b: record.black.clone(),
+            opening_index: i64::try_from(plan.len()).unwrap_or(i64::MAX),
+            opening_name: record.opening.clone(),
+            fen: record.start_fen.clone(),
+            opening_moves: record.opening_moves.clone(),
+            opening_san: record.opening_san.clone(),
+        });
+        ordered.push(first.record.clone());
+        ordered.push(second.record.clone());
+    }
+    let engines = names.iter().map(|name| EngineSpec { name: name.clone(), ..EngineSpec::default() }).collect();
+    let files_named: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    let chess960 = plan.iter().any(|p| openings::is_chess960(&p.fen));
+    let spec = MatchSpec {
+        kind: RunKind::Import,
+        engines,
+        pairings,
+        // Unknown here: the games were played elsewhere.
+        tc: TimeControl {
+            limit: model::Limit::Infinite,
+            margin_ms: 0,
+            node_time: None,
+            stall_ms: model::time_control::DEFAULT_STALL_MS,
+        },
+        openings: files_named.join(", "),
+        seed: None,
+        start: 0,
+        max_plies: None,
+        openings_per_round: per_pairing.values().copied().max().unwrap_or(0),
+        rounds: 1,
+        concurrency: 1,
+        adjudication: model::Adjudication::default(),
+        sprt: None,
+        tune: None,
+        check_mate_pvs: false,
+        tablebase: None,
+        variant: if chess960 { model::Variant::Chess960 } else { model::Variant::Standard },
+        budgets: Vec::new(),
+        machines: model::MachineRule::default(),
+        imported: files,
+    };
+    Ok((spec, plan, ordered))
+}
+
+/// Stores the games of run `run`'s pairs, in plan order, as played pairs are stored.
+async fn store(db: &db::Db, run: i64, games: &[model::GameRecord]) -> CliResult {
+    const LEASE: std::time::Duration = std::time::Duration::from_secs(3600);
+    let total = games.len() / 2;
+    for done in 0..total {
+        let pair = db.claim_pair(run, crate::game::import::MACHINE, LEASE).await?;
+        let pair = pair.ok_or_else(|| anyhow!("run {run}: pair {} of {total} could not be taken", done + 1))?;
+        let index = usize::try_from(pair.plan.index).map_err(|_| anyhow!("run {run}: a pair has no place"))?;
+        let (Some(first), Some(second)) = (games.get(2 * index), games.get(2 * index + 1)) else {
+            bail!("run {run}: pair {index} is not among the imported games");
+        };
+        if !db.save_first_game(&pair, first).await? {
+            bail!("run {run}: pair {index} was taken by another process while importing");
+        }
+        db.finish_pair(&pair, second, &|_| None, None).await?;
+        if crate::term::is_terminal() && done % 100 == 0 {
+            crate::term::set_line(&format!("importing: {done} of {total} pairs stored"));
+        }
+    }
+    crate::term::end_line();
+    Ok(())
+}

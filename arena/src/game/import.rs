@@ -1,0 +1,295 @@
+//! Games played elsewhere (`arena import`): PGN files as cutechess-cli,
+//! fastchess and rating lists write them, read into game records, and
+//! paired as those tools play them: two consecutive games on one opening
+//! with colours reversed. Moves are replayed with shakmaty, so an illegal
+//! or unreadable game is skipped with its file and line named; the rest
+//! are kept. A move's comment in the tools' form (`{+0.25/12 0.512s}`,
+//! `{book}`) gives its score, depth and time; `{book}` moves are the
+//! opening.
+
+use std::ops::ControlFlow;
+
+use model::{GameRecord, GameResult, MoveRecord, Termination};
+use pgn_reader::{RawComment, RawTag, Reader, SanPlus, Skip, Visitor};
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, EnPassantMode, Position};
+
+/// The machine an imported game is said to be played on.
+pub const MACHINE: &str = "imported";
+
+/// A game read from a file.
+#[derive(Clone, Debug)]
+pub struct ImportedGame {
+    /// The game.
+    pub record: GameRecord,
+    /// Where it starts: `FILE:LINE`.
+    pub at: String,
+}
+
+/// What a file holds.
+#[derive(Debug, Default)]
+pub struct Reading {
+    /// Games that could be read, in file order.
+    pub games: Vec<ImportedGame>,
+    /// One line per game that could not: where, and why.
+    pub skipped: Vec<String>,
+}
+
+/// Reads the games of PGN `text`, named `name` in messages.
+pub fn read(name: &str, text: &str) -> Reading {
+    let mut reading = Reading::default();
+    for (line, chunk) in chunks(text) {
+        let at = format!("{name}:{line}");
+        match read_game(chunk) {
+            Ok(Some(record)) => reading.games.push(ImportedGame { record, at }),
+            Ok(None) => {}
+            Err(problem) => reading.skipped.push(format!("{at}: {problem}")),
+        }
+    }
+    reading
+}
+
+/// The games of a PGN text, each with its first line's number: a game
+/// starts at a tag line that follows move text.
+fn chunks(text: &str) -> Vec<(usize, &str)> {
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let (mut offset, mut in_moves) = (0, true);
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        let trimmed = line.trim();
+        if trimmed.starts_with('[') {
+            if in_moves {
+                starts.push((number + 1, offset));
+            }
+            in_moves = false;
+        } else if !trimmed.is_empty() {
+            in_moves = true;
+        }
+        offset += line.len();
+    }
+    let ends = starts.iter().skip(1).map(|&(_, at)| at).chain(std::iter::once(text.len()));
+    starts.iter().zip(ends).map(|(&(line, start), end)| (line, &text[start..end])).collect()
+}
+
+/// What the visitor collects of one game.
+struct Collected {
+    tags: Vec<(String, String)>,
+    position: Chess,
+    start_fen: String,
+    moves: Vec<(MoveRecord, Option<String>)>,
+    last_comment: Option<String>,
+    problem: Option<String>,
+}
+
+struct Collect;
+
+impl Visitor for Collect {
+    type Tags = Vec<(String, String)>;
+    type Movetext = Collected;
+    type Output = Result<Collected, String>;
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(Vec::new())
+    }
+
+    fn tag(&mut self, tags: &mut Self::Tags, name: &[u8], value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        tags.push((String::from_utf8_lossy(name).into_owned(), value.decode_utf8_lossy().into_owned()));
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, tags: Self::Tags) -> ControlFlow<Self::Output, Self::Movetext> {
+        let tag = |name: &str| tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
+        let chess960 = tag("Variant").is_some_and(|v| v.contains("960") || v.to_ascii_lowercase().contains("fischer"));
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let position = match tag("FEN") {
+            Some(fen) => match fen.parse::<Fen>().ok().and_then(|f| f.into_position::<Chess>(mode).ok()) {
+                Some(position) => position,
+                None => return ControlFlow::Break(Err(format!("its FEN tag '{fen}' is no legal position"))),
+            },
+            None => Chess::default(),
+        };
+        let start_fen = Fen::from_position(&position, EnPassantMode::Legal).to_string();
+        ControlFlow::Continue(Collected {
+            tags,
+            position,
+            start_fen,
+            moves: Vec::new(),
+            last_comment: None,
+            problem: None,
+        })
+    }
+
+    fn san(&mut self, game: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
+        let Ok(chess_move) = san.san.to_move(&game.position) else {
+            let ply = game.moves.len() + 1;
+            game.problem = Some(format!("move {} ({san}) is not legal there", ply.div_ceil(2)));
+            return ControlFlow::Continue(());
+        };
+        let uci = chess_move.to_uci(CastlingMode::Standard).to_string();
+        let record = MoveRecord { uci, san: san.to_string(), ..MoveRecord::default() };
+        game.position.play_unchecked(chess_move);
+        game.moves.push((record, None));
+        game.last_comment = None;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, game: &mut Self::Movetext, comment: RawComment<'_>) -> ControlFlow<Self::Output> {
+        let text = String::from_utf8_lossy(comment.as_bytes()).trim().to_string();
+        if let Some((_, said)) = game.moves.last_mut().filter(|(_, said)| said.is_none()) {
+            *said = Some(text.clone());
+        }
+        game.last_comment = Some(text);
+        ControlFlow::Continue(())
+    }
+
+    fn begin_variation(&mut self, _game: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn end_game(&mut self, mut game: Self::Movetext) -> Self::Output {
+        match game.problem.take() {
+            Some(problem) => Err(problem),
+            None => Ok(game),
+        }
+    }
+}
+
+/// One game's text as a record; `None` for text without a game (a file's
+/// trailing blank lines).
+fn read_game(text: &str) -> Result<Option<GameRecord>, String> {
+    let mut reader = Reader::new(text.as_bytes());
+    let game = match reader.read_game(&mut Collect) {
+        Ok(Some(game)) => game?,
+        Ok(None) => return Ok(None),
+        Err(e) => return Err(format!("cannot be read ({e})")),
+    };
+    let tag = |name: &str| game.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
+    let (Some(white), Some(black)) = (tag("White"), tag("Black")) else {
+        return Err("it has no White or Black tag".into());
+    };
+    let result = match tag("Result") {
+        Some("1-0") => GameResult::WhiteWins,
+        Some("0-1") => GameResult::BlackWins,
+        Some("1/2-1/2") => GameResult::Draw,
+        Some(other) => return Err(format!("its result '{other}' is no finished game's (1-0, 0-1 or 1/2-1/2)")),
+        None => return Err("it has no Result tag".into()),
+    };
+    if white == black || white.is_empty() {
+        return Err(format!("White and Black are '{white}' and '{black}': a game needs two named engines"));
+    }
+    let termination = termination(&game, result)?;
+    let book = game.moves.iter().take_while(|(_, said)| said.as_deref() == Some("book")).count();
+    let mut moves: Vec<MoveRecord> = Vec::with_capacity(game.moves.len());
+    let (mut opening_moves, mut opening_san) = (Vec::new(), Vec::new());
+    for (i, (mut record, said)) in game.moves.into_iter().enumerate() {
+        if i < book {
+            opening_moves.push(record.uci);
+            opening_san.push(record.san);
+            continue;
+        }
+        if let Some(said) = &said {
+            read_comment(said, &mut record);
+        }
+        moves.push(record);
+    }
+    let opening = if opening_san.is_empty() { game.start_fen.clone() } else { opening_san.join(" ") };
+    Ok(Some(GameRecord {
+        white: white.to_string(),
+        black: black.to_string(),
+        start_fen: game.start_fen,
+        opening,
+        opening_moves,
+        opening_san,
+        result,
+        termination,
+        detail: String::new(),
+        moves,
+        started_ms: 0,
+        finished_ms: 0,
+        pv_issues: Vec::new(),
+        io_log: None,
+        machine: MACHINE.to_string(),
+        lost_ms: None,
+        tc_scale: None,
+    }))
+}
+
+/// Why a game ended: the final position where it says so, else the
+/// tools' words in the last comment or the Termination tag.
+fn termination(game: &Collected, result: GameResult) -> Result<Termination, String> {
+    let position = &game.position;
+    if position.is_checkmate() {
+        let mated_white = position.turn() == shakmaty::Color::White;
+        if (result == GameResult::WhiteWins) == mated_white || result == GameResult::Draw {
+            return Err("its result disagrees with the final position (a mate)".into());
+        }
+        return Ok(Termination::Checkmate);
+    }
+    if position.is_stalemate() {
+        return Ok(Termination::Stalemate);
+    }
+    if position.is_insufficient_material() && result == GameResult::Draw {
+        return Ok(Termination::InsufficientMaterial);
+    }
+    let tag = game.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case("Termination")).map(|(_, v)| v.as_str());
+    let said = format!("{} {}", game.last_comment.as_deref().unwrap_or_default(), tag.unwrap_or_default())
+        .to_ascii_lowercase();
+    let decided = result != GameResult::Draw;
+    Ok(match () {
+        () if said.contains("on time") || said.contains("time forfeit") || said.contains("timeout") => {
+            Termination::TimeForfeit
+        }
+        () if said.contains("disconnect") || said.contains("abandon") => Termination::Disconnect,
+        () if said.contains("stall") => Termination::Stalled,
+        () if said.contains("illegal") => Termination::IllegalMove,
+        () if said.contains("syzygy") || said.contains("tablebase") => Termination::Tablebase,
+        () if said.contains("repetition") => Termination::Repetition,
+        () if said.contains("fifty") || said.contains("50-move") || said.contains("50 move") => Termination::FiftyMoves,
+        () if decided => Termination::AdjudicatedResign,
+        () => Termination::AdjudicatedDraw,
+    })
+}
+
+/// A move's comment in the tools' form: `+0.25/12 0.512s`, `-M5/20 1.2s`,
+/// fastchess's `, n=…, sd=…, nps=…` after them.
+fn read_comment(said: &str, record: &mut MoveRecord) {
+    for word in said.split([' ', ',']).filter(|w| !w.is_empty()) {
+        if let Some((score, depth)) = word.split_once('/') {
+            record.depth = depth.parse().ok();
+            if let Some(mate) = score.trim_start_matches('+').strip_prefix('M') {
+                record.score_mate = mate.parse().ok();
+            } else if let Some(mate) = score.strip_prefix("-M") {
+                record.score_mate = mate.parse::<i64>().ok().map(|m| -m);
+            } else if let Ok(pawns) = score.parse::<f64>() {
+                record.score_cp = Some((pawns * 100.0).round() as i64);
+            }
+        } else if let Some(seconds) = word.strip_suffix('s').and_then(|s| s.parse::<f64>().ok()) {
+            record.time_ms = (seconds * 1000.0).round() as u64;
+        } else if let Some((key, value)) = word.split_once('=') {
+            let number = value.parse().ok();
+            match key {
+                "n" => record.nodes = number,
+                "sd" => record.seldepth = number,
+                "nps" => record.nps = number,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Consecutive games on one opening with colours reversed, as the tools
+/// play a pair; the games left alone are returned apart.
+pub fn pairs(games: Vec<ImportedGame>) -> (Vec<[ImportedGame; 2]>, Vec<ImportedGame>) {
+    let (mut pairs, mut alone) = (Vec::new(), Vec::new());
+    let mut games = games.into_iter().peekable();
+    while let Some(first) = games.next() {
+        let partner = games.peek().is_some_and(|second| {
+            let (a, b) = (&first.record, &second.record);
+            a.start_fen == b.start_fen && a.opening_moves == b.opening_moves && a.white == b.black && a.black == b.white
+        });
+        match (partner, games.next_if(|_| partner)) {
+            (true, Some(second)) => pairs.push([first, second]),
+            _ => alone.push(first),
+        }
+    }
+    (pairs, alone)
+}

@@ -1,0 +1,68 @@
+//! `arena import`: a PGN written by another program (python-chess, in
+//! tests/scripts/import_games.py) with pairs of games, malformed games
+//! between them and one game without a partner gives the W-D-L,
+//! pentanomial and Elo that an independent count of its pairs gives; the
+//! malformed games are named by file and line; a second import adds
+//! nothing; a file that cannot be imported is one line, nothing stored.
+
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::{arena, arena_ok, assert_refused, have_python, stdout, temp_dir};
+
+#[test]
+fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
+    if !have_python("chess") {
+        return;
+    }
+    let dir = temp_dir("import");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/import_games.py");
+    let made = Command::new("python3").arg(script).args(["games.pgn", "11", "30"]).current_dir(&dir).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let expected: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    let out = arena_ok(&dir, &["import", "games.pgn"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    for line in expected["malformed_lines"].as_array().unwrap() {
+        assert!(said.contains(&format!("skipped: games.pgn:{line}: ")), "{said}");
+    }
+    assert!(said.contains("left out") && said.contains("no partner"), "{said}");
+    assert!(said.contains("run 1: 60 games (30 pairs) imported"), "{said}");
+
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    let stats = &json["pairings"][0]["statistics"];
+    assert_eq!(json["pairings"][0]["a"], "EngineA", "{json}");
+    for key in ["wins", "draws", "losses", "pentanomial"] {
+        assert_eq!(stats[key], expected[key], "{key}");
+    }
+    // Logistic Elo from the score, computed here: -400 log10(1/s - 1).
+    let (w, d, l) = ["wins", "draws", "losses"].map(|k| expected[k].as_f64().unwrap()).into();
+    let score = (w + d / 2.0) / (w + d + l);
+    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    let reported = stats["trinomial_estimate"]["elo"].as_f64().unwrap();
+    assert!((reported - elo).abs() < 1e-9, "{reported} against {elo}");
+    // Every view: the runs list and show say the same counts.
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    assert!(runs.contains("import") && runs.contains(&format!("{w}-{d}-{l}")), "{runs}");
+    let shown = stdout(&arena_ok(&dir, &["show", "1"]));
+    assert!(shown.contains(&format!("+{w} ={d} -{l}")) && shown.contains("played elsewhere"), "{shown}");
+
+    // The same file again adds nothing.
+    let again = arena_ok(&dir, &["import", "games.pgn"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("games.pgn was imported before, as run 1"));
+    let runs = stdout(&arena_ok(&dir, &["runs"]));
+    assert_eq!(runs.lines().count(), 2, "one run: {runs}");
+    // Nothing to resume or to write a run file for.
+    let resumed = arena(&dir, &["resume", "1"]);
+    assert_eq!(resumed.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_file_that_cannot_be_imported_is_one_line() {
+    let dir = temp_dir("import-refused");
+    assert_refused(&dir, &["import", "missing.pgn"], "cannot read missing.pgn", "arena.db");
+    std::fs::write(dir.join("empty.pgn"), "\n\n").unwrap();
+    assert_refused(&dir, &["import", "empty.pgn"], "no pair of games in empty.pgn", "arena.db");
+    let _ = std::fs::remove_dir_all(&dir);
+}
