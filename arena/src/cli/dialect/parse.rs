@@ -266,7 +266,7 @@ pub(super) fn read(dialect: Dialect, args: &[String]) -> CliResult<Foreign> {
 }
 
 /// The one value of an option that takes one.
-fn single<'a>(group: &'a Group) -> CliResult<&'a str> {
+fn single(group: &Group) -> CliResult<&str> {
     match group.values.as_slice() {
         [value] => Ok(value),
         [] => bail!("-{} needs a value", group.flag),
