@@ -349,25 +349,11 @@ impl LivePgn {
     /// failure to read or write stops the appending; [`LivePgn::finish`]
     /// tries the rest again and reports it.
     pub(super) async fn follow<T>(&mut self, playing: impl Future<Output = T>) -> T {
-        let (done, mut ended) = tokio::sync::watch::channel(false);
-        let played = async {
-            let end = playing.await;
-            let _ = done.send(true);
-            end
+        let step = async || -> Result<(), ()> {
+            let until = self.db.final_games_until(self.run).await.map_err(drop)?;
+            self.append(until).await.map_err(drop)
         };
-        let following = async {
-            loop {
-                tokio::select! {
-                    () = tokio::time::sleep(LIVE_EVERY) => {}
-                    _ = ended.wait_for(|&ended| ended) => return,
-                }
-                let Ok(until) = self.db.final_games_until(self.run).await else { return };
-                if self.append(until).await.is_err() {
-                    return;
-                }
-            }
-        };
-        tokio::join!(played, following).0
+        super::common::while_playing(playing, LIVE_EVERY, step).await.0
     }
 
     /// Appends the games after the last written, up to `until` (all when
