@@ -97,3 +97,84 @@ fn the_readme_and_the_guide_link_only_to_files_that_exist() {
         assert!(summary.contains(&format!("({name})")), "SUMMARY.md does not list {name}");
     }
 }
+
+/// The words of a shell command line: spaces split, double and single
+/// quotes group, as the examples write them.
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quote, mut started) = (Vec::new(), String::new(), None, false);
+    for c in line.chars() {
+        match (quote, c) {
+            (None, '"' | '\'') => (quote, started) = (Some(c), true),
+            (Some(q), c) if c == q => quote = None,
+            (None, c) if c.is_whitespace() => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            (_, c) => (word, started) = (word + &c.to_string(), true),
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// Every `arena …` command the README and the guide show as an example (an
+/// indented line, continued by `\\`, comment cut) is one the binary takes:
+/// clap parses it (typed values such as `--tc` and `--budgets` included),
+/// and a fastchess or cutechess command line is one arena reads. Lines
+/// with choices or elisions (`[…]`, `|`, `…`, `<…>`) are forms, not
+/// examples; `RUN` and `DIR` stand for a run id and a folder.
+#[test]
+fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
+    use clap::Parser;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut pages = vec![root.join("README.md")];
+    let mut guide: Vec<_> = std::fs::read_dir(root.join("docs/src")).unwrap().map(|e| e.unwrap().path()).collect();
+    guide.sort();
+    pages.extend(guide.into_iter().filter(|p| p.extension().is_some_and(|e| e == "md")));
+    let (mut checked, mut wrong) = (0, Vec::new());
+    for page in pages {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let Some(command) = line.strip_prefix("    ").map(str::trim).filter(|l| l.starts_with("arena ")) else {
+                continue;
+            };
+            let mut command = command.to_string();
+            while command.ends_with('\\') {
+                command.pop();
+                command.push(' ');
+                command.push_str(lines.next().unwrap_or_default().trim());
+            }
+            let command = command.split(" #").next().unwrap_or_default().trim().to_string();
+            if command.contains(['[', ']', '|', '…', '<', '>']) {
+                continue;
+            }
+            let words: Vec<String> =
+                shell_words(&command).into_iter().map(|w| w.replace("RUN", "1").replace("DIR", "pages")).collect();
+            checked += 1;
+            let said = match arena::cli::Cli::try_parse_from(&words) {
+                Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => None,
+                Err(e) => Some(e.to_string().lines().next().unwrap_or_default().to_string()),
+                Ok(cli) => match cli.command {
+                    arena::cli::Command::Fastchess(args) => {
+                        arena::cli::dialect::read_only(arena::cli::dialect::Dialect::Fastchess, &args.words).err()
+                    }
+                    arena::cli::Command::Cutechess(args) => {
+                        arena::cli::dialect::read_only(arena::cli::dialect::Dialect::Cutechess, &args.words).err()
+                    }
+                    _ => None,
+                }
+                .map(|e| e.to_string()),
+            };
+            if let Some(said) = said {
+                wrong.push(format!("{}: {command}: {said}", page.display()));
+            }
+        }
+    }
+    assert!(checked >= 50, "{checked} examples");
+    assert!(wrong.is_empty(), "examples the binary refuses:\n{}", wrong.join("\n"));
+}

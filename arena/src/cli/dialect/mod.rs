@@ -49,7 +49,17 @@ impl Dialect {
 pub struct DialectArgs {
     /// The tool's own options: -engine cmd=./dev name=dev -engine cmd=./base name=base -each tc=8+0.08 -rounds 100 -repeat …
     #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "OPTIONS")]
-    pub(crate) words: Vec<String>,
+    pub words: Vec<String>,
+}
+
+/// Reads a foreign command line without playing it: the first option or
+/// value arena would refuse (the guide's examples are checked by it).
+///
+/// # Errors
+///
+/// What `arena fastchess` or `arena cutechess` would refuse, in one line.
+pub fn read_only(dialect: Dialect, words: &[String]) -> CliResult {
+    parse::read(dialect, words).map(drop)
 }
 
 /// Plays the run a foreign command line asks for, printing that tool's lines.
