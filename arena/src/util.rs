@@ -1,6 +1,6 @@
 //! Small helpers every layer may use: file-name parts, a lock that
-//! survives a panicked holder, this machine's cache folder, and whether a
-//! process of this machine has ended.
+//! survives a panicked holder, this machine's cache folder, whether a
+//! process of this machine has ended, and a step run beside a future.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
@@ -73,4 +73,30 @@ mod tests {
         child.wait().unwrap();
         assert!(process_ended(pid), "a reaped process has ended");
     }
+}
+
+/// Runs `playing` while `step` runs every `every`; the first step that
+/// fails ends the stepping (the play goes on), and its failure comes back
+/// beside the play's end.
+pub async fn while_playing<T, E>(
+    playing: impl Future<Output = T>,
+    every: std::time::Duration,
+    mut step: impl AsyncFnMut() -> Result<(), E>,
+) -> (T, Result<(), E>) {
+    let (done, mut ended) = tokio::sync::watch::channel(false);
+    let played = async {
+        let end = playing.await;
+        let _ = done.send(true);
+        end
+    };
+    let stepping = async {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = ended.wait_for(|&ended| ended) => return Ok(()),
+            }
+            step().await?;
+        }
+    };
+    tokio::join!(played, stepping)
 }

@@ -152,32 +152,6 @@ pub(super) trait GameLines {
 /// How often stored games are looked for while a run plays.
 const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Runs `playing` while `step` runs every `every`; the first step that
-/// fails ends the stepping (the play goes on), and its failure comes back
-/// beside the play's end.
-pub(super) async fn while_playing<T, E>(
-    playing: impl Future<Output = T>,
-    every: std::time::Duration,
-    mut step: impl AsyncFnMut() -> Result<(), E>,
-) -> (T, Result<(), E>) {
-    let (done, mut ended) = tokio::sync::watch::channel(false);
-    let played = async {
-        let end = playing.await;
-        let _ = done.send(true);
-        end
-    };
-    let stepping = async {
-        loop {
-            tokio::select! {
-                () = tokio::time::sleep(every) => {}
-                _ = ended.wait_for(|&ended| ended) => return Ok(()),
-            }
-            step().await?;
-        }
-    };
-    tokio::join!(played, stepping)
-}
-
 /// Runs `playing` while giving `lines` each game as it becomes final (on
 /// PostgreSQL, where that cannot be known while the run plays: at the end).
 async fn follow_games<T>(
@@ -188,7 +162,7 @@ async fn follow_games<T>(
 ) -> CliResult<T> {
     let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
     let mut after = 0;
-    let (end, followed) = while_playing(playing, FOLLOW_EVERY, async || -> CliResult {
+    let (end, followed) = crate::util::while_playing(playing, FOLLOW_EVERY, async || -> CliResult {
         let until = reader.final_games_until(run).await?;
         if until.is_some() {
             after = give_games(&reader, run, after, until, &mut *lines).await?;

@@ -353,7 +353,7 @@ impl LivePgn {
             let until = self.db.final_games_until(self.run).await.map_err(drop)?;
             self.append(until).await.map_err(drop)
         };
-        super::common::while_playing(playing, LIVE_EVERY, step).await.0
+        crate::util::while_playing(playing, LIVE_EVERY, step).await.0
     }
 
     /// Appends the games after the last written, up to `until` (all when
