@@ -55,26 +55,6 @@ pub fn process_ended(pid: i32) -> bool {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::process_ended;
-
-    #[test]
-    fn a_process_has_ended_once_it_exits_even_before_it_is_reaped() {
-        assert!(!process_ended(std::process::id() as i32), "this process runs");
-        assert!(!process_ended(0) && !process_ended(-1), "not a process");
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id() as i32;
-        // Exited but not waited for: a zombie until `wait`.
-        while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z")) {
-            std::thread::yield_now();
-        }
-        assert!(process_ended(pid), "a zombie has ended");
-        child.wait().unwrap();
-        assert!(process_ended(pid), "a reaped process has ended");
-    }
-}
-
 /// Runs `playing` while `step` runs every `every`; the first step that
 /// fails ends the stepping (the play goes on), and its failure comes back
 /// beside the play's end.
@@ -99,4 +79,24 @@ pub async fn while_playing<T, E>(
         }
     };
     tokio::join!(played, stepping)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::process_ended;
+
+    #[test]
+    fn a_process_has_ended_once_it_exits_even_before_it_is_reaped() {
+        assert!(!process_ended(std::process::id() as i32), "this process runs");
+        assert!(!process_ended(0) && !process_ended(-1), "not a process");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        // Exited but not waited for: a zombie until `wait`.
+        while std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| !s.contains(") Z")) {
+            std::thread::yield_now();
+        }
+        assert!(process_ended(pid), "a zombie has ended");
+        child.wait().unwrap();
+        assert!(process_ended(pid), "a reaped process has ended");
+    }
 }
