@@ -31,22 +31,22 @@ use model::adjudication::{DrawFlag, ResignFlag, RuleFlag};
 pub struct PlayArgs {
     /// Time control: 40/300, 300+3, 40/300+2, 40/7200:20/3600, st=1, nodes=N, depth=N; add ,timemargin=MS ,nodetime=N ,stall=S [default: 2+0.02; arena scale: none, its budgets are its time controls].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
+    #[arg(help_heading = "Clock", long)]
     pub(super) tc: Option<TimeControl>,
     /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file.
-    #[arg(long, default_value = "feldmann25")]
+    #[arg(help_heading = "Openings", long, default_value = "feldmann25")]
     pub(super) openings: String,
     /// Shuffle the openings with this seed (file order without it).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
+    #[arg(help_heading = "Openings", long)]
     seed: Option<u64>,
     /// Index of the first opening.
     #[serde(skip_serializing_if = "is_zero")]
-    #[arg(long, default_value_t = 0)]
+    #[arg(help_heading = "Openings", long, default_value_t = 0)]
     start: usize,
     /// Cut openings to this many plies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
+    #[arg(help_heading = "Openings", long)]
     plies: Option<usize>,
     #[serde(flatten)]
     #[command(flatten)]
@@ -65,65 +65,65 @@ pub struct PlayArgs {
     slots: SlotArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP (each key optional), or off.
     #[serde(serialize_with = "as_text")]
-    #[arg(long, default_value_t, value_name = "RULE")]
+    #[arg(help_heading = "Adjudication", long, default_value_t, value_name = "RULE")]
     draw: DrawFlag,
     /// Resign adjudication: movecount=N,score=CP,twosided=BOOL (each key optional), or off.
     #[serde(serialize_with = "as_text")]
-    #[arg(long, default_value_t, value_name = "RULE")]
+    #[arg(help_heading = "Adjudication", long, default_value_t, value_name = "RULE")]
     resign: ResignFlag,
     /// End games at this full move and adjudicate (the FHR paper used 100).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "N", value_parser = super::at_least::<u32, 1>)]
+    #[arg(help_heading = "Adjudication", long, value_name = "N", value_parser = super::at_least::<u32, 1>)]
     maxmoves: Option<u32>,
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
-    #[arg(long, default_value_t = 200)]
+    #[arg(help_heading = "Adjudication", long, default_value_t = 200)]
     maxmoves_score: i64,
     /// Syzygy tablebase folders (DIR or DIR:DIR…), or `builtin` for the 3–4 piece tables arena carries: a game ends as soon as its position is in the tables.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "DIR[:DIR…]")]
+    #[arg(help_heading = "Adjudication", long, value_name = "DIR[:DIR…]")]
     tb: Option<String>,
     /// Probe positions with at most this many pieces (default: the largest in the folders).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "N")]
+    #[arg(help_heading = "Adjudication", long, value_name = "N")]
     tb_pieces: Option<u32>,
     /// Which tablebase results end a game.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_enum, value_name = "WHICH")]
+    #[arg(help_heading = "Adjudication", long, value_enum, value_name = "WHICH")]
     tb_adjudicate: Option<TbWhich>,
     /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(long)]
+    #[arg(help_heading = "Adjudication", long)]
     tb_ignore_50: bool,
     /// Do not check that the PV behind each mate score is legal and mates in time.
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(long)]
+    #[arg(help_heading = "Adjudication", long)]
     no_check_mate_pvs: bool,
     /// Let every engine that declares Ponder think on the expected reply while its opponent thinks (as cutechess's -pondering); per engine: ponder = true in engines.toml. With pinning, each game slot gets two CPUs.
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(long)]
+    #[arg(help_heading = "Engines", long)]
     ponder: bool,
     /// Scale clocks to each machine's speed: the reference nodes per second of the first engine's bench; a machine measured at half of it plays twice the time control (node and depth limits are not scaled).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "NPS")]
+    #[arg(help_heading = "Many machines", long, value_name = "NPS")]
     scale_nps: Option<u64>,
     /// With --scale-nps: refuse machines slower than this (default: a quarter of the reference).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "NPS", requires = "scale_nps")]
+    #[arg(help_heading = "Many machines", long, value_name = "NPS", requires = "scale_nps")]
     min_nps: Option<u64>,
     /// Set a machine aside (no more pairs of this run) when its faults or its residual are this unlikely: a Bonferroni-corrected p-value; 0 never sets one aside.
     #[serde(skip_serializing_if = "is_default_p")]
-    #[arg(long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
+    #[arg(help_heading = "Many machines", long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
     set_aside_p: f64,
     /// Count the games of machines set aside (by default the result leaves them out).
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(long)]
+    #[arg(help_heading = "Many machines", long)]
     count_set_aside: bool,
     #[serde(skip)]
     #[command(flatten)]
     pub(super) quiet: QuietArg,
     /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
     #[serde(skip)]
-    #[arg(long)]
+    #[arg(help_heading = "Many machines", long)]
     no_local: bool,
 }
 
@@ -131,6 +131,7 @@ pub struct PlayArgs {
 /// line: `--repo` (with `--dev`/`--base` for two engines, `--rev` for tune),
 /// `--build`, `--bench`. Declared once, flattened where they apply.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Engines")]
 pub struct SourceArgs {
     /// Build the engines from this git repository (a path or any URL git can clone), each revision resolved to its commit when the run is created.
     #[arg(long, value_name = "PATH|URL")]

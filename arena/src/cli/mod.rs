@@ -176,6 +176,7 @@ pub const DEFAULT_DB: &str = "arena.db";
 
 /// `--engines-file`, shared by every command that names engines.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Engines")]
 pub struct EnginesFileArg {
     /// engines.toml with more engines (default: ./engines.toml if present).
     #[arg(long)]
@@ -195,6 +196,7 @@ impl EnginesFileArg {
 
 /// `--quiet`, shared by every command that shows progress.
 #[derive(Args, Debug, Clone, Copy, Default)]
+#[command(next_help_heading = "Output")]
 pub struct QuietArg {
     /// No progress line (errors and warnings still print).
     #[arg(long)]
@@ -203,6 +205,7 @@ pub struct QuietArg {
 
 /// `--concurrency`, shared by every command that plays on this machine.
 #[derive(Args, Debug, Clone, Copy, Default, serde::Serialize)]
+#[command(next_help_heading = "This machine")]
 pub struct ConcurrencyArg {
     /// Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time [default: 2; arena resume: as when the run started].
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -222,6 +225,7 @@ impl ConcurrencyArg {
 
 /// `--db`, shared by every command that opens the database.
 #[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Storage")]
 pub struct DbArg {
     /// Database: a SQLite file, or postgres://user@host:port/database (password from PGPASSWORD or ~/.pgpass).
     #[arg(long = "db", default_value = DEFAULT_DB, value_parser = DbParser)]
@@ -238,6 +242,7 @@ impl Default for DbArg {
 /// What the PGN of a run's games holds besides the moves: shared by every
 /// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Records")]
 pub struct PgnStyle {
     /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
     #[arg(long, value_enum, default_value_t = PgnLevel::Normal)]
@@ -265,6 +270,7 @@ pub enum PgnLevel {
 /// Where a run's games are written when it ends here: `--pgn`, `--epdout`
 /// and the PGN's style.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Records")]
 pub struct RecordArgs {
     /// Also write the games as PGN to this file.
     #[arg(long, value_name = "FILE")]
@@ -296,6 +302,7 @@ impl RecordArgs {
 /// How this machine plays games: core pinning and engine I/O logs, shared
 /// by every command that plays games here.
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "This machine")]
 pub struct SlotArgs {
     /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6; `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
     #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
@@ -333,12 +340,13 @@ impl SlotArgs {
 
 /// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
 #[derive(Args, Debug, Clone, serde::Serialize)]
+#[command(next_help_heading = "SPRT")]
 pub struct SprtParams {
-    /// Elo under H0 (`stats`: with --elo1, evaluate an SPRT; otherwise 0).
+    /// Elo under H0 [default: 0; arena stats: a test only when --elo1 is given].
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, allow_hyphen_values = true)]
     elo0: Option<f64>,
-    /// Elo under H1 (default 5 where a test is always run).
+    /// Elo under H1 [default: 5; arena stats: a test only when given].
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, allow_hyphen_values = true)]
     elo1: Option<f64>,
@@ -420,6 +428,29 @@ pub(crate) fn whole_pairs(text: &str) -> Result<usize, String> {
         ));
     }
     Ok(games)
+}
+
+/// An engine's name as clap reads it: any text (a preset, an `engines.toml`
+/// name, a program), with the bundled presets offered to shell completion
+/// (`arena elo --a <TAB>`) and not listed in the help.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EngineName;
+
+impl clap::builder::TypedValueParser for EngineName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(command, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(engine::search::pruning::PRESETS.iter().map(|p| clap::builder::PossibleValue::new(*p))))
+    }
 }
 
 /// Parses `--db` without echoing the value in its error: a URL may carry a

@@ -81,7 +81,7 @@ pub struct MatchArgs {
 pub struct TournamentArgs {
     /// Comma-separated engines: presets, engines.toml names or UCI programs (a path, or a program on PATH).
     #[serde(skip)]
-    #[arg(long, value_delimiter = ',', required = true)]
+    #[arg(long, value_delimiter = ',', required = true, value_parser = super::EngineName, hide_possible_values = true)]
     engines: Vec<String>,
     /// Gauntlet: this engine plays all others, who do not play each other.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,7 +106,7 @@ pub struct SprtArgs {
     #[command(flatten)]
     sprt: SprtParams,
     /// Stop undecided after this many games ("inconclusive").
-    #[arg(long, default_value_t = 20_000, value_parser = whole_pairs)]
+    #[arg(long, help_heading = "SPRT", default_value_t = 20_000, value_parser = whole_pairs)]
     max_games: usize,
     #[serde(flatten)]
     #[command(flatten)]
@@ -310,12 +310,13 @@ impl SprtArgs {
 /// revisions of one repository (`--repo R --dev REV --base REV`), declared
 /// once for elo, match, sprt and scale.
 #[derive(Args, Debug)]
+#[command(next_help_heading = "Engines")]
 pub struct PairArgs {
     /// Engine A, the one being tested: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true)]
     a: Option<String>,
     /// Engine B, the reference: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true)]
     b: Option<String>,
     #[command(flatten)]
     source: SourceArgs,

@@ -38,6 +38,8 @@ fn completions_are_scripts_the_shells_accept_and_man_pages_cover_every_command()
     for (shell, marker) in [("zsh", "#compdef arena"), ("fish", "complete -c arena")] {
         let script = stdout(&arena_ok(&dir, &["completions", shell]));
         assert!(script.contains(marker) && script.contains("sprt") && script.contains("elo0"), "{shell}");
+        // `arena elo --a <TAB>` offers the bundled presets.
+        assert!(script.contains("nmp-adaptive") && script.contains("multicut"), "{shell}: presets");
     }
 
     let said = stdout(&arena_ok(&dir, &["man", "pages"]));
