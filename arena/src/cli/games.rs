@@ -33,9 +33,10 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Clock", long)]
     pub(super) tc: Option<TimeControl>,
-    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file.
-    #[arg(help_heading = "Openings", long, default_value = "feldmann25")]
-    pub(super) openings: String,
+    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file [default: feldmann25; arena sprt: noob_2moves, shuffled].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(help_heading = "Openings", long)]
+    pub(super) openings: Option<String>,
     /// Shuffle the openings with this seed (file order without it).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Openings", long)]
@@ -184,12 +185,34 @@ pub(super) enum TbWhich {
 }
 
 impl PlayArgs {
+    /// Without `--openings`.
+    const DEFAULT_OPENINGS: &str = "feldmann25";
+
+    /// The opening set: `--openings`, else the papers' 25 openings.
+    pub(super) fn openings(&self) -> &str {
+        self.openings.as_deref().unwrap_or(Self::DEFAULT_OPENINGS)
+    }
+
+    /// An SPRT's openings without `--openings`: a large book in a random
+    /// order (the seed kept in the run), so that a long test on a clock
+    /// does not replay 25 openings hundreds of times. Returns what was
+    /// chosen, to be said.
+    pub(super) fn large_book_unless_given(&mut self) -> Option<String> {
+        if self.openings.is_some() {
+            return None;
+        }
+        const LARGE: &str = "noob_2moves";
+        self.openings = Some(LARGE.to_string());
+        let seed = *self.seed.get_or_insert_with(|| fastrand::u64(..u64::from(u32::MAX)));
+        Some(format!("openings {LARGE}, shuffled with seed {seed} (--openings and --seed choose others)"))
+    }
+
     /// The flags that play `spec` again (see [`super::stored_command`]).
     pub(super) fn of(spec: &MatchSpec) -> PlayArgs {
         let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
         PlayArgs {
             tc: Some(spec.tc.clone()),
-            openings: spec.openings.clone(),
+            openings: Some(spec.openings.clone()),
             seed: spec.seed,
             start: spec.start,
             plies: spec.max_plies,
@@ -295,7 +318,7 @@ fn tablebase_rule(play: &PlayArgs) -> CliResult<Option<TablebaseRule>> {
 }
 
 pub(super) fn open_book(play: &PlayArgs) -> CliResult<Book> {
-    Ok(Book::open(&play.openings)?)
+    Ok(Book::open(play.openings())?)
 }
 
 /// The engines of `names` (presets, `engines.toml`, programs by path or on PATH),
@@ -348,7 +371,7 @@ pub(super) fn build_spec(
         engines,
         pairings,
         tc,
-        openings: play.openings.clone(),
+        openings: play.openings().to_string(),
         seed: play.seed,
         start: play.start,
         max_plies: play.plies,

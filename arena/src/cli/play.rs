@@ -105,9 +105,10 @@ pub struct SprtArgs {
     #[serde(flatten)]
     #[command(flatten)]
     sprt: SprtParams,
-    /// Stop undecided after this many games ("inconclusive").
-    #[arg(long, help_heading = "SPRT", default_value_t = 20_000, value_parser = whole_pairs)]
-    max_games: usize,
+    /// Stop undecided after this many games ("inconclusive") [default: twice the games sprt-calc expects where the test is slowest, between elo0 and elo1; said when the run starts].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, help_heading = "SPRT", value_parser = whole_pairs)]
+    max_games: Option<usize>,
     #[serde(flatten)]
     #[command(flatten)]
     play: PlayArgs,
@@ -302,7 +303,8 @@ impl SprtArgs {
     /// The flags of a stored SPRT.
     pub(super) fn of(spec: &MatchSpec) -> SprtArgs {
         let sprt = SprtParams::of(spec.sprt.as_ref());
-        SprtArgs { engines: PairArgs::of(spec), sprt, max_games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
+        let max_games = Some(2 * spec.openings_per_round);
+        SprtArgs { engines: PairArgs::of(spec), sprt, max_games, play: PlayArgs::of(spec) }
     }
 }
 
@@ -373,7 +375,7 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     match book.len() {
         n if n > LARGEST => Err(anyhow!(
             "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it",
-            play.openings
+            play.openings()
         )),
         n => Ok(n),
     }
@@ -411,12 +413,42 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     start(&args.play, spec, &book).await
 }
 
-/// `arena sprt`.
+/// `arena sprt`: without `--openings`, a large shuffled book; without
+/// `--max-games`, a cap from the bounds ([`cap_of`]); both said.
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
-    let book = open_book(&args.play)?;
-    let pairs = args.max_games.div_ceil(2);
-    let engines = args.engines.engines(&args.play)?;
-    let spec = build_spec(&args.play, RunKind::Sprt, engines, vec![(0, 1)], pairs, 1, Some(test))?;
-    start(&args.play, spec, &book).await
+    let mut play = args.play;
+    let chosen = play.large_book_unless_given();
+    let max_games = match args.max_games {
+        Some(games) => games,
+        None => {
+            let (cap, expected) = cap_of(&test);
+            let line = format!(
+                "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose)"
+            );
+            crate::term::note(&line);
+            cap
+        }
+    };
+    if let Some(chosen) = chosen {
+        crate::term::note(&chosen);
+    }
+    let book = open_book(&play)?;
+    let engines = args.engines.engines(&play)?;
+    let spec = build_spec(&play, RunKind::Sprt, engines, vec![(0, 1)], max_games.div_ceil(2), 1, Some(test))?;
+    start(&play, spec, &book).await
+}
+
+/// An SPRT's cap on games without `--max-games`: twice the expected
+/// length where the test is slowest (the true Elo between the bounds, by
+/// `sprt-calc`'s approximation at a draw ratio of ½), in whole pairs; and
+/// that expectation.
+fn cap_of(test: &model::Test) -> (usize, f64) {
+    let (low, high) = (test.elo0, test.elo1);
+    let expected = (0..=40)
+        .map(|step| low + (high - low) * f64::from(step) / 40.0)
+        .map(|elo| reports::stats::sprt::operating_characteristic(test, 0.5, elo).1)
+        .fold(0.0, f64::max);
+    let games = (2.0 * expected).ceil().clamp(2.0, 10_000_000.0) as usize;
+    (games + games % 2, expected)
 }

@@ -400,3 +400,21 @@ async fn wait_for_games(db_path: &Path, games: i64) {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// `arena sprt` with no openings and no cap plays a large book in a random
+/// order and stops at a cap from its bounds, both said when it starts; the
+/// seed is kept, so the run is planned the same way again.
+#[test]
+fn an_sprt_without_a_book_or_a_cap_takes_a_large_shuffled_book_and_a_cap_from_its_bounds() {
+    let dir = temp_dir("sprt-defaults");
+    let out = arena(&dir, &["sprt", "--a", "fhr", "--b", "nmp2", "--tc", "1+0.01", "--no-local"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    // [0, 5] nElo: sprt-calc expects 41,861 games at worst (at 2.5 nElo).
+    assert!(said.contains("at most 83724 games: twice the 41861 sprt-calc expects at worst"), "{said}");
+    assert!(said.contains("openings noob_2moves, shuffled with seed "), "{said}");
+    let shown = crate::common::stdout(&crate::common::arena_ok(&dir, &["show", "1", "--config"]));
+    assert!(shown.contains("openings = \"noob_2moves\"") && shown.contains("seed = "), "{shown}");
+    assert!(shown.contains("max-games = 83724"), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
