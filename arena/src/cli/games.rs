@@ -401,6 +401,10 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
     (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
 }
 
+/// Pairs from which a run started on a terminal is told how to outlive it
+/// (an overnight run: a thousand pairs take hours on a clock).
+const LONG_RUN_PAIRS: usize = 1000;
+
 /// Starts a run of games shown as arena shows it.
 pub(super) async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
     start_as(play, spec, book, View::Arena).await
@@ -443,6 +447,11 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, 
     check_identities(&db, run, &spec, &measured, false).await?;
     if !play.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
+        if !play.no_local && crate::term::is_terminal() && plan.len() >= LONG_RUN_PAIRS {
+            crate::term::note(&format!(
+                "closing this terminal stops the run (arena resume {run} plays on); to let it outlive the terminal, start it under tmux, nohup or systemd-run --user"
+            ));
+        }
     }
     if play.no_local {
         db.close().await;
