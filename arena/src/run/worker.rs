@@ -109,6 +109,8 @@ struct Catalogue {
     shared: Arc<Shared>,
     /// Where the next claim starts among the open runs (taken modulo their number).
     turn: std::sync::atomic::AtomicUsize,
+    /// Whether the worker has said it waits, since it last had work.
+    idle_said: std::sync::atomic::AtomicBool,
 }
 
 struct Jobs {
@@ -142,6 +144,7 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
         done: Mutex::new(WorkerSummary::default()),
         shared: shared.clone(),
         turn: std::sync::atomic::AtomicUsize::new(0),
+        idle_said: std::sync::atomic::AtomicBool::new(false),
     });
     let db = catalogue.config.runtime.db.clone();
     if let Some(run) = catalogue.config.only_run {
@@ -423,7 +426,10 @@ impl Work for Catalogue {
         for job in in_turn.collect::<Vec<_>>() {
             match job {
                 Job::Pairs(work) => match work.claim(slot).await {
-                    Ok(Some(pair)) => return Ok(Some(Claim::Pair(work, pair))),
+                    Ok(Some(pair)) => {
+                        self.idle_said.store(false, std::sync::atomic::Ordering::Relaxed);
+                        return Ok(Some(Claim::Pair(work, pair)));
+                    }
                     Ok(None) => {}
                     Err(RunError::Changed { run, .. }) => {
                         self.shared.note(&format!("run {run} changed (budgets added): preparing it again"));
@@ -433,6 +439,7 @@ impl Work for Catalogue {
                 },
                 Job::Chunks(work) => {
                     if let Some(chunk) = work.claim(slot).await? {
+                        self.idle_said.store(false, std::sync::atomic::Ordering::Relaxed);
                         return Ok(Some(Claim::Chunk(work, chunk)));
                     }
                 }
@@ -476,10 +483,19 @@ impl Work for Catalogue {
     }
 
     async fn more_may_come(&self, db: &Db) -> Result<bool, RunError> {
-        match self.config.only_run {
-            Some(run) => Ok(db.run(run).await?.status == RunStatus::Running),
-            None => Ok(true),
+        let more = match self.config.only_run {
+            Some(run) => db.run(run).await?.status == RunStatus::Running,
+            None => true,
+        };
+        if more && !self.idle_said.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            let what = match self.config.only_run {
+                Some(run) => format!("run {run}'s pairs are all taken; waiting for one to come back or the run to end"),
+                None => "nothing to play: waiting for a run (one created with --no-local, or resumed); Ctrl-C stops"
+                    .to_string(),
+            };
+            self.shared.note(&what);
         }
+        Ok(more)
     }
 
     fn describe(&self, claim: &Claim) -> String {
