@@ -99,11 +99,21 @@ pub(super) async fn check_identities(
     Ok(crate::run::identity::check_identities(db, run, spec.engines(), measured, accept).await?)
 }
 
-/// Says how to play a run created with `--no-local`.
-pub(super) fn waits_for_workers(run: i64, target: &Target) -> CliResult<()> {
+/// Says how to play a run created with `--no-local`: the worker's command
+/// with a `--repo NAME=…` for each repository its engines are built from
+/// (this machine's clone; another machine names its own).
+pub(super) fn waits_for_workers(run: i64, target: &Target, spec: &Spec) -> CliResult<()> {
     outln!("run {run}");
+    let mut repos: Vec<String> = Vec::new();
+    for source in spec.engines().iter().filter_map(|e| e.source.as_ref()) {
+        let flag = format!(" --repo {}={}", model::spec::repo_name(&source.repo), source.repo);
+        if !repos.contains(&flag) {
+            repos.push(flag);
+        }
+    }
     crate::term::note(&format!(
-        "run {run} waits for workers (--no-local): arena worker --db {target} --run {run}; follow it with: arena show {run} --db {target}"
+        "run {run} waits for workers (--no-local): arena worker --db {target} --run {run}{}; follow it with: arena show {run} --db {target}",
+        repos.concat()
     ));
     Ok(())
 }

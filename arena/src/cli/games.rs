@@ -455,7 +455,7 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, 
     }
     if play.no_local {
         db.close().await;
-        waits_for_workers(run, target)?;
+        waits_for_workers(run, target, &spec)?;
         return Ok(());
     }
     play_run(&runtime, target, run, spec, None, &play.record, view).await

@@ -98,7 +98,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     db.plan_suite_chunks(run, &chunks).await?;
     if args.no_local {
         db.close().await;
-        waits_for_workers(run, target)?;
+        waits_for_workers(run, target, &spec)?;
         return Ok(());
     }
     let runtime = runtime(&db, target, args.quiet.quiet, None, false)?;

@@ -107,7 +107,12 @@ fn create_match(dir: &Path, cache: &Path, repo: &str, games: &str, db: &str, ext
     let mut args = vec!["match", "--repo", repo, "--dev", "main", "--base", "base", "--build", BUILD];
     args.extend(["--tc", "nodes=1000", "--games", games, "--no-local", "--db", db]);
     args.extend(extra);
-    run_ok(dir, cache, &args);
+    let out = run(dir, cache, &args);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "arena {args:?}: {said}");
+    // The worker command it prints names the repository the workers build from.
+    let name = model::spec::repo_name(repo);
+    assert!(said.contains("arena worker --db ") && said.contains(&format!(" --repo {name}=")), "{said}");
 }
 
 fn builds(dir: &Path) -> usize {
