@@ -19,11 +19,8 @@ fn main() -> ExitCode {
     let parsed = match arena::cli::dialect::Dialect::of_program(&program) {
         Some(dialect) => {
             let words = std::env::args().skip(1);
-            let name = match dialect {
-                arena::cli::dialect::Dialect::Fastchess => "fastchess",
-                arena::cli::dialect::Dialect::Cutechess => "cutechess",
-            };
-            Cli::try_parse_from(["arena".to_string(), name.to_string(), "--".to_string()].into_iter().chain(words))
+            let head = ["arena", dialect.subcommand(), "--"].map(String::from);
+            Cli::try_parse_from(head.into_iter().chain(words))
         }
         None => Cli::try_parse(),
     };

@@ -36,6 +36,14 @@ impl Dialect {
         }
     }
 
+    /// Its arena subcommand: `fastchess` or `cutechess`.
+    pub fn subcommand(self) -> &'static str {
+        match self {
+            Dialect::Fastchess => "fastchess",
+            Dialect::Cutechess => "cutechess",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Dialect::Fastchess => "fastchess",
@@ -105,10 +113,7 @@ fn help(dialect: Dialect) -> String {
          -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= notation=san; -epdout; -event -site;\n\
          -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -recover -check-mate-pvs -testEnv -version -help;\n\
          and arena's own --db FILE|postgres://… . Anything else is refused in one line naming what arena offers instead.",
-        match dialect {
-            Dialect::Fastchess => "fastchess",
-            Dialect::Cutechess => "cutechess",
-        },
+        dialect.subcommand(),
         dialect.name()
     )
 }
