@@ -16,6 +16,12 @@ use crate::{DbError, Target};
 /// and progress share them.
 const POSTGRES_CONNECTIONS: u32 = 8;
 
+/// How long a query waits for a PostgreSQL connection (the pool retries
+/// a refused one meanwhile): a server restart is waited out; beyond it the
+/// caller hears [`DbError::Unreachable`] (a worker says it once, and tries
+/// again).
+const POSTGRES_WAIT: Duration = Duration::from_secs(10);
+
 /// The page size of a new SQLite file. A game's packed moves (2 to 3 KB)
 /// sit in one row: 4 KB pages hold one such row each and waste a third of
 /// the file; 8 KB pages hold three. `arena compact` gives an older file
@@ -38,6 +44,21 @@ pub struct Db {
 fn classify(shown: &str, error: &sqlx::Error) -> DbError {
     let text = error.to_string();
     let target = shown.to_string();
+    // PostgreSQL's insufficient_privilege: a role without the grant, or a
+    // row its policies keep from this role (a worker's, `arena roles`).
+    let code = error.as_database_error().and_then(|e| e.code()).map(|code| code.to_string());
+    let cause = || text.strip_prefix("error returned from database: ").unwrap_or(&text).to_string();
+    if code.as_deref() == Some("42501") {
+        return DbError::Denied { target, cause: cause() };
+    }
+    // The server cannot be reached or is going away: an I/O error, no
+    // connection within the pool's wait, or SQLSTATE class 08 (connection
+    // exception) or 57 (operator intervention: a shutdown, a restart).
+    let lost = matches!(error, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_))
+        || code.as_deref().is_some_and(|code| code.starts_with("08") || code.starts_with("57P"));
+    if lost {
+        return DbError::Unreachable { target, cause: cause() };
+    }
     if text.contains("database is locked") || text.contains("database is busy") {
         DbError::Locked { target }
     } else if text.contains("disk is full")
@@ -517,7 +538,7 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
     probe.close().await.map_err(|e| open_error(shown, e))?;
     let pool = pool_options::<Any>()
         .max_connections(POSTGRES_CONNECTIONS)
-        .acquire_timeout(Duration::from_secs(30))
+        .acquire_timeout(POSTGRES_WAIT)
         .connect_with(options)
         .await
         .map_err(|e| open_error(shown, e))?;

@@ -18,6 +18,7 @@ mod machines;
 mod moves;
 mod packed;
 mod read;
+mod roles;
 mod runs;
 mod suite;
 mod target;
@@ -32,6 +33,7 @@ pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use lease::PackedGame;
 pub use machines::{machine_name, name_machine};
 pub use read::{MoveFields, StoredMoves};
+pub use roles::worker_role_sql;
 pub use runs::{OpenRun, RunFilter};
 pub use target::{BadTarget, Target};
 pub use tune::TuneStep;
@@ -74,6 +76,26 @@ pub enum DbError {
     ReadOnly {
         /// The file or URL.
         target: String,
+    },
+    /// The PostgreSQL server refused this role the statement: its grants or
+    /// row policies (a worker's role, `arena roles`) do not allow it.
+    #[error(
+        "database '{target}' refused this role: {cause} (a worker's role stores only the games of the pairs it \
+         holds: do this with the owner's URL, or apply `arena roles` again after an upgrade)"
+    )]
+    Denied {
+        /// The URL (never with its password).
+        target: String,
+        /// The server's message.
+        cause: String,
+    },
+    /// The PostgreSQL server could not be reached, or went away mid-way.
+    #[error("lost database '{target}': {cause}")]
+    Unreachable {
+        /// The URL (never with its password).
+        target: String,
+        /// What the connection said.
+        cause: String,
     },
     /// The disk (or the server's) has no room for the next write; what was
     /// being written was rolled back.

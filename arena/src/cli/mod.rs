@@ -137,6 +137,8 @@ pub enum Command {
     Compact(storage::CompactArgs),
     /// Make finished runs shed their moves and I/O logs; games, tallies and reports stay.
     Prune(storage::PruneArgs),
+    /// Make a PostgreSQL login role a worker's: it reads runs, claims pairs and stores the games of the pairs it holds, nothing else.
+    Roles(storage::RolesArgs),
     /// Print one game's engine I/O log: every line to and from its engines, with milliseconds.
     Log(inspect::LogArgs),
     /// List the engines known by name, with their UCI options.
@@ -524,6 +526,7 @@ pub async fn run(cli: Cli) -> CliResult {
         Command::Log(args) => inspect::log(args).await,
         Command::Moves(args) => inspect::moves(args).await,
         Command::Compact(args) => storage::compact(args).await,
+        Command::Roles(args) => storage::roles(args).await,
         Command::Prune(args) => storage::prune(args).await,
         Command::Engines(args) => engines::list(args).await,
         Command::Check(args) => check::run(args).await,

@@ -31,6 +31,48 @@ pub struct PruneArgs {
     dry_run: bool,
 }
 
+/// `arena roles`.
+#[derive(Args, Debug)]
+pub struct RolesArgs {
+    /// The database, as its owner: postgres://OWNER@host:port/database.
+    #[arg(long = "db", value_parser = super::DbParser)]
+    db: db::Target,
+    /// The login role workers connect as (create it first: CREATE ROLE NAME LOGIN PASSWORD '…').
+    #[arg(long, value_name = "NAME")]
+    worker: String,
+    /// Print the SQL instead of applying it.
+    #[arg(long)]
+    print: bool,
+}
+
+/// `arena roles`: the grants and row policies that make a login role a
+/// worker's, applied as the owner (or printed).
+pub(super) async fn roles(args: RolesArgs) -> CliResult {
+    if !matches!(args.db, db::Target::Postgres(_)) {
+        anyhow::bail!(
+            "roles are PostgreSQL's: give --db postgres://OWNER@host/database (a SQLite file is guarded by its file's permissions)"
+        );
+    }
+    let db = open_existing(&args.db).await?;
+    if args.print {
+        let sql = db::worker_role_sql(&db.schema().await?, &args.worker).map_err(anyhow::Error::msg)?;
+        for statement in sql {
+            outln!("{statement};");
+        }
+        return Ok(());
+    }
+    let sql = db.grant_worker(&args.worker).await?;
+    outln!(
+        "role {} is a worker's on {} ({} statements): it reads runs, claims and renews pairs and stores the games of the \
+         pairs it holds; connect workers as it: arena worker --db postgres://{}@HOST/DATABASE",
+        args.worker,
+        db.describe(),
+        sql.len(),
+        args.worker
+    );
+    Ok(())
+}
+
 /// Games converted per transaction: each batch is whole or not at all, so
 /// stopping `arena compact` anywhere loses nothing.
 const BATCH: i64 = 1000;

@@ -46,6 +46,9 @@ pub struct Shared {
     /// idle slot looks again at once instead of at its next poll (the last
     /// pair of a local run ends the run without a second's wait).
     pub(super) changed: tokio::sync::Notify,
+    /// Whether the database cannot be reached (a worker's slots go on
+    /// trying): said once when it starts and once when it ends.
+    outage: Mutex<Option<Instant>>,
 }
 
 /// Beats are written at most this often.
@@ -62,6 +65,7 @@ impl Shared {
             counts: Mutex::new(Counts::default()),
             beats: Mutex::new((None, WorkerBeat::default())),
             changed: tokio::sync::Notify::new(),
+            outage: Mutex::new(None),
         })
     }
 
@@ -118,6 +122,13 @@ impl Shared {
         lock(&self.progress).finish();
     }
 
+    /// The database answered: an outage, if there was one, is over.
+    pub(super) fn reached(&self, db: &Db) {
+        if lock(&self.outage).take().is_some() {
+            self.note(&format!("reconnected to {}: the work goes on", db.describe()));
+        }
+    }
+
     /// Records a failure; `true` when the slot should stop. `note` says it
     /// when slots go on.
     pub(super) fn fail(&self, error: RunError, note: impl FnOnce(&RunError) -> String) -> bool {
@@ -126,6 +137,25 @@ impl Shared {
                 lock(&self.failure).get_or_insert(error);
                 let _ = self.stop.send(Stop::FinishInFlight);
                 true
+            }
+            // The server refuses this role the statement (a worker's role
+            // without the grants this arena needs): trying again cannot
+            // help, so the process stops with it.
+            OnError::Continue if matches!(error, RunError::Db(db::DbError::Denied { .. })) => {
+                lock(&self.failure).get_or_insert(error);
+                let _ = self.stop.send(Stop::FinishInFlight);
+                true
+            }
+            OnError::Continue if matches!(error, RunError::Db(db::DbError::Unreachable { .. })) => {
+                let mut outage = lock(&self.outage);
+                if outage.is_none() {
+                    *outage = Some(Instant::now());
+                    self.note(&format!(
+                        "{error}; trying again: the games in flight play on, and what cannot be stored \
+                         goes back to the queue"
+                    ));
+                }
+                false
             }
             OnError::Continue => {
                 self.note(&note(&error));

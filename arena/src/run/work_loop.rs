@@ -71,7 +71,11 @@ pub async fn run_slot<W: Work>(work: Arc<W>, mut slot: Slot, shared: Arc<Shared>
         let changed = shared.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
-        let unit = match claim(&*work, &slot, &db).await {
+        let claimed = claim(&*work, &slot, &db).await;
+        if claimed.is_ok() {
+            shared.reached(&db);
+        }
+        let unit = match claimed {
             Ok(Next::Play(unit)) => unit,
             // Nothing claimed while the last unit is still being stored: what
             // comes next depends on it (it may end the run), so it goes first.
@@ -248,6 +252,7 @@ async fn settled<W: Work>(
     let run = work.run_of(&unit);
     match stored {
         Ok(Played::Stored(stored)) => {
+            shared.reached(db);
             let added = i64::try_from(stored.added).unwrap_or(0);
             shared.beat(db, WorkerBeat { units: 1, progress: added, ..doing(run, what) }, false).await;
             lock(&shared.counts).stored += 1;

@@ -165,6 +165,9 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
     let (runtime, concurrency, lease, poll) = (config.runtime.clone(), config.concurrency, config.lease, config.poll);
     start_slots(catalogue.clone(), &runtime, &shared, concurrency, lease, poll).await;
     signals.abort();
+    if let Some(RunError::Db(denied)) = shared.take_failure() {
+        return Err(WorkerError::Db(denied));
+    }
     let mut summary = *lock(&catalogue.done);
     summary.lost = shared.counts().lost;
     Ok(summary)

@@ -23,6 +23,7 @@ mod polyglot;
 mod ponder;
 mod records;
 mod report;
+mod roles;
 mod runfile;
 mod runs;
 mod scale;

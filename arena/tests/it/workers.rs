@@ -47,7 +47,7 @@ fn worker(dir: &Path, db: &str, run: &str) -> Child {
 }
 
 /// One number from the database, by plain SQL (the test's own reading).
-async fn count(target: &Target, sql: &str) -> i64 {
+pub(crate) async fn count(target: &Target, sql: &str) -> i64 {
     sqlx::any::install_default_drivers();
     let url = match target {
         Target::Sqlite(path) => format!("sqlite://{}", path.display()),
@@ -104,7 +104,7 @@ async fn three_workers_one_killed(dir: &Path, target: &Target, create: &[&str], 
 }
 
 /// Waits for a worker to exit by itself (at most 180 s); its stderr.
-fn finish(mut child: Child) -> String {
+pub(crate) fn finish(mut child: Child) -> String {
     let deadline = Instant::now() + Duration::from_secs(180);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
@@ -124,7 +124,7 @@ fn finish(mut child: Child) -> String {
 
 /// The checks every run must pass: pairs done each with games 0 and 1 and
 /// nothing else stored; the stored tallies equal to the games.
-async fn assert_consistent(target: &Target, run: i64) {
+pub(crate) async fn assert_consistent(target: &Target, run: i64) {
     let db = Db::open(target).await.unwrap();
     let info = db.run(run).await.unwrap();
     assert_eq!(info.status, model::RunStatus::Finished, "{target}");

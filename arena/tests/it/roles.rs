@@ -1,0 +1,222 @@
+//! What a machine may do to a shared PostgreSQL database, through the
+//! `arena` binary: a worker connected with a worker's role (`arena roles`)
+//! plays a run to its end and the server refuses it a `DELETE` of runs, an
+//! `UPDATE` of a stored game and a `DROP TABLE`; and a worker whose server
+//! restarts, or goes away for longer than a lease, ends its run with every
+//! planned pair exactly once and says on one line what happened and when
+//! it reconnected.
+//!
+//! The roles test uses the tests' server (`ARENA_TEST_POSTGRES`, or the one
+//! `.ci/start-postgres` starts; its role may create roles). The outage test
+//! starts a server of its own on port 55433 with `.ci/start-postgres`, which
+//! it restarts and stops. Without them the tests are skipped with a printed
+//! reason, except under CI (`CI` set), where that fails.
+
+use crate::common::{ARENA, arena, arena_ok, temp_dir};
+use crate::workers::{assert_consistent, count, finish};
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use db::Target;
+
+/// The worker's login role of the roles test (roles are the server's, not a database's).
+const WORKER_ROLE: &str = "arena_test_worker";
+
+/// A scratch database `name` on `server`, or `None` (skipped) without one.
+async fn scratch(server: &str, name: &str) -> Option<Target> {
+    match db::scratch_postgres(&server.parse().unwrap(), name).await {
+        Ok(target) => Some(target),
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => {
+            eprintln!("skipping {name}: {e}");
+            None
+        }
+    }
+}
+
+fn url_of(target: &Target) -> String {
+    match target {
+        Target::Postgres(url) => url.clone(),
+        Target::Sqlite(_) => unreachable!("a PostgreSQL test"),
+    }
+}
+
+/// `url` with another user and password.
+fn as_user(url: &str, user: &str, password: &str) -> String {
+    let mut url = url::Url::parse(url).unwrap();
+    url.set_username(user).unwrap();
+    url.set_password(Some(password)).unwrap();
+    url.to_string()
+}
+
+/// Runs `sql` as the role of `url`; the server's SQLSTATE when it refuses.
+async fn execute(url: &str, sql: &str) -> Result<u64, String> {
+    sqlx::any::install_default_drivers();
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(url).await.unwrap();
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql.to_string())).execute(&pool).await;
+    pool.close().await;
+    done.map(|d| d.rows_affected())
+        .map_err(|e| e.as_database_error().and_then(|d| d.code()).map(|c| c.to_string()).unwrap_or(e.to_string()))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored() {
+    let dir = temp_dir("roles");
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let Some(target) = scratch(&server, "arena_roles").await else { return };
+    let owner = url_of(&target);
+    // The login role, made once per server (as an administrator would).
+    let create = format!(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{WORKER_ROLE}') THEN \
+         CREATE ROLE {WORKER_ROLE} LOGIN PASSWORD '{WORKER_ROLE}'; END IF; END $$"
+    );
+    execute(&owner, &create).await.expect("the tests' role may create roles (.ci/start-postgres)");
+    let worker = as_user(&owner, WORKER_ROLE, WORKER_ROLE);
+
+    // Refusals: one line each, nothing applied.
+    for (args, expected) in [
+        (vec!["roles", "--db", "runs.db", "--worker", "w"], "roles are PostgreSQL's"),
+        (vec!["roles", "--db", &owner, "--worker", "no_such_role_here"], "no role 'no_such_role_here'"),
+        (vec!["roles", "--db", &owner, "--worker", "w; DROP TABLE runs"], "cannot be a role's name"),
+    ] {
+        let out = arena(&dir, &args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected) && stderr.trim_end().lines().count() == 1, "{args:?}: {stderr}");
+    }
+    let printed = arena_ok(&dir, &["roles", "--db", &owner, "--worker", WORKER_ROLE, "--print"]);
+    let printed = String::from_utf8_lossy(&printed.stdout);
+    assert!(
+        printed.contains("ENABLE ROW LEVEL SECURITY") && printed.contains("GRANT SELECT ON ALL TABLES"),
+        "{printed}"
+    );
+    // Printing applied nothing: the role cannot read yet.
+    assert_eq!(execute(&worker, "SELECT COUNT(*) FROM runs").await, Err("42501".into()));
+
+    let applied = arena_ok(&dir, &["roles", "--db", &owner, "--worker", WORKER_ROLE]);
+    assert!(String::from_utf8_lossy(&applied.stdout).contains("is a worker's"));
+    // Creating a run is the owner's.
+    let refused = arena(&dir, &["match", "--a", "fhr", "--b", "plain", "--games", "2", "--db", &worker]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success() && stderr.contains("refused this role"), "{stderr}");
+
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "8", "--tc", "nodes=2000", "--no-local"];
+    let created = arena_ok(&dir, &[&create[..], &["--db", &owner]].concat());
+    assert_eq!(String::from_utf8_lossy(&created.stdout).trim(), "run 1");
+    let child = Command::new(ARENA)
+        .args(["worker", "--db", &worker, "--run", "1", "--concurrency", "2", "--lease", "3", "--poll", "1"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = finish(child);
+    assert!(!log.contains("refused"), "{log}");
+    assert_consistent(&target, 1).await;
+    let done = "SELECT COUNT(*) FROM pairs WHERE status = 'done'";
+    assert_eq!(count(&target, done).await, 4);
+
+    // The server refuses the worker's role what the layout leaves out.
+    for sql in ["DELETE FROM runs", "UPDATE games SET result = '0-1'", "DROP TABLE games", "TRUNCATE tallies"] {
+        assert_eq!(execute(&worker, sql).await, Err("42501".into()), "{sql}");
+    }
+    // Finished rows are out of its reach: none changes.
+    let wins = "SELECT CAST(SUM(wins) AS BIGINT) FROM tallies";
+    let before = count(&target, wins).await;
+    for sql in [
+        "UPDATE tallies SET wins = wins + 100",
+        "UPDATE pairs SET status = 'pending'",
+        "UPDATE runs SET status = 'running'",
+        "DELETE FROM games",
+        "DELETE FROM packed_moves",
+        "UPDATE run_games SET games = 0",
+    ] {
+        assert_eq!(execute(&worker, sql).await, Ok(0), "{sql}");
+    }
+    assert_eq!(count(&target, wins).await, before);
+    assert_eq!(count(&target, done).await, 4);
+    assert_eq!(count(&target, "SELECT COUNT(*) FROM games").await, 8);
+    // It reads: the views work as it.
+    let shown = arena_ok(&dir, &["show", "1", "--db", &worker]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("8 games"), "{}", String::from_utf8_lossy(&shown.stdout));
+}
+
+/// A PostgreSQL server of the test's own, stopped when dropped.
+struct OwnServer {
+    script: std::path::PathBuf,
+    port: &'static str,
+}
+
+impl OwnServer {
+    /// Starts it (`.ci/start-postgres PORT`): its URL.
+    fn start(port: &'static str) -> Option<(OwnServer, String)> {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/start-postgres");
+        let out = Command::new(&script).arg(port).output().unwrap();
+        if !out.status.success() {
+            let why = String::from_utf8_lossy(&out.stderr).into_owned();
+            assert!(std::env::var_os("CI").is_none(), "CI needs a PostgreSQL server of the test's own: {why}");
+            eprintln!("skipping the outage test: {why}");
+            return None;
+        }
+        let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        Some((OwnServer { script, port }, url))
+    }
+
+    /// `restart`, `stop` or `start`.
+    fn ctl(&self, action: &str) {
+        let out = Command::new(&self.script).args([self.port, action]).output().unwrap();
+        assert!(out.status.success(), "{action}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+impl Drop for OwnServer {
+    fn drop(&mut self) {
+        let _ = Command::new(&self.script).args([self.port, "stop"]).output();
+    }
+}
+
+/// Waits (at most 120 s) until `at_least` pairs of run 1 are done.
+async fn pairs_done(target: &Target, at_least: i64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while count(target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await < at_least {
+        assert!(std::time::Instant::now() < deadline, "the worker did not get to {at_least} pairs");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_rides_out_a_server_restart_and_an_outage_longer_than_its_lease() {
+    let dir = temp_dir("outage");
+    let Some((server, url)) = OwnServer::start("55433") else { return };
+    let Some(target) = scratch(&url, "arena_outage").await else { return };
+    let db = url_of(&target);
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=2000", "--no-local"];
+    arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
+    let lease = 3;
+    let child = Command::new(ARENA)
+        .args(["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--lease", &lease.to_string(), "--poll", "1"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    pairs_done(&target, 3).await;
+    // A restart: every connection ends; the server is back within the pool's wait.
+    server.ctl("restart");
+    pairs_done(&target, 8).await;
+    // An outage longer than the lease and than the pool's wait (10 s).
+    server.ctl("stop");
+    tokio::time::sleep(Duration::from_secs(4 * lease + 1)).await;
+    server.ctl("start");
+    let log = finish(child);
+    assert_consistent(&target, 1).await;
+    assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 20, "{log}");
+    // The outage said once, and its end.
+    let lost: Vec<&str> = log.lines().filter(|line| line.contains("lost database")).collect();
+    let back: Vec<&str> = log.lines().filter(|line| line.starts_with("reconnected to")).collect();
+    assert!(!lost.is_empty() && lost.len() == back.len(), "{log}");
+    assert!(lost.iter().all(|line| !line.contains(":arena_test@")), "no password: {log}");
+    drop(server);
+}

@@ -1,0 +1,212 @@
+//! Least privilege on PostgreSQL: the grants and row-level security that
+//! make a login role a worker's. The owner (the role that created the
+//! tables and runs the migrations) creates runs; a worker role reads
+//! everything, claims and renews the leases of unfinished pairs and suite
+//! chunks, stores the games of the pairs it holds (and the counts that go
+//! with them while their run is running), and nothing else: no DELETE but
+//! of the games of a pair not done, no UPDATE of a game, a finished pair, a
+//! finished run, a run's spec or engines, no DDL. The server enforces it:
+//! the worker role owns nothing, and a table's owner alone bypasses its
+//! policies.
+
+use sqlx::Row;
+
+use crate::{Db, DbError};
+
+/// The counts kept beside a run's pairs, written as pairs finish: a worker
+/// adds to them while the run is running.
+const RUN_COUNTS: [&str; 8] = [
+    "tallies",
+    "run_pairs",
+    "run_games",
+    "run_engine_totals",
+    "run_overheads",
+    "run_progress",
+    "run_machines",
+    "tune_iterations",
+];
+
+/// What a worker may write, by table, besides the counts: the statement's
+/// grants and its policies (`{running}`: the row's run is running).
+const WRITES: [(&str, &str, &[&str]); 10] = [
+    (
+        "pairs",
+        "UPDATE (status, finished_seq, llr, lease_until, claims, worker, result0, result1, machine)",
+        &["FOR UPDATE USING (status IN ('pending', 'running')) \
+           WITH CHECK (status IN ('pending', 'running', 'done', 'skipped'))"],
+    ),
+    (
+        "suite_chunks",
+        "UPDATE (status, lease_until, claims, worker)",
+        &["FOR UPDATE USING (status IN ('pending', 'running')) WITH CHECK (status IN ('pending', 'running', 'done'))"],
+    ),
+    (
+        "runs",
+        "UPDATE (status, verdict, finished_ms)",
+        &["FOR UPDATE USING (status = 'running') WITH CHECK (status = 'finished')"],
+    ),
+    (
+        "games",
+        "INSERT, DELETE",
+        &[
+            "FOR INSERT WITH CHECK (EXISTS (SELECT 1 FROM pairs p WHERE p.id = games.pair_id AND p.status = 'running'))",
+            "FOR DELETE USING (EXISTS (SELECT 1 FROM pairs p WHERE p.id = games.pair_id AND p.status <> 'done'))",
+        ],
+    ),
+    ("packed_moves", "INSERT, DELETE", &[]),
+    ("pv_issues", "INSERT, DELETE", &[]),
+    // Moves of games stored before they were packed: only taken back.
+    ("game_moves", "DELETE", &[]),
+    ("engine_identities", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
+    ("suite_results", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
+    ("workers", "INSERT, UPDATE", &["FOR INSERT WITH CHECK (true)", "FOR UPDATE USING (true)"]),
+];
+
+/// The policies of a game's rows in `table` (`game_id`): neither stored
+/// nor taken back once its pair is done. (The insert cannot ask for a held
+/// pair: the game's moves are stored in the statement that stores the
+/// game, whose row the policy's query does not see yet.)
+fn game_row_policies(table: &str) -> [String; 2] {
+    let done = format!(
+        "NOT EXISTS (SELECT 1 FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.id = {table}.game_id AND p.status = 'done')"
+    );
+    [format!("FOR INSERT WITH CHECK ({done})"), format!("FOR DELETE USING ({done})")]
+}
+
+/// `name` quoted as an SQL identifier, or why it cannot be a role's name
+/// here: letters, digits, `_`, `-` and `.` only.
+fn identifier(name: &str) -> Result<String, String> {
+    let fine = !name.is_empty()
+        && name.len() <= 63
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
+    match fine {
+        true => Ok(format!("\"{name}\"")),
+        false => Err(format!("'{name}' cannot be a role's name here: use 1 to 63 letters, digits, '_', '-' or '.'")),
+    }
+}
+
+/// The statements that make login role `role` a worker's in schema
+/// `schema`, idempotent: applied again (after an upgrade added tables) they
+/// give the same layout.
+///
+/// # Errors
+///
+/// A role or schema name that is not a plain identifier.
+pub fn worker_role_sql(schema: &str, role: &str) -> Result<Vec<String>, String> {
+    let (schema, role) = (identifier(schema)?, identifier(role)?);
+    let running =
+        |table: &str| format!("EXISTS (SELECT 1 FROM runs r WHERE r.id = {table}.run_id AND r.status = 'running')");
+    let mut sql = vec![
+        format!("REVOKE ALL ON ALL TABLES IN SCHEMA {schema} FROM {role}"),
+        format!("REVOKE ALL ON ALL SEQUENCES IN SCHEMA {schema} FROM {role}"),
+        format!("REVOKE CREATE ON SCHEMA {schema} FROM PUBLIC"),
+        format!("REVOKE CREATE ON SCHEMA {schema} FROM {role}"),
+        format!("GRANT USAGE ON SCHEMA {schema} TO {role}"),
+        format!("GRANT SELECT ON ALL TABLES IN SCHEMA {schema} TO {role}"),
+        format!("GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA {schema} TO {role}"),
+    ];
+    let mut policies: Vec<(String, Vec<String>)> = Vec::new();
+    for (table, grant, rules) in WRITES {
+        sql.push(format!("GRANT {grant} ON {schema}.{table} TO {role}"));
+        let rules = match table {
+            "packed_moves" | "pv_issues" | "game_moves" => game_row_policies(table).to_vec(),
+            _ => rules.iter().map(|rule| rule.replace("{running}", &running(table))).collect(),
+        };
+        policies.push((table.to_string(), rules));
+    }
+    for table in RUN_COUNTS {
+        sql.push(format!("GRANT INSERT, UPDATE ON {schema}.{table} TO {role}"));
+        let running = running(table);
+        policies.push((
+            table.to_string(),
+            vec![
+                format!("FOR INSERT WITH CHECK ({running})"),
+                format!("FOR UPDATE USING ({running}) WITH CHECK ({running})"),
+            ],
+        ));
+    }
+    for (table, rules) in policies {
+        let table = format!("{schema}.{table}");
+        sql.push(format!("ALTER TABLE {table} ENABLE ROW LEVEL SECURITY"));
+        // Every role the grants let read reads every row.
+        sql.push(format!("DROP POLICY IF EXISTS arena_read ON {table}"));
+        sql.push(format!("CREATE POLICY arena_read ON {table} FOR SELECT USING (true)"));
+        for (index, rule) in rules.iter().enumerate() {
+            sql.push(format!("DROP POLICY IF EXISTS arena_worker_{index} ON {table}"));
+            sql.push(format!("CREATE POLICY arena_worker_{index} ON {table} {rule}"));
+        }
+    }
+    Ok(sql)
+}
+
+impl Db {
+    /// The schema this connection's tables are in.
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn schema(&self) -> Result<String, DbError> {
+        let row = sqlx::query("SELECT CAST(current_schema() AS TEXT)")
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(row.get::<String, _>(0))
+    }
+
+    /// Makes existing login role `role` a worker's ([`worker_role_sql`]), in
+    /// one transaction; `Err` with one line when this is no PostgreSQL
+    /// database, the role does not exist or this role may not grant.
+    ///
+    /// # Errors
+    ///
+    /// As above.
+    pub async fn grant_worker(&self, role: &str) -> Result<Vec<String>, DbError> {
+        if !self.is_shared() {
+            return Err(DbError::Sql(
+                "roles are PostgreSQL's: a SQLite file is guarded by its file's permissions".into(),
+            ));
+        }
+        let sql = worker_role_sql(&self.schema().await?, role).map_err(DbError::Sql)?;
+        let exists = sqlx::query("SELECT COUNT(*) FROM pg_roles WHERE rolname = $1")
+            .bind(role)
+            .fetch_one(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?
+            .get::<i64, _>(0);
+        if exists == 0 {
+            return Err(DbError::Sql(format!(
+                "no role '{role}' on this server: create it first, e.g. CREATE ROLE \"{role}\" LOGIN PASSWORD '…' \
+                 (as a superuser or a role with CREATEROLE)"
+            )));
+        }
+        let mut tx = self.write().await?;
+        for statement in &sql {
+            sqlx::query(sqlx::AssertSqlSafe(statement.clone())).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+        }
+        tx.commit().await.map_err(|e| self.error(e))?;
+        Ok(sql)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_names_are_quoted_into_the_statements() {
+        assert!(worker_role_sql("public", "w1").unwrap().iter().all(|s| !s.contains("\"w1\"\"")));
+        for bad in ["", "a\"b", "x; DROP TABLE runs", "a b", &"w".repeat(64)] {
+            assert!(worker_role_sql("public", bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn every_table_a_worker_writes_has_row_level_security() {
+        let sql = worker_role_sql("public", "w").unwrap();
+        for statement in sql.iter().filter(|s| s.starts_with("GRANT") && s.contains(" ON \"public\".")) {
+            let table = statement.split(" ON ").nth(1).unwrap().split(' ').next().unwrap();
+            assert!(sql.contains(&format!("ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")), "{table}");
+        }
+        assert!(!sql.iter().any(|s| s.contains("DELETE") && (s.contains(".runs ") || s.contains(".tallies "))));
+    }
+}
