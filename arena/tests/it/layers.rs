@@ -1,6 +1,6 @@
 //! The layers of `arena/src` (ARCHITECTURE.md, "Layers"): each module uses
-//! only modules of its own layer or below, and no file reaches, through
-//! its imports, back to itself. Read from the source text: every
+//! only modules of its own layer or below; and in every crate of the
+//! workspace no file reaches, through its imports, back to itself. Read from the source text: every
 //! `crate::…` and `super::…` path outside comments and tests.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -115,29 +115,28 @@ fn resolve(from: &[String], path: &str, known: &BTreeMap<Vec<String>, String>) -
     best
 }
 
-#[test]
-fn modules_only_use_their_own_layer_or_lower_and_never_reach_back_to_themselves() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let known = modules(&src);
-    let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    let mut upward = Vec::new();
-    for (module, text) in &known {
-        let top = &module[0];
-        let own = layer(top).unwrap_or_else(|| panic!("module {top} is in no layer of this test and ARCHITECTURE.md"));
+/// Each module's uses of other modules of its crate (a module declaring or
+/// re-exporting its own children is containment, not use).
+fn uses(known: &BTreeMap<Vec<String>, String>) -> BTreeMap<Vec<String>, BTreeSet<(Vec<String>, String)>> {
+    let mut edges: BTreeMap<Vec<String>, BTreeSet<(Vec<String>, String)>> = BTreeMap::new();
+    for (module, text) in known {
         for path in paths(&code(text)) {
-            let Some(target) = resolve(module, &path, &known) else { continue };
-            let their = layer(&target[0]).unwrap_or(usize::MAX);
-            if their > own {
-                upward.push(format!("{} uses {path} (layer {their} above {own})", module.join("::")));
-            }
-            // A module declaring or re-exporting its own children is containment, not use.
+            let Some(target) = resolve(module, &path, known) else { continue };
             if target != *module && !target.starts_with(module) {
-                edges.entry(module.clone()).or_default().insert(target);
+                edges.entry(module.clone()).or_default().insert((target, path));
             }
         }
     }
-    assert!(upward.is_empty(), "imports that look up:\n{}", upward.join("\n"));
-    // Depth-first search for a path that comes back to where it started.
+    edges
+}
+
+/// A path of uses that comes back to where it started, if there is one.
+fn circle(known: &BTreeMap<Vec<String>, String>) -> Option<String> {
+    let edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = uses(known)
+        .into_iter()
+        .map(|(module, targets)| (module, targets.into_iter().map(|(target, _)| target).collect()))
+        .collect();
+    // Depth-first search.
     fn visit(
         node: &Vec<String>,
         edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
@@ -166,10 +165,38 @@ fn modules_only_use_their_own_layer_or_lower_and_never_reach_back_to_themselves(
         None
     }
     let mut state = BTreeMap::new();
-    for module in known.keys() {
-        if let Some(circle) = visit(module, &edges, &mut state, &mut Vec::new()) {
-            let names: Vec<String> = circle.iter().map(|m| m.join("::")).collect();
-            panic!("an import circle: {}", names.join(" → "));
+    known.keys().find_map(|module| {
+        let circle = visit(module, &edges, &mut state, &mut Vec::new())?;
+        Some(circle.iter().map(|m| m.join("::")).collect::<Vec<_>>().join(" → "))
+    })
+}
+
+#[test]
+fn modules_only_use_their_own_layer_or_lower() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let known = modules(&src);
+    let mut upward = Vec::new();
+    for (module, targets) in uses(&known) {
+        let top = &module[0];
+        let own = layer(top).unwrap_or_else(|| panic!("module {top} is in no layer of this test and ARCHITECTURE.md"));
+        for (target, path) in targets {
+            let their = layer(&target[0]).unwrap_or(usize::MAX);
+            if their > own {
+                upward.push(format!("{} uses {path} (layer {their} above {own})", module.join("::")));
+            }
+        }
+    }
+    assert!(upward.is_empty(), "imports that look up:\n{}", upward.join("\n"));
+}
+
+#[test]
+fn no_module_of_any_crate_reaches_back_to_itself_through_its_imports() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for krate in ["arena", "engine", "model", "openings", "db", "reports"] {
+        let known = modules(&root.join(krate).join("src"));
+        assert!(!known.is_empty(), "{krate}: no modules read");
+        if let Some(circle) = circle(&known) {
+            panic!("an import circle in {krate}: {circle}");
         }
     }
 }

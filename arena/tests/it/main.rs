@@ -2,6 +2,7 @@
 //! binary (one link step): a module per subject, sharing [`common`].
 
 mod affinity;
+mod architecture;
 mod check;
 mod chess960;
 mod common;
