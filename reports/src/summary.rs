@@ -242,14 +242,15 @@ impl Statistics {
                 None => {}
             }
         }
-        let p = self.exact_p_value.map_or(estimate.p_value, |exact| exact.max(estimate.p_value));
+        let (p, _) = self.p_shown(estimate);
         if p < 0.05 {
             let (stronger, weaker) = if estimate.elo > 0.0 { (a, b) } else { (b, a) };
             return format!("{stronger} is stronger than {weaker} at 5 % significance ({})", p_equals(p));
         }
-        if estimate.point().is_none() {
-            // All won (or lost), or nearly: no two-sided interval to scale,
-            // so no count of games would be more than a guess.
+        if estimate.point().is_none() || self.games < TOO_FEW {
+            // All won (or lost), or nearly, or a handful of games: no
+            // interval worth scaling, so no count of games would be more
+            // than a guess.
             return format!("not significant ({}): too few games to size the difference; play more", p_equals(p));
         }
         let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
@@ -289,13 +290,29 @@ impl Statistics {
             out += &sprt_line(s);
         }
         out += &format!("verdict: {}\n", self.verdict_line(a, b));
+        let estimates = [&self.trinomial_estimate, &self.pentanomial_estimate];
+        if estimates.iter().any(|e| e.as_ref().is_some_and(|e| e.elo_limit.is_some())) {
+            out += &format!("{ONE_SIDED_NOTE}\n");
+        }
         out
     }
 
-    /// The likelihood of superiority, p-values and draw ratio of estimate
-    /// `e`, as a line.
+    /// The one p-value shown for estimate `e`, and whether it is the exact
+    /// sign test's: below [`EXACT_BELOW`] games the exact one (the normal
+    /// approximation is poor on few decisive games), else the estimate's.
+    /// The verdict and the LOS line both show this one.
+    pub fn p_shown(&self, e: &Estimate) -> (f64, bool) {
+        match self.exact_p_value {
+            Some(exact) if self.games < EXACT_BELOW => (exact, true),
+            _ => (e.p_value, false),
+        }
+    }
+
+    /// The likelihood of superiority, the p-value and draw ratio of
+    /// estimate `e`, as a line.
     fn los_line(&self, e: &Estimate) -> String {
-        let exact = self.exact_p_value.map(|p| format!(", exact {}", p_value(p))).unwrap_or_default();
+        let (p, exact) = self.p_shown(e);
+        let exact = if exact { " (exact sign test)" } else { "" };
         // The games' draw ratio, as W-D-L counts it; the pairs' middle
         // share (fastchess's "DrawRatio") named as such beside it.
         let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
@@ -305,9 +322,19 @@ impl Statistics {
             (Some(games), None) => format!("draw ratio {}", percent(games.draw_ratio)),
             (None, _) => format!("DD+WL pairs {}", percent(e.draw_ratio)),
         };
-        format!("LOS {}   p {}{exact}   {draws}\n", percent(e.los), p_value(e.p_value))
+        format!("LOS {}   p {}{exact}   {draws}\n", percent(e.los), p_value(p))
     }
 }
+
+/// Below this many games the p-value shown is the exact sign test's.
+pub const EXACT_BELOW: u64 = 200;
+
+/// Below this many games a verdict names no count of games to play.
+pub const TOO_FEW: u64 = 10;
+
+/// The note under a sample whose Elo is a one-sided bound.
+pub const ONE_SIDED_NOTE: &str = "note: '>' and '<' give a one-sided 95 % bound (Wilson's): with no game lost (or \
+     none won) the score's interval reaches 100 % (0 %), so only how low (high) the Elo can be is known";
 
 /// `x` in [0, 1] as a percentage, `43.0 %`.
 fn percent(x: f64) -> String {

@@ -167,8 +167,16 @@ pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, 
         ("report --format html", unescape(&std::fs::read_to_string(dir.join(&html_file)).unwrap())),
         ("the run page", unescape(&get(address, &format!("/runs/{run}")))),
     ];
+    let statistics = &json["pairings"][0]["statistics"];
+    let games = statistics["games"].as_u64().unwrap_or(0);
+    let one_sided = ["trinomial_estimate", "pentanomial_estimate"]
+        .iter()
+        .any(|key| !statistics[key]["elo_limit"].is_null() && statistics[key].is_object());
     for (view, text) in &views {
         assert_shows(&format!("run {run}: {view}"), text, &facts);
+        if json["header"]["kind"] != "suite" && json["header"]["kind"] != "scale" {
+            assert_one_story(&format!("run {run}: {view}"), text, games, one_sided);
+        }
     }
     let api_run: Value = serde_json::from_str(&get(address, &format!("/api/runs/{run}"))).unwrap();
     assert_eq!(api_run, json, "run {run}: /api/runs/{run} is the JSON report");
@@ -194,6 +202,27 @@ pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, 
     assert_shows(&format!("run {run}: arena runs"), line, &listed);
 }
 
+/// One statistical story in a text view of a run of `games` games (the
+/// first pairing): one p-value per line of evidence, the verdict's equal to
+/// the LOS line's; no count of games to play below 10 games or on a
+/// one-sided sample; a one-sided bound explained where it is printed.
+fn assert_one_story(view: &str, text: &str, games: u64, one_sided: bool) {
+    assert!(!text.contains(", exact "), "{view}: two p-values on one line:\n{text}");
+    let los = text.lines().find_map(|l| l.trim_start().strip_prefix("LOS ")).map(|l| l.split_once("   p ").unwrap().1);
+    let verdict = text.lines().find_map(|l| l.split_once("verdict: not significant (p = ").map(|v| v.1));
+    if let (Some(los), Some(verdict)) = (los, verdict) {
+        let number = |s: &str| s.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect::<String>();
+        assert_eq!(number(los), number(verdict), "{view}: the verdict's p is the LOS line's:\n{text}");
+        assert_eq!(los.contains("(exact sign test)"), games < 200, "{view}: {los}");
+    }
+    if games < 10 || one_sided {
+        assert!(!text.contains("more games to resolve"), "{view}: a count of games from too few:\n{text}");
+    }
+    if one_sided {
+        assert!(text.contains("one-sided 95 % bound (Wilson's)"), "{view}: a bound without its note:\n{text}");
+    }
+}
+
 fn assert_shows(view: &str, text: &str, facts: &[(String, String)]) {
     for (what, needle) in facts {
         assert!(text.contains(needle.as_str()), "{view} does not show {what} as '{needle}':\n{text}");
@@ -205,7 +234,10 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
     let dir = temp_dir("views");
     std::fs::write(
         dir.join("engines.toml"),
-        format!("[[engine]]\nname = \"random\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n"),
+        format!(
+            "[[engine]]\nname = \"random\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n\n\
+             [[engine]]\nname = \"fhr-copy\"\npreset = \"fhr\"\n"
+        ),
     )
     .unwrap();
     // Fast settings for every run; a suite has its own limits and a scaling
@@ -222,6 +254,11 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--openings", "frc"],
         vec!["match", "--a", "fhr", "--b", "random", "--games", "6"],
         vec!["scale", "--a", "fhr", "--b", "plain", "--budgets", "nodes=150,nodes=300", "--games", "4"],
+        // Small samples: one pair, five pairs, and an even score (a preset
+        // against a copy of itself: each pair's games mirror each other).
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "2"],
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "10"],
+        vec!["match", "--a", "fhr", "--b", "fhr-copy", "--games", "10"],
     ];
     let mut summaries = Vec::new();
     for args in &runs {
@@ -242,10 +279,10 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         let rows: Value = serde_json::from_str(&get(address, path)).unwrap();
         rows.as_array().unwrap().iter().map(|r| r["id"].as_i64().unwrap()).collect()
     };
-    assert_eq!(ids("/api/runs?limit=4"), [10, 9, 8, 7]);
+    assert_eq!(ids("/api/runs?limit=4"), [13, 12, 11, 10]);
     assert_eq!(ids("/api/runs?limit=4&before=7"), [6, 5, 4, 3]);
     assert_eq!(ids("/api/runs?limit=4&before=3"), [2, 1]);
-    assert_eq!(ids("/api/runs").len(), 10);
+    assert_eq!(ids("/api/runs").len(), 13);
     assert_eq!(ids("/api/runs?engine=random"), [9]);
     assert_eq!(ids("/api/runs?engine=nmp2"), [5, 4, 2]);
     let fhr = ids("/api/runs?engine=fhr&status=finished");
