@@ -108,7 +108,11 @@ impl ScaleSection {
             })
             .collect();
         let trend = budget_trend(points.iter().filter_map(|p| Some((p.amount, p.point?.0, p.point?.1))));
-        let verdict = verdict(trend.as_ref());
+        let mut verdict = verdict(trend.as_ref());
+        let bounded: Vec<&str> = points.iter().filter(|p| p.elo_limit.is_some()).map(|p| p.budget.as_str()).collect();
+        if trend.is_some() && !bounded.is_empty() {
+            verdict = format!("{verdict}; leaves out {} (only a one-sided bound there)", bounded.join(", "));
+        }
         ScaleSection { a: a.to_string(), b: b.to_string(), points, trend, verdict }
     }
 
@@ -233,7 +237,8 @@ mod tests {
         let two = section(&[even, ahead]);
         assert_eq!(both.trend, two.trend, "the bounded budget changes nothing");
         assert!(two.trend.is_some());
-        assert_eq!(both.verdict, two.verdict);
+        // The verdict says what it left out.
+        assert_eq!(both.verdict, format!("{}; leaves out nodes=1000 (only a one-sided bound there)", two.verdict));
         assert_eq!(plots(&both), 1);
         // With one budget left there is no line and no curve, and the
         // verdict says why rather than printing a slope of the clamp.
