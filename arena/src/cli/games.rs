@@ -43,11 +43,11 @@ pub struct PlayArgs {
     seed: Option<u64>,
     /// Index of the first opening.
     #[serde(skip_serializing_if = "is_zero")]
-    #[arg(help_heading = "Openings", long, default_value_t = 0)]
+    #[arg(hide_short_help = true, help_heading = "Openings", long, default_value_t = 0)]
     start: usize,
     /// Cut openings to this many plies.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Openings", long)]
+    #[arg(hide_short_help = true, help_heading = "Openings", long)]
     plies: Option<usize>,
     #[serde(flatten)]
     #[command(flatten)]
@@ -77,7 +77,7 @@ pub struct PlayArgs {
     #[arg(help_heading = "Adjudication", long, value_name = "N", value_parser = super::at_least::<u32, 1>)]
     maxmoves: Option<u32>,
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
-    #[arg(help_heading = "Adjudication", long, default_value_t = 200)]
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long, default_value_t = 200)]
     maxmoves_score: i64,
     /// Syzygy tablebase folders (DIR or DIR:DIR…), or `builtin` for the 3–4 piece tables arena carries: a game ends as soon as its position is in the tables.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,39 +85,39 @@ pub struct PlayArgs {
     tb: Option<String>,
     /// Probe positions with at most this many pieces (default: the largest in the folders).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Adjudication", long, value_name = "N")]
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long, value_name = "N")]
     tb_pieces: Option<u32>,
     /// Which tablebase results end a game.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Adjudication", long, value_enum, value_name = "WHICH")]
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long, value_enum, value_name = "WHICH")]
     tb_adjudicate: Option<TbWhich>,
     /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(help_heading = "Adjudication", long)]
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long)]
     tb_ignore_50: bool,
     /// Do not check that the PV behind each mate score is legal and mates in time.
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(help_heading = "Adjudication", long)]
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long)]
     no_check_mate_pvs: bool,
     /// Let every engine that declares Ponder think on the expected reply while its opponent thinks (as cutechess's -pondering); per engine: ponder = true in engines.toml. With pinning, each game slot gets two CPUs.
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(help_heading = "Engines", long)]
+    #[arg(hide_short_help = true, help_heading = "Engines", long)]
     ponder: bool,
     /// Scale clocks to each machine's speed: the reference nodes per second of the first engine's bench; a machine measured at half of it plays twice the time control (node and depth limits are not scaled).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Many machines", long, value_name = "NPS")]
+    #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "NPS")]
     scale_nps: Option<u64>,
     /// With --scale-nps: refuse machines slower than this (default: a quarter of the reference).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Many machines", long, value_name = "NPS", requires = "scale_nps")]
+    #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "NPS", requires = "scale_nps")]
     min_nps: Option<u64>,
     /// Set a machine aside (no more pairs of this run) when its faults or its residual are this unlikely: a Bonferroni-corrected p-value; 0 never sets one aside.
     #[serde(skip_serializing_if = "is_default_p")]
-    #[arg(help_heading = "Many machines", long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
+    #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
     set_aside_p: f64,
     /// Count the games of machines set aside (by default the result leaves them out).
     #[serde(skip_serializing_if = "is_false")]
-    #[arg(help_heading = "Many machines", long)]
+    #[arg(hide_short_help = true, help_heading = "Many machines", long)]
     count_set_aside: bool,
     #[serde(skip)]
     #[command(flatten)]
@@ -135,13 +135,13 @@ pub struct PlayArgs {
 #[command(next_help_heading = "Engines")]
 pub struct SourceArgs {
     /// Build the engines from this git repository (a path or any URL git can clone), each revision resolved to its commit when the run is created.
-    #[arg(long, value_name = "PATH|URL")]
+    #[arg(hide_short_help = true, long, value_name = "PATH|URL")]
     pub(super) repo: Option<String>,
     /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
-    #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
+    #[arg(hide_short_help = true, long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
     build: String,
     /// With --repo: the bench signature check: measured from each build when the run is created, or none.
-    #[arg(long, value_enum, requires = "repo", default_value_t)]
+    #[arg(hide_short_help = true, long, value_enum, requires = "repo", default_value_t)]
     bench: BenchCheck,
 }
 

@@ -247,13 +247,13 @@ impl Default for DbArg {
 #[command(next_help_heading = "Records")]
 pub struct PgnStyle {
     /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
-    #[arg(long, value_enum, default_value_t = PgnLevel::Normal)]
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = PgnLevel::Normal)]
     pub(crate) pgn_level: PgnLevel,
     /// The PGN's Event tag (default: "arena run N (kind)").
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) event: Option<String>,
     /// The PGN's Site tag (default: the name of the machine that created the run).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) site: Option<String>,
 }
 
@@ -278,7 +278,7 @@ pub struct RecordArgs {
     #[arg(long, value_name = "FILE")]
     pub(crate) pgn: Option<std::path::PathBuf>,
     /// Also write each game's final position to this EPD file.
-    #[arg(long, value_name = "FILE")]
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
     pub(crate) epdout: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) style: PgnStyle,
@@ -307,10 +307,10 @@ impl RecordArgs {
 #[command(next_help_heading = "This machine")]
 pub struct SlotArgs {
     /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6; `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
-    #[arg(long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
+    #[arg(hide_short_help = true, long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
     pub(crate) affinity: Option<String>,
     /// Keep no engine I/O logs (by default every game's lines to and from its engines go to arena-logs/, see arena log).
-    #[arg(long)]
+    #[arg(hide_short_help = true, long)]
     pub(crate) no_io_log: bool,
 }
 

@@ -44,6 +44,11 @@ fn completions_are_scripts_the_shells_accept_and_man_pages_cover_every_command()
 
     let said = stdout(&arena_ok(&dir, &["man", "pages"]));
     assert!(said.starts_with("wrote "), "{said}");
+    // Short help shows the flags most runs use, grouped; --help all of them.
+    let short = stdout(&arena_ok(&dir, &["elo", "-h"]));
+    let long = stdout(&arena_ok(&dir, &["elo", "--help"]));
+    assert!(short.lines().count() < 50 && short.contains("--tc") && short.contains("Openings:"), "{short}");
+    assert!(!short.contains("--affinity") && long.contains("--affinity") && long.contains("--set-aside-p"), "{long}");
     let help = stdout(&arena_ok(&dir, &["--help"]));
     // The commands `arena --help` lists (indented names before their text), and `help` itself.
     let commands: Vec<&str> = help
