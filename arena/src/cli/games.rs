@@ -33,7 +33,7 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Clock", long)]
     pub(super) tc: Option<TimeControl>,
-    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file [default: feldmann25; arena sprt: noob_2moves, shuffled].
+    /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file [default: feldmann25; arena sprt, match and tune: noob_2moves, shuffled].
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Openings", long)]
     pub(super) openings: Option<String>,
@@ -193,7 +193,8 @@ impl PlayArgs {
         self.openings.as_deref().unwrap_or(Self::DEFAULT_OPENINGS)
     }
 
-    /// An SPRT's openings without `--openings`: a large book in a random
+    /// The openings of an SPRT, a match or a tuning run without
+    /// `--openings`: a large book in a random
     /// order (the seed kept in the run), so that a long test on a clock
     /// does not replay 25 openings hundreds of times. Returns what was
     /// chosen, to be said.

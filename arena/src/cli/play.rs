@@ -381,13 +381,17 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     }
 }
 
-/// `arena match`.
+/// `arena match`: without `--openings`, a large shuffled book, said.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
-    let book = open_book(&args.play)?;
+    let mut play = args.play;
+    if let Some(chosen) = play.large_book_unless_given() {
+        crate::term::note(&chosen);
+    }
+    let book = open_book(&play)?;
     let pairs = args.games.div_ceil(2);
-    let engines = args.engines.engines(&args.play)?;
-    let spec = build_spec(&args.play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
-    start(&args.play, spec, &book).await
+    let engines = args.engines.engines(&play)?;
+    let spec = build_spec(&play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
+    start(&play, spec, &book).await
 }
 
 /// `arena tournament`.
