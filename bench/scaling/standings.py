@@ -7,8 +7,8 @@ the database's pairs table for what is left).
     python3 bench/scaling/standings.py --write DB [ARENA]  # write them into the docs
 
 Each block sits in the docs between `<!-- standings:NAME -->` and
-`<!-- /standings:NAME -->`: `features` (README and BENCHMARKS: one row per
-feature, with the papers' results), `wavering` (README: the runs whose p
+`<!-- /standings:NAME -->`: `features` (BENCHMARKS: one row per
+feature, with the papers' results), `wavering` (scaling.md: the runs whose p
 crossed 0.05 both ways from look to look), `runs` and `run1` (scaling.md:
 games and trend per run, run 1 by budget), `left` (scaling.md: the games
 still to play and what they cost), `looks` (scaling.md: each run's trend
@@ -60,9 +60,8 @@ WIDTH = 76
 
 # Which blocks each file holds.
 FILES = {
-    "README.md": ["features", "wavering"],
     "BENCHMARKS.md": ["features"],
-    "docs/src/scaling.md": ["runs", "run1", "left", "looks", "sittings"],
+    "docs/src/scaling.md": ["runs", "run1", "left", "looks", "wavering", "sittings"],
 }
 # The README stays a front door: the docs test fails past this many lines
 # (arena/tests/it/docs.rs), and the blocks written here change its length.
@@ -513,6 +512,8 @@ def main():
         print(f"{path}: {', '.join(names)}")
         written[path] = text
     # As the docs test counts them (Rust's str::lines).
+    if "README.md" not in written:
+        return
     lines = len(written["README.md"].splitlines())
     if lines > README_LINES:
         sys.exit(f"README.md: {lines} lines with the standings, over the {README_LINES} "
