@@ -185,3 +185,75 @@ fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
     assert!(checked >= 50, "{checked} examples");
     assert!(wrong.is_empty(), "examples the binary refuses:\n{}", wrong.join("\n"));
 }
+
+/// The README's five-minute tour runs, in order, in an empty folder, with
+/// fast limits put in for its long ones: `--games` 2 (a suite: `--count`
+/// 4), `--tc nodes=300`, budgets of 300 and 600 nodes (an extension: 1,200),
+/// depths 2..3; `RUN` is the run the command before made. Left out: what
+/// needs what the reader brings (`--repo`, a PostgreSQL `--db`, `engines.toml`'s
+/// `dev`), `serve`, and installing.
+#[test]
+fn the_readmes_tour_runs_with_fast_limits() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let tour = readme.split("## A five-minute tour").nth(1).unwrap().split("\n## ").next().unwrap();
+    let dir = temp_dir("tour");
+    let (mut ran, mut last_run) = (Vec::new(), String::from("1"));
+    let mut lines = tour.lines();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("    ").map(str::trim).filter(|l| l.starts_with("arena ")) else {
+            continue;
+        };
+        let mut command = command.to_string();
+        while command.ends_with('\\') {
+            command.pop();
+            command.push(' ');
+            command.push_str(lines.next().unwrap_or_default().trim());
+        }
+        let command = command.split(" #").next().unwrap().split(" > ").next().unwrap().trim().to_string();
+        let words = shell_words(&command);
+        if ["--repo", "--db", "serve", "check"].iter().any(|skip| words.iter().any(|w| w == skip)) {
+            continue;
+        }
+        let command_name = words.get(1).cloned().unwrap_or_default();
+        let mut fast: Vec<String> = Vec::new();
+        let mut rest = words.into_iter().skip(1);
+        while let Some(word) = rest.next() {
+            let replaced: Option<Vec<&str>> = match word.as_str() {
+                "--games" => Some(vec!["--games", "2"]),
+                "--tc" => Some(vec!["--tc", "nodes=300"]),
+                "--budgets" if command_name == "extend" => Some(vec!["--budgets", "nodes=1200"]),
+                "--budgets" => Some(vec!["--budgets", "nodes=300,nodes=600"]),
+                "--depth" => Some(vec!["--depth", "2..3", "--count", "4"]),
+                _ => None,
+            };
+            match replaced {
+                Some(words) => {
+                    let _ = rest.next();
+                    fast.extend(words.into_iter().map(String::from));
+                }
+                None if word == "RUN" => fast.push(last_run.clone()),
+                None => fast.push(word),
+            }
+        }
+        if fast.first().is_some_and(|c| c == "suite") && !fast.iter().any(|w| w == "--count") {
+            fast.extend(["--count".into(), "4".into()]);
+        }
+        let args: Vec<&str> = fast.iter().map(String::as_str).collect();
+        let out = crate::common::arena(&dir, &args);
+        assert!(
+            out.status.success(),
+            "README's `{command}` as `arena {}`: {}",
+            args.join(" "),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if let Some(run) = String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("arena run ")) {
+            last_run = run.split(':').next().unwrap_or("1").to_string();
+        }
+        ran.push(args.first().copied().unwrap_or_default().to_string());
+    }
+    for needed in ["elo", "show", "report", "sprt-calc", "scale", "extend", "tune", "suite", "moves", "prune"] {
+        assert!(ran.iter().any(|r| r == needed), "the tour ran no `arena {needed}`: {ran:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
