@@ -420,12 +420,13 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, 
     apply_variant(&mut spec, &plan);
     let (engines, limit) = engines_and_limit(&spec);
     let described = format!(
-        "{}{} {engines} at {limit}, {} games from {} ({} openings), concurrency {}",
+        "{}{} {engines} at {limit}, {} games from {} ({} openings{}), concurrency {}",
         spec.kind,
         if spec.variant.is_standard() { "" } else { " (Chess960)" },
         2 * plan.len(),
         spec.openings,
         book.len(),
+        spec.seed.map_or(String::new(), |seed| format!(", shuffled with seed {seed}")),
         spec.concurrency,
     );
     let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };

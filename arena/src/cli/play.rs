@@ -381,12 +381,11 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     }
 }
 
-/// `arena match`: without `--openings`, a large shuffled book, said.
+/// `arena match`: without `--openings`, a large shuffled book.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
     let mut play = args.play;
-    if let Some(chosen) = play.large_book_unless_given() {
-        crate::term::note(&chosen);
-    }
+    // Said by the run's first line: `… from noob_2moves (7314 openings, shuffled with seed S)`.
+    let _ = play.large_book_unless_given();
     let book = open_book(&play)?;
     let pairs = args.games.div_ceil(2);
     let engines = args.engines.engines(&play)?;

@@ -89,10 +89,11 @@ impl TuneArgs {
     }
 }
 
-/// `arena tune`: without `--openings`, a large shuffled book, said.
+/// `arena tune`: without `--openings`, a large shuffled book.
 pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let flags = checked_flags(&args)?;
-    let chosen = args.play.large_book_unless_given();
+    // Said by the run's first line, as `arena match`'s.
+    let _ = args.play.large_book_unless_given();
     let mut base = match (&args.source.repo, &args.rev, &args.engine) {
         (Some(repo), Some(rev), _) => args.source.engine(repo, rev)?,
         (Some(_), None, _) => return Err(anyhow!("--repo needs --rev REV, the revision to tune")),
@@ -123,9 +124,6 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     say_reach(&spsa, args.plan || !args.play.quiet.quiet);
     if args.plan {
         return Ok(());
-    }
-    if let Some(chosen) = chosen {
-        crate::term::note(&chosen);
     }
     spec.tune = Some(Box::new(spsa));
     start(&args.play, spec, &book).await

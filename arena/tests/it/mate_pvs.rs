@@ -23,7 +23,22 @@ async fn false_mates_and_illegal_pv_moves_are_counted_warned_and_reported() {
          [[engine]]\nname = \"badpv\"\ncommand = \"{FAKE}\"\nargs = [\"illegal-pv\"]\n"
     );
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
-    let args = ["match", "--a", "liar", "--b", "badpv", "--games", "2", "--tc", "nodes=100", "--db", "m.db", "--quiet"];
+    let args = [
+        "match",
+        "--a",
+        "liar",
+        "--b",
+        "badpv",
+        "--games",
+        "2",
+        "--openings",
+        "feldmann25",
+        "--tc",
+        "nodes=100",
+        "--db",
+        "m.db",
+        "--quiet",
+    ];
     let out = arena_ok(&dir, &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
 
