@@ -321,6 +321,43 @@ impl Db {
         Ok(Some(until))
     }
 
+    /// The games of run `run`'s pairs that finished after the `after`-th
+    /// (in finishing order), at most `pairs` of them, pair by pair in that
+    /// order; with the finishing number of the last. A pair's finishing
+    /// number is given in the transaction that finishes it, under the run's
+    /// lock, so the numbers are committed in order on either backend: what
+    /// this returns is final, and nothing finished later comes before it.
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or moves that cannot be read.
+    pub async fn games_finished_after(&self, run: i64, after: i64, pairs: i64) -> Result<(Vec<GameRow>, i64), DbError> {
+        let sql = self.games_sql(
+            false,
+            "AND p.status = 'done' AND p.finished_seq > ? ORDER BY p.finished_seq, g.game_in_pair LIMIT ?",
+        );
+        let rows = sqlx::query(self.backend.sql(&sql))
+            .bind(run)
+            .bind(0_i64)
+            .bind(after)
+            .bind(pairs.saturating_mul(2))
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        let last: Option<i64> = sqlx::query_scalar(self.backend.sql(
+            "SELECT MAX(finished_seq) FROM (SELECT finished_seq FROM pairs WHERE run_id = ? AND status = 'done' \
+             AND finished_seq > ? ORDER BY finished_seq LIMIT ?) next",
+        ))
+        .bind(run)
+        .bind(after)
+        .bind(pairs)
+        .fetch_one(&self.pool)
+        .await
+        .map_err(|e| self.error(e))?;
+        let games = rows.iter().map(|row| stored_game(row, false).0).collect();
+        Ok((games, last.unwrap_or(after)))
+    }
+
     /// Up to `limit` games of a run with id greater than `after`, in id
     /// order, with their moves when `with_moves` (page through with the last id).
     ///

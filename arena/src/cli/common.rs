@@ -162,8 +162,9 @@ pub(super) trait GameLines {
 /// How often stored games are looked for while a run plays.
 const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 
-/// Runs `playing` while giving `lines` each game as it becomes final (on
-/// PostgreSQL, where that cannot be known while the run plays: at the end).
+/// Runs `playing` while giving `lines` the games of each pair as it
+/// finishes, in finishing order (final on either backend:
+/// [`Db::games_finished_after`]).
 async fn follow_games<T>(
     db: &Db,
     run: i64,
@@ -173,35 +174,26 @@ async fn follow_games<T>(
     let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
     let mut after = 0;
     let (end, followed) = crate::util::while_playing(playing, FOLLOW_EVERY, async || -> CliResult {
-        let until = reader.final_games_until(run).await?;
-        if until.is_some() {
-            after = give_games(&reader, run, after, until, &mut *lines).await?;
-        }
+        after = give_games(&reader, run, after, &mut *lines).await?;
         Ok(())
     })
     .await;
     followed?;
-    give_games(&reader, run, after, None, lines).await?;
+    give_games(&reader, run, after, lines).await?;
     Ok(end)
 }
 
-/// Gives `lines` the games of run `run` after id `after` (up to `until`);
-/// the last id given.
-async fn give_games(
-    db: &Db,
-    run: i64,
-    mut after: i64,
-    until: Option<i64>,
-    lines: &mut dyn GameLines,
-) -> CliResult<i64> {
-    const PAGE: i64 = 500;
+/// Gives `lines` the games of run `run`'s pairs finished after the
+/// `after`-th; the finishing number of the last given.
+async fn give_games(db: &Db, run: i64, mut after: i64, lines: &mut dyn GameLines) -> CliResult<i64> {
+    const PAIRS: i64 = 250;
     loop {
-        let mut page = db.games_page(run, after, PAGE, false).await?;
-        page.retain(|game| until.is_none_or(|until| game.id <= until));
-        let Some(last) = page.last() else { return Ok(after) };
-        after = last.id;
-        lines.games(&page)?;
-        if page.len() < PAGE as usize {
+        let (games, last) = db.games_finished_after(run, after, PAIRS).await?;
+        after = last;
+        if !games.is_empty() {
+            lines.games(&games)?;
+        }
+        if (games.len() as i64) < 2 * PAIRS {
             return Ok(after);
         }
     }
