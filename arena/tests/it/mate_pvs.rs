@@ -93,7 +93,8 @@ async fn false_mates_and_illegal_pv_moves_are_counted_warned_and_reported() {
 
     // Off: nothing checked, nothing said.
     let mut off = args.to_vec();
-    off[10] = "off.db";
+    let db = off.iter().position(|a| *a == "m.db").unwrap();
+    off[db] = "off.db";
     off.push("--no-check-mate-pvs");
     let out = arena_ok(&dir, &off);
     assert!(!String::from_utf8_lossy(&out.stderr).contains("warning"), "{}", String::from_utf8_lossy(&out.stderr));
