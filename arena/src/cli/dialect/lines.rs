@@ -239,7 +239,11 @@ impl Lines {
         let t = &self.head_to_head;
         let stats = t.statistics(self.test, self.penta);
         let estimate = if self.penta { stats.pentanomial_estimate.as_ref() } else { stats.trinomial_estimate.as_ref() };
-        let (elo, nelo, los, draws) = figures(estimate);
+        let (mut elo, mut nelo, los, draws) = figures(estimate);
+        let mut los = format!("{los:.2}");
+        if let Some(degenerate) = without_spread(t, self.penta) {
+            (elo, nelo, los) = degenerate;
+        }
         let games = t.games();
         let pct = if games == 0 { 0.0 } else { 100.0 * t.points() / games as f64 };
         let mut text = String::from("--------------------------------------------------\n");
@@ -247,7 +251,7 @@ impl Lines {
         let _ = writeln!(text, "Elo: {elo}, nElo: {nelo}");
         let pairs_ratio = ratio((t.ww + t.wd) as f64, (t.ll + t.ld) as f64);
         let pairs = if self.penta { format!(", PairsRatio: {pairs_ratio:.2}") } else { String::new() };
-        let _ = writeln!(text, "LOS: {los:.2} %, DrawRatio: {draws:.2} %{pairs}");
+        let _ = writeln!(text, "LOS: {los} %, DrawRatio: {draws:.2} %{pairs}");
         let _ = writeln!(
             text,
             "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({pct:.2} %)",
@@ -391,6 +395,42 @@ fn figures(estimate: Option<&Estimate>) -> (String, String, f64, f64) {
     )
 }
 
+/// fastchess's Elo, nElo and LOS where its samples have no spread (every
+/// game, or every pair, scored alike: all won, all lost, all drawn): its
+/// formulas (`elo_wdl.cpp`, `elo_pentanomial.cpp`) then divide by a zero
+/// variance and print `inf`, `-inf` and `nan`, which a parser of its output
+/// meets there; `None` when the sample has a spread (arena's figures, as
+/// fastchess's, then).
+fn without_spread(t: &Tally, penta: bool) -> Option<(String, String, String)> {
+    let (score, variance) = if penta {
+        let counts = t.pentanomial();
+        let n: u64 = counts.iter().sum();
+        let values = [0.0, 0.25, 0.5, 0.75, 1.0];
+        let p: Vec<f64> = counts.iter().map(|&c| c as f64 / n as f64).collect();
+        let score: f64 = p.iter().zip(values).map(|(p, v)| p * v).sum();
+        (score, p.iter().zip(values).map(|(p, v)| p * (v - score).powi(2)).sum::<f64>())
+    } else {
+        let n = t.games() as f64;
+        let (w, d, l) = (t.wins as f64 / n, t.draws as f64 / n, t.losses as f64 / n);
+        let score = w + d / 2.0;
+        (score, w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2))
+    };
+    if t.games() == 0 || variance > 0.0 {
+        return None;
+    }
+    let number = |x: f64| if x.is_nan() { "nan".to_string() } else { format!("{x:.2}") };
+    let elo = -400.0 * (1.0 / score - 1.0).log10();
+    // The interval's two ends are the score itself: no width, or ∞ − ∞.
+    let elo_error = if elo.is_finite() { 0.0 } else { f64::NAN };
+    let nelo = if score == 0.5 { f64::NAN } else { (score - 0.5).signum() * f64::INFINITY };
+    let los = match score.partial_cmp(&0.5) {
+        Some(std::cmp::Ordering::Greater) => 100.0,
+        Some(std::cmp::Ordering::Less) => 0.0,
+        _ => f64::NAN,
+    };
+    Some((format!("{} +/- {}", number(elo), number(elo_error)), format!("{} +/- nan", number(nelo)), number(los)))
+}
+
 /// `a / b`, as the tools print a ratio of counts (0 over 0 is 0).
 fn ratio(a: f64, b: f64) -> f64 {
     if b == 0.0 { if a == 0.0 { 0.0 } else { f64::INFINITY } } else { a / b }
@@ -458,5 +498,29 @@ impl GameLines for Lines {
         }
         out!("Finished match\n");
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Tally, without_spread};
+
+    /// What fastchess's formulas give a sample without spread, worked by
+    /// hand from `elo_wdl.cpp` and `elo_pentanomial.cpp`.
+    #[test]
+    fn a_sample_without_spread_reads_as_fastchess_prints_it() {
+        let text = |t: &Tally, penta| without_spread(t, penta).map(|(e, n, l)| format!("{e} | {n} | {l}"));
+        let all_won = Tally { wins: 4, ww: 2, ..Tally::default() };
+        assert_eq!(text(&all_won, false).unwrap(), "inf +/- nan | inf +/- nan | 100.00");
+        assert_eq!(text(&all_won, true).unwrap(), "inf +/- nan | inf +/- nan | 100.00");
+        let all_lost = Tally { losses: 2, ll: 1, ..Tally::default() };
+        assert_eq!(text(&all_lost, false).unwrap(), "-inf +/- nan | -inf +/- nan | 0.00");
+        let drawn = Tally { draws: 4, dd: 2, ..Tally::default() };
+        assert_eq!(text(&drawn, false).unwrap(), "-0.00 +/- 0.00 | nan +/- nan | nan");
+        // Every pair a win and a draw: 75 %, a finite Elo with no width.
+        let alike = Tally { wins: 2, draws: 2, wd: 2, ..Tally::default() };
+        assert_eq!(text(&alike, true).unwrap(), "190.85 +/- 0.00 | inf +/- nan | 100.00");
+        assert_eq!(text(&alike, false), None, "its games differ");
+        assert_eq!(text(&Tally::default(), true), None);
     }
 }
