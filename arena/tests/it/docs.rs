@@ -128,6 +128,26 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
+/// The `arena …` commands of a page's text: each an indented line,
+/// continued by `\\`, its comment cut.
+fn examples(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(command) = line.strip_prefix("    ").map(str::trim).filter(|l| l.starts_with("arena ")) else {
+            continue;
+        };
+        let mut command = command.to_string();
+        while command.ends_with('\\') {
+            command.pop();
+            command.push(' ');
+            command.push_str(lines.next().unwrap_or_default().trim());
+        }
+        found.push(command.split(" #").next().unwrap_or_default().trim().to_string());
+    }
+    found
+}
+
 /// Every `arena …` command the README and the guide show as an example (an
 /// indented line, continued by `\\`, comment cut) is one the binary takes:
 /// clap parses it (typed values such as `--tc` and `--budgets` included),
@@ -145,18 +165,7 @@ fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
     let (mut checked, mut wrong) = (0, Vec::new());
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();
-        let mut lines = text.lines();
-        while let Some(line) = lines.next() {
-            let Some(command) = line.strip_prefix("    ").map(str::trim).filter(|l| l.starts_with("arena ")) else {
-                continue;
-            };
-            let mut command = command.to_string();
-            while command.ends_with('\\') {
-                command.pop();
-                command.push(' ');
-                command.push_str(lines.next().unwrap_or_default().trim());
-            }
-            let command = command.split(" #").next().unwrap_or_default().trim().to_string();
+        for command in examples(&text) {
             if command.contains(['[', ']', '|', '…', '<', '>']) {
                 continue;
             }
@@ -199,18 +208,8 @@ fn the_readmes_tour_runs_with_fast_limits() {
     let tour = readme.split("## A five-minute tour").nth(1).unwrap().split("\n## ").next().unwrap();
     let dir = temp_dir("tour");
     let (mut ran, mut last_run) = (Vec::new(), String::from("1"));
-    let mut lines = tour.lines();
-    while let Some(line) = lines.next() {
-        let Some(command) = line.strip_prefix("    ").map(str::trim).filter(|l| l.starts_with("arena ")) else {
-            continue;
-        };
-        let mut command = command.to_string();
-        while command.ends_with('\\') {
-            command.pop();
-            command.push(' ');
-            command.push_str(lines.next().unwrap_or_default().trim());
-        }
-        let command = command.split(" #").next().unwrap().split(" > ").next().unwrap().trim().to_string();
+    for command in examples(tour) {
+        let command = command.split(" > ").next().unwrap().trim().to_string();
         let words = shell_words(&command);
         if ["--repo", "--db", "serve", "check"].iter().any(|skip| words.iter().any(|w| w == skip)) {
             continue;
