@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Issue #77's headline: each paper's feature measured on the paper's own
 baseline, from the #77 runs' database (bench/scaling.sh --plan 77) through
-`arena report N --format json`, beside the #39 runs that stand (verified
+`arena report N --format json` (DB a SQLite file), beside the #39 runs that stand (verified
 null move and multi-cut against nmp2, all 40,000 games played; their
 figures are quoted from the #39 standings, which bench/scaling/standings.py
 computes from that database).
@@ -17,6 +17,7 @@ target/release/arena.
 import datetime
 import json
 import re
+import sqlite3
 import subprocess
 import sys
 
@@ -70,11 +71,14 @@ def block(db, arena):
         runs[run] = r
     played = sum(r["header"]["games_played"] for r in runs.values())
     planned = sum(r["header"]["games_planned"] for r in runs.values())
-    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as connection:
+        (last_ms,) = connection.execute("SELECT MAX(finished_ms) FROM games").fetchone()
+    last = datetime.datetime.fromtimestamp(last_ms / 1000, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     lines = [
-        f"As they stand on {now}: {played:,} of the {planned:,} games planned by #77's runs, each",
-        "feature against the paper's own baseline; Elo from the pairs, intervals 95 %. The #77",
-        "runs stopped at about 8 hours of this machine, their budget; the #39 runs are finished.",
+        f"As they stand with their last game on {last}: {played:,} of the {planned:,} games",
+        "planned by #77's runs, each feature against the paper's own baseline; Elo from the",
+        "pairs, intervals 95 %. The #77 runs were stopped there, after about 5.5 of the 8 hours",
+        "of this machine the issue allowed them; the #39 runs are finished.",
         "",
         "| feature, against | the paper | games here | Elo at 4k nodes | Elo at 256k nodes | Elo per doubling of the budget | at fixed depth 4 / 6 / 8 |",
         "|---|---|---:|---|---|---|---|",
