@@ -45,7 +45,7 @@ impl PackedGame {
 
 /// `game`'s moves packed for storing.
 fn pack(game: &GameRecord) -> Result<Vec<u8>, DbError> {
-    crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Sql)
+    crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(|e| DbError::Sql(e.to_string()))
 }
 
 /// The two work queues, which share the lease columns (`status`,

@@ -6,6 +6,7 @@
 //! the very word, so what is read is always what was written; any other
 //! keeps its token.
 
+use crate::packed::PackError;
 use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, fen::Fen};
 
 /// How a position's legal moves are ranked for their indices. Stored
@@ -47,12 +48,14 @@ pub(crate) fn mode_byte(mode: Option<CastlingMode>) -> u8 {
 }
 
 /// The castling notation of a stored mode byte.
-pub(crate) fn mode_of(byte: u8) -> Result<Option<CastlingMode>, String> {
+pub(crate) fn mode_of(byte: u8) -> Result<Option<CastlingMode>, PackError> {
     match byte {
         0 => Ok(None),
         1 => Ok(Some(CastlingMode::Standard)),
         2 => Ok(Some(CastlingMode::Chess960)),
-        other => Err(format!("packed moves with castling notation {other}, which this arena does not know")),
+        other => {
+            Err(PackError::Inconsistent(format!("with castling notation {other}, which this arena does not know")))
+        }
     }
 }
 
@@ -122,7 +125,7 @@ impl Walk {
     }
 
     /// The packed UCI code of the legal move of index `index` here.
-    pub(crate) fn code(&self, index: u8) -> Result<u16, String> {
+    pub(crate) fn code(&self, index: u8) -> Result<u16, PackError> {
         let position = self.position.as_ref().ok_or("a move indexed in a position its game does not reach")?;
         Ok(nth(position, self.mode, self.order, index)?.0)
     }
@@ -130,7 +133,7 @@ impl Walk {
     /// The words of `indices`, played one after another from here, each
     /// appended to `out` after a space (none before the first word of an
     /// empty `out`).
-    pub(crate) fn push_words(&self, indices: &[u8], out: &mut String) -> Result<(), String> {
+    pub(crate) fn push_words(&self, indices: &[u8], out: &mut String) -> Result<(), PackError> {
         let mut position = self.position.clone().ok_or("a PV indexed from a position its game does not reach")?;
         for &index in indices {
             let (code, m) = nth(&position, self.mode, self.order, index)?;
@@ -166,7 +169,7 @@ fn index_of(position: &Chess, mode: CastlingMode, order: Order, word: &str) -> O
 /// The legal move of index `index` in `position` ranked in `order`, with
 /// its packed UCI code (a move generation per PV word read: the keys are
 /// kept on the stack).
-fn nth(position: &Chess, mode: CastlingMode, order: Order, index: u8) -> Result<(u16, Move), String> {
+fn nth(position: &Chess, mode: CastlingMode, order: Order, index: u8) -> Result<(u16, Move), PackError> {
     let moves = position.legal_moves();
     let mut keys = [0; 256];
     let keys = &mut keys[..moves.len()];
@@ -175,7 +178,7 @@ fn nth(position: &Chess, mode: CastlingMode, order: Order, index: u8) -> Result<
     }
     let i = usize::from(index);
     if i >= keys.len() {
-        return Err(format!("move {index} of {} legal moves", keys.len()));
+        return Err(PackError::NoSuchMove { index, legal: keys.len() });
     }
     let key = *keys.select_nth_unstable(i).1;
     // The low half of a key is the move's code, distinct among the moves.

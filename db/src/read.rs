@@ -520,6 +520,7 @@ impl StoredMoves {
                     MoveFields::Pgn => crate::packed::Fields::Pgn,
                 };
                 crate::packed::unpack_into(packed, &mut moves, fields, crate::lines::Start::of(game))
+                    .map_err(|e| e.to_string())
             }
             (None, Some(json)) => crate::moves::decode(json).map(|decoded| moves = decoded),
             (None, None) => {

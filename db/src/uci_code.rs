@@ -26,14 +26,14 @@ pub(crate) fn code(word: &str) -> Option<u16> {
 }
 
 /// Appends the UCI text of packed move `v` to `out`.
-pub(crate) fn push_text(out: &mut String, v: u16) -> Result<(), String> {
+pub(crate) fn push_text(out: &mut String, v: u16) -> Result<(), crate::packed::PackError> {
     let promotion = match v >> 12 {
         0 => None,
         1 => Some('n'),
         2 => Some('b'),
         3 => Some('r'),
         4 => Some('q'),
-        _ => return Err(format!("a move token {v:#x} that is no move")),
+        _ => return Err(crate::packed::PackError::NoMove(v)),
     };
     for sq in [v & 63, (v >> 6) & 63] {
         out.push(char::from(b'a' + (sq % 8) as u8));

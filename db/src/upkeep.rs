@@ -84,7 +84,7 @@ impl Db {
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
-            let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
+            let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
             done.games += 1;
             done.old_bytes += old.len() as u64;
             done.packed_bytes += packed.len() as u64;
@@ -129,7 +129,7 @@ impl Db {
             done.last_game = game;
             let (fen, opening) = stored_start(row, 2);
             let start = crate::lines::Start { fen: &fen, opening: &opening };
-            let packed = crate::packed::pack(&moves, start).map_err(DbError::Sql)?;
+            let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
             sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
                 .bind(game)
