@@ -16,6 +16,7 @@ mod lease;
 mod lines;
 mod machines;
 mod moves;
+mod pack_error;
 mod packed;
 mod read;
 mod roles;

@@ -6,7 +6,7 @@
 //! the very word, so what is read is always what was written; any other
 //! keeps its token.
 
-use crate::packed::PackError;
+use crate::pack_error::PackError;
 use shakmaty::{CastlingMode, Chess, Color, File, Move, Position, Role, Square, fen::Fen};
 
 /// How a position's legal moves are ranked for their indices. Stored

@@ -46,6 +46,7 @@
 //! never a panic.
 
 use crate::lines::{Order, Start, Walk, mode_byte, mode_of};
+pub(crate) use crate::pack_error::PackError;
 use model::MoveRecord;
 use shakmaty::CastlingMode;
 
@@ -101,46 +102,6 @@ enum Section {
 }
 
 const SECTIONS: usize = 4;
-
-/// What is wrong with a packed value, or with the compressor when packing.
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum PackError {
-    /// The compressor failed (it could not get memory).
-    #[error("cannot compress a game's moves: {0}")]
-    Compress(std::io::Error),
-    /// A format this arena does not read.
-    #[error("packed moves of format {0}, this arena reads formats 1 to {FORMAT}")]
-    Format(u8),
-    /// A section does not decompress.
-    #[error("packed moves do not decompress: {0}")]
-    Decompress(std::io::Error),
-    /// What the value says of itself disagrees with what it holds.
-    #[error("packed moves {0}")]
-    Inconsistent(String),
-    /// A move token that is no move.
-    #[error("a move token {0:#x} that is no move")]
-    NoMove(u16),
-    /// A move index past the legal moves of its position.
-    #[error("move {index} of {legal} legal moves")]
-    NoSuchMove {
-        /// The index stored.
-        index: u8,
-        /// The legal moves there.
-        legal: usize,
-    },
-    /// A stored number does not fit its field.
-    #[error("a {0} out of range")]
-    OutOfRange(&'static str),
-    /// A part that cannot be read as what it should be.
-    #[error("{0}")]
-    Damaged(&'static str),
-}
-
-impl From<&'static str> for PackError {
-    fn from(what: &'static str) -> PackError {
-        PackError::Damaged(what)
-    }
-}
 
 /// Which fields of each move a reader fills.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,7 +171,7 @@ pub(crate) fn unpack_into(
                 decompress(&value[header.at..], len, payload)?;
                 read_payload(payload, moves, fields == Fields::All, format == FORMAT_ONE_FRAME, start)
             }
-            format => Err(PackError::Format(format)),
+            format => Err(PackError::Format { format, newest: FORMAT }),
         };
         // A large value's buffer is not kept.
         for buffer in buffers.iter_mut().filter(|buffer| buffer.capacity() > 1 << 20) {

@@ -26,14 +26,14 @@ pub(crate) fn code(word: &str) -> Option<u16> {
 }
 
 /// Appends the UCI text of packed move `v` to `out`.
-pub(crate) fn push_text(out: &mut String, v: u16) -> Result<(), crate::packed::PackError> {
+pub(crate) fn push_text(out: &mut String, v: u16) -> Result<(), crate::pack_error::PackError> {
     let promotion = match v >> 12 {
         0 => None,
         1 => Some('n'),
         2 => Some('b'),
         3 => Some('r'),
         4 => Some('q'),
-        _ => return Err(crate::packed::PackError::NoMove(v)),
+        _ => return Err(crate::pack_error::PackError::NoMove(v)),
     };
     for sq in [v & 63, (v >> 6) & 63] {
         out.push(char::from(b'a' + (sq % 8) as u8));
