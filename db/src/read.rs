@@ -332,18 +332,10 @@ impl Db {
     ///
     /// A database failure, or moves that cannot be read.
     pub async fn games_finished_after(&self, run: i64, after: i64, pairs: i64) -> Result<(Vec<GameRow>, i64), DbError> {
-        let sql = self.games_sql(
-            false,
-            "AND p.status = 'done' AND p.finished_seq > ? ORDER BY p.finished_seq, g.game_in_pair LIMIT ?",
-        );
-        let rows = sqlx::query(self.backend.sql(&sql))
-            .bind(run)
-            .bind(0_i64)
-            .bind(after)
-            .bind(pairs.saturating_mul(2))
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        // The last finishing number first, then the games up to it: every
+        // number up to one seen is committed, so the games are all there,
+        // and a pair that finishes between the two reads waits for the next
+        // call instead of being passed over.
         let last: Option<i64> = sqlx::query_scalar(self.backend.sql(
             "SELECT MAX(finished_seq) FROM (SELECT finished_seq FROM pairs WHERE run_id = ? AND status = 'done' \
              AND finished_seq > ? ORDER BY finished_seq LIMIT ?) next",
@@ -354,8 +346,20 @@ impl Db {
         .fetch_one(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let games = rows.iter().map(|row| stored_game(row, false).0).collect();
-        Ok((games, last.unwrap_or(after)))
+        let Some(last) = last else { return Ok((Vec::new(), after)) };
+        let sql = self.games_sql(
+            false,
+            "AND p.status = 'done' AND p.finished_seq > ? AND p.finished_seq <= ? ORDER BY p.finished_seq, g.game_in_pair",
+        );
+        let rows = sqlx::query(self.backend.sql(&sql))
+            .bind(run)
+            .bind(0_i64)
+            .bind(after)
+            .bind(last)
+            .fetch_all(&self.pool)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok((rows.iter().map(|row| stored_game(row, false).0).collect(), last))
     }
 
     /// Up to `limit` games of a run with id greater than `after`, in id

@@ -126,6 +126,12 @@ pub struct PlayArgs {
     #[serde(skip)]
     #[arg(help_heading = "Many machines", long)]
     no_local: bool,
+    /// What the command chose where a flag was left out (a large book, a
+    /// game cap), said with the run's first line once the run exists: a
+    /// refusal before it stays one line.
+    #[serde(skip)]
+    #[arg(skip)]
+    chosen: Vec<String>,
 }
 
 /// An engine built from a revision of a git repository, on the command
@@ -194,18 +200,22 @@ impl PlayArgs {
     }
 
     /// The openings of an SPRT, a match or a tuning run without
-    /// `--openings`: a large book in a random
-    /// order (the seed kept in the run), so that a long test on a clock
-    /// does not replay 25 openings hundreds of times. Returns what was
-    /// chosen, to be said.
-    pub(super) fn large_book_unless_given(&mut self) -> Option<String> {
+    /// `--openings`: a large book in a random order (the seed kept in the
+    /// run), so that a long test on a clock does not replay 25 openings
+    /// hundreds of times; said when the run starts.
+    pub(super) fn large_book_unless_given(&mut self) {
         if self.openings.is_some() {
-            return None;
+            return;
         }
         const LARGE: &str = "noob_2moves";
         self.openings = Some(LARGE.to_string());
         let seed = *self.seed.get_or_insert_with(|| fastrand::u64(..u64::from(u32::MAX)));
-        Some(format!("openings {LARGE}, shuffled with seed {seed} (--openings and --seed choose others)"))
+        self.say_at_start(format!("openings {LARGE}, shuffled with seed {seed} (--openings and --seed choose others)"));
+    }
+
+    /// Says `note` with the run's first line, once the run exists.
+    pub(super) fn say_at_start(&mut self, note: String) {
+        self.chosen.push(note);
     }
 
     /// The flags that play `spec` again (see [`super::stored_command`]).
@@ -242,6 +252,7 @@ impl PlayArgs {
             count_set_aside: spec.machines.count_set_aside,
             quiet: QuietArg::default(),
             no_local: false,
+            chosen: Vec::new(),
         }
     }
 }
@@ -449,6 +460,9 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, 
     check_identities(&db, run, &spec, &measured, false).await?;
     if !play.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
+        for chosen in &play.chosen {
+            crate::term::note(chosen);
+        }
         if !play.no_local && crate::term::is_terminal() && plan.len() >= LONG_RUN_PAIRS {
             crate::term::note(&format!(
                 "closing this terminal stops the run (arena resume {run} plays on); to let it outlive the terminal, start it under tmux, nohup or systemd-run --user"

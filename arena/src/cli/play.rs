@@ -381,11 +381,10 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     }
 }
 
-/// `arena match`: without `--openings`, a large shuffled book.
+/// `arena match`: without `--openings`, a large shuffled book, said when the run starts.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
     let mut play = args.play;
-    // Said by the run's first line: `… from noob_2moves (7314 openings, shuffled with seed S)`.
-    let _ = play.large_book_unless_given();
+    play.large_book_unless_given();
     let book = open_book(&play)?;
     let pairs = args.games.div_ceil(2);
     let engines = args.engines.engines(&play)?;
@@ -421,21 +420,17 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     let mut play = args.play;
-    let chosen = play.large_book_unless_given();
     let max_games = match args.max_games {
         Some(games) => games,
         None => {
             let (cap, expected) = cap_of(&test);
-            let line = format!(
+            play.say_at_start(format!(
                 "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose)"
-            );
-            crate::term::note(&line);
+            ));
             cap
         }
     };
-    if let Some(chosen) = chosen {
-        crate::term::note(&chosen);
-    }
+    play.large_book_unless_given();
     let book = open_book(&play)?;
     let engines = args.engines.engines(&play)?;
     let spec = build_spec(&play, RunKind::Sprt, engines, vec![(0, 1)], max_games.div_ceil(2), 1, Some(test))?;

@@ -92,8 +92,7 @@ impl TuneArgs {
 /// `arena tune`: without `--openings`, a large shuffled book.
 pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let flags = checked_flags(&args)?;
-    // Said by the run's first line, as `arena match`'s.
-    let _ = args.play.large_book_unless_given();
+    args.play.large_book_unless_given();
     let mut base = match (&args.source.repo, &args.rev, &args.engine) {
         (Some(repo), Some(rev), _) => args.source.engine(repo, rev)?,
         (Some(_), None, _) => return Err(anyhow!("--repo needs --rev REV, the revision to tune")),

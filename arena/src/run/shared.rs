@@ -48,7 +48,7 @@ pub struct Shared {
     pub(super) changed: tokio::sync::Notify,
     /// Whether the database cannot be reached (a worker's slots go on
     /// trying): said once when it starts and once when it ends.
-    outage: Mutex<Option<Instant>>,
+    outage: std::sync::atomic::AtomicBool,
 }
 
 /// Beats are written at most this often.
@@ -65,7 +65,7 @@ impl Shared {
             counts: Mutex::new(Counts::default()),
             beats: Mutex::new((None, WorkerBeat::default())),
             changed: tokio::sync::Notify::new(),
-            outage: Mutex::new(None),
+            outage: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -124,7 +124,7 @@ impl Shared {
 
     /// The database answered: an outage, if there was one, is over.
     pub(super) fn reached(&self, db: &Db) {
-        if lock(&self.outage).take().is_some() {
+        if self.outage.swap(false, std::sync::atomic::Ordering::Relaxed) {
             self.note(&format!("reconnected to {}: the work goes on", db.describe()));
         }
     }
@@ -132,36 +132,25 @@ impl Shared {
     /// Records a failure; `true` when the slot should stop. `note` says it
     /// when slots go on.
     pub(super) fn fail(&self, error: RunError, note: impl FnOnce(&RunError) -> String) -> bool {
-        match self.on_error {
-            OnError::Stop => {
-                lock(&self.failure).get_or_insert(error);
-                let _ = self.stop.send(Stop::FinishInFlight);
-                true
-            }
-            // The server refuses this role the statement (a worker's role
-            // without the grants this arena needs): trying again cannot
-            // help, so the process stops with it.
-            OnError::Continue if matches!(error, RunError::Db(db::DbError::Denied { .. })) => {
-                lock(&self.failure).get_or_insert(error);
-                let _ = self.stop.send(Stop::FinishInFlight);
-                true
-            }
-            OnError::Continue if matches!(error, RunError::Db(db::DbError::Unreachable { .. })) => {
-                let mut outage = lock(&self.outage);
-                if outage.is_none() {
-                    *outage = Some(Instant::now());
-                    self.note(&format!(
-                        "{error}; trying again: the games in flight play on, and what cannot be stored \
-                         goes back to the queue"
-                    ));
-                }
-                false
-            }
-            OnError::Continue => {
-                self.note(&note(&error));
-                false
-            }
+        // A worker's role refused a statement (without the grants this
+        // arena needs): trying again cannot help, so it stops as a local run does.
+        let denied = matches!(error, RunError::Db(db::DbError::Denied { .. }));
+        if self.on_error == OnError::Stop || denied {
+            lock(&self.failure).get_or_insert(error);
+            let _ = self.stop.send(Stop::FinishInFlight);
+            return true;
         }
+        if matches!(error, RunError::Db(db::DbError::Unreachable { .. })) {
+            // Said once per outage; `reached` says its end.
+            if !self.outage.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                self.note(&format!(
+                    "{error}; trying again: the games in flight play on, and what cannot be stored goes back to the queue"
+                ));
+            }
+            return false;
+        }
+        self.note(&note(&error));
+        false
     }
 }
 
