@@ -41,6 +41,9 @@ pub struct Context<'a> {
     pub variant: Variant,
     /// What the move comments hold.
     pub level: Level,
+    /// Per engine move, lines of the engine's output to add to its comment
+    /// as `line="…"` (fastchess's `-pgnout match_line=`); empty: none.
+    pub lines: &'a [Vec<String>],
 }
 
 /// Appends one game in PGN to `out`.
@@ -55,13 +58,26 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     for san in &game.opening_san {
         text.san(out, san);
     }
-    for mv in &game.moves {
+    for (i, mv) in game.moves.iter().enumerate() {
         text.san(out, &mv.san);
-        if context.level == Level::Min {
+        let lines = context.lines.get(i).map_or(&[][..], Vec::as_slice);
+        if context.level == Level::Min && lines.is_empty() {
             continue;
         }
         text.token.clear();
-        move_comment(&mut text.token, mv, context.level);
+        if context.level == Level::Min {
+            text.token.push('{');
+        } else {
+            move_comment(&mut text.token, mv, context.level);
+            text.token.pop();
+        }
+        for (k, line) in lines.iter().enumerate() {
+            let separator = if k == 0 && context.level == Level::Min { "" } else { ", " };
+            let _ = write!(text.token, "{separator}line=\"");
+            text.token.extend(line.chars().filter(|c| !matches!(c, '{' | '}' | '"')));
+            text.token.push('"');
+        }
+        text.token.push('}');
         text.flush(out);
         text.need_number = true;
     }
@@ -360,6 +376,15 @@ mod tests {
         assert!(
             detailed.contains("2. Nf3\n{-0.35/9 1.234s, sd=14, n=81234, nps=527000, tl=9.846s, pv=g1f3 b8c6 f1b5}"),
             "{detailed}"
+        );
+        let lines = [vec!["info string hash \"full\" {x}".to_string(), "info depth 9".to_string()]];
+        let (mut min, mut normal) = (String::new(), String::new());
+        write_game(&mut min, &full, &Context { level: Level::Min, lines: &lines, ..Context::default() });
+        write_game(&mut normal, &full, &Context { lines: &lines, ..Context::default() });
+        assert!(min.contains("2. Nf3 {line=\"info string hash full x\", line=\"info depth 9\"} 0-1"), "{min}");
+        assert!(
+            normal.contains("{-0.35/9 1.234s, line=\"info string hash full x\", line=\"info depth 9\"}"),
+            "{normal}"
         );
     }
 }

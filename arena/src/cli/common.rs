@@ -157,6 +157,16 @@ pub(super) trait GameLines {
     ///
     /// Standard output failed, or the PGN cannot be read back.
     fn end(&mut self, pgn: Option<&Path>) -> CliResult;
+
+    /// Run `run` in `target` is about to play here (a new run, or one resumed).
+    ///
+    /// # Errors
+    ///
+    /// What the printer cannot write.
+    fn started(&mut self, run: i64, target: &Target) -> CliResult;
+
+    /// The finishing number of the last pair already given (0: none).
+    fn followed(&self) -> i64;
 }
 
 /// How often stored games are looked for while a run plays.
@@ -172,7 +182,7 @@ async fn follow_games<T>(
     playing: impl Future<Output = T>,
 ) -> CliResult<T> {
     let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
-    let mut after = 0;
+    let mut after = lines.followed();
     let (end, followed) = crate::util::while_playing(playing, FOLLOW_EVERY, async || -> CliResult {
         after = give_games(&reader, run, after, &mut *lines).await?;
         Ok(())
@@ -185,7 +195,7 @@ async fn follow_games<T>(
 
 /// Gives `lines` the games of run `run`'s pairs finished after the
 /// `after`-th; the finishing number of the last given.
-async fn give_games(db: &Db, run: i64, mut after: i64, lines: &mut dyn GameLines) -> CliResult<i64> {
+pub(super) async fn give_games(db: &Db, run: i64, mut after: i64, lines: &mut dyn GameLines) -> CliResult<i64> {
     const PAIRS: i64 = 250;
     loop {
         let (games, last) = db.games_finished_after(run, after, PAIRS).await?;
@@ -215,6 +225,9 @@ pub(super) async fn play_run(
     let db = &runtime.db;
     let mut live = None;
     let mut view = view;
+    if let View::Lines(lines) = &mut view {
+        lines.started(run, target)?;
+    }
     let end = match spec {
         Spec::Games(spec) => {
             let playing = crate::run::local::play_pairs(runtime, run, &spec);

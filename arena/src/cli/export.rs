@@ -21,6 +21,10 @@ struct PgnFormat {
     time_control: String,
     variant: Variant,
     level: Level,
+    /// `--pgn-match-line`.
+    patterns: Vec<regex::Regex>,
+    /// Games whose I/O log could not be read for `patterns`.
+    unread_logs: std::sync::atomic::AtomicU64,
 }
 
 impl PgnFormat {
@@ -41,6 +45,8 @@ impl PgnFormat {
                 PgnLevel::Normal => Level::Normal,
                 PgnLevel::Full => Level::Full,
             },
+            patterns: style.pgn_match_line.clone(),
+            unread_logs: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -54,6 +60,7 @@ impl PgnFormat {
 
     /// Appends `game` to `text`.
     fn write(&self, text: &mut String, game: &GameRow) {
+        let lines = self.engine_lines(game);
         let context = Context {
             event: &self.event,
             site: &self.site,
@@ -61,8 +68,39 @@ impl PgnFormat {
             time_control: &self.time_control,
             variant: self.variant,
             level: self.level,
+            lines: &lines,
         };
         write_game(text, &game.record, &context);
+    }
+
+    /// Per engine move of `game`, its lines matching `--pgn-match-line`,
+    /// read from the game's I/O log (none without patterns).
+    fn engine_lines(&self, game: &GameRow) -> Vec<Vec<String>> {
+        if self.patterns.is_empty() {
+            return Vec::new();
+        }
+        let text = game
+            .record
+            .io_log
+            .as_deref()
+            .and_then(|place| crate::engine_io::iolog::read(crate::engine_io::iolog::split_place(place).1).ok());
+        match text {
+            Some(text) => crate::engine_io::iolog::move_lines(&text, &self.patterns),
+            None => {
+                self.unread_logs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                Vec::new()
+            }
+        }
+    }
+
+    /// Says once how many games' moves lack their `--pgn-match-line` lines.
+    fn warn_of_unread_logs(&self) {
+        let unread = self.unread_logs.swap(0, std::sync::atomic::Ordering::Relaxed);
+        if unread > 0 {
+            crate::term::warn(&format!(
+                "{unread} games have no I/O log here (played elsewhere, with --no-io-log, or rotated away): their moves have no line= in the PGN"
+            ));
+        }
     }
 }
 
@@ -76,6 +114,7 @@ pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &
         page.write_to(out).map_err(|e| super::write_error(e, "the PGN output"))
     })
     .await?;
+    format.warn_of_unread_logs();
     Ok(count)
 }
 
@@ -380,6 +419,7 @@ impl LivePgn {
     /// Appends the rest of the run's games; returns how many games the file holds.
     pub(super) async fn finish(mut self) -> CliResult<u64> {
         self.append(None).await?;
+        self.format.warn_of_unread_logs();
         self.db.close().await;
         Ok(self.count)
     }

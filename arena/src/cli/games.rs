@@ -417,6 +417,25 @@ fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
 /// (an overnight run: a thousand pairs take hours on a clock).
 const LONG_RUN_PAIRS: usize = 1000;
 
+/// Plays stopped run `run` on with these flags' database, concurrency,
+/// records and slots, shown as `view` says (a foreign command line's state file).
+pub(super) async fn resume_as(play: &PlayArgs, run: i64, view: View<'_>) -> CliResult {
+    let how = super::resume::How {
+        target: &play.db.target,
+        concurrency: play.concurrency.concurrency,
+        record: &play.record,
+        slots: &play.slots,
+        quiet: play.quiet.quiet,
+        accept_change: false,
+    };
+    super::resume::resume_run(run, &how, view).await
+}
+
+/// The database these flags name.
+pub(super) fn target(play: &PlayArgs) -> &db::Target {
+    &play.db.target
+}
+
 /// Starts a run of games shown as arena shows it.
 pub(super) async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
     start_as(play, spec, book, View::Arena).await

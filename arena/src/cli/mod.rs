@@ -255,6 +255,17 @@ pub struct PgnStyle {
     /// The PGN's Site tag (default: the name of the machine that created the run).
     #[arg(hide_short_help = true, long)]
     pub(crate) site: Option<String>,
+    /// Adds to each engine move's comment the last line of the engine's output during that search matching REGEX, as line="…" (from the game's I/O log; repeat for more patterns).
+    #[arg(hide_short_help = true, long, value_name = "REGEX", value_parser = read_pattern)]
+    pub(crate) pgn_match_line: Vec<regex::Regex>,
+}
+
+/// A `--pgn-match-line` pattern.
+fn read_pattern(text: &str) -> Result<regex::Regex, String> {
+    regex::Regex::new(text).map_err(|e| {
+        let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
+        format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'")
+    })
 }
 
 /// `--pgn-level`.

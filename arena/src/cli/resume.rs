@@ -5,7 +5,7 @@ use anyhow::anyhow;
 use clap::Args;
 use model::{RunStatus, Spec};
 
-use super::common::{check_concurrency, check_identities, make_ready, open_db, play_run, runtime};
+use super::common::{View, check_concurrency, check_identities, make_ready, open_db, play_run, runtime};
 use super::{CliResult, ConcurrencyArg, DbArg, QuietArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
@@ -30,9 +30,34 @@ pub struct ResumeArgs {
 
 /// `arena resume`.
 pub(super) async fn resume(args: ResumeArgs) -> CliResult {
-    let target = &args.db.target;
+    let how = How {
+        target: &args.db.target,
+        concurrency: args.concurrency.concurrency,
+        record: &args.record,
+        slots: &args.slots,
+        quiet: args.quiet.quiet,
+        accept_change: args.accept_change,
+    };
+    resume_run(args.run, &how, View::Arena).await
+}
+
+/// How a stopped run is played on here: `arena resume`'s flags, or those
+/// a foreign command line's state file names.
+pub(super) struct How<'a> {
+    pub(super) target: &'a db::Target,
+    /// `--concurrency`; `None`: as the run started.
+    pub(super) concurrency: Option<usize>,
+    pub(super) record: &'a RecordArgs,
+    pub(super) slots: &'a SlotArgs,
+    pub(super) quiet: bool,
+    pub(super) accept_change: bool,
+}
+
+/// Plays stopped run `run` on where it stopped, shown as `view` says.
+pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliResult {
+    let target = how.target;
     let db = open_db(target).await?;
-    let info = db.run(args.run).await?;
+    let info = db.run(run).await?;
     if info.status == RunStatus::Finished {
         return Err(anyhow!("run {} is already finished (see `arena show {}`)", info.id, info.id));
     }
@@ -40,17 +65,17 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
         return Err(anyhow!("run {} holds imported games, played elsewhere: there is nothing to play", info.id));
     }
     let mut spec = Spec::of(&info)?;
-    let concurrency = args.concurrency.concurrency.unwrap_or(spec.concurrency());
+    let concurrency = how.concurrency.unwrap_or(spec.concurrency());
     check_concurrency(concurrency)?;
     spec.set_concurrency(concurrency);
-    args.record.check()?;
+    how.record.check()?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
     let per_slot = if ponders { 2 } else { 1 };
-    let affinity = args.slots.resolve(concurrency, per_slot)?;
+    let affinity = how.slots.resolve(concurrency, per_slot)?;
     let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
     super::common::warn_of_sharing(clocked, concurrency, per_slot);
     let measured = make_ready(&mut spec).await?;
-    check_identities(&db, info.id, &spec, &measured, args.accept_change).await?;
-    let runtime = runtime(&db, target, args.quiet.quiet, affinity, !args.slots.no_io_log)?;
-    play_run(&runtime, target, info.id, spec, None, &args.record, super::common::View::Arena).await
+    check_identities(&db, info.id, &spec, &measured, how.accept_change).await?;
+    let runtime = runtime(&db, target, how.quiet, affinity, !how.slots.no_io_log)?;
+    play_run(&runtime, target, info.id, spec, None, how.record, view).await
 }

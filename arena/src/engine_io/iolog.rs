@@ -429,6 +429,53 @@ fn expand(text: &str) -> String {
     out
 }
 
+/// Per engine move of a game's log `text`, in order, the last line of the
+/// engine's output during that search matching each of `patterns` (a
+/// pattern nothing matched adds nothing), as fastchess's `-pgnout
+/// match_line=` keeps them. A search is the engine's lines from a `go` to
+/// its `bestmove`; a ponder search answered by `stop` played no move.
+pub fn move_lines(text: &str, patterns: &[regex::Regex]) -> Vec<Vec<String>> {
+    #[derive(Default)]
+    struct Search<'t> {
+        lines: Vec<&'t str>,
+        pondering: bool,
+        stopped: bool,
+    }
+    let mut searches: HashMap<&str, Search> = HashMap::new();
+    let mut moves = Vec::new();
+    for line in text.lines() {
+        let Some((head, to, said)) = line.split_once(" > ").map(|(h, s)| (h, true, s)).or_else(|| {
+            let (head, said) = line.split_once(" < ")?;
+            Some((head, false, said))
+        }) else {
+            continue;
+        };
+        let Some((_, engine)) = head.trim_start().split_once(' ') else { continue };
+        let search = searches.entry(engine).or_default();
+        let word = said.split_whitespace().next().unwrap_or_default();
+        match (to, word) {
+            (true, "go") => {
+                *search = Search { pondering: said.split_whitespace().any(|w| w == "ponder"), ..Search::default() };
+            }
+            (true, "ponderhit") => search.pondering = false,
+            (true, "stop") => search.stopped = search.pondering,
+            (false, "bestmove") => {
+                if !search.stopped {
+                    let found = patterns
+                        .iter()
+                        .filter_map(|p| search.lines.iter().rev().find(|l| p.is_match(l)).map(|l| (*l).to_string()))
+                        .collect();
+                    moves.push(found);
+                }
+                *search = Search::default();
+            }
+            (false, _) => search.lines.push(said),
+            (true, _) => {}
+        }
+    }
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -569,5 +616,35 @@ mod tests {
                 assert_eq!(String::from_utf8(text).unwrap(), format!("{ms:>7} fhr {arrow} "));
             }
         }
+    }
+    #[test]
+    fn move_lines_keep_the_last_match_of_each_search_and_skip_missed_ponders() {
+        let text = "\
+      0 a > go wtime 1000
+      5 a < info depth 1 score cp 10
+      9 a < info depth 2 score cp 12
+     10 a < bestmove e2e4 ponder e7e5
+     11 a > go ponder wtime 990
+     12 b > go wtime 1000
+     13 b < info depth 3 score cp -5
+     14 b < bestmove d7d5
+     15 a > stop
+     16 a < info depth 7 score cp 99
+     17 a < bestmove d2d4
+     18 a > go wtime 980
+     19 a < info string nothing
+     20 a < bestmove c2c4
+";
+        let depth = regex::Regex::new(r"^info depth \d+").unwrap();
+        let string = regex::Regex::new("string").unwrap();
+        let lines = move_lines(text, &[depth, string]);
+        assert_eq!(
+            lines,
+            vec![
+                vec!["info depth 2 score cp 12".to_string()],
+                vec!["info depth 3 score cp -5".to_string()],
+                vec!["info string nothing".to_string()],
+            ]
+        );
     }
 }

@@ -79,7 +79,7 @@ fn fishtest_and_openbench_read_arena_as_they_read_fastchess() {
     std::os::unix::fs::symlink(ARENA, &link).unwrap();
     // As fishtest's worker (worker/games.py) builds it, with node limits for speed.
     let mut args: Vec<String> = "-testEnv -recover -repeat -games 2 -rounds 6 -ratinginterval 1 -scoreinterval 1 \
-         -autosaveinterval 0 -report penta=true -pgnout file=out.pgn append=false -crc32 pgn=true \
+         -autosaveinterval 0 -report penta=true -pgnout file=out.pgn append=false match_line=^info\\sdepth -crc32 pgn=true \
          -site https://tests.stockfishchess.org/tests/view/1 -event Batch-1 -srand 1234 \
          -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 -variant standard -concurrency 2 \
          -openings file=book.epd format=epd order=random plies=16 start=1 -check-mate-pvs"
@@ -115,6 +115,10 @@ fn fishtest_and_openbench_read_arena_as_they_read_fastchess() {
     // The PGN says the same, and the CRC32 printed is the file's.
     let pgn = std::fs::read(dir.join("out.pgn")).unwrap();
     assert_eq!(pgn_counts(&String::from_utf8_lossy(&pgn), "New-1a2b3c4d5e"), (w, d, l));
+    // match_line: engine moves carry the last `info depth` line of their search, its PV starting with the move.
+    let pgn_text = String::from_utf8_lossy(&pgn);
+    let kept: Vec<&str> = pgn_text.split("line=\"").skip(1).map(|rest| rest.split('"').next().unwrap()).collect();
+    assert!(kept.len() > 100 && kept.iter().all(|line| line.starts_with("info depth ")), "{pgn_text}");
     let crc = Command::new("python3")
         .args(["-c", "import sys, zlib; print(hex(zlib.crc32(open(sys.argv[1], 'rb').read())))"])
         .arg(dir.join("out.pgn"))
@@ -187,7 +191,7 @@ fn what_arena_cannot_honour_is_one_line() {
         (&["-frobnicate"], "-frobnicate is not an option arena knows"),
         (&["-sprt", "elo0=0", "elo1=5", "model=bayesian"], "model=bayesian"),
         (&["-tournament", "knockout"], "round-robin or gauntlet"),
-        (&["-pgnout", "file=x.pgn", "match_line=^info"], "match_line"),
+        (&["-pgnout", "file=x.pgn", "match_line=(?<=x)"], "match_line=(?<=x): not a regular expression"),
         (&["-each", "proto=xboard"], "UCI only"),
         (&["-openings", "file=b.pgn", "format=epd"], "format=epd but b.pgn"),
     ];
@@ -213,5 +217,57 @@ fn what_arena_cannot_honour_is_one_line() {
     assert_refused(&dir, &odd, "arena plays them in pairs", "arena.db");
     let version = arena(&dir, &["fastchess", "-version"]);
     assert!(stdout(&version).starts_with("fastchess command line, played by arena "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// fastchess's way to continue: a run killed mid-way is played on by
+/// `-config file=config.json`, the state file written when it started,
+/// printing only the games played since and counting all of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_fastchess_run_continues_from_its_config_file() {
+    let dir = temp_dir("dialect-config");
+    let mut args: Vec<String> = vec!["fastchess".into()];
+    args.extend(engine("a", "nmp2"));
+    args.extend(engine("b", "plain"));
+    args.extend(
+        "-each tc=inf nodes=3000 -rounds 8 -repeat -concurrency 1 -openings file=book.epd -pgnout file=out.pgn"
+            .split_whitespace()
+            .map(String::from),
+    );
+    std::fs::write(dir.join("book.epd"), BOOK).unwrap();
+    let mut child =
+        Command::new(ARENA).args(&args).current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+    crate::runs::wait_for_games(&dir.join("arena.db"), 4).await;
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("config.json")).unwrap()).unwrap();
+    assert_eq!(state["arena"]["run"], 1, "{state}");
+    let db = db::Db::open(&db::Target::Sqlite(dir.join("arena.db"))).await.unwrap();
+    let pairs_before = db.run(1).await.unwrap().pairs_done as u64;
+    db.close().await;
+    assert!(pairs_before < 8, "killed mid-run");
+
+    // Only -concurrency may come with it; another option is one line.
+    let refused = arena(&dir, &["fastchess", "-config", "file=config.json", "-rounds", "3"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).trim().lines().count() == 1);
+    std::fs::write(dir.join("theirs.json"), r#"{"engines": [], "stats": {}}"#).unwrap();
+    let theirs = arena(&dir, &["fastchess", "-config", "file=theirs.json"]);
+    let said = String::from_utf8_lossy(&theirs.stderr);
+    assert!(theirs.status.code() == Some(2) && said.contains("fastchess's own state"), "{said}");
+
+    let out = arena(&dir, &["fastchess", "-config", "file=config.json", "-concurrency", "2"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let printed = text.lines().filter(|l| l.starts_with("Finished game ")).count() as u64;
+    assert_eq!(printed, 16 - 2 * pairs_before, "only the games played since: {text}");
+    let (w, d, l, ptnml) = reported(&dir);
+    assert_eq!(w + d + l, 16);
+    assert!(text.contains(&format!("Games: 16, Wins: {w}, Losses: {l}, Draws: {d},")), "{text}");
+    let [a, b, c, e, f] = ptnml[..] else { panic!("{ptnml:?}") };
+    assert!(text.contains(&format!("Ptnml(0-2): [{a}, {b}, {c}, {e}, {f}]")), "{text}");
+    let pgn = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert_eq!(pgn_counts(&pgn, "a"), (w, d, l), "the PGN holds every game");
     let _ = std::fs::remove_dir_all(&dir);
 }

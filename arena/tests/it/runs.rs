@@ -385,7 +385,7 @@ async fn ctrl_c_sigterm_and_sighup_stop_the_run_without_charging_the_engines() {
 }
 
 /// Waits (two minutes at most) until run 1 in `db_path` has `games` games stored.
-async fn wait_for_games(db_path: &Path, games: i64) {
+pub(crate) async fn wait_for_games(db_path: &Path, games: i64) {
     let deadline = Instant::now() + Duration::from_secs(120);
     loop {
         assert!(Instant::now() < deadline, "the run stored {games} games not in time");

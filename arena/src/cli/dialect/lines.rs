@@ -15,7 +15,8 @@ use std::path::Path;
 use model::{GameResult, GameRow, Termination, Test};
 use reports::summary::{Estimate, Statistics};
 
-use super::parse::Style;
+use super::parse::{Foreign, Style};
+use super::state::Saving;
 use crate::cli::common::GameLines;
 use crate::cli::{CliResult, out};
 
@@ -100,6 +101,12 @@ pub(super) struct Lines {
     head_to_head: Tally,
     /// Each engine against all.
     engines: Vec<Tally>,
+    /// Counting games played before without printing them (a resumed run).
+    silent: bool,
+    /// The finishing number of the last pair given.
+    followed: i64,
+    /// The state file to write when the run starts.
+    saving: Option<Saving>,
 }
 
 /// How the printer prints.
@@ -109,9 +116,42 @@ pub(super) struct Settings {
     pub(super) rating_interval: u64,
     pub(super) score_interval: u64,
     pub(super) crc32: bool,
+    pub(super) saving: Option<Saving>,
+}
+
+impl Settings {
+    /// How `foreign` asks the lines printed, with the state file `saving`.
+    pub(super) fn of(foreign: &Foreign, saving: Option<Saving>) -> Settings {
+        Settings {
+            style: foreign.style,
+            penta: foreign.penta,
+            rating_interval: foreign.rating_interval,
+            score_interval: foreign.score_interval,
+            crc32: foreign.crc32,
+            saving,
+        }
+    }
 }
 
 impl Lines {
+    /// While `silent`, games given are counted, not printed.
+    pub(super) fn silent(&mut self, silent: bool) {
+        self.silent = silent;
+    }
+
+    /// The games given so far, up to finishing number `after`, were played
+    /// before: printing starts after them, and they count only if `counted`.
+    pub(super) fn resumed_after(&mut self, after: i64, counted: bool) {
+        self.silent = false;
+        self.followed = after;
+        if !counted {
+            self.head_to_head = Tally::default();
+            self.engines = vec![Tally::default(); self.names.len()];
+            self.finished = 0;
+            self.pairs_done = 0;
+        }
+    }
+
     /// The lines of a run of `spec` with `planned` games.
     pub(super) fn new(settings: Settings, spec: &model::MatchSpec, planned: u64) -> Lines {
         let names: Vec<String> = spec.engines.iter().map(|e| e.name.clone()).collect();
@@ -146,6 +186,9 @@ impl Lines {
             pairs_done: 0,
             waiting: BTreeMap::new(),
             head_to_head: Tally::default(),
+            silent: false,
+            followed: 0,
+            saving: settings.saving,
         }
     }
 
@@ -184,9 +227,11 @@ impl Lines {
                 text.push_str(&self.score_line());
             }
         }
-        out!("{text}");
-        if !self.penta && self.every(self.rating_interval, self.finished) {
-            out!("{}", self.block());
+        if !self.silent {
+            out!("{text}");
+            if !self.penta && self.every(self.rating_interval, self.finished) {
+                out!("{}", self.block());
+            }
         }
         Ok(())
     }
@@ -358,6 +403,11 @@ impl Lines {
     }
 }
 
+/// The games a run of `spec` plays: `M` of `Started game N of M`.
+pub(super) fn planned(spec: &model::MatchSpec) -> u64 {
+    2 * (spec.openings_per_round * spec.rounds * spec.pairings.len()) as u64
+}
+
 /// A limit as fastchess's head says it: `40/60+0.6`, `0.5/move`, `8 plies`, `400 nodes`.
 fn limit_text(tc: &model::TimeControl) -> String {
     let seconds = |ms: u64| format!("{}", ms as f64 / 1000.0);
@@ -474,11 +524,19 @@ impl GameLines for Lines {
             self.game_lines(first)?;
             self.game_lines(second)?;
             self.pair_done(first, second);
-            if self.penta && self.every(self.rating_interval, self.pairs_done) {
+            if self.penta && !self.silent && self.every(self.rating_interval, self.pairs_done) {
                 out!("{}", self.block());
             }
         }
         Ok(())
+    }
+
+    fn started(&mut self, run: i64, target: &db::Target) -> CliResult {
+        self.saving.as_ref().map_or(Ok(()), |saving| saving.write(run, target))
+    }
+
+    fn followed(&self) -> i64 {
+        self.followed
     }
 
     fn end(&mut self, pgn: Option<&Path>) -> CliResult {

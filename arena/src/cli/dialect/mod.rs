@@ -8,6 +8,7 @@
 
 mod lines;
 mod parse;
+mod state;
 mod translate;
 
 use clap::Args;
@@ -90,15 +91,16 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
         outln!("{}", help(dialect));
         return Ok(());
     }
-    let run = translate::translate(dialect, &foreign)?;
-    let settings = lines::Settings {
-        style: foreign.style,
-        penta: foreign.penta,
-        rating_interval: foreign.rating_interval,
-        score_interval: foreign.score_interval,
-        crc32: foreign.crc32,
-    };
-    let planned = 2 * (run.spec.openings_per_round * run.spec.pairings.len()) as u64;
+    if let Some(file) = foreign.config.file.as_deref().filter(|_| !foreign.config.discard) {
+        return state::resume(dialect, file, &foreign, &args.words).await;
+    }
+    let mut run = translate::translate(dialect, &foreign)?;
+    // Capped before the games are counted, so that `Started game N of M` says what is played.
+    if let Some(note) = crate::run::plan::cap_replays(&mut run.spec, &run.book) {
+        crate::term::note(&note);
+    }
+    let settings = lines::Settings::of(&foreign, state::Saving::of(dialect, &foreign, &args.words));
+    let planned = lines::planned(&run.spec);
     let mut printer = lines::Lines::new(settings, &run.spec, planned);
     super::games::start_as(&run.play, run.spec, &run.book, View::Lines(&mut printer)).await
 }
@@ -110,8 +112,8 @@ fn help(dialect: Dialect) -> String {
          Read: -engine/-each cmd= name= dir= arg= args= proto=uci tc= st= nodes= depth= plies= timemargin= restart=off option.NAME= book= bookdepth= ponder;\n\
          -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic;\n\
          -concurrency -use-affinity [CPUS]; -draw movenumber= movecount= score=; -resign movecount= score= twosided=; -maxmoves; -tb -tbpieces -tbadjudicate -tbignore50;\n\
-         -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= notation=san; -epdout; -event -site;\n\
-         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -recover -check-mate-pvs -testEnv -version -help;\n\
+         -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= notation=san match_line=; -epdout; -event -site;\n\
+         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -config file= outname= discard= stats= -autosaveinterval -recover -check-mate-pvs -testEnv -version -help;\n\
          and arena's own --db FILE|postgres://… . Anything else is refused in one line naming what arena offers instead.",
         dialect.subcommand(),
         dialect.name()

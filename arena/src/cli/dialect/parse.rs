@@ -163,6 +163,22 @@ pub(super) struct PgnOut {
     pub(super) file: String,
     /// `min`: moves only; `full`: nodes, seldepth or nps asked.
     pub(super) level: &'static str,
+    /// `match_line=REGEX`, each.
+    pub(super) match_lines: Vec<String>,
+}
+
+/// `-config file= discard= outname= stats=` (fastchess): the state file
+/// read to continue a run, and the one written for that.
+#[derive(Clone, Debug)]
+pub(super) struct Config {
+    /// `file=`: continue the run this state file names.
+    pub(super) file: Option<String>,
+    /// `discard=true`: play the command line given instead of `file`'s.
+    pub(super) discard: bool,
+    /// `outname=`: the state file written (fastchess's `config.json`).
+    pub(super) outname: String,
+    /// `stats=false`: count only the games played from now on.
+    pub(super) stats: bool,
 }
 
 /// How the results are printed.
@@ -208,6 +224,9 @@ pub(super) struct Foreign {
     pub(super) style: Style,
     pub(super) crc32: bool,
     pub(super) db: Option<String>,
+    pub(super) config: Config,
+    /// `-autosaveinterval`: 0 writes no state file (fastchess's default 20; cutechess-cli writes none).
+    pub(super) autosave: u64,
     pub(super) version: bool,
     pub(super) help: bool,
 }
@@ -246,6 +265,8 @@ impl Foreign {
             style: if fastchess { Style::Fastchess } else { Style::Cutechess },
             crc32: false,
             db: None,
+            config: Config { file: None, discard: false, outname: "config.json".into(), stats: true },
+            autosave: if fastchess { 20 } else { 0 },
             version: false,
             help: false,
         }
@@ -371,10 +392,10 @@ fn read_plain(foreign: &mut Foreign, group: &Group) -> CliResult {
         "site" => foreign.site = Some(group.values.join(" ")),
         "ratinginterval" => foreign.rating_interval = number("-ratinginterval", single(group)?)?,
         "scoreinterval" => foreign.score_interval = number("-scoreinterval", single(group)?)?,
-        "autosaveinterval" => {
-            // arena stores every finished pair as it ends: any interval is kept.
-            number::<u64>("-autosaveinterval", single(group)?)?;
-        }
+        // arena stores every finished pair as it ends; the state file that
+        // names the run is written when it starts, unless 0.
+        "autosaveinterval" => foreign.autosave = number("-autosaveinterval", single(group)?)?,
+        "config" => read_config(foreign, group)?,
         "report" => read_report(foreign, group)?,
         "output" => read_output(foreign, group)?,
         "crc32" => foreign.crc32 = read_crc32(group)?,
@@ -398,7 +419,6 @@ fn refuse(flag: &str) -> CliResult {
         "wait" => "arena starts the next game at once; leave it out",
         "seeds" | "bergerschedule" => "arena plays round-robin or gauntlet tournaments; leave it out",
         "log" => "arena keeps every game's engine I/O itself: arena log RUN GAME",
-        "config" => "to continue a stopped run: arena resume RUN (arena runs lists them)",
         "debug" | "show-latency" | "quick" | "strict" | "force-concurrency" => "not offered by arena; leave it out",
         "startup-ms" | "ucinewgame-ms" | "ping-ms" => "arena waits for engines by its own timeouts; leave it out",
         "compliance" => "check an engine with: arena check PROGRAM",
@@ -408,6 +428,25 @@ fn refuse(flag: &str) -> CliResult {
         _ => return Err(anyhow!("-{flag} is not an option arena knows (arena fastchess -help lists those it reads)")),
     };
     Err(anyhow!("-{flag}: {instead}"))
+}
+
+/// `-config file=F discard=B outname=F stats=B`.
+fn read_config(foreign: &mut Foreign, group: &Group) -> CliResult {
+    let truth = |key: &str, value: &str| match value {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(anyhow!("-config {key}={other}: give true or false")),
+    };
+    for (key, value) in pairs(group)? {
+        match key {
+            "file" => foreign.config.file = Some(value.to_string()),
+            "discard" => foreign.config.discard = truth(key, value)?,
+            "outname" => foreign.config.outname = value.to_string(),
+            "stats" => foreign.config.stats = truth(key, value)?,
+            other => bail!("-config {other}=: not a key arena knows (file discard outname stats)"),
+        }
+    }
+    Ok(())
 }
 
 fn read_openings(foreign: &mut Foreign, group: &Group) -> CliResult {
@@ -459,6 +498,7 @@ fn read_sprt(foreign: &mut Foreign, group: &Group) -> CliResult {
 fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
     let mut file = None;
     let mut level = "normal";
+    let mut match_lines = Vec::new();
     for value in &group.values {
         match value.split_once('=') {
             None if value == "min" => level = "min",
@@ -471,18 +511,21 @@ fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
             Some(("notation", "san")) | Some(("append", "false")) => {}
             Some(("notation", other)) => bail!("-pgnout notation={other}: arena writes SAN; give notation=san"),
             Some(("append", _)) => bail!("-pgnout append=true: arena writes the file afresh; give another file"),
-            Some(("match_line", _)) => {
-                bail!(
-                    "-pgnout match_line=: arena does not copy engine lines into the PGN; its I/O log has them (arena log)"
-                )
+            Some(("match_line", pattern)) => {
+                if regex::Regex::new(pattern).is_err() {
+                    bail!(
+                        "-pgnout match_line={pattern}: not a regular expression arena reads (Rust's regex syntax: no look-around or back-references)"
+                    );
+                }
+                match_lines.push(pattern.to_string());
             }
             Some((key, _)) => {
-                bail!("-pgnout {key}=: not a key arena knows (file min nodes seldepth nps notation append)")
+                bail!("-pgnout {key}=: not a key arena knows (file min nodes seldepth nps notation append match_line)")
             }
         }
     }
     let file = file.ok_or_else(|| anyhow!("-pgnout needs a file: -pgnout file=games.pgn"))?;
-    Ok(PgnOut { file, level })
+    Ok(PgnOut { file, level, match_lines })
 }
 
 /// `-draw movenumber=N movecount=N score=CP`, `-resign movecount=N score=CP [twosided=B]`,

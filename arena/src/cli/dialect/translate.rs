@@ -31,6 +31,19 @@ pub(super) struct Run {
     pub(super) book: openings::Book,
 }
 
+/// The run-wide settings of `foreign` as arena's flags read them.
+///
+/// # Errors
+///
+/// A setting arena's flags refuse, in one line.
+pub(super) fn play_args(foreign: &Foreign) -> CliResult<PlayArgs> {
+    let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
+    let words = play_words(foreign, &confs)?;
+    Ok(Translated::try_parse_from(std::iter::once("arena".to_string()).chain(words))
+        .map_err(|e| anyhow!("{}", e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ")))?
+        .play)
+}
+
 /// Translates `foreign` into a checked run spec.
 ///
 /// # Errors
@@ -41,10 +54,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         bail!("give at least two engines: -engine cmd=./dev name=dev -engine cmd=./base name=base");
     }
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
-    let words = play_words(foreign, &confs)?;
-    let play = Translated::try_parse_from(std::iter::once("arena".to_string()).chain(words))
-        .map_err(|e| anyhow!("{}", e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ")))?
-        .play;
+    let play = play_args(foreign)?;
     let registry = play.registry.load()?;
     let limits: Vec<TimeControl> = confs.iter().map(limit).collect::<CliResult<_>>()?;
     let mut engines: Vec<EngineSpec> =
@@ -137,6 +147,9 @@ fn play_words(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Vec<String>>
     if let Some(pgn) = &foreign.pgnout {
         flag("pgn", Some(pgn.file.clone()));
         flag("pgn-level", Some(pgn.level.to_string()));
+        for pattern in &pgn.match_lines {
+            flag("pgn-match-line", Some(pattern.clone()));
+        }
     }
     if let Some(epd) = &foreign.epdout {
         flag("epdout", Some(epd.clone()));
