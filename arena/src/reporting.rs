@@ -363,6 +363,7 @@ fn games_header(info: &RunInfo, spec: &MatchSpec, engines: Vec<EngineHeader>) ->
         finished: info.finished_ms.map(utc_timestamp),
         machine: info.machine.clone(),
         replayed_pairs: 0,
+        unpaired_games: spec.imported.iter().map(|f| f.unpaired).sum(),
     }
 }
 

@@ -363,6 +363,10 @@ pub struct MatchSpec {
     pub imported: Vec<ImportedFile>,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// A PGN file whose games an imported run holds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ImportedFile {
@@ -372,6 +376,12 @@ pub struct ImportedFile {
     pub sha256: String,
     /// Games stored from it.
     pub games: u64,
+    /// Of those, games not played as a pair (no game beside them on their
+    /// opening with colours reversed): stored beside another such game of
+    /// the same two engines with colours reversed, so the run counts games
+    /// (trinomial), not pairs.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unpaired: u64,
 }
 
 /// How a run treats the machines that play it.

@@ -3,7 +3,10 @@
 //! `show`, `report`, the dashboard and `stats` give their Elo, intervals,
 //! pentanomial and ratings. The games go in as pairs (two consecutive
 //! games on one opening, colours reversed, as the tools play them) through
-//! the same storage as played pairs; a file imported before adds nothing.
+//! the same storage as played pairs; games not played so (a rating list's)
+//! are stored two by two, a game beside one of the same engines with
+//! colours reversed, and the run then counts games, not pairs (no
+//! pentanomial). A file imported before adds nothing.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -15,7 +18,7 @@ use sha2::{Digest, Sha256};
 
 use super::common::open_db;
 use super::{CliResult, DbArg, QuietArg, outln};
-use crate::game::import::{ImportedGame, pairs, read};
+use crate::game::import::{ImportedGame, pairs, read, unrelated_pairs};
 use crate::reporting::{Ask, Detail, report_of};
 
 /// `arena import`.
@@ -52,42 +55,57 @@ pub(super) async fn import(args: ImportArgs) -> CliResult {
         let reading = read(&source.name, &source.text);
         note_skipped(&reading.skipped, "skipped");
         let (pairs_of_file, alone) = pairs(reading.games);
+        let (unrelated, alone) = unrelated_pairs(alone);
         let alone: Vec<String> = alone
             .iter()
-            .map(|g| format!("{}: no partner (the game beside it is not the same opening with colours reversed)", g.at))
+            .map(|g| {
+                format!(
+                    "{}: no other game of {} vs {} with colours reversed to count it beside",
+                    g.at, g.record.white, g.record.black
+                )
+            })
             .collect();
-        note_skipped(&alone, "left out (arena import keeps pairs of games, as the tools play them)");
-        read_files.push((source, pairs_of_file));
+        note_skipped(&alone, "left out");
+        read_files.push((source, pairs_of_file, unrelated));
     }
-    if read_files.iter().all(|(_, pairs)| pairs.is_empty()) {
-        let names: Vec<&str> = read_files.iter().map(|(s, _)| s.name.as_str()).collect();
-        bail!(
-            "no pair of games in {}: nothing imported (a pair is two consecutive games on one opening, colours reversed)",
-            names.join(", ")
-        );
+    if read_files.iter().all(|(_, pairs, unrelated)| pairs.is_empty() && unrelated.is_empty()) {
+        let names: Vec<&str> = read_files.iter().map(|(s, _, _)| s.name.as_str()).collect();
+        bail!("no two games of the same engines with colours reversed in {}: nothing imported", names.join(", "));
     }
     let db = open_db(&args.db.target).await?;
     let known = imported_before(&db).await?;
     let mut files = Vec::new();
     let mut games: Vec<ImportedGame> = Vec::new();
-    for (source, pairs_of_file) in read_files {
+    for (source, pairs_of_file, unrelated) in read_files {
         if let Some(run) = known.get(&source.sha256) {
             crate::term::note(&format!("{} was imported before, as run {run}: nothing added from it", source.name));
             continue;
         }
-        let count = 2 * pairs_of_file.len() as u64;
-        files.push(ImportedFile { name: source.name, sha256: source.sha256, games: count });
-        games.extend(pairs_of_file.into_iter().flatten());
+        let unpaired = 2 * unrelated.len() as u64;
+        let count = 2 * pairs_of_file.len() as u64 + unpaired;
+        if unpaired > 0 {
+            crate::term::note(&format!(
+                "{}: {unpaired} games were not played as pairs (one opening, colours reversed): the run counts games (trinomial), not pairs",
+                source.name
+            ));
+        }
+        files.push(ImportedFile { name: source.name, sha256: source.sha256, games: count, unpaired });
+        games.extend(pairs_of_file.into_iter().chain(unrelated).flatten());
     }
     if games.is_empty() {
         db.close().await;
         return Ok(());
     }
+    let spec_unpaired = files.iter().map(|f| f.unpaired).sum::<u64>();
     let (spec, plan, ordered) = spec_of(files, games)?;
     let run = db.create_run(&Spec::Games(spec), &plan).await?;
     store(&db, run, &ordered).await?;
     if !args.quiet.quiet {
-        crate::term::note(&format!("run {run}: {} games ({} pairs) imported", ordered.len(), plan.len()));
+        let shape = match spec_unpaired {
+            0 => format!("{} pairs", plan.len()),
+            unpaired => format!("{} in pairs, {unpaired} not", ordered.len() as u64 - unpaired),
+        };
+        crate::term::note(&format!("run {run}: {} games ({shape}) imported", ordered.len()));
     }
     outln!("{}", report_of(&db, run, Ask::of(Detail::Brief)).await?.brief().trim_end());
     db.close().await;

@@ -7,6 +7,7 @@
 //! `{book}`) gives its score, depth and time; `{book}` moves are the
 //! opening.
 
+use std::collections::{HashMap, VecDeque};
 use std::ops::ControlFlow;
 
 use model::{GameRecord, GameResult, MoveRecord, Termination};
@@ -292,4 +293,23 @@ pub fn pairs(games: Vec<ImportedGame>) -> (Vec<[ImportedGame; 2]>, Vec<ImportedG
         }
     }
     (pairs, alone)
+}
+
+/// Games not played as pairs, each put beside the next such game of the
+/// same two engines with colours reversed (in file order), so they can be
+/// stored as the run's pairs are; counted as games, not pairs. The games
+/// with no such partner are returned apart, in file order.
+pub fn unrelated_pairs(games: Vec<ImportedGame>) -> (Vec<[ImportedGame; 2]>, Vec<ImportedGame>) {
+    let mut waiting: HashMap<(String, String), VecDeque<(usize, ImportedGame)>> = HashMap::new();
+    let mut pairs = Vec::new();
+    for (i, game) in games.into_iter().enumerate() {
+        let (white, black) = (game.record.white.clone(), game.record.black.clone());
+        match waiting.get_mut(&(black.clone(), white.clone())).and_then(VecDeque::pop_front) {
+            Some((_, first)) => pairs.push([first, game]),
+            None => waiting.entry((white, black)).or_default().push_back((i, game)),
+        }
+    }
+    let mut alone: Vec<(usize, ImportedGame)> = waiting.into_values().flatten().collect();
+    alone.sort_by_key(|(i, _)| *i);
+    (pairs, alone.into_iter().map(|(_, game)| game).collect())
 }

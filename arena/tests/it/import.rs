@@ -25,7 +25,7 @@ fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
     for line in expected["malformed_lines"].as_array().unwrap() {
         assert!(said.contains(&format!("skipped: games.pgn:{line}: ")), "{said}");
     }
-    assert!(said.contains("left out") && said.contains("no partner"), "{said}");
+    assert!(said.contains("left out") && said.contains("no other game of EngineA vs EngineB"), "{said}");
     assert!(said.contains("run 1: 60 games (30 pairs) imported"), "{said}");
 
     let json: serde_json::Value =
@@ -58,11 +58,49 @@ fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A rating list's games, not played in pairs: counted as games
+/// (trinomial), said so in the import and the report, no pentanomial; a
+/// game with no game of its engines with colours reversed is left out.
+#[test]
+fn games_not_played_as_pairs_count_as_games() {
+    if !have_python("chess") {
+        return;
+    }
+    let dir = temp_dir("import-single");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/import_games.py");
+    let made =
+        Command::new("python3").arg(script).args(["single.pgn", "5", "0", "40"]).current_dir(&dir).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    let expected: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    let out = arena_ok(&dir, &["import", "single.pgn"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    // Random openings: a few games happen to be pairs (same opening, colours reversed, one after the other).
+    assert!(said.contains("games were not played as pairs") && said.contains("run 1: 40 games"), "{said}");
+    assert!(said.contains("left out: single.pgn:") && said.contains("EngineC vs EngineA"), "{said}");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    crate::common::validate_against_schema(&json);
+    let unpaired = json["header"]["unpaired_games"].as_u64().unwrap_or_else(|| panic!("{json}"));
+    assert!(said.contains(&format!("single.pgn: {unpaired} games were not played as pairs")), "{said}");
+    let stats = &json["pairings"][0]["statistics"];
+    for key in ["wins", "draws", "losses"] {
+        assert_eq!(stats[key], expected[key], "{key}");
+    }
+    assert!(stats["pentanomial"].is_null() && stats["pentanomial_estimate"].is_null(), "{stats}");
+    let (w, d, l) = ["wins", "draws", "losses"].map(|k| expected[k].as_f64().unwrap()).into();
+    let elo = -400.0 * (1.0 / ((w + d / 2.0) / (w + d + l)) - 1.0).log10();
+    assert!((stats["trinomial_estimate"]["elo"].as_f64().unwrap() - elo).abs() < 1e-9, "{stats}");
+    let shown = stdout(&arena_ok(&dir, &["show", "1"]));
+    assert!(shown.contains(&format!("unpaired: {unpaired} imported games")), "{shown}");
+    assert!(!shown.contains("Elo (pairs)") && !shown.contains("pairs LL"), "{shown}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_file_that_cannot_be_imported_is_one_line() {
     let dir = temp_dir("import-refused");
     assert_refused(&dir, &["import", "missing.pgn"], "cannot read missing.pgn", "arena.db");
     std::fs::write(dir.join("empty.pgn"), "\n\n").unwrap();
-    assert_refused(&dir, &["import", "empty.pgn"], "no pair of games in empty.pgn", "arena.db");
+    assert_refused(&dir, &["import", "empty.pgn"], "with colours reversed in empty.pgn", "arena.db");
     let _ = std::fs::remove_dir_all(&dir);
 }

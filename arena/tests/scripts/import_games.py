@@ -7,6 +7,12 @@ count of the pairs gives for EngineA: wins, draws, losses, the pentanomial,
 and the lines where the malformed games start.
 
     import_games.py OUT.pgn SEED PAIRS
+
+or, as a rating list writes them, single games on random openings with
+either engine White (as many each way, in random order), and one game of a
+third engine that has no game with colours reversed:
+
+    import_games.py OUT.pgn SEED 0 SINGLE
 """
 import io
 import json
@@ -56,7 +62,27 @@ def points(result, white_is_a):
     return score if white_is_a else 2 - score
 
 
+def singles(out, seed, count):
+    rng = random.Random(seed)
+    expected = {"wins": 0, "draws": 0, "losses": 0}
+    colours = [True] * (count // 2) + [False] * (count // 2)
+    rng.shuffle(colours)
+    texts = []
+    for a_white in colours:
+        result = rng.choice(["1-0", "1/2-1/2", "0-1", "1-0"])
+        names = ("EngineA", "EngineB") if a_white else ("EngineB", "EngineA")
+        texts.append(game(rng, rng.choice(OPENINGS), names[0], names[1], result))
+        expected[{2: "wins", 1: "draws", 0: "losses"}[points(result, a_white)]] += 1
+    texts.insert(count // 2, game(rng, OPENINGS[0], "EngineC", "EngineA", "0-1"))
+    with open(out, "w") as f:
+        f.write("".join(text + "\n\n" for text in texts))
+    print(json.dumps(expected))
+
+
 def main():
+    if len(sys.argv) > 4:
+        singles(sys.argv[1], int(sys.argv[2]), int(sys.argv[4]))
+        return
     out, seed, pairs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     texts, malformed = [], []

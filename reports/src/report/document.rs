@@ -202,6 +202,13 @@ fn header_blocks(report: &Report) -> Vec<Block> {
             h.replayed_pairs
         ));
     }
+    if h.unpaired_games > 0 {
+        facts.push(format!(
+            "unpaired: {} imported games were not played as pairs (one opening, colours reversed): \
+             Elo and p-values below are from games (trinomial); no pentanomial is given",
+            h.unpaired_games
+        ));
+    }
     facts.push(format!(
         "started {} UTC{}, machine {}",
         h.created,

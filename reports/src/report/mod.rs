@@ -125,6 +125,10 @@ pub struct Header {
     /// by the caller.
     #[serde(skip_serializing_if = "is_zero")]
     pub replayed_pairs: u64,
+    /// Imported games not played as pairs (`arena import`): the run's
+    /// pairs are not pairs of one opening, so no pentanomial is given.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unpaired_games: u64,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -390,7 +394,8 @@ impl Report {
             .iter()
             .enumerate()
             .map(|(index, (a, b))| {
-                pairing((a, b), &counts, &pairs, progress.as_deref(), inputs.sprt.filter(|_| index == 0))
+                let sprt = inputs.sprt.filter(|_| index == 0);
+                pairing((a, b), &counts, &pairs, progress.as_deref(), sprt, inputs.header.unpaired_games == 0)
             })
             .collect();
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
@@ -472,6 +477,7 @@ fn pairing(
     pairs: &[PairOutcome],
     progress: Option<&[&ProgressCount]>,
     sprt: Option<(Test, Option<Verdict>)>,
+    paired: bool,
 ) -> PairingReport {
     let mut tally = Tally::default();
     let mut colours = Colours::default();
@@ -529,7 +535,7 @@ fn pairing(
     openings.sort_by_key(|row| row.pair);
     let statistics = Statistics::new(
         Some((tally.wins, tally.draws, tally.losses)),
-        Some(tally.pentanomial),
+        paired.then_some(tally.pentanomial),
         sprt.map(|(test, _)| test),
         sprt.and_then(|(_, verdict)| verdict.filter(|v| *v == Verdict::Inconclusive)),
     );

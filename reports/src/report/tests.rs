@@ -31,6 +31,7 @@ fn header(names: &[&str]) -> Header {
         finished: None,
         machine: "box".to_string(),
         replayed_pairs: 0,
+        unpaired_games: 0,
     }
 }
 

@@ -16,7 +16,6 @@ use model::{GameResult, GameRow, Termination, Test};
 use reports::summary::{Estimate, Statistics};
 
 use super::parse::{Foreign, Style};
-use super::state::Saving;
 use crate::cli::common::GameLines;
 use crate::cli::{CliResult, out};
 
@@ -105,9 +104,12 @@ pub(super) struct Lines {
     silent: bool,
     /// The finishing number of the last pair given.
     followed: i64,
-    /// The state file to write when the run starts.
-    saving: Option<Saving>,
+    /// Called when the run starts: writes the state file.
+    saving: Option<OnStart>,
 }
+
+/// What is done when the run starts, given the run and its database.
+pub(super) type OnStart = Box<dyn Fn(i64, &db::Target) -> CliResult + Send>;
 
 /// How the printer prints.
 pub(super) struct Settings {
@@ -116,12 +118,12 @@ pub(super) struct Settings {
     pub(super) rating_interval: u64,
     pub(super) score_interval: u64,
     pub(super) crc32: bool,
-    pub(super) saving: Option<Saving>,
+    pub(super) saving: Option<OnStart>,
 }
 
 impl Settings {
     /// How `foreign` asks the lines printed, with the state file `saving`.
-    pub(super) fn of(foreign: &Foreign, saving: Option<Saving>) -> Settings {
+    pub(super) fn of(foreign: &Foreign, saving: Option<OnStart>) -> Settings {
         Settings {
             style: foreign.style,
             penta: foreign.penta,
@@ -532,7 +534,7 @@ impl GameLines for Lines {
     }
 
     fn started(&mut self, run: i64, target: &db::Target) -> CliResult {
-        self.saving.as_ref().map_or(Ok(()), |saving| saving.write(run, target))
+        self.saving.as_ref().map_or(Ok(()), |saving| saving(run, target))
     }
 
     fn followed(&self) -> i64 {

@@ -99,7 +99,8 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     if let Some(note) = crate::run::plan::cap_replays(&mut run.spec, &run.book) {
         crate::term::note(&note);
     }
-    let settings = lines::Settings::of(&foreign, state::Saving::of(dialect, &foreign, &args.words));
+    let saving = state::Saving::of(dialect, &foreign, &args.words).map(state::Saving::on_start);
+    let settings = lines::Settings::of(&foreign, saving);
     let planned = lines::planned(&run.spec);
     let mut printer = lines::Lines::new(settings, &run.spec, planned);
     super::games::start_as(&run.play, run.spec, &run.book, View::Lines(&mut printer)).await

@@ -56,6 +56,11 @@ impl Saving {
         })
     }
 
+    /// [`Saving::write`], when the run starts.
+    pub(super) fn on_start(self) -> super::lines::OnStart {
+        Box::new(move |run, target| self.write(run, target))
+    }
+
     /// Writes the file naming run `run` of `target`.
     ///
     /// # Errors
@@ -125,7 +130,7 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     let model::Spec::Games(spec) = model::Spec::of(&info)? else {
         bail!("run {} of {} is not a run of games", saved.run, saved.db);
     };
-    let settings = Settings::of(&foreign, Saving::of(dialect, &foreign, &saved.args));
+    let settings = Settings::of(&foreign, Saving::of(dialect, &foreign, &saved.args).map(Saving::on_start));
     let planned = super::lines::planned(&spec);
     let mut printer = Lines::new(settings, &spec, planned);
     printer.silent(true);
