@@ -215,6 +215,11 @@ fn what_arena_cannot_honour_is_one_line() {
         "-repeat",
     ];
     assert_refused(&dir, &odd, "arena plays them in pairs", "arena.db");
+    // fastchess's --compliance: arena check of the program with its arguments.
+    let checked = arena(&dir, &["fastchess", "--compliance", ARENA, "engine-uci", "--pruning", "fhr"]);
+    let text = stdout(&checked);
+    assert!(checked.status.success() && text.contains(" pass, 0 warn, 0 fail"), "{text}");
+    assert_refused(&dir, &["fastchess", "--compliance", "./no-such-engine"], "no-such-engine", "arena.db");
     let version = arena(&dir, &["fastchess", "-version"]);
     assert!(stdout(&version).starts_with("fastchess command line, played by arena "));
     let _ = std::fs::remove_dir_all(&dir);

@@ -87,6 +87,9 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
         );
         return Ok(());
     }
+    if let Some(words) = &foreign.compliance {
+        return compliance(words).await;
+    }
     if foreign.help {
         outln!("{}", help(dialect));
         return Ok(());
@@ -106,6 +109,16 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     super::games::start_as(&run.play, run.spec, &run.book, View::Lines(&mut printer)).await
 }
 
+/// fastchess's `--compliance ENGINE [ARGS]`: `arena check` of that program
+/// with those arguments; exit status 1 if it fails a step (as fastchess).
+async fn compliance(words: &[String]) -> CliResult {
+    let spec = translate::checked_engine(&words[0], &words[1..])?;
+    match super::check::check_one(&spec.name, &spec).await? {
+        None => Ok(()),
+        Some(failed) => Err(anyhow::anyhow!("{failed} failed the check")),
+    }
+}
+
 /// What `-help` prints: what is read, and where the rest is said.
 fn help(dialect: Dialect) -> String {
     format!(
@@ -114,7 +127,7 @@ fn help(dialect: Dialect) -> String {
          -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic;\n\
          -concurrency -use-affinity [CPUS]; -draw movenumber= movecount= score=; -resign movecount= score= twosided=; -maxmoves; -tb -tbpieces -tbadjudicate -tbignore50;\n\
          -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= notation=san match_line=; -epdout; -event -site;\n\
-         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -config file= outname= discard= stats= -autosaveinterval -recover -check-mate-pvs -testEnv -version -help;\n\
+         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -config file= outname= discard= stats= -autosaveinterval -recover -check-mate-pvs -testEnv -version -help; --compliance ENGINE [ARGS];\n\
          and arena's own --db FILE|postgres://… . Anything else is refused in one line naming what arena offers instead.",
         dialect.subcommand(),
         dialect.name()

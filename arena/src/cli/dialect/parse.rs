@@ -228,6 +228,8 @@ pub(super) struct Foreign {
     /// `-autosaveinterval`: 0 writes no state file (fastchess's default 20; cutechess-cli writes none).
     pub(super) autosave: u64,
     pub(super) version: bool,
+    /// `--compliance ENGINE [ARGS]`: the engine checked, not played.
+    pub(super) compliance: Option<Vec<String>>,
     pub(super) help: bool,
 }
 
@@ -268,6 +270,7 @@ impl Foreign {
             config: Config { file: None, discard: false, outname: "config.json".into(), stats: true },
             autosave: if fastchess { 20 } else { 0 },
             version: false,
+            compliance: None,
             help: false,
         }
     }
@@ -280,6 +283,15 @@ impl Foreign {
 /// The first option or value arena cannot honour, in one line.
 pub(super) fn read(dialect: Dialect, args: &[String]) -> CliResult<Foreign> {
     let mut foreign = Foreign::new(dialect);
+    // fastchess reads every word after `--compliance` as the engine's.
+    if let Some(at) = args.iter().position(|w| w == "--compliance" || w == "-compliance") {
+        let engine = &args[at + 1..];
+        if engine.is_empty() {
+            bail!("--compliance needs an engine: --compliance ./engine [ARGS]");
+        }
+        foreign.compliance = Some(engine.to_vec());
+        return Ok(foreign);
+    }
     for group in groups(args)? {
         read_group(&mut foreign, &group)?;
     }
@@ -421,7 +433,6 @@ fn refuse(flag: &str) -> CliResult {
         "log" => "arena keeps every game's engine I/O itself: arena log RUN GAME",
         "debug" | "show-latency" | "quick" | "strict" | "force-concurrency" => "not offered by arena; leave it out",
         "startup-ms" | "ucinewgame-ms" | "ping-ms" => "arena waits for engines by its own timeouts; leave it out",
-        "compliance" => "check an engine with: arena check PROGRAM",
         "resultformat" | "outcomeinterval" | "livepgnout" | "pgnin" | "bookmode" => {
             "not offered by arena; leave it out"
         }

@@ -277,6 +277,16 @@ fn engine(conf: &EngineConf, index: usize, registry: &Registry) -> CliResult<Eng
     Ok(spec)
 }
 
+/// The program `cmd` run with `args`, as `--compliance` names it.
+///
+/// # Errors
+///
+/// A program that cannot be found, in one line.
+pub(super) fn checked_engine(cmd: &str, args: &[String]) -> CliResult<EngineSpec> {
+    let conf = EngineConf { cmd: Some(cmd.to_string()), args: args.to_vec(), ..EngineConf::default() };
+    engine(&conf, 0, &Registry::default())
+}
+
 /// `-sprt` as arena's test: the tool's defaults where a key is not given
 /// (fastchess: normalized Elo; cutechess-cli: logistic), checked.
 fn sprt(dialect: Dialect, foreign: &Foreign) -> CliResult<Option<Test>> {
