@@ -14,6 +14,8 @@ use clap::{CommandFactory, Parser};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // The shell asking for completions (`COMPLETE=bash arena …`): answered, and the process ends.
+    arena::cli::docs::answer_completion_request();
     // Run as `fastchess` or `cutechess-cli` (a link to arena): that tool's command line.
     let program = std::env::args().next().unwrap_or_default();
     let parsed = match arena::cli::dialect::Dialect::of_program(&program) {

@@ -24,11 +24,27 @@ pub struct ManArgs {
     dir: PathBuf,
 }
 
-/// `arena completions`.
+/// `arena completions`: the script that has the shell ask `arena` itself
+/// as the user types (what `COMPLETE=SHELL arena` prints), so that engine
+/// names come from the folder's engines.toml.
 pub(super) fn completions(args: &CompletionsArgs) -> CliResult {
+    let name = args.shell.to_string();
+    let shells = clap_complete::env::Shells::builtins();
+    let shell = shells.completer(&name).ok_or_else(|| anyhow::anyhow!("no completion for the shell {name}"))?;
     let mut script = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "arena", &mut script);
+    shell
+        .write_registration(COMPLETE_VAR, "arena", "arena", "arena", &mut script)
+        .context("cannot write the script")?;
     super::write_out(format_args!("{}", String::from_utf8_lossy(&script)))
+}
+
+/// The environment variable through which the shell asks for completions.
+pub const COMPLETE_VAR: &str = "COMPLETE";
+
+/// Answers the shell's request for completions, if this process is one
+/// (`COMPLETE` set), and exits; otherwise returns.
+pub fn answer_completion_request() {
+    clap_complete::CompleteEnv::with_factory(Cli::command).var(COMPLETE_VAR).complete();
 }
 
 /// `arena man`: `arena.1` and `arena-COMMAND.1` for each command users run.

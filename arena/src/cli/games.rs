@@ -35,7 +35,7 @@ pub struct PlayArgs {
     pub(super) tc: Option<TimeControl>,
     /// Openings: feldmann25, forty, noob_2moves, 8mvs_+90_+99, frc (Chess960), dfrc (double Fischer random), or an EPD/FEN/PGN/SAN file [default: feldmann25; arena sprt, match and tune: noob_2moves, shuffled].
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(help_heading = "Openings", long)]
+    #[arg(help_heading = "Openings", long, add = clap_complete::ArgValueCompleter::new(super::complete::books))]
     pub(super) openings: Option<String>,
     /// Shuffle the openings with this seed (file order without it).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -4,8 +4,9 @@
 
 mod check;
 mod common;
+mod complete;
 pub mod dialect;
-mod docs;
+pub mod docs;
 mod engines;
 mod export;
 mod games;

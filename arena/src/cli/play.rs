@@ -81,7 +81,7 @@ pub struct MatchArgs {
 pub struct TournamentArgs {
     /// Comma-separated engines: presets, engines.toml names or UCI programs (a path, or a program on PATH).
     #[serde(skip)]
-    #[arg(long, value_delimiter = ',', required = true, value_parser = super::EngineName, hide_possible_values = true)]
+    #[arg(long, value_delimiter = ',', required = true, value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     engines: Vec<String>,
     /// Gauntlet: this engine plays all others, who do not play each other.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -315,10 +315,10 @@ impl SprtArgs {
 #[command(next_help_heading = "Engines")]
 pub struct PairArgs {
     /// Engine A, the one being tested: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true)]
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     a: Option<String>,
     /// Engine B, the reference: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true)]
+    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     b: Option<String>,
     #[command(flatten)]
     source: SourceArgs,

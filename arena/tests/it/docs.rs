@@ -35,12 +35,29 @@ fn completions_are_scripts_the_shells_accept_and_man_pages_cover_every_command()
         .unwrap();
     assert!(loaded.status.success(), "bash rejects the script: {}", String::from_utf8_lossy(&loaded.stderr));
     assert!(String::from_utf8_lossy(&loaded.stdout).contains("_arena"), "{}", String::from_utf8_lossy(&loaded.stdout));
-    for (shell, marker) in [("zsh", "#compdef arena"), ("fish", "complete -c arena")] {
+    for (shell, marker) in [("zsh", "#compdef arena"), ("fish", "complete --keep-order --exclusive --command arena")] {
         let script = stdout(&arena_ok(&dir, &["completions", shell]));
-        assert!(script.contains(marker) && script.contains("sprt") && script.contains("elo0"), "{shell}");
-        // `arena elo --a <TAB>` offers the bundled presets.
-        assert!(script.contains("nmp-adaptive") && script.contains("multicut"), "{shell}: presets");
+        assert!(script.contains(marker) && script.contains("COMPLETE"), "{shell}: {script}");
     }
+    // What the shell gets as the user types (the scripts ask arena itself, as fish does here).
+    std::fs::write(dir.join("engines.toml"), "[[engine]]\nname = \"sf-dev\"\ncommand = \"/usr/games/stockfish\"\n")
+        .unwrap();
+    std::fs::write(dir.join("mine.epd"), "").unwrap();
+    let offered = |words: &[&str]| {
+        let out = Command::new(ARENA).env("COMPLETE", "fish").arg("--").args(words).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{words:?}: {}", String::from_utf8_lossy(&out.stderr));
+        stdout(&out).lines().map(|l| l.split('\t').next().unwrap_or_default().to_string()).collect::<Vec<_>>()
+    };
+    let engines = offered(&["arena", "elo", "--a", ""]);
+    assert!(
+        ["fhr", "nmp-adaptive", "multicut", "sf-dev"].iter().all(|e| engines.iter().any(|o| o == e)),
+        "{engines:?}"
+    );
+    assert_eq!(offered(&["arena", "sprt", "--b", "sf"]), ["sf-dev"]);
+    let books = offered(&["arena", "match", "--openings", ""]);
+    assert!(["feldmann25", "noob_2moves", "mine.epd"].iter().all(|b| books.iter().any(|o| o == b)), "{books:?}");
+    assert_eq!(offered(&["arena", "sprt", "--elo"]), ["--elo0", "--elo1"]);
+    assert!(offered(&["arena", "report", "1", "--format", ""]).contains(&"markdown".to_string()));
 
     let said = stdout(&arena_ok(&dir, &["man", "pages"]));
     assert!(said.starts_with("wrote "), "{said}");
