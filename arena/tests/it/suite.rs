@@ -1,7 +1,7 @@
 //! `arena suite` end to end: mate suites solved and stored, a bad EPD line
 //! skipped with file:line, a hanging engine recorded as a fault without
 //! stopping the run, kill -9 and resume to exactly the planned answers, and
-//! one-line errors for bad flags.
+//! one-line errors for bad flags; every JSON report meets the schema.
 
 use crate::common::{ARENA, FAKE, arena, temp_dir};
 
@@ -15,7 +15,10 @@ use serde_json::Value;
 fn report(dir: &Path, run: &str) -> Value {
     let out = arena(dir, &["report", run, "--format", "json"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
+    let json = serde_json::from_slice(&out.stdout).unwrap();
+    // Every suite report, finished, in progress or with faults, is what docs/report.schema.json describes.
+    crate::common::validate_against_schema(&json);
+    json
 }
 
 #[test]
