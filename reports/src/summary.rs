@@ -261,7 +261,15 @@ impl Statistics {
         let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
         let target = estimate.elo.abs().max(2.0);
         let needed = (self.games as f64 * (half / target).powi(2)).ceil() as u64;
-        let more = needed.saturating_sub(self.games).max(2);
+        if needed <= self.games {
+            // The interval is already that narrow: more games would not say more of this size.
+            let [low, high] = estimate.elo_ci95;
+            return format!(
+                "not significant ({}): the 95 % interval [{low:+.1}, {high:+.1}] is already narrower than ±{target:.0} Elo",
+                p_equals(p)
+            );
+        }
+        let more = needed - self.games;
         format!("not significant ({}): play about {more} more games to resolve ±{target:.0} Elo", p_equals(p))
     }
 
@@ -431,6 +439,9 @@ mod tests {
         // "play about 2 more games to resolve ±241 Elo" said nothing true.
         let lopsided = Statistics::new(Some((1, 2, 7)), Some([2, 2, 1, 0, 0]), None, None);
         assert_eq!(lopsided.verdict, "not significant (p = 0.070): too few games to size the difference; play more");
+        // Even, and an interval narrower than the ±2 Elo a count would aim at: no count.
+        let even = Statistics::new(None, Some([1000, 6000, 15000, 6100, 1000]), None, None);
+        assert!(even.verdict.contains("is already narrower than ±2 Elo"), "{}", even.verdict);
     }
 
     #[test]

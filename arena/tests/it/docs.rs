@@ -273,3 +273,66 @@ fn the_readmes_tour_runs_with_fast_limits() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The blocks of `page` marked `<!-- checked -->`: each `$ arena …` line
+/// with the lines quoted after it, what that command prints.
+fn checked_blocks(page: &str) -> Vec<Vec<(String, Vec<String>)>> {
+    let mut blocks = Vec::new();
+    let mut lines = page.lines().peekable();
+    while let Some(line) = lines.next() {
+        if line.trim() != "<!-- checked -->" {
+            continue;
+        }
+        while lines.peek().is_some_and(|l| l.trim().is_empty()) {
+            lines.next();
+        }
+        let mut block: Vec<(String, Vec<String>)> = Vec::new();
+        while let Some(quoted) = lines.next_if(|l| l.starts_with("    ")) {
+            match quoted.trim().strip_prefix("$ ") {
+                Some(command) => block.push((command.to_string(), Vec::new())),
+                None => block.last_mut().expect("a checked block starts with `$ arena …`").1.push(quoted.trim().into()),
+            }
+        }
+        blocks.push(block);
+    }
+    blocks
+}
+
+/// Output quoted in the README and the guide is what the binary prints: a
+/// block marked `<!-- checked -->` is run, command by command, in an empty
+/// folder, and each quoted line must appear in that command's output, in
+/// order (`…` stands for any text). A test of this test: changing a quoted
+/// word in such a block makes it fail.
+#[test]
+fn quoted_output_in_the_guide_is_what_the_binary_prints() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut pages = vec![root.join("README.md")];
+    pages.extend(std::fs::read_dir(root.join("docs/src")).unwrap().map(|e| e.unwrap().path()));
+    let bin = std::path::Path::new(ARENA).parent().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut checked = 0;
+    for page in pages.iter().filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(page).unwrap();
+        for (n, block) in checked_blocks(&text).into_iter().enumerate() {
+            let dir = temp_dir(&format!("quoted-{}-{n}", page.file_stem().unwrap().to_string_lossy()));
+            for (command, quoted) in block {
+                let run = || Command::new("bash").arg("-c").arg(&command).env("PATH", &path).current_dir(&dir).output();
+                let out = run().unwrap();
+                let printed = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+                let mut lines = printed.lines();
+                for line in &quoted {
+                    let pattern = line.split('…').map(regex::escape).collect::<Vec<_>>().join(".*");
+                    let pattern = regex::Regex::new(&format!("^{pattern}$")).unwrap();
+                    assert!(
+                        lines.any(|l| pattern.is_match(l.trim())),
+                        "{}: `{command}` no longer prints (in this order)\n  {line}\nbut:\n{printed}",
+                        page.display()
+                    );
+                    checked += 1;
+                }
+            }
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
+    assert!(checked >= 8, "only {checked} quoted lines are checked");
+}
