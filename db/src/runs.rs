@@ -59,7 +59,7 @@ impl Db {
         .fetch_one(&mut *tx)
         .await
         .map_err(|e| self.error(e))?
-        .get(0);
+        .get("id");
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
         tx.commit().await.map_err(|e| self.error(e))?;
@@ -134,12 +134,12 @@ impl Db {
         .fetch_all(&mut **tx)
         .await
         .map_err(|e| self.error(e))?;
-        let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get(1), r.get(2))).collect();
+        let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get("engine_a"), r.get("engine_b"))).collect();
         let order = spread_evenly(&pairings);
         let last = self.last_pair_index_on(&mut **tx, run).await?;
         // New places after every pair's, so that no two pairs share one on the way.
         for (place, &at) in order.iter().enumerate() {
-            let id: i64 = rows[at].get(0);
+            let id: i64 = rows[at].get("id");
             sqlx::query(self.backend.sql("UPDATE pairs SET idx = ? WHERE id = ?"))
                 .bind(last + 1 + place as i64)
                 .bind(id)
@@ -171,14 +171,14 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| PairPlan {
-                index: r.get(0),
+                index: r.get("idx"),
                 engine_a: engine_a.to_string(),
                 engine_b: engine_b.to_string(),
-                opening_index: r.get(1),
-                opening_name: r.get(2),
-                fen: r.get(3),
-                opening_moves: words(r.get(4)),
-                opening_san: words(r.get(5)),
+                opening_index: r.get("opening_index"),
+                opening_name: r.get("opening_name"),
+                fen: r.get("fen"),
+                opening_moves: words(r.get("opening_moves")),
+                opening_san: words(r.get("opening_san")),
             })
             .collect())
     }
@@ -199,12 +199,12 @@ impl Db {
         run: i64,
     ) -> Result<i64, DbError> {
         let row =
-            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) FROM pairs WHERE run_id = ?"))
+            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) AS last FROM pairs WHERE run_id = ?"))
                 .bind(run)
                 .fetch_one(executor)
                 .await
                 .map_err(|e| self.error(e))?;
-        Ok(row.get(0))
+        Ok(row.get("last"))
     }
 
     /// Records `engines` (name, spec JSON) and ties them to run `run`.
@@ -346,8 +346,9 @@ impl Db {
         .map_err(|e| self.error(e))?;
         rows.iter()
             .map(|r| {
-                let id = r.get(0);
-                Ok(OpenRun { id, kind: stored_kind(id, &r.get::<String, _>(1))?, spec: r.get(2), priority: r.get(3) })
+                let id = r.get("id");
+                let kind = stored_kind(id, &r.get::<String, _>("kind"))?;
+                Ok(OpenRun { id, kind, spec: r.get("spec"), priority: r.get("priority") })
             })
             .collect()
     }
@@ -408,7 +409,7 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows.iter().map(|r| r.get(0)).collect())
+        Ok(rows.iter().map(|r| r.get("worker")).collect())
     }
 
     /// Makes a run resumable after a crash: the pairs in flight whose lease
@@ -425,7 +426,7 @@ impl Db {
     pub async fn reset_unfinished(&self, run: i64, gone: &[String]) -> Result<u64, DbError> {
         let mut tx = self.write().await?;
         let held = sqlx::query(self.backend.sql(
-            "SELECT id, worker, lease_until, {now_ms} FROM pairs WHERE run_id = ? AND status = 'running' {for_update}",
+            "SELECT id, worker, lease_until, {now_ms} AS now FROM pairs WHERE run_id = ? AND status = 'running' {for_update}",
         ))
         .bind(run)
         .fetch_all(&mut *tx)
@@ -433,13 +434,13 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let mut reset = 0;
         for row in &held {
-            let holder: Option<String> = row.get(1);
-            let (lease, now): (Option<i64>, i64) = (row.get(2), row.get(3));
+            let holder: Option<String> = row.get("worker");
+            let (lease, now): (Option<i64>, i64) = (row.get("lease_until"), row.get("now"));
             let expired = lease.is_none_or(|until| until < now);
             if !expired && !holder.is_some_and(|h| gone.contains(&h)) {
                 continue;
             }
-            let id: i64 = row.get(0);
+            let id: i64 = row.get("id");
             self.delete_games_of_pair(&mut tx, id).await?;
             sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
                 .bind(id)
@@ -474,17 +475,17 @@ pub struct RunFilter {
 /// exactly when `claim_pair` would not take it as expired). A few index
 /// probes whatever the run's size.
 const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.created_ms, r.finished_ms, r.machine, \
-     r.pairs_total - (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'skipped'), \
-     (SELECT CAST(COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id), \
+     r.pairs_total - (SELECT COUNT(*) FROM pairs p WHERE p.run_id = r.id AND p.status = 'skipped') AS pairs_planned, \
+     (SELECT CAST(COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id) AS pairs_done, \
      (SELECT CAST(2 * COALESCE(SUM(c.pairs), 0) AS BIGINT) FROM run_pairs c WHERE c.run_id = r.id) \
      + (SELECT COUNT(*) FROM games g JOIN pairs p ON g.pair_id = p.id WHERE p.run_id = r.id AND p.status = 'running' \
-       AND (p.lease_until IS NULL OR p.lease_until >= {now_ms})), \
+       AND (p.lease_until IS NULL OR p.lease_until >= {now_ms})) AS games, \
      r.priority FROM runs r";
 
 fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
-    let id: i64 = r.get(0);
-    let status: String = r.get(3);
-    let verdict: Option<String> = r.get(4);
+    let id: i64 = r.get("id");
+    let status: String = r.get("status");
+    let verdict: Option<String> = r.get("verdict");
     let unknown = |what: &str, text: &str| {
         DbError::Sql(format!(
             "run {id} has {what} '{text}', which this arena version does not know (use a newer arena)"
@@ -492,20 +493,20 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     };
     Ok(RunInfo {
         id,
-        kind: stored_kind(id, &r.get::<String, _>(1))?,
-        spec: r.get(2),
+        kind: stored_kind(id, &r.get::<String, _>("kind"))?,
+        spec: r.get("spec"),
         status: RunStatus::parse(&status).ok_or_else(|| unknown("status", &status))?,
         verdict: match verdict.as_deref() {
             Some(text) => Some(Verdict::parse(text).ok_or_else(|| unknown("verdict", text))?),
             None => None,
         },
-        created_ms: r.get(5),
-        finished_ms: r.get(6),
-        machine: r.get(7),
-        pairs_planned: r.get(8),
-        pairs_done: r.get(9),
-        games: r.get(10),
-        priority: r.get(11),
+        created_ms: r.get("created_ms"),
+        finished_ms: r.get("finished_ms"),
+        machine: r.get("machine"),
+        pairs_planned: r.get("pairs_planned"),
+        pairs_done: r.get("pairs_done"),
+        games: r.get("games"),
+        priority: r.get("priority"),
     })
 }
 
