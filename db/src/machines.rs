@@ -52,14 +52,14 @@ impl Db {
         let mut records: BTreeMap<String, MachineRecord> = BTreeMap::new();
         let counts = self
             .rows_of_run(
-                "SELECT machine, CAST(SUM(games) AS BIGINT) FROM run_games WHERE run_id = ? AND machine <> '' \
+                "SELECT machine, CAST(SUM(games) AS BIGINT) AS games FROM run_games WHERE run_id = ? AND machine <> '' \
                  GROUP BY machine",
                 run,
             )
             .await?;
         for row in &counts {
-            let machine: String = row.get(0);
-            let games = u64::try_from(row.get::<i64, _>(1)).unwrap_or(0);
+            let machine: String = row.get("machine");
+            let games = u64::try_from(row.get::<i64, _>("games")).unwrap_or(0);
             records.insert(machine.clone(), MachineRecord { machine, games, ..MachineRecord::default() });
         }
         let faults = self
@@ -72,10 +72,10 @@ impl Db {
             )
             .await?;
         for row in &faults {
-            let Some(record) = records.get_mut(&row.get::<String, _>(0)) else { continue };
-            let termination: String = row.get(1);
-            let white_lost = row.get::<String, _>(2) == "0-1";
-            let engine: String = if white_lost { row.get(3) } else { row.get(4) };
+            let Some(record) = records.get_mut(&row.get::<String, _>("machine")) else { continue };
+            let termination: String = row.get("termination");
+            let white_lost = row.get::<String, _>("result") == "0-1";
+            let engine: String = if white_lost { row.get("white") } else { row.get("black") };
             if termination == "time-forfeit" {
                 record.time_losses += 1;
             } else {
@@ -83,12 +83,12 @@ impl Db {
             }
             if termination == "time-forfeit" || termination == "stalled" {
                 record.lost.push(LostMove {
-                    pair_index: row.get(6),
-                    game_in_pair: row.get(7),
+                    pair_index: row.get("idx"),
+                    game_in_pair: row.get("game_in_pair"),
                     engine,
                     termination,
-                    latency_ms: row.get::<Option<i64>, _>(5).and_then(|ms| u64::try_from(ms).ok()),
-                    detail: row.get(8),
+                    latency_ms: row.get::<Option<i64>, _>("lost_ms").and_then(|ms| u64::try_from(ms).ok()),
+                    detail: row.get("detail"),
                 });
             }
         }
@@ -101,9 +101,9 @@ impl Db {
             .await?;
         let mut by_engine: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &overheads {
-            let bucket = u32::try_from(row.get::<i64, _>(2)).unwrap_or(u32::MAX);
-            let moves = u64::try_from(row.get::<i64, _>(3)).unwrap_or(0);
-            by_engine.entry((row.get(0), row.get(1))).or_default().add_bucket(bucket, moves);
+            let bucket = u32::try_from(row.get::<i64, _>("bucket")).unwrap_or(u32::MAX);
+            let moves = u64::try_from(row.get::<i64, _>("moves")).unwrap_or(0);
+            by_engine.entry((row.get("machine"), row.get("engine"))).or_default().add_bucket(bucket, moves);
         }
         for ((machine, engine), latencies) in by_engine {
             if let Some(record) = records.get_mut(&machine)
@@ -128,7 +128,7 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows.iter().map(|r| state(r, 0)).collect())
+        Ok(rows.iter().map(|r| state(r)).collect())
     }
 
     /// Every machine with a standing in any run (set aside, readmitted, or
@@ -145,7 +145,7 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        Ok(rows.iter().map(|r| (r.get(0), state(r, 1))).collect())
+        Ok(rows.iter().map(|r| (r.get("run_id"), state(r))).collect())
     }
 
     /// The runs `machine` is set aside from, and why.
@@ -161,7 +161,7 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(rows.iter().map(|r| (r.get("run_id"), r.get("set_aside"))).collect())
     }
 
     /// Sets `machine` aside from run `run` for `why`: it gets no more of the
@@ -246,9 +246,9 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let mut counts: Vec<PairingCounts> = Vec::new();
         for row in &rows {
-            let result = |i: usize| row.get::<Option<String>, _>(i).as_deref().and_then(GameResult::from_pgn);
-            let (Some(first), Some(second)) = (result(2), result(3)) else { continue };
-            let (a, b): (String, String) = (row.get(0), row.get(1));
+            let result = |column: &str| row.get::<Option<String>, _>(column).as_deref().and_then(GameResult::from_pgn);
+            let (Some(first), Some(second)) = (result("result0"), result("result1")) else { continue };
+            let (a, b): (String, String) = (row.get("engine_a"), row.get("engine_b"));
             let index = match counts.iter().position(|c| c.engine_a == a && c.engine_b == b) {
                 Some(i) => i,
                 None => {
@@ -325,14 +325,17 @@ impl Db {
     pub async fn machine_faults(&self, run: i64) -> Result<Vec<(String, u64, u64)>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT machine, COUNT(*), SUM(CASE WHEN termination IN ('time-forfeit', 'illegal-move', 'disconnect', \
-                 'stalled') THEN 1 ELSE 0 END) FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine \
+                "SELECT machine, COUNT(*) AS games, SUM(CASE WHEN termination IN ('time-forfeit', 'illegal-move', 'disconnect', \
+                 'stalled') THEN 1 ELSE 0 END) AS faults FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine \
                  ORDER BY machine",
                 run,
             )
             .await?;
         let count = |v: i64| u64::try_from(v).unwrap_or(0);
-        Ok(rows.iter().map(|r| (r.get(0), count(r.get(1)), count(r.get::<Option<i64>, _>(2).unwrap_or(0)))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| (r.get("machine"), count(r.get("games")), count(r.get::<Option<i64>, _>("faults").unwrap_or(0))))
+            .collect())
     }
 
     /// Readmits `machine` to run `run`: it gets pairs again, its games count,
@@ -353,7 +356,7 @@ impl Db {
         .await
         .map_err(|e| self.error(e))?;
         let Some(left_out) = left_out else { return Ok(false) };
-        let counts = decode_counts(&left_out.get::<String, _>(0));
+        let counts = decode_counts(&left_out.get::<String, _>("left_out"));
         self.add_to_tallies(&mut tx, run, &counts, 1).await?;
         sqlx::query(self.backend.sql(
             "UPDATE run_machines SET set_aside = '', readmitted = 1, left_out = '' WHERE run_id = ? AND machine = ?",
@@ -370,14 +373,14 @@ impl Db {
 
 /// A machine's standing from a row of `run_machines` whose columns from
 /// `first` are machine, set_aside, set_aside_ms, readmitted, nps, scale.
-fn state(r: &sqlx::any::AnyRow, first: usize) -> MachineState {
+fn state(r: &sqlx::any::AnyRow) -> MachineState {
     MachineState {
-        machine: r.get(first),
-        set_aside: Some(r.get::<String, _>(first + 1)).filter(|why| !why.is_empty()),
-        set_aside_ms: r.get(first + 2),
-        readmitted: r.get::<i64, _>(first + 3) != 0,
-        nps: r.get(first + 4),
-        scale: r.get(first + 5),
+        machine: r.get("machine"),
+        set_aside: Some(r.get::<String, _>("set_aside")).filter(|why| !why.is_empty()),
+        set_aside_ms: r.get("set_aside_ms"),
+        readmitted: r.get::<i64, _>("readmitted") != 0,
+        nps: r.get("nps"),
+        scale: r.get("scale"),
     }
 }
 

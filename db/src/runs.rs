@@ -198,12 +198,13 @@ impl Db {
         executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
         run: i64,
     ) -> Result<i64, DbError> {
-        let row =
-            sqlx::query(self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) AS last FROM pairs WHERE run_id = ?"))
-                .bind(run)
-                .fetch_one(executor)
-                .await
-                .map_err(|e| self.error(e))?;
+        let row = sqlx::query(
+            self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) AS last FROM pairs WHERE run_id = ?"),
+        )
+        .bind(run)
+        .fetch_one(executor)
+        .await
+        .map_err(|e| self.error(e))?;
         Ok(row.get("last"))
     }
 

@@ -74,19 +74,19 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| SuiteResult {
-                engine: r.get(0),
-                limit_index: r.get(1),
-                limit_label: r.get(2),
-                position: r.get(3),
-                position_id: r.get(4),
-                best_move: r.get(5),
-                solved: r.get::<i64, _>(6) != 0,
-                nodes: narrow(r.get(7)),
-                depth: narrow(r.get(8)),
-                time_ms: narrow(Some(r.get(9))).unwrap_or(0),
-                score_cp: r.get(10),
-                score_mate: r.get(11),
-                fault: r.get(12),
+                engine: r.get("engine"),
+                limit_index: r.get("limit_index"),
+                limit_label: r.get("limit_label"),
+                position: r.get("position"),
+                position_id: r.get("position_id"),
+                best_move: r.get("best_move"),
+                solved: r.get::<i64, _>("solved") != 0,
+                nodes: narrow(r.get("nodes")),
+                depth: narrow(r.get("depth")),
+                time_ms: narrow(Some(r.get("time_ms"))).unwrap_or(0),
+                score_cp: r.get("score_cp"),
+                score_mate: r.get("score_mate"),
+                fault: r.get("fault"),
             })
             .collect())
     }
@@ -97,7 +97,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn suite_answer_count(&self, run: i64) -> Result<i64, DbError> {
-        let rows = self.rows_of_run("SELECT COUNT(*) FROM suite_results WHERE run_id = ?", run).await?;
-        Ok(rows.first().map_or(0, |r| r.get(0)))
+        let rows = self.rows_of_run("SELECT COUNT(*) AS answers FROM suite_results WHERE run_id = ?", run).await?;
+        Ok(rows.first().map_or(0, |r| r.get("answers")))
     }
 }
