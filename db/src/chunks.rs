@@ -164,9 +164,10 @@ impl Db {
     ///
     /// A database failure.
     pub async fn open_suite_chunks(&self, run: i64) -> Result<i64, DbError> {
-        let rows =
-            self.rows_of_run("SELECT COUNT(*) FROM suite_chunks WHERE run_id = ? AND status != 'done'", run).await?;
-        Ok(rows.first().map_or(0, |r| r.get(0)))
+        let rows = self
+            .rows_of_run("SELECT COUNT(*) AS open_chunks FROM suite_chunks WHERE run_id = ? AND status != 'done'", run)
+            .await?;
+        Ok(rows.first().map_or(0, |r| r.get("open_chunks")))
     }
 
     /// Makes a suite run resumable: running chunks go back to the queue (on
@@ -193,15 +194,15 @@ impl Db {
 
 fn claimed_chunk(r: &AnyRow) -> ClaimedChunk {
     ClaimedChunk {
-        id: r.get(0),
-        run: r.get(1),
-        claim: r.get(2),
+        id: r.get("id"),
+        run: r.get("run_id"),
+        claim: r.get("claims"),
         plan: SuiteChunkPlan {
-            index: r.get(3),
-            engine: r.get(4),
-            limit_index: r.get(5),
-            first_position: r.get(6),
-            positions: r.get(7),
+            index: r.get("idx"),
+            engine: r.get("engine"),
+            limit_index: r.get("limit_index"),
+            first_position: r.get("first_position"),
+            positions: r.get("positions"),
         },
     }
 }

@@ -49,14 +49,14 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| EngineIdentity {
-                engine: r.get(0),
-                host: r.get(1),
-                sha256: r.get(2),
-                id_name: r.get(3),
-                bench: r.get(4),
-                nps: r.get(5),
-                accepted: r.get::<i64, _>(6) != 0,
-                seen_ms: r.get(7),
+                engine: r.get("engine"),
+                host: r.get("host"),
+                sha256: r.get("sha256"),
+                id_name: r.get("id_name"),
+                bench: r.get("bench"),
+                nps: r.get("nps"),
+                accepted: r.get::<i64, _>("accepted") != 0,
+                seen_ms: r.get("seen_ms"),
             })
             .collect())
     }

@@ -303,7 +303,7 @@ impl Db {
              p2 = tallies.p2 + excluded.p2, p3 = tallies.p3 + excluded.p3, p4 = tallies.p4 + excluded.p4 \
              RETURNING wins, draws, losses, p0, p1, p2, p3, p4, \
              (SELECT COUNT(*) FROM (SELECT 1 FROM pairs WHERE run_id = ? AND status IN ('pending', 'running') \
-                 AND id <> ? LIMIT 1) l)";
+                 AND id <> ? LIMIT 1) l) AS open_pairs";
         let fused = self.backend == Backend::Postgres;
         if !fused {
             let done = self.backend.sql(&done);
@@ -327,9 +327,9 @@ impl Db {
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
-            tally: stored_tally(&row, 0),
+            tally: stored_tally(&row),
         };
-        Ok((counts, row.get::<i64, _>(8) > 0))
+        Ok((counts, row.get::<i64, _>("open_pairs") > 0))
     }
 
     /// The pairs of a decided run not yet done, skipped, and any game of
@@ -363,7 +363,7 @@ impl Db {
             .await?;
         Ok(rows
             .iter()
-            .map(|r| PairingCounts { engine_a: r.get(0), engine_b: r.get(1), tally: stored_tally(r, 2) })
+            .map(|r| PairingCounts { engine_a: r.get("engine_a"), engine_b: r.get("engine_b"), tally: stored_tally(r) })
             .collect())
     }
 
@@ -517,8 +517,8 @@ impl Db {
              ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
              WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update})";
         // The first game's result and overheads, for the second game's finish.
-        let first = "(SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0), \
-             (SELECT white_overheads || black_overheads FROM games WHERE pair_id = ? AND game_in_pair = 0)";
+        let first = "(SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0) AS first_result, \
+             (SELECT white_overheads || black_overheads FROM games WHERE pair_id = ? AND game_in_pair = 0) AS first_overheads";
         let with_moves = self.backend == Backend::Postgres;
         let text = match with_moves {
             true => format!(
@@ -539,7 +539,11 @@ impl Db {
         let row =
             query.bind(pair.id).bind(pair.id).fetch_optional(&mut *connection).await.map_err(|e| self.error(e))?;
         let Some(row) = row else { return Ok(None) };
-        let stored = StoredGame { id: row.get(0), first_result: row.get(1), first_overheads: row.get(2) };
+        let stored = StoredGame {
+            id: row.get("id"),
+            first_result: row.get("first_result"),
+            first_overheads: row.get("first_overheads"),
+        };
         if let Some(packed) = moves {
             // The moves packed, in a table of their own: `games` rows stay small for scans.
             self.insert_packed_moves(connection, stored.id, packed).await?;
@@ -628,13 +632,13 @@ fn side_totals(game: &GameRecord) -> [EngineMoveTotals; 2] {
 }
 
 /// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.
-fn stored_tally(r: &AnyRow, first: usize) -> Tally {
-    let count = |i: usize| u64::try_from(r.get::<i64, _>(first + i)).unwrap_or(0);
+fn stored_tally(r: &AnyRow) -> Tally {
+    let count = |column: &str| u64::try_from(r.get::<i64, _>(column)).unwrap_or(0);
     Tally {
-        wins: count(0),
-        draws: count(1),
-        losses: count(2),
-        pentanomial: [count(3), count(4), count(5), count(6), count(7)],
+        wins: count("wins"),
+        draws: count("draws"),
+        losses: count("losses"),
+        pentanomial: [count("p0"), count("p1"), count("p2"), count("p3"), count("p4")],
     }
 }
 
@@ -658,20 +662,20 @@ impl Db {
 }
 
 fn claimed_pair(r: &AnyRow) -> ClaimedPair {
-    let words = |i: usize| r.get::<String, _>(i).split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let words = |column: &str| r.get::<String, _>(column).split_whitespace().map(str::to_string).collect::<Vec<_>>();
     ClaimedPair {
-        id: r.get(0),
-        run: r.get(1),
-        claim: r.get(2),
+        id: r.get("id"),
+        run: r.get("run_id"),
+        claim: r.get("claims"),
         plan: PairPlan {
-            index: r.get(3),
-            engine_a: r.get(4),
-            engine_b: r.get(5),
-            opening_index: r.get(6),
-            opening_name: r.get(7),
-            fen: r.get(8),
-            opening_moves: words(9),
-            opening_san: words(10),
+            index: r.get("idx"),
+            engine_a: r.get("engine_a"),
+            engine_b: r.get("engine_b"),
+            opening_index: r.get("opening_index"),
+            opening_name: r.get("opening_name"),
+            fen: r.get("fen"),
+            opening_moves: words("opening_moves"),
+            opening_san: words("opening_san"),
         },
     }
 }

@@ -76,15 +76,15 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| WorkerInfo {
-                name: r.get(0),
-                started_ms: r.get(1),
-                last_seen_ms: r.get(2),
-                run: r.get(3),
-                doing: r.get(4),
-                units: r.get(5),
-                progress: r.get(6),
-                faults: r.get(7),
-                refused: r.get(8),
+                name: r.get("name"),
+                started_ms: r.get("started_ms"),
+                last_seen_ms: r.get("last_seen_ms"),
+                run: r.get("run_id"),
+                doing: r.get("doing"),
+                units: r.get("units"),
+                progress: r.get("progress"),
+                faults: r.get("faults"),
+                refused: r.get("refused"),
             })
             .collect())
     }
@@ -106,7 +106,12 @@ impl Db {
             .map_err(|e| self.error(e))?;
         Ok(rows
             .iter()
-            .map(|r| PacedGame { white: r.get(0), black: r.get(1), started_ms: r.get(2), finished_ms: r.get(3) })
+            .map(|r| PacedGame {
+                white: r.get("white"),
+                black: r.get("black"),
+                started_ms: r.get("started_ms"),
+                finished_ms: r.get("finished_ms"),
+            })
             .collect())
     }
 
