@@ -44,17 +44,17 @@ impl Db {
         Ok(rows
             .iter()
             .filter_map(|r| {
-                let first = GameResult::from_pgn(&r.get::<Option<String>, _>(6)?)?;
-                let second = GameResult::from_pgn(&r.get::<Option<String>, _>(7)?)?;
+                let first = GameResult::from_pgn(&r.get::<Option<String>, _>("result0")?)?;
+                let second = GameResult::from_pgn(&r.get::<Option<String>, _>("result1")?)?;
                 Some(PairOutcome {
-                    index: r.get(0),
-                    engine_a: r.get(1),
-                    engine_b: r.get(2),
-                    opening_name: r.get(3),
-                    finished_seq: r.get(4),
-                    llr: r.get(5),
+                    index: r.get("idx"),
+                    engine_a: r.get("engine_a"),
+                    engine_b: r.get("engine_b"),
+                    opening_name: r.get("opening_name"),
+                    finished_seq: r.get("finished_seq"),
+                    llr: r.get("llr"),
                     results: [first, second],
-                    machine: r.get::<Option<String>, _>(8).unwrap_or_default(),
+                    machine: r.get::<Option<String>, _>("machine").unwrap_or_default(),
                 })
             })
             .collect())
@@ -105,19 +105,19 @@ impl Db {
              FROM run_progress WHERE run_id = ? ORDER BY block",
             run,
             |r| {
-                let first = GameResult::from_pgn(&r.get::<String, _>(4))?;
-                let second = GameResult::from_pgn(&r.get::<String, _>(5))?;
+                let first = GameResult::from_pgn(&r.get::<String, _>("result0"))?;
+                let second = GameResult::from_pgn(&r.get::<String, _>("result1"))?;
                 Some(ProgressCount {
-                    block: r.get(0),
+                    block: r.get("block"),
                     count: PairCount {
-                        engine_a: r.get(1),
-                        engine_b: r.get(2),
-                        machine: r.get(3),
+                        engine_a: r.get("engine_a"),
+                        engine_b: r.get("engine_b"),
+                        machine: r.get("machine"),
                         results: [first, second],
-                        pairs: u64::try_from(r.get::<i64, _>(6)).unwrap_or(0),
+                        pairs: u64::try_from(r.get::<i64, _>("pairs")).unwrap_or(0),
                     },
-                    last_seq: r.get(7),
-                    llr: r.get(8),
+                    last_seq: r.get("last_seq"),
+                    llr: r.get("llr"),
                 })
             },
         )
@@ -139,14 +139,14 @@ impl Db {
         Ok(rows
             .iter()
             .filter_map(|r| {
-                let first = GameResult::from_pgn(&r.get::<Option<String>, _>(3)?)?;
-                let second = GameResult::from_pgn(&r.get::<Option<String>, _>(4)?)?;
+                let first = GameResult::from_pgn(&r.get::<Option<String>, _>("result0")?)?;
+                let second = GameResult::from_pgn(&r.get::<Option<String>, _>("result1")?)?;
                 Some(PairCount {
-                    engine_a: r.get(0),
-                    engine_b: r.get(1),
-                    machine: r.get::<Option<String>, _>(2).unwrap_or_default(),
+                    engine_a: r.get("engine_a"),
+                    engine_b: r.get("engine_b"),
+                    machine: r.get::<Option<String>, _>("machine").unwrap_or_default(),
                     results: [first, second],
-                    pairs: u64::try_from(r.get::<i64, _>(5)).unwrap_or(0),
+                    pairs: u64::try_from(r.get::<i64, _>("pairs")).unwrap_or(0),
                 })
             })
             .collect())
@@ -161,14 +161,14 @@ impl Db {
     pub async fn terminations(&self, run: i64, left_out: &[String]) -> Result<Vec<(String, i64)>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT machine, termination, CAST(SUM(games) AS BIGINT) FROM run_games WHERE run_id = ? \
+                "SELECT machine, termination, CAST(SUM(games) AS BIGINT) AS games FROM run_games WHERE run_id = ? \
                  GROUP BY machine, termination",
                 run,
             )
             .await?;
         let mut counts: Vec<(String, i64)> = Vec::new();
-        for row in rows.iter().filter(|r| !left_out.contains(&r.get::<String, _>(0))) {
-            let (termination, n): (String, i64) = (row.get(1), row.get(2));
+        for row in rows.iter().filter(|r| !left_out.contains(&r.get::<String, _>("machine"))) {
+            let (termination, n): (String, i64) = (row.get("termination"), row.get("games"));
             match counts.iter_mut().find(|(t, _)| *t == termination) {
                 Some((_, count)) => *count += n,
                 None => counts.push((termination, n)),
@@ -198,13 +198,13 @@ impl Db {
             .iter()
             .filter_map(|r| {
                 Some(PvIssueCount {
-                    engine: r.get(0),
-                    kind: PvIssueKind::parse(&r.get::<String, _>(1))?,
-                    count: u64::try_from(r.get::<i64, _>(2)).unwrap_or(0),
-                    pair_index: r.get(3),
-                    game_in_pair: r.get(4),
-                    ply: r.get(5),
-                    detail: r.get(6),
+                    engine: r.get("engine"),
+                    kind: PvIssueKind::parse(&r.get::<String, _>("kind"))?,
+                    count: u64::try_from(r.get::<i64, _>("n")).unwrap_or(0),
+                    pair_index: r.get("idx"),
+                    game_in_pair: r.get("game_in_pair"),
+                    ply: r.get("ply"),
+                    detail: r.get("detail"),
                 })
             })
             .collect())
@@ -232,7 +232,7 @@ impl Db {
         .fetch_optional(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        Ok(row.map(|r| r.get(0)))
+        Ok(row.map(|r| r.get("io_log")))
     }
 
     /// The games of a run's finished pairs, counted by machine, colours,
@@ -251,13 +251,13 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| GameCount {
-                machine: r.get(0),
-                white: r.get(1),
-                black: r.get(2),
-                result: GameResult::from_pgn(&r.get::<String, _>(3)).unwrap_or(GameResult::Draw),
-                termination: Termination::parse(&r.get::<String, _>(4)).unwrap_or(Termination::Disconnect),
-                plies: r.get(5),
-                games: u64::try_from(r.get::<i64, _>(6)).unwrap_or(0),
+                machine: r.get("machine"),
+                white: r.get("white"),
+                black: r.get("black"),
+                result: GameResult::from_pgn(&r.get::<String, _>("result")).unwrap_or(GameResult::Draw),
+                termination: Termination::parse(&r.get::<String, _>("termination")).unwrap_or(Termination::Disconnect),
+                plies: r.get("plies"),
+                games: u64::try_from(r.get::<i64, _>("games")).unwrap_or(0),
             })
             .collect())
     }
@@ -278,17 +278,17 @@ impl Db {
         Ok(rows
             .iter()
             .map(|r| EngineMoveTotals {
-                engine: r.get(0),
-                moves: r.get(1),
-                time_ms: r.get(2),
-                depth_sum: r.get(3),
-                depth_moves: r.get(4),
-                nodes_sum: r.get(5),
-                nodes_moves: r.get(6),
-                nps_sum: r.get(7),
-                nps_moves: r.get(8),
-                seldepth_sum: r.get(9),
-                seldepth_moves: r.get(10),
+                engine: r.get("engine"),
+                moves: r.get("moves"),
+                time_ms: r.get("time_ms"),
+                depth_sum: r.get("depth_sum"),
+                depth_moves: r.get("depth_moves"),
+                nodes_sum: r.get("nodes_sum"),
+                nodes_moves: r.get("nodes_moves"),
+                nps_sum: r.get("nps_sum"),
+                nps_moves: r.get("nps_moves"),
+                seldepth_sum: r.get("seldepth_sum"),
+                seldepth_moves: r.get("seldepth_moves"),
             })
             .collect())
     }
@@ -454,8 +454,8 @@ impl Db {
                 "LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id",
             ),
             (true, crate::dialect::Backend::Postgres) => (
-                ", (SELECT pm.data FROM packed_moves pm WHERE pm.game_id = g.id), \
-                 (SELECT m.moves_json FROM game_moves m WHERE m.game_id = g.id)",
+                ", (SELECT pm.data FROM packed_moves pm WHERE pm.game_id = g.id) AS data, \
+                 (SELECT m.moves_json FROM game_moves m WHERE m.game_id = g.id) AS moves_json",
                 "",
             ),
         };
@@ -471,7 +471,7 @@ impl Db {
 /// query read them.
 fn stored_game(row: &AnyRow, with_moves: bool) -> (GameRow, StoredMoves) {
     let stored = if with_moves {
-        StoredMoves { packed: row.get(18), json: row.get(19) }
+        StoredMoves { packed: row.get("data"), json: row.get("moves_json") }
     } else {
         StoredMoves { packed: None, json: None }
     };
@@ -538,29 +538,29 @@ impl StoredMoves {
 }
 
 fn game_row(r: &AnyRow) -> GameRow {
-    let words = |i: usize| r.get::<String, _>(i).split_whitespace().map(str::to_string).collect::<Vec<_>>();
+    let words = |column: &str| r.get::<String, _>(column).split_whitespace().map(str::to_string).collect::<Vec<_>>();
     GameRow {
-        id: r.get(0),
-        pair_index: r.get(1),
-        game_in_pair: r.get(2),
+        id: r.get("id"),
+        pair_index: r.get("idx"),
+        game_in_pair: r.get("game_in_pair"),
         record: GameRecord {
-            white: r.get(3),
-            black: r.get(4),
-            result: GameResult::from_pgn(&r.get::<String, _>(5)).unwrap_or(GameResult::Draw),
-            termination: Termination::parse(&r.get::<String, _>(6)).unwrap_or(Termination::Disconnect),
-            detail: r.get(7),
-            start_fen: r.get(8),
-            opening: r.get(9),
-            opening_moves: words(10),
-            opening_san: words(11),
+            white: r.get("white"),
+            black: r.get("black"),
+            result: GameResult::from_pgn(&r.get::<String, _>("result")).unwrap_or(GameResult::Draw),
+            termination: Termination::parse(&r.get::<String, _>("termination")).unwrap_or(Termination::Disconnect),
+            detail: r.get("detail"),
+            start_fen: r.get("start_fen"),
+            opening: r.get("opening"),
+            opening_moves: words("opening_moves"),
+            opening_san: words("opening_san"),
             moves: Vec::new(),
-            started_ms: r.get(12),
-            finished_ms: r.get(13),
+            started_ms: r.get("started_ms"),
+            finished_ms: r.get("finished_ms"),
             pv_issues: Vec::new(),
-            io_log: r.get(14),
-            machine: r.get(15),
-            lost_ms: r.get::<Option<i64>, _>(16).and_then(|ms| u64::try_from(ms).ok()),
-            tc_scale: r.get(17),
+            io_log: r.get("io_log"),
+            machine: r.get("machine"),
+            lost_ms: r.get::<Option<i64>, _>("lost_ms").and_then(|ms| u64::try_from(ms).ok()),
+            tc_scale: r.get("tc_scale"),
         },
     }
 }
