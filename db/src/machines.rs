@@ -128,7 +128,7 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows.iter().map(|r| state(r)).collect())
+        Ok(rows.iter().map(state).collect())
     }
 
     /// Every machine with a standing in any run (set aside, readmitted, or
