@@ -10,16 +10,22 @@ use std::process::Command;
 
 use crate::common::{arena, arena_ok, assert_refused, have_python, stdout, temp_dir};
 
+/// Writes a PGN as another program would (tests/scripts/import_games.py
+/// with `args`) into `dir`; what an independent count of it gives.
+fn write_games(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/import_games.py");
+    let made = Command::new("python3").arg(script).args(args).current_dir(dir).output().unwrap();
+    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
+    serde_json::from_slice(&made.stdout).unwrap()
+}
+
 #[test]
 fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
     if !have_python("chess") {
         return;
     }
     let dir = temp_dir("import");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/import_games.py");
-    let made = Command::new("python3").arg(script).args(["games.pgn", "11", "30"]).current_dir(&dir).output().unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let expected: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    let expected = write_games(&dir, &["games.pgn", "11", "30"]);
     let out = arena_ok(&dir, &["import", "games.pgn"]);
     let said = String::from_utf8_lossy(&out.stderr);
     for line in expected["malformed_lines"].as_array().unwrap() {
@@ -67,11 +73,7 @@ fn games_not_played_as_pairs_count_as_games() {
         return;
     }
     let dir = temp_dir("import-single");
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/import_games.py");
-    let made =
-        Command::new("python3").arg(script).args(["single.pgn", "5", "0", "40"]).current_dir(&dir).output().unwrap();
-    assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
-    let expected: serde_json::Value = serde_json::from_slice(&made.stdout).unwrap();
+    let expected = write_games(&dir, &["single.pgn", "5", "0", "40"]);
     let out = arena_ok(&dir, &["import", "single.pgn"]);
     let said = String::from_utf8_lossy(&out.stderr);
     // Random openings: a few games happen to be pairs (same opening, colours reversed, one after the other).
