@@ -188,8 +188,9 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let mut sums: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &rows {
-            let machine: String = row.get(0);
-            for (engine, text) in [(row.get::<String, _>(1), row.get::<String, _>(3)), (row.get(2), row.get(4))] {
+            let machine: String = row.get("machine");
+            let white = (row.get::<String, _>("white"), row.get::<String, _>("white_overheads"));
+            for (engine, text) in [white, (row.get("black"), row.get("black_overheads"))] {
                 sums.entry((machine.clone(), engine)).or_default().merge(&Latencies::decode(&text));
             }
         }

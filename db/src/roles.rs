@@ -146,11 +146,11 @@ impl Db {
     ///
     /// A database failure.
     pub async fn schema(&self) -> Result<String, DbError> {
-        let row = sqlx::query("SELECT CAST(current_schema() AS TEXT)")
+        let row = sqlx::query("SELECT CAST(current_schema() AS TEXT) AS schema")
             .fetch_one(&self.pool)
             .await
             .map_err(|e| self.error(e))?;
-        Ok(row.get::<String, _>(0))
+        Ok(row.get::<String, _>("schema"))
     }
 
     /// Makes existing login role `role` a worker's ([`worker_role_sql`]), in
@@ -167,12 +167,12 @@ impl Db {
             ));
         }
         let sql = worker_role_sql(&self.schema().await?, role).map_err(DbError::Sql)?;
-        let exists = sqlx::query("SELECT COUNT(*) FROM pg_roles WHERE rolname = $1")
+        let exists = sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1")
             .bind(role)
             .fetch_one(&self.pool)
             .await
             .map_err(|e| self.error(e))?
-            .get::<i64, _>(0);
+            .get::<i64, _>("roles");
         if exists == 0 {
             return Err(DbError::Sql(format!(
                 "no role '{role}' on this server: create it first, e.g. CREATE ROLE \"{role}\" LOGIN PASSWORD '…' \

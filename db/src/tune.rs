@@ -22,8 +22,9 @@ pub struct TuneStep<'a> {
     pub perturbation: &'a Perturbation,
 }
 
-fn vector<T: serde::de::DeserializeOwned>(row: &AnyRow, i: usize) -> Result<Vec<T>, DbError> {
-    serde_json::from_str(&row.get::<String, _>(i)).map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
+fn vector<T: serde::de::DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, DbError> {
+    serde_json::from_str(&row.get::<String, _>(column))
+        .map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
 }
 
 fn json<T: serde::Serialize>(value: &[T]) -> String {
@@ -39,7 +40,7 @@ impl Db {
     pub async fn tune_theta(&self, run: i64) -> Result<Option<Vec<f64>>, DbError> {
         let db = self.clone();
         let rows = self.detach(async move { db.rows_of_run(LATEST_THETA, run).await }).await?;
-        rows.first().map(|row| vector(row, 0)).transpose()
+        rows.first().map(|row| vector(row, "theta")).transpose()
     }
 
     /// Every finished iteration of tuning run `run`, in finishing order.
@@ -59,13 +60,13 @@ impl Db {
             .map(|(i, row)| {
                 Ok(TuneIteration {
                     perturbation: Perturbation {
-                        k: u64::try_from(row.get::<i64, _>(0)).unwrap_or(0),
-                        flips: vector(row, 1)?,
-                        plus: vector(row, 2)?,
-                        minus: vector(row, 3)?,
+                        k: u64::try_from(row.get::<i64, _>("k")).unwrap_or(0),
+                        flips: vector(row, "flips")?,
+                        plus: vector(row, "plus")?,
+                        minus: vector(row, "minus")?,
                     },
-                    score: row.get(4),
-                    theta: vector(row, 5)?,
+                    score: row.get("score"),
+                    theta: vector(row, "theta")?,
                     seq: i as i64 + 1,
                 })
             })
@@ -90,7 +91,7 @@ impl Db {
             .await
             .map_err(|e| self.error(e))?;
         let theta = match row {
-            Some(row) => vector(&row, 0)?,
+            Some(row) => vector(&row, "theta")?,
             None => step.spsa.start(),
         };
         if theta.len() != step.spsa.params.len() {

@@ -78,8 +78,8 @@ impl Db {
         let mut done = Compacted { last_game: after, ..Compacted::default() };
         let mut moves = Vec::new();
         for row in &rows {
-            let game: i64 = row.get(0);
-            let old: Vec<u8> = row.get(1);
+            let game: i64 = row.get("game_id");
+            let old: Vec<u8> = row.get("data");
             let (fen, opening) = stored_start(row, 2);
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
@@ -120,8 +120,8 @@ impl Db {
         .map_err(|e| self.error(e))?;
         let mut done = Compacted::default();
         for row in &rows {
-            let game: i64 = row.get(0);
-            let json: String = row.get(1);
+            let game: i64 = row.get("game_id");
+            let json: String = row.get("moves_json");
             let moves = crate::moves::decode(&json)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
             done.games += 1;
@@ -173,8 +173,8 @@ impl Db {
     pub async fn prunable(&self, run: i64) -> Result<Shed, DbError> {
         self.run(run).await?;
         let sizes = sqlx::query(self.backend.sql(
-            "SELECT COUNT(pm.game_id) + COUNT(m.game_id), \
-             COALESCE(SUM(LENGTH(pm.data)), 0) + COALESCE(SUM(LENGTH(m.moves_json)), 0) \
+            "SELECT COUNT(pm.game_id) + COUNT(m.game_id) AS games, \
+             COALESCE(SUM(LENGTH(pm.data)), 0) + COALESCE(SUM(LENGTH(m.moves_json)), 0) AS bytes \
              FROM games g LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id \
              WHERE g.run_id = ?",
         ))
@@ -189,11 +189,11 @@ impl Db {
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.error(e))?;
-        let count = |i: usize| u64::try_from(sizes.get::<i64, _>(i)).unwrap_or(0);
+        let count = |column: &str| u64::try_from(sizes.get::<i64, _>(column)).unwrap_or(0);
         Ok(Shed {
-            games_with_moves: count(0),
-            move_bytes: count(1),
-            io_logs: io_logs.iter().map(|r| r.get::<String, _>(0)).collect(),
+            games_with_moves: count("games"),
+            move_bytes: count("bytes"),
+            io_logs: io_logs.iter().map(|r| r.get::<String, _>("io_log")).collect(),
         })
     }
 
