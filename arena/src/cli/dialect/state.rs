@@ -101,7 +101,7 @@ impl Saving {
 const WITH_CONFIG: [&str; 3] = ["config", "concurrency", "db"];
 
 /// `-config file=FILE`: plays on the run `FILE` names, as it started, with
-/// `given`'s `-concurrency` if any.
+/// `given`'s `-concurrency` and `-db` if any.
 ///
 /// # Errors
 ///
@@ -119,7 +119,8 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
         _ => Dialect::Fastchess,
     };
     let mut foreign = parse::read(saved_dialect, &saved.args)?;
-    foreign.db = Some(saved.db.clone());
+    // A database given now (moved since) wins over the one the file names.
+    foreign.db = given.db.clone().or(Some(saved.db.clone()));
     if given.concurrency.is_some() {
         foreign.concurrency = given.concurrency;
     }
@@ -128,7 +129,7 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     let db = open_existing(target).await?;
     let info = db.run(saved.run).await?;
     let model::Spec::Games(spec) = model::Spec::of(&info)? else {
-        bail!("run {} of {} is not a run of games", saved.run, saved.db);
+        bail!("run {} of {} is not a run of games", saved.run, target);
     };
     let settings = Settings::of(&foreign, Saving::of(dialect, &foreign, &saved.args).map(Saving::on_start));
     let planned = super::lines::planned(&spec);
