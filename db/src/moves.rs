@@ -110,7 +110,7 @@ fn stored(m: &MoveRecord) -> (Stored<'_>, Option<Times>) {
 
 /// The moves of a stored value; a value that is not a list of moves (only
 /// a hand-edited database has one) is an error naming what is wrong.
-pub(crate) fn decode(json: &str) -> Result<Vec<MoveRecord>, String> {
+pub(crate) fn decode(json: &str) -> Result<Vec<MoveRecord>, serde_json::Error> {
     // The values arena writes (and PostgreSQL's `json_agg`, which adds
     // spaces) take the fast path; anything else, strings with escapes say,
     // goes through serde_json.
@@ -140,8 +140,8 @@ impl From<Read> for MoveRecord {
     }
 }
 
-fn decode_json(json: &str) -> Result<Vec<MoveRecord>, String> {
-    let rows: Vec<Read> = serde_json::from_str(json).map_err(|e| e.to_string())?;
+fn decode_json(json: &str) -> Result<Vec<MoveRecord>, serde_json::Error> {
+    let rows: Vec<Read> = serde_json::from_str(json)?;
     Ok(rows.into_iter().map(MoveRecord::from).collect())
 }
 

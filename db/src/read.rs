@@ -490,6 +490,19 @@ pub enum MoveFields {
     Pgn,
 }
 
+/// Why a game's stored moves cannot be read.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct UnreadableMoves(Unreadable);
+
+#[derive(Debug, thiserror::Error)]
+enum Unreadable {
+    #[error(transparent)]
+    Packed(crate::pack_error::PackError),
+    #[error("stored JSON moves: {0}")]
+    Json(serde_json::Error),
+}
+
 /// A game's moves as stored: packed, or the JSON of a game stored before
 /// moves were packed, or none (a run whose moves were pruned).
 pub struct StoredMoves {
@@ -504,7 +517,7 @@ impl StoredMoves {
     /// # Errors
     ///
     /// Stored moves that cannot be read.
-    pub fn read_into(&self, game: &mut GameRecord) -> Result<(), String> {
+    pub fn read_into(&self, game: &mut GameRecord) -> Result<(), UnreadableMoves> {
         self.read_fields_into(game, MoveFields::All)
     }
 
@@ -515,7 +528,7 @@ impl StoredMoves {
     /// # Errors
     ///
     /// Stored moves that cannot be read.
-    pub fn read_fields_into(&self, game: &mut GameRecord, fields: MoveFields) -> Result<(), String> {
+    pub fn read_fields_into(&self, game: &mut GameRecord, fields: MoveFields) -> Result<(), UnreadableMoves> {
         let mut moves = std::mem::take(&mut game.moves);
         let read = match (&self.packed, &self.json) {
             (Some(packed), _) => {
@@ -524,9 +537,11 @@ impl StoredMoves {
                     MoveFields::Pgn => crate::packed::Fields::Pgn,
                 };
                 crate::packed::unpack_into(packed, &mut moves, fields, crate::lines::Start::of(game))
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| UnreadableMoves(Unreadable::Packed(e)))
             }
-            (None, Some(json)) => crate::moves::decode(json).map(|decoded| moves = decoded),
+            (None, Some(json)) => crate::moves::decode(json)
+                .map(|decoded| moves = decoded)
+                .map_err(|e| UnreadableMoves(Unreadable::Json(e))),
             (None, None) => {
                 moves.clear();
                 Ok(())

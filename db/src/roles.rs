@@ -73,15 +73,20 @@ fn game_row_policies(table: &str) -> [String; 2] {
     [format!("FOR INSERT WITH CHECK ({done})"), format!("FOR DELETE USING ({done})")]
 }
 
+/// A role or schema name that is no plain identifier.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{0}' cannot be a role's name here: use 1 to 63 letters, digits, '_', '-' or '.'")]
+pub struct BadIdentifier(pub String);
+
 /// `name` quoted as an SQL identifier, or why it cannot be a role's name
 /// here: letters, digits, `_`, `-` and `.` only.
-fn identifier(name: &str) -> Result<String, String> {
+fn identifier(name: &str) -> Result<String, BadIdentifier> {
     let fine = !name.is_empty()
         && name.len() <= 63
         && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'));
     match fine {
         true => Ok(format!("\"{name}\"")),
-        false => Err(format!("'{name}' cannot be a role's name here: use 1 to 63 letters, digits, '_', '-' or '.'")),
+        false => Err(BadIdentifier(name.to_string())),
     }
 }
 
@@ -92,7 +97,7 @@ fn identifier(name: &str) -> Result<String, String> {
 /// # Errors
 ///
 /// A role or schema name that is not a plain identifier.
-pub fn worker_role_sql(schema: &str, role: &str) -> Result<Vec<String>, String> {
+pub fn worker_role_sql(schema: &str, role: &str) -> Result<Vec<String>, BadIdentifier> {
     let (schema, role) = (identifier(schema)?, identifier(role)?);
     let running =
         |table: &str| format!("EXISTS (SELECT 1 FROM runs r WHERE r.id = {table}.run_id AND r.status = 'running')");
@@ -166,7 +171,7 @@ impl Db {
                 "roles are PostgreSQL's: a SQLite file is guarded by its file's permissions".into(),
             ));
         }
-        let sql = worker_role_sql(&self.schema().await?, role).map_err(DbError::Sql)?;
+        let sql = worker_role_sql(&self.schema().await?, role).map_err(|e| DbError::Sql(e.to_string()))?;
         let exists = sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1")
             .bind(role)
             .fetch_one(&self.pool)

@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::invalid::Invalid;
 use crate::spec::{DrawRule, ResignRule};
 
 impl DrawRule {
@@ -24,12 +25,15 @@ pub trait Rule: Copy {
     /// The flag's default, and where a partly given rule starts from.
     const DEFAULT: Self;
 
+    /// The flag's name without dashes: `draw` or `resign`.
+    const FLAG: &'static str;
+
     /// Sets `key` to `value`.
     ///
     /// # Errors
     ///
     /// A message naming the unknown key or the bad value.
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String>;
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Invalid>;
 
     /// Whether the settings together make a rule.
     fn valid(&self) -> bool;
@@ -45,17 +49,18 @@ pub trait Rule: Copy {
     /// # Errors
     ///
     /// A message naming the bad key or value.
-    fn parse(text: &str) -> Result<Option<Self>, String> {
+    fn parse(text: &str) -> Result<Option<Self>, Invalid> {
         if text == "off" {
             return Ok(None);
         }
         let mut rule = Self::DEFAULT;
         for part in text.split(',').filter(|p| !p.is_empty()) {
-            let (key, value) = part.split_once('=').ok_or_else(|| format!("'{part}' is not key=value"))?;
+            let (key, value) =
+                part.split_once('=').ok_or_else(|| Invalid::new(Self::FLAG, format!("'{part}' is not key=value")))?;
             rule.set(key, value)?;
         }
         if !rule.valid() {
-            return Err(rule.invalid());
+            return Err(Invalid::new(Self::FLAG, rule.invalid()));
         }
         Ok(Some(rule))
     }
@@ -79,9 +84,9 @@ impl<R: Rule> Default for RuleFlag<R> {
 }
 
 impl<R: Rule> FromStr for RuleFlag<R> {
-    type Err = String;
+    type Err = Invalid;
 
-    fn from_str(text: &str) -> Result<Self, String> {
+    fn from_str(text: &str) -> Result<Self, Invalid> {
         R::parse(text).map(RuleFlag)
     }
 }
@@ -97,7 +102,7 @@ impl<R: Rule> fmt::Display for RuleFlag<R> {
 /// # Errors
 ///
 /// A message naming the bad key or value.
-pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, String> {
+pub fn parse_draw(text: &str) -> Result<Option<DrawRule>, Invalid> {
     DrawRule::parse(text)
 }
 
@@ -117,19 +122,25 @@ pub fn resign_flag(rule: Option<ResignRule>) -> String {
 /// # Errors
 ///
 /// A message naming the bad key or value.
-pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, String> {
+pub fn parse_resign(text: &str) -> Result<Option<ResignRule>, Invalid> {
     ResignRule::parse(text)
 }
 
 impl Rule for DrawRule {
     const DEFAULT: Self = DrawRule::DEFAULT;
+    const FLAG: &'static str = "draw";
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Invalid> {
         match key {
-            "movenumber" => self.move_number = number(key, value)?,
-            "movecount" => self.move_count = number(key, value)?,
-            "score" => self.score = number(key, value)?,
-            _ => return Err(format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')")),
+            "movenumber" => self.move_number = number::<Self, _>(key, value)?,
+            "movecount" => self.move_count = number::<Self, _>(key, value)?,
+            "score" => self.score = number::<Self, _>(key, value)?,
+            _ => {
+                return Err(Invalid::new(
+                    Self::FLAG,
+                    format!("unknown draw setting '{key}' (movenumber, movecount, score, or 'off')"),
+                ));
+            }
         }
         Ok(())
     }
@@ -154,16 +165,22 @@ impl Rule for DrawRule {
 
 impl Rule for ResignRule {
     const DEFAULT: Self = ResignRule::DEFAULT;
+    const FLAG: &'static str = "resign";
 
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), Invalid> {
         if key == "twosided" {
-            self.two_sided = value.parse().map_err(|_| format!("twosided must be true or false, got '{value}'"))?;
+            self.two_sided = value
+                .parse()
+                .map_err(|_| Invalid::new(Self::FLAG, format!("twosided must be true or false, got '{value}'")))?;
         } else if key == "movecount" {
-            self.move_count = number(key, value)?;
+            self.move_count = number::<Self, _>(key, value)?;
         } else if key == "score" {
-            self.score = number(key, value)?;
+            self.score = number::<Self, _>(key, value)?;
         } else {
-            return Err(format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')"));
+            return Err(Invalid::new(
+                Self::FLAG,
+                format!("unknown resign setting '{key}' (movecount, score, twosided, or 'off')"),
+            ));
         }
         Ok(())
     }
@@ -184,8 +201,9 @@ impl Rule for ResignRule {
     }
 }
 
-fn number<T: std::str::FromStr>(key: &str, value: &str) -> Result<T, String> {
-    value.parse().map_err(|_| format!("{key} needs a whole number, got '{value}'"))
+/// `value` as the number `key` of rule `R` takes.
+fn number<R: Rule, T: std::str::FromStr>(key: &str, value: &str) -> Result<T, Invalid> {
+    value.parse().map_err(|_| Invalid::new(R::FLAG, format!("{key} needs a whole number, got '{value}'")))
 }
 
 #[cfg(test)]
@@ -194,8 +212,10 @@ mod tests {
 
     #[test]
     fn bad_settings_are_named() {
-        assert!(parse_draw("movenumber=x").unwrap_err().contains("movenumber"));
-        assert!(parse_resign("colour=1").unwrap_err().contains("unknown resign setting"));
+        let bad = parse_draw("movenumber=x").unwrap_err();
+        assert!(bad.setting == "draw" && bad.problem.contains("movenumber"), "{bad:?}");
+        let bad = parse_resign("colour=1").unwrap_err();
+        assert!(bad.setting == "resign" && bad.problem.contains("unknown resign setting"), "{bad:?}");
         assert_eq!(parse_draw("off").unwrap(), None);
         for text in ["movenumber=40,movecount=8,score=10", "off"] {
             assert_eq!(draw_flag(parse_draw(text).unwrap()), text, "round trip");

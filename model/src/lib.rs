@@ -4,6 +4,7 @@
 //! stored with. No I/O here, only serde.
 
 pub mod adjudication;
+pub mod invalid;
 pub mod latency;
 pub mod record;
 pub mod run;
@@ -13,6 +14,7 @@ pub mod tally;
 pub mod time_control;
 pub mod tune;
 
+pub use invalid::Invalid;
 pub use latency::Latencies;
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
 pub use run::{

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::invalid::Invalid;
 use crate::run::{RunInfo, RunKind};
 use crate::sprt::Test;
 use crate::time_control::TimeControl;
@@ -143,15 +144,14 @@ impl BenchSignature {
 }
 
 impl std::str::FromStr for BenchSignature {
-    type Err = String;
+    type Err = Invalid;
 
-    fn from_str(text: &str) -> Result<BenchSignature, String> {
+    fn from_str(text: &str) -> Result<BenchSignature, Invalid> {
         match text.trim() {
             "auto" => Ok(BenchSignature::Auto(AutoWord::Auto)),
-            number => number
-                .parse()
-                .map(BenchSignature::Nodes)
-                .map_err(|_| format!("bench signature '{text}' is neither a node count nor 'auto'")),
+            number => number.parse().map(BenchSignature::Nodes).map_err(|_| {
+                Invalid::new("bench", format!("bench signature '{text}' is neither a node count nor 'auto'"))
+            }),
         }
     }
 }

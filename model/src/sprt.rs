@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::invalid::Invalid;
+
 /// The SPRT's decision thresholds on the log-likelihood ratio.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Bounds {
@@ -83,13 +85,13 @@ impl Test {
     /// # Errors
     ///
     /// A message when elo0 ≥ elo1 or α, β are not in (0, 0.5).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Invalid> {
         if self.elo0.is_nan() || self.elo1.is_nan() || self.elo0 >= self.elo1 {
-            return Err(format!("elo0 ({}) must be below elo1 ({})", self.elo0, self.elo1));
+            return Err(Invalid::new("sprt", format!("elo0 ({}) must be below elo1 ({})", self.elo0, self.elo1)));
         }
         for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(value > 0.0 && value < 0.5) {
-                return Err(format!("{name} must be in (0, 0.5), got {value}"));
+                return Err(Invalid::new("sprt", format!("{name} must be in (0, 0.5), got {value}")));
             }
         }
         Ok(())

@@ -22,6 +22,8 @@
 
 use std::fmt;
 
+use crate::invalid::Invalid;
+
 /// One period of a clock: `moves` in `time_ms` (all remaining moves when `None`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Period {
@@ -164,7 +166,7 @@ impl TimeControl {
         let bad = |problem: String| BadTimeControl { text: text.to_string(), problem };
         let mut parts = text.split([',', ' ']).filter(|p| !p.is_empty());
         let base = parts.next().ok_or_else(|| bad("empty".into()))?;
-        let limit = parse_limit(base, new).map_err(bad)?;
+        let limit = parse_limit(base, new).map_err(|e| bad(e.problem))?;
         let mut tc = TimeControl { limit, margin_ms: 0, node_time: None, stall_ms: DEFAULT_STALL_MS };
         for part in parts {
             let (key, value) = part.split_once('=').ok_or_else(|| bad(format!("'{part}' is not key=value")))?;
@@ -187,54 +189,61 @@ impl TimeControl {
 /// loaded machine takes longer than the move (see Move Overhead, 50 ms).
 const MIN_MOVE_TIME_MS: u64 = 50;
 
-fn parse_limit(text: &str, new: bool) -> Result<Limit, String> {
-    let number = |s: &str| s.parse::<u64>().map_err(|_| format!("'{s}' is not a whole number"));
+/// The part of a time control before its modifiers.
+fn parse_limit(text: &str, new: bool) -> Result<Limit, BadTimeControl> {
+    let bad = |problem: String| BadTimeControl { text: text.to_string(), problem };
+    let number = |s: &str| s.parse::<u64>().map_err(|_| bad(format!("'{s}' is not a whole number")));
     if text == "inf" || text == "infinite" {
         // A UCI engine under `go infinite` answers only `stop`, which a game
         // never sends: every move would end in a stall.
         if new {
-            return Err(format!(
+            return Err(bad(format!(
                 "{text} never ends a move: an engine under 'go infinite' waits for 'stop', so every game would end in a stall; give nodes=N, depth=N, st=S or a clock"
-            ));
+            )));
         }
         return Ok(Limit::Infinite);
     }
     if let Some((key, value)) = text.split_once('=') {
         return match key {
-            "st" => match seconds(value)? {
-                ms if new && ms < MIN_MOVE_TIME_MS => Err(format!(
+            "st" => match seconds(value).map_err(|e| bad(e.problem))? {
+                ms if new && ms < MIN_MOVE_TIME_MS => Err(bad(format!(
                     "st={value} is below {} s, which scheduling alone loses on time; use st=0.05 or more, or nodes=N for fast games",
                     MIN_MOVE_TIME_MS as f64 / 1000.0
-                )),
+                ))),
                 ms => Ok(Limit::MoveTime(ms)),
             },
-            "nodes" => {
-                number(value).and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err("nodes must be > 0".into()) })
-            }
+            "nodes" => number(value)
+                .and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err(bad("nodes must be > 0".into())) }),
             "depth" => match number(value)? {
                 depth @ 1..=255 => Ok(Limit::Depth(depth as u32)),
-                _ => Err("depth must be 1..255".into()),
+                _ => Err(bad("depth must be 1..255".into())),
             },
-            _ => Err(format!("unknown limit '{key}'")),
+            _ => Err(bad(format!("unknown limit '{key}'"))),
         };
     }
-    let periods = text.split(':').map(parse_period).collect::<Result<Vec<_>, _>>()?;
+    let periods = text.split(':').map(parse_period).collect::<Result<Vec<_>, _>>().map_err(|e| bad(e.problem))?;
     for (index, period) in periods.iter().enumerate() {
         if period.moves.is_none() && index + 1 < periods.len() {
-            return Err("only the last period may be without a move count".into());
+            return Err(bad("only the last period may be without a move count".into()));
         }
         if period.time_ms == 0 && period.increment_ms == 0 {
-            return Err("a period needs time or an increment".into());
+            return Err(bad("a period needs time or an increment".into()));
         }
     }
     Ok(Limit::Clock(periods))
 }
 
-fn parse_period(text: &str) -> Result<Period, String> {
+/// One period of a clock, or what is wrong with it.
+fn parse_period(text: &str) -> Result<Period, BadTimeControl> {
     let (moves, rest) = match text.split_once('/') {
         Some((moves, rest)) => match moves.parse::<u32>() {
             Ok(n) if n > 0 => (Some(n), rest),
-            _ => return Err(format!("'{moves}' is not a positive move count")),
+            _ => {
+                return Err(BadTimeControl {
+                    text: text.into(),
+                    problem: format!("'{moves}' is not a positive move count"),
+                });
+            }
         },
         None => (None, text),
     };
@@ -246,10 +255,10 @@ fn parse_period(text: &str) -> Result<Period, String> {
 }
 
 /// Seconds (fractions allowed, `m:ss` not) to milliseconds.
-fn seconds(text: &str) -> Result<u64, String> {
+fn seconds(text: &str) -> Result<u64, BadTimeControl> {
     match text.parse::<f64>() {
         Ok(s) if (0.0..1e9).contains(&s) => Ok((s * 1000.0).round() as u64),
-        _ => Err(format!("'{text}' is not a number of seconds")),
+        _ => Err(BadTimeControl { text: text.into(), problem: format!("'{text}' is not a number of seconds") }),
     }
 }
 
@@ -313,12 +322,15 @@ impl fmt::Display for TimeControl {
 pub struct Budgets(pub Vec<TimeControl>);
 
 impl std::str::FromStr for Budgets {
-    type Err = String;
+    type Err = Invalid;
 
-    fn from_str(text: &str) -> Result<Budgets, String> {
+    fn from_str(text: &str) -> Result<Budgets, Invalid> {
         let budgets = Budgets::read(text)?;
         if budgets.0.len() < 2 {
-            return Err("give at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000".into());
+            return Err(Invalid::new(
+                "budgets",
+                "give at least two budgets, comma-separated, e.g. nodes=1000,nodes=4000",
+            ));
         }
         budgets.check_axis()?;
         Ok(budgets)
@@ -339,7 +351,7 @@ impl Budgets {
     /// # Errors
     ///
     /// The first budget that is no time control.
-    pub fn read(text: &str) -> Result<Budgets, String> {
+    pub fn read(text: &str) -> Result<Budgets, Invalid> {
         const MODIFIERS: [&str; 3] = ["timemargin=", "nodetime=", "stall="];
         let mut pieces: Vec<String> = Vec::new();
         for piece in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
@@ -353,7 +365,7 @@ impl Budgets {
         }
         pieces
             .iter()
-            .map(|p| p.parse().map_err(|e: BadTimeControl| e.to_string()))
+            .map(|p| p.parse().map_err(|e: BadTimeControl| Invalid::new("budgets", e.to_string())))
             .collect::<Result<_, _>>()
             .map(Budgets)
     }
@@ -363,17 +375,23 @@ impl Budgets {
     /// # Errors
     ///
     /// The first budget of another kind, or given twice.
-    pub fn check_axis(&self) -> Result<(), String> {
+    pub fn check_axis(&self) -> Result<(), Invalid> {
         let budgets = &self.0;
         let kind = |tc: &TimeControl| std::mem::discriminant(&tc.limit);
         if let Some(other) = budgets.iter().find(|tc| kind(tc) != kind(&budgets[0])) {
-            return Err(format!(
-                "'{}' and '{other}' are not sizes of one kind; give all as nodes=, all as depth=, all as st= or all as clocks",
-                budgets[0]
+            return Err(Invalid::new(
+                "budgets",
+                format!(
+                    "'{}' and '{other}' are not sizes of one kind; give all as nodes=, all as depth=, all as st= or all as clocks",
+                    budgets[0]
+                ),
             ));
         }
         if let Some((i, twice)) = budgets.iter().enumerate().find(|(i, tc)| budgets[..*i].contains(tc)) {
-            return Err(format!("'{twice}' is given twice (budget {} of {})", i + 1, budgets.len()));
+            return Err(Invalid::new(
+                "budgets",
+                format!("'{twice}' is given twice (budget {} of {})", i + 1, budgets.len()),
+            ));
         }
         Ok(())
     }
@@ -384,13 +402,16 @@ impl Budgets {
     /// # Errors
     ///
     /// The first that is not.
-    pub fn check_growing(&self, first: usize) -> Result<(), String> {
+    pub fn check_growing(&self, first: usize) -> Result<(), Invalid> {
         let budgets = &self.0;
         for (i, tc) in budgets.iter().enumerate().skip(first) {
             let size = tc.budget().unwrap_or(0.0);
             if let Some(larger) = budgets[..i].iter().find(|before| before.budget().unwrap_or(0.0) >= size) {
-                return Err(format!(
-                    "'{tc}' is not larger than '{larger}', a budget before it; a run grows upward, cheapest first (start a new run for smaller budgets)"
+                return Err(Invalid::new(
+                    "budgets",
+                    format!(
+                        "'{tc}' is not larger than '{larger}', a budget before it; a run grows upward, cheapest first (start a new run for smaller budgets)"
+                    ),
                 ));
             }
         }

@@ -10,6 +10,8 @@ use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
 
+use crate::BadLine;
+
 /// One test position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TestPosition {
@@ -74,10 +76,13 @@ pub fn parse_suite(file: &str, text: &str, default_mate_in: Option<u32>) -> Pars
     suite
 }
 
-fn parse_line(line: &str, default_mate_in: Option<u32>) -> Result<TestPosition, String> {
+fn parse_line(line: &str, default_mate_in: Option<u32>) -> Result<TestPosition, BadLine> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err("not an EPD or FEN line (fewer than 4 fields)".to_string());
+        return Err(BadLine::Shape {
+            expected: "not an EPD or FEN line (fewer than 4 fields)",
+            line: line.chars().take(60).collect(),
+        });
     }
     // A 6-field FEN has two numbers after the en-passant square.
     let counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
@@ -88,9 +93,10 @@ fn parse_line(line: &str, default_mate_in: Option<u32>) -> Result<TestPosition, 
     } else {
         (format!("{} 0 1", fields[..4].join(" ")), fields[4..].join(" "))
     };
-    let fen: Fen = fen_text.parse().map_err(|e| format!("bad FEN '{fen_text}': {e}"))?;
-    let position: Chess =
-        fen.into_position(CastlingMode::Standard).map_err(|e| format!("illegal position '{fen_text}': {e}"))?;
+    let fen: Fen = fen_text.parse().map_err(|e| BadLine::Fen { fen: fen_text.clone(), problem: format!("{e}") })?;
+    let position: Chess = fen
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| BadLine::Position { fen: fen_text.clone(), problem: e.to_string() })?;
     let mut test = TestPosition {
         id: String::new(),
         fen: Fen::from_position(&position, EnPassantMode::Legal).to_string(),
@@ -105,8 +111,7 @@ fn parse_line(line: &str, default_mate_in: Option<u32>) -> Result<TestPosition, 
             "id" => test.id = operands.join(" ").trim_matches('"').to_string(),
             "dm" => {
                 let n = operands.first().and_then(|n| n.parse::<u32>().ok()).filter(|n| *n > 0);
-                test.mate_in =
-                    Some(n.ok_or_else(|| format!("dm needs a positive number, got '{}'", operands.join(" ")))?);
+                test.mate_in = Some(n.ok_or_else(|| BadLine::MateIn(operands.join(" ")))?);
             }
             _ => {}
         }
@@ -159,7 +164,7 @@ fn quoted_tokens(text: &str) -> Vec<String> {
     tokens
 }
 
-fn moves(position: &Chess, operands: &[String]) -> Result<Vec<String>, String> {
+fn moves(position: &Chess, operands: &[String]) -> Result<Vec<String>, BadLine> {
     operands
         .iter()
         .map(|text| {
@@ -169,8 +174,7 @@ fn moves(position: &Chess, operands: &[String]) -> Result<Vec<String>, String> {
                 .ok()
                 .and_then(|san| san.to_move(position).ok())
                 .or_else(|| clean.parse::<UciMove>().ok().and_then(|uci| uci.to_move(position).ok()));
-            mv.map(|m| m.to_uci(CastlingMode::Standard).to_string())
-                .ok_or_else(|| format!("move '{text}' is not legal in this position"))
+            mv.map(|m| m.to_uci(CastlingMode::Standard).to_string()).ok_or_else(|| BadLine::IllegalAnswer(text.clone()))
         })
         .collect()
 }

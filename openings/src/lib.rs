@@ -46,18 +46,19 @@ impl Opening {
     ///
     /// # Errors
     ///
-    /// A message naming the bad FEN or the first illegal or unreadable move.
-    pub fn from_san(name: String, fen: &str, san_moves: &[&str]) -> Result<Opening, String> {
+    /// [`BadLine`] naming the bad FEN or the first illegal or unreadable move.
+    pub fn from_san(name: String, fen: &str, san_moves: &[&str]) -> Result<Opening, BadLine> {
         let mut position = position_of(fen)?;
         let mode = position.castles().mode();
         let mut moves = Vec::with_capacity(san_moves.len());
         let mut san = Vec::with_capacity(san_moves.len());
         for (ply, token) in san_moves.iter().enumerate() {
-            let parsed: SanPlus = token.parse().map_err(|_| format!("'{token}' is not a SAN move"))?;
-            let mv = parsed
-                .san
-                .to_move(&position)
-                .map_err(|_| format!("'{token}' (ply {}) is not legal in {}", ply + 1, fen_of(&position)))?;
+            let parsed: SanPlus = token.parse().map_err(|_| BadLine::NotSan(token.to_string()))?;
+            let mv = parsed.san.to_move(&position).map_err(|_| BadLine::Illegal {
+                token: token.to_string(),
+                ply: ply + 1,
+                fen: fen_of(&position),
+            })?;
             san.push(SanPlus::from_move(position.clone(), mv).to_string());
             moves.push(UciMove::from_move(mv, mode).to_string());
             position.play_unchecked(mv);
@@ -85,11 +86,14 @@ impl Opening {
 ///
 /// # Errors
 ///
-/// A message when the FEN cannot be read or describes an illegal position.
-pub fn position_of(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN '{fen}': {e}"))?;
+/// [`BadLine`] when the FEN cannot be read or describes an illegal position.
+pub fn position_of(fen: &str) -> Result<Chess, BadLine> {
+    let parsed: Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e: shakmaty::fen::ParseFenError| BadLine::Fen { fen: fen.to_string(), problem: e.to_string() })?;
     let mode = CastlingMode::detect(parsed.as_setup());
-    parsed.into_position(mode).map_err(|e| format!("illegal position '{fen}': {e}"))
+    parsed.into_position(mode).map_err(|e| BadLine::Position { fen: fen.to_string(), problem: e.to_string() })
 }
 
 /// The position after UCI `moves` (either castling notation) from `fen`;
@@ -117,7 +121,7 @@ pub fn fen_of(position: &Chess) -> String {
     Fen::from_position(position, EnPassantMode::Legal).to_string()
 }
 
-fn normalize_fen(fen: &str) -> Result<String, String> {
+fn normalize_fen(fen: &str) -> Result<String, BadLine> {
     position_of(fen).map(|p| fen_of(&p))
 }
 
@@ -140,6 +144,54 @@ enum Content {
     Polyglot(polyglot::Polyglot),
 }
 
+/// What is wrong with one line of a book or suite (or one PGN game).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BadLine {
+    /// The FEN cannot be read.
+    #[error("bad FEN '{fen}': {problem}")]
+    Fen {
+        /// The FEN as given.
+        fen: String,
+        /// What shakmaty found wrong.
+        problem: String,
+    },
+    /// The FEN reads but the position is not legal.
+    #[error("illegal position '{fen}': {problem}")]
+    Position {
+        /// The FEN as given.
+        fen: String,
+        /// What shakmaty found wrong.
+        problem: String,
+    },
+    /// A token that is no SAN move.
+    #[error("'{0}' is not a SAN move")]
+    NotSan(String),
+    /// A SAN move that is not legal where it is played.
+    #[error("'{token}' (ply {ply}) is not legal in {fen}")]
+    Illegal {
+        /// The move as written.
+        token: String,
+        /// Its 1-based ply in the line.
+        ply: usize,
+        /// The position it was to be played in.
+        fen: String,
+    },
+    /// A suite's `bm`/`am` move that is not legal in its position.
+    #[error("move '{0}' is not legal in this position")]
+    IllegalAnswer(String),
+    /// A suite's `dm` that is no positive number.
+    #[error("dm needs a positive number, got '{0}'")]
+    MateIn(String),
+    /// A line of none of the shapes read.
+    #[error("{expected}, got '{line}'")]
+    Shape {
+        /// The shapes a line may have.
+        expected: &'static str,
+        /// The line, shortened.
+        line: String,
+    },
+}
+
 /// Why a book could not be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -152,22 +204,22 @@ pub enum Error {
         source: std::io::Error,
     },
     /// One line (or PGN game) is malformed.
-    #[error("{path}:{line}: {message}")]
+    #[error("{path}:{line}: {problem}")]
     Parse {
         /// The file.
         path: String,
         /// 1-based line number.
         line: usize,
         /// What is wrong.
-        message: String,
+        problem: BadLine,
     },
     /// A `.bin` file that is no Polyglot book.
-    #[error("{path}: not a Polyglot opening book ({message}); give a Polyglot .bin, or an EPD/FEN/PGN/SAN file")]
+    #[error("{path}: not a Polyglot opening book ({problem}); give a Polyglot .bin, or an EPD/FEN/PGN/SAN file")]
     Polyglot {
         /// The file.
         path: String,
         /// What is wrong.
-        message: String,
+        problem: polyglot::NotPolyglot,
     },
     /// The file holds no opening.
     #[error("{path}: no openings found (expected EPD, FEN, PGN or SAN move lines)")]
@@ -242,7 +294,7 @@ impl Book {
         let bytes = std::fs::read(path).map_err(|source| Error::Io { path: name.clone(), source })?;
         if name.to_ascii_lowercase().ends_with(".bin") {
             let book =
-                polyglot::Polyglot::read(&bytes).map_err(|message| Error::Polyglot { path: name.clone(), message })?;
+                polyglot::Polyglot::read(&bytes).map_err(|problem| Error::Polyglot { path: name.clone(), problem })?;
             return Ok(Book { name, content: Content::Polyglot(book) });
         }
         let text = String::from_utf8_lossy(&bytes);

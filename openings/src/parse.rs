@@ -1,6 +1,6 @@
 //! One opening per line: EPD, FEN, `ECO | name | SAN moves`, or SAN moves.
 
-use crate::{Error, Opening, START_FEN};
+use crate::{BadLine, Error, Opening, START_FEN};
 
 /// Parses every non-empty, non-comment line of `text`.
 pub(crate) fn parse_lines(path: &str, text: &str) -> Result<Vec<Opening>, Error> {
@@ -11,19 +11,21 @@ pub(crate) fn parse_lines(path: &str, text: &str) -> Result<Vec<Opening>, Error>
             continue;
         }
         let fallback_name = format!("{path}#{}", index + 1);
-        let opening = parse_line(line, fallback_name).map_err(|message| Error::Parse {
+        let opening = parse_line(line, fallback_name).map_err(|problem| Error::Parse {
             path: path.to_string(),
             line: index + 1,
-            message,
+            problem,
         })?;
         openings.push(opening);
     }
     Ok(openings)
 }
 
-fn parse_line(line: &str, fallback_name: String) -> Result<Opening, String> {
+fn parse_line(line: &str, fallback_name: String) -> Result<Opening, BadLine> {
     if let Some((eco, rest)) = line.split_once('|') {
-        let (name, moves) = rest.split_once('|').ok_or("expected 'ECO | name | SAN moves'")?;
+        let (name, moves) = rest
+            .split_once('|')
+            .ok_or_else(|| BadLine::Shape { expected: "expected 'ECO | name | SAN moves'", line: shorten(line) })?;
         let name = format!("{} {}", eco.trim(), name.trim());
         return Opening::from_san(name.trim().to_string(), START_FEN, &san_tokens(moves));
     }
@@ -43,10 +45,10 @@ pub(crate) fn san_tokens(text: &str) -> Vec<&str> {
 }
 
 /// A FEN (6 fields) or an EPD line (4 fields, then `opcode operand;` pairs).
-fn parse_fen_or_epd(line: &str, fallback_name: String) -> Result<Opening, String> {
+fn parse_fen_or_epd(line: &str, fallback_name: String) -> Result<Opening, BadLine> {
     let fields: Vec<&str> = line.split_whitespace().collect();
     if fields.len() < 4 {
-        return Err(format!("expected a FEN or EPD position, got '{}'", shorten(line)));
+        return Err(BadLine::Shape { expected: "expected a FEN or EPD position", line: shorten(line) });
     }
     let has_counters = fields.len() >= 6 && fields[4].parse::<u32>().is_ok() && fields[5].parse::<u32>().is_ok();
     let (fen, ops) = if has_counters {

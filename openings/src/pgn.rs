@@ -113,10 +113,10 @@ impl GameText {
             _ => format!("{path}#{}", done.first_line),
         };
         let sans: Vec<&str> = done.moves.iter().map(String::as_str).collect();
-        Opening::from_san(name, fen, &sans).map_err(|message| Error::Parse {
+        Opening::from_san(name, fen, &sans).map_err(|problem| Error::Parse {
             path: path.to_string(),
             line: done.first_line,
-            message,
+            problem,
         })
     }
 }

@@ -52,6 +52,20 @@ pub fn key(position: &Chess) -> u64 {
     position.zobrist_hash::<Zobrist64>(EnPassantMode::PseudoLegal).0
 }
 
+/// What makes bytes no Polyglot book.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotPolyglot {
+    /// The length is no multiple of an entry's 16 bytes (or zero).
+    #[error("{0} bytes is not a whole number of 16-byte Polyglot entries")]
+    Length(usize),
+    /// Entries are not sorted by key.
+    #[error("entry {0} is out of key order: not a Polyglot book")]
+    Order(usize),
+    /// The start position has no move.
+    #[error("no move for the start position: not a Polyglot book of standard chess")]
+    NoStart,
+}
+
 impl Polyglot {
     /// Reads a book from its bytes.
     ///
@@ -60,9 +74,9 @@ impl Polyglot {
     /// What makes the bytes no Polyglot book: a length that is not a
     /// multiple of 16, entries out of key order, or no entry for the start
     /// position.
-    pub fn read(bytes: &[u8]) -> Result<Polyglot, String> {
+    pub fn read(bytes: &[u8]) -> Result<Polyglot, NotPolyglot> {
         if bytes.is_empty() || !bytes.len().is_multiple_of(16) {
-            return Err(format!("{} bytes is not a whole number of 16-byte Polyglot entries", bytes.len()));
+            return Err(NotPolyglot::Length(bytes.len()));
         }
         let entries: Vec<Entry> = bytes
             .chunks_exact(16)
@@ -73,11 +87,11 @@ impl Polyglot {
             })
             .collect();
         if let Some(i) = entries.windows(2).position(|w| w[0].key > w[1].key) {
-            return Err(format!("entry {} is out of key order: not a Polyglot book", i + 2));
+            return Err(NotPolyglot::Order(i + 2));
         }
         let mut book = Polyglot { entries, lines: 0 };
         if book.moves(&Chess::default()).is_empty() {
-            return Err("no move for the start position: not a Polyglot book of standard chess".into());
+            return Err(NotPolyglot::NoStart);
         }
         book.lines = book.count_lines(&Chess::default(), 0, LINES_COUNTED);
         Ok(book)
@@ -210,9 +224,9 @@ mod tests {
         let e4 = firsts.iter().filter(|m| *m == "e2e4").count();
         assert!((240..360).contains(&e4), "3:1 weights gave {e4} of 400");
         assert_eq!(book.opening("b.bin", 7, 1), book.opening("b.bin", 7, 1), "a line per index and seed");
-        assert!(Polyglot::read(&bytes[..20]).unwrap_err().contains("16-byte"));
+        assert_eq!(Polyglot::read(&bytes[..20]).unwrap_err(), NotPolyglot::Length(20));
         let unsorted = [entry(start, E2E4, 1), entry(1, D2D4, 1)].concat();
-        assert!(Polyglot::read(&unsorted).unwrap_err().contains("out of key order"));
-        assert!(Polyglot::read(&entry(1, E2E4, 1)).unwrap_err().contains("start position"));
+        assert_eq!(Polyglot::read(&unsorted).unwrap_err(), NotPolyglot::Order(2));
+        assert_eq!(Polyglot::read(&entry(1, E2E4, 1)).unwrap_err(), NotPolyglot::NoStart);
     }
 }

@@ -25,7 +25,7 @@ mod worker;
 
 use anyhow::anyhow;
 use clap::{Args, Parser, Subcommand};
-use model::{Model, Test};
+use model::{Invalid, Model, Test};
 
 /// A command's failure: the typed error of the layer that failed, with the
 /// context the command adds, its causes kept; printed once, by `main`, as
@@ -262,10 +262,13 @@ pub struct PgnStyle {
 }
 
 /// A `--pgn-match-line` pattern.
-fn read_pattern(text: &str) -> Result<regex::Regex, String> {
+fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
     regex::Regex::new(text).map_err(|e| {
         let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
-        format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'")
+        Invalid::new(
+            "pgn-match-line",
+            format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'"),
+        )
     })
 }
 
@@ -344,8 +347,8 @@ impl SlotArgs {
             None => Ok(crate::engine_io::affinity::Affinity::auto(slots, per_slot)),
             Some("none") => Ok(None),
             Some(text) => {
-                let affinity = crate::engine_io::affinity::Affinity::parse(text).map_err(anyhow::Error::msg)?;
-                affinity.fits(slots, per_slot).map_err(anyhow::Error::msg)?;
+                let affinity = crate::engine_io::affinity::Affinity::parse(text)?;
+                affinity.fits(slots, per_slot)?;
                 Ok(Some(affinity))
             }
         }
@@ -418,13 +421,13 @@ impl SprtParams {
 
 /// A number of at least `MIN`, as clap reads a count (`--games 0` is
 /// refused there, in its one line: "must be at least 1").
-pub(crate) fn at_least<T, const MIN: u16>(text: &str) -> Result<T, String>
+pub(crate) fn at_least<T, const MIN: u16>(text: &str) -> Result<T, Invalid>
 where
     T: std::str::FromStr + PartialOrd + From<u16>,
 {
-    let n: T = text.trim().parse().map_err(|_| format!("'{text}' is not a whole number"))?;
+    let n: T = text.trim().parse().map_err(|_| Invalid::new("count", format!("'{text}' is not a whole number")))?;
     if n < T::from(MIN) {
-        return Err(format!("must be at least {MIN}"));
+        return Err(Invalid::new("count", format!("must be at least {MIN}")));
     }
     Ok(n)
 }
@@ -432,13 +435,12 @@ where
 /// A number of games, as clap reads `--games` and `--max-games`: whole
 /// pairs, since each opening is played twice with colours swapped (`--games
 /// 3` is refused, naming 2 and 4, rather than played as 4).
-pub(crate) fn whole_pairs(text: &str) -> Result<usize, String> {
+pub(crate) fn whole_pairs(text: &str) -> Result<usize, Invalid> {
     let games: usize = at_least::<usize, 2>(text)?;
     if !games.is_multiple_of(2) {
-        return Err(format!(
-            "games come in pairs (each opening twice, colours swapped): give {} or {}",
-            games - 1,
-            games + 1
+        return Err(Invalid::new(
+            "games",
+            format!("games come in pairs (each opening twice, colours swapped): give {} or {}", games - 1, games + 1),
         ));
     }
     Ok(games)

@@ -205,18 +205,13 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     start(&args.play, spec, &book).await
 }
 
-/// `--budgets` of `arena extend`: one budget or more, checked against the run's own later.
-fn read_budgets(text: &str) -> Result<model::Budgets, String> {
-    model::Budgets::read(text)
-}
-
 /// `arena extend`.
 #[derive(Args, Debug)]
 pub struct ExtendArgs {
     /// Run id of a scaling run (see `arena runs`).
     run: i64,
     /// Budgets to add, comma-separated, larger than the run's own and of their kind (nodes=, depth=, st= or clocks), e.g. nodes=1024000; their pairs are spread evenly among the run's pairs still to play.
-    #[arg(long, required_unless_present = "spread", value_parser = read_budgets)]
+    #[arg(long, required_unless_present = "spread", value_parser = model::Budgets::read)]
     budgets: Option<model::Budgets>,
     /// Only spread the run's pairs still to play evenly over its budgets, as adding budgets does (for a run extended by an arena that planned new budgets after its pairs).
     #[arg(long, conflicts_with = "budgets")]

@@ -34,6 +34,17 @@ use super::{Cli, CliResult, Command, run};
 /// The commands a run file may hold.
 const COMMANDS: [&str; 6] = ["elo", "match", "tournament", "sprt", "tune", "scale"];
 
+/// A run file that cannot be read as a command line: the file and the one
+/// line that says what is wrong in it.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {problem}")]
+pub struct BadRunFile {
+    /// The file as given.
+    pub path: String,
+    /// What is wrong, and what to write instead.
+    pub problem: String,
+}
+
 /// The command line `text` (the file `path`) stands for, without the program
 /// name; `extra` (flags given after the file, such as `--db`) is appended,
 /// and a flag of the file that `extra` gives too is left out: the command
@@ -42,8 +53,8 @@ const COMMANDS: [&str; 6] = ["elo", "match", "tournament", "sprt", "tune", "scal
 /// # Errors
 ///
 /// One line naming the file and what is wrong in it.
-pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, String> {
-    let bad = |problem: String| format!("{path}: {problem}");
+pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, BadRunFile> {
+    let bad = |problem: String| BadRunFile { path: path.to_string(), problem };
     let file: toml::Table = text.parse().map_err(|e: toml::de::Error| bad(e.message().to_string()))?;
     let command = match file.get("command") {
         Some(toml::Value::String(c)) if COMMANDS.contains(&c.as_str()) => c.clone(),
@@ -88,7 +99,7 @@ pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, 
         // `--flag=value`, one word: a value that starts with a dash (`games
         // = -5`) is then the flag's value, which clap refuses by name,
         // rather than an unknown flag of its own.
-        let mut push = |value: &toml::Value| -> Result<(), String> {
+        let mut push = |value: &toml::Value| -> Result<(), BadRunFile> {
             match value {
                 toml::Value::Boolean(true) => args.push(flag.clone()),
                 toml::Value::Boolean(false) => {}
@@ -187,7 +198,7 @@ pub struct RunFileArgs {
 pub(super) async fn run_file(args: RunFileArgs) -> CliResult {
     let shown = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("{shown}: cannot read the run file"))?;
-    let line = to_args(&shown, &text, &args.rest).map_err(anyhow::Error::msg)?;
+    let line = to_args(&shown, &text, &args.rest)?;
     let cli = Cli::try_parse_from(std::iter::once("arena".to_string()).chain(line)).map_err(|e| {
         let said = e.to_string();
         let first = said.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
@@ -229,7 +240,7 @@ mod tests {
             ("command = \"elo\"\nengines = [\"a\", \"b\"]\n[flags]\ntc = { a = 1 }", "give a string"),
             ("command = ", "r.toml: "),
         ] {
-            let error = to_args("r.toml", bad, &[]).unwrap_err();
+            let error = to_args("r.toml", bad, &[]).unwrap_err().to_string();
             assert!(error.starts_with("r.toml: ") && error.contains(needle) && !error.contains('\n'), "{bad}: {error}");
         }
     }

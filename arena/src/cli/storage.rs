@@ -55,7 +55,7 @@ pub(super) async fn roles(args: RolesArgs) -> CliResult {
     }
     let db = open_existing(&args.db).await?;
     if args.print {
-        let sql = db::worker_role_sql(&db.schema().await?, &args.worker).map_err(anyhow::Error::msg)?;
+        let sql = db::worker_role_sql(&db.schema().await?, &args.worker)?;
         for statement in sql {
             outln!("{statement};");
         }

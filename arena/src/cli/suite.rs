@@ -53,8 +53,7 @@ pub struct SuiteArgs {
 
 /// `arena suite`.
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
-    let limits = parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref())
-        .map_err(anyhow::Error::msg)?;
+    let limits = parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref())?;
     let concurrency = args.concurrency.or_default();
     check_concurrency(concurrency)?;
 

@@ -102,11 +102,7 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     // A source engine is built (its revision resolved) before its options are read.
     crate::run::identity::build_here(std::slice::from_mut(&mut base), &crate::run::identity::stored_repo).await?;
     let declared = declared_options(&base, &arena_exe()?, Timeouts::default()).await?;
-    let params = flags
-        .iter()
-        .map(|flag| resolve(flag, &base, &declared))
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(anyhow::Error::msg)?;
+    let params = flags.iter().map(|flag| resolve(flag, &base, &declared)).collect::<Result<Vec<_>, _>>()?;
     let iterations = args.games.div_ceil(2);
     let spsa = Spsa {
         params,
@@ -141,12 +137,7 @@ fn checked_flags(args: &TuneArgs) -> CliResult<Vec<ParamFlag>> {
     if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
         return Err(anyhow!("--big-a must be 0 or more"));
     }
-    let flags = args
-        .params
-        .iter()
-        .map(|text| text.parse::<ParamFlag>())
-        .collect::<Result<Vec<_>, String>>()
-        .map_err(anyhow::Error::msg)?;
+    let flags = args.params.iter().map(|text| text.parse::<ParamFlag>()).collect::<Result<Vec<_>, _>>()?;
     for (i, flag) in flags.iter().enumerate() {
         if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
             return Err(anyhow!("--param {} is given twice", flag.name));

@@ -43,12 +43,12 @@ pub struct WorkerArgs {
 }
 
 /// `--repo NAME=PATH|URL`.
-fn parse_repo(text: &str) -> Result<(String, String), String> {
+fn parse_repo(text: &str) -> Result<(String, String), model::Invalid> {
     match text.split_once('=') {
         Some((name, repo)) if !name.is_empty() && !repo.is_empty() => {
             Ok((name.to_string(), crate::engine_io::source::repo_location(repo)))
         }
-        _ => Err(format!("'{text}' is not NAME=PATH|URL (e.g. myengine=~/src/myengine)")),
+        _ => Err(model::Invalid::new("repo", format!("'{text}' is not NAME=PATH|URL (e.g. myengine=~/src/myengine)"))),
     }
 }
 

@@ -21,6 +21,7 @@
 //! POSIX and Linux calls (MIT; the workspace forbids `unsafe`, and
 //! `core_affinity` can only pin the calling thread to a single core).
 
+use model::Invalid;
 use nix::sched::{CpuSet, sched_getaffinity, sched_setaffinity};
 use nix::unistd::Pid;
 
@@ -37,15 +38,21 @@ impl Affinity {
     /// # Errors
     ///
     /// One line naming a malformed list or a CPU this process cannot use.
-    pub fn parse(text: &str) -> Result<Affinity, String> {
-        let available = available()?;
+    pub fn parse(text: &str) -> Result<Affinity, Invalid> {
+        let available = available()
+            .map_err(|e| Invalid::new("affinity", format!("--affinity: cannot read this process's CPUs: {e}")))?;
         if text.trim().is_empty() {
             return Ok(Affinity { cpus: available });
         }
         let mut cpus = Vec::new();
         for part in text.split(',') {
             let bad = || {
-                format!("--affinity {text}: '{part}' is not a CPU or range (give e.g. 0-3,6, or none to pin nothing)")
+                Invalid::new(
+                    "affinity",
+                    format!(
+                        "--affinity {text}: '{part}' is not a CPU or range (give e.g. 0-3,6, or none to pin nothing)"
+                    ),
+                )
             };
             let (first, last) = match part.split_once('-') {
                 Some((a, b)) => (a.trim().parse::<usize>().map_err(|_| bad())?, b.trim().parse().map_err(|_| bad())?),
@@ -58,20 +65,20 @@ impl Affinity {
                 return Err(bad());
             }
             if last >= CpuSet::count() || !available.contains(&last) {
-                return Err(format!(
+                return Err(affinity_error(format!(
                     "--affinity {text}: CPU {last} is not available to this process (available: {})",
                     list(&available)
-                ));
+                )));
             }
             for cpu in first..=last {
                 if cpus.contains(&cpu) {
-                    return Err(format!("--affinity {text}: CPU {cpu} is named twice"));
+                    return Err(affinity_error(format!("--affinity {text}: CPU {cpu} is named twice")));
                 }
                 if !available.contains(&cpu) {
-                    return Err(format!(
+                    return Err(affinity_error(format!(
                         "--affinity {text}: CPU {cpu} is not available to this process (available: {})",
                         list(&available)
-                    ));
+                    )));
                 }
                 cpus.push(cpu);
             }
@@ -100,14 +107,17 @@ impl Affinity {
     /// # Errors
     ///
     /// One line saying how many CPUs there are for how many slots.
-    pub fn fits(&self, slots: usize, per_slot: usize) -> Result<(), String> {
+    pub fn fits(&self, slots: usize, per_slot: usize) -> Result<(), Invalid> {
         if slots * per_slot > self.cpus.len() {
             let each =
                 if per_slot == 1 { "a CPU".to_string() } else { format!("{per_slot} CPUs (its engines ponder)") };
-            return Err(format!(
-                "--affinity: {} CPU(s) ({}) for --concurrency {slots}: each game slot needs {each} of its own; lower --concurrency or name more CPUs",
-                self.cpus.len(),
-                list(&self.cpus)
+            return Err(Invalid::new(
+                "affinity",
+                format!(
+                    "--affinity: {} CPU(s) ({}) for --concurrency {slots}: each game slot needs {each} of its own; lower --concurrency or name more CPUs",
+                    self.cpus.len(),
+                    list(&self.cpus)
+                ),
             ));
         }
         Ok(())
@@ -153,10 +163,14 @@ pub fn sharing_warning(slots: usize, per_slot: usize, cpus: usize) -> Option<Str
 }
 
 /// The CPUs this process may run on.
-fn available() -> Result<Vec<usize>, String> {
-    let set =
-        sched_getaffinity(Pid::from_raw(0)).map_err(|e| format!("--affinity: cannot read this process's CPUs: {e}"))?;
+fn available() -> Result<Vec<usize>, nix::errno::Errno> {
+    let set = sched_getaffinity(Pid::from_raw(0))?;
     Ok((0..CpuSet::count()).filter(|&cpu| set.is_set(cpu).unwrap_or(false)).collect())
+}
+
+/// `problem` with `--affinity`.
+fn affinity_error(problem: String) -> Invalid {
+    Invalid::new("affinity", problem)
 }
 
 fn list(cpus: &[usize]) -> String {

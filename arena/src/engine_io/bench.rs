@@ -116,7 +116,7 @@ pub fn run_once(name: &str, launch: &Launch, args: &[String]) -> Result<BenchRes
     });
     let mut stdout = Vec::new();
     let _ = out.read_to_end(&mut stdout);
-    let status = wait(&mut child, started).map_err(failed)?;
+    let status = wait(&mut child, started).map_err(|e| failed(e.to_string()))?;
     let stderr = reader.join().unwrap_or_default();
     let elapsed = started.elapsed();
     if !status.success() {
@@ -185,18 +185,29 @@ fn store(file: &std::path::Path, text: &str) {
     }
 }
 
+/// A bench that did not end by itself.
+#[derive(Debug, thiserror::Error)]
+enum Unended {
+    /// Killed after [`BENCH_TIMEOUT`].
+    #[error("took more than {} s", BENCH_TIMEOUT.as_secs())]
+    TimedOut,
+    /// The system could not wait for it.
+    #[error("cannot be waited for: {0}")]
+    Wait(std::io::Error),
+}
+
 /// Waits for the bench, killing it after [`BENCH_TIMEOUT`].
-fn wait(child: &mut std::process::Child, started: Instant) -> Result<std::process::ExitStatus, String> {
+fn wait(child: &mut std::process::Child, started: Instant) -> Result<std::process::ExitStatus, Unended> {
     loop {
         match child.try_wait() {
             Ok(Some(status)) => return Ok(status),
             Ok(None) if started.elapsed() > BENCH_TIMEOUT => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("took more than {} s", BENCH_TIMEOUT.as_secs()));
+                return Err(Unended::TimedOut);
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-            Err(e) => return Err(format!("cannot be waited for: {e}")),
+            Err(e) => return Err(Unended::Wait(e)),
         }
     }
 }

@@ -18,7 +18,7 @@ use shakmaty::{CastlingMode, Chess, Position};
 use tokio::time::Instant;
 
 use crate::engine_io::engines::{EngineSpec, Launch};
-use crate::engine_io::process::{EngineProcess, Timeouts};
+use crate::engine_io::process::{EngineError, EngineProcess, Timeouts};
 use crate::engine_io::uci::output::{EngineLine, parse};
 use crate::engine_io::uci::{CHESS960_OPTION, command};
 
@@ -264,7 +264,7 @@ async fn searches_with_limits(process: &mut EngineProcess, findings: &mut Vec<Fi
                 searches.push(found);
             }
             Err(detail) => {
-                findings.push(fail(step, detail));
+                findings.push(fail(step, detail.to_string()));
                 return;
             }
         }
@@ -371,7 +371,7 @@ async fn infinite(process: &mut EngineProcess) -> Finding {
     }
     let ready_ms = match wait_for(process, "readyok", Duration::from_secs(2)).await {
         Ok(found) => found.map(|_| asked.elapsed().as_millis()),
-        Err(e) => return fail(step, e),
+        Err(e) => return fail(step, e.to_string()),
     };
     let stopped = Instant::now();
     if let Err(e) = process.write_line("stop").await {
@@ -391,7 +391,7 @@ async fn infinite(process: &mut EngineProcess) -> Finding {
             if ms > 200 { warn(step, detail) } else { pass(step, detail) }
         }
         Ok(None) => fail(step, "no bestmove within 2000 ms of stop".into()),
-        Err(e) => fail(step, e),
+        Err(e) => fail(step, e.to_string()),
     }
 }
 
@@ -409,7 +409,7 @@ async fn chess960(process: &mut EngineProcess, timeouts: Timeouts) -> Finding {
     let Ok(board) = board else { return fail(step, "the test position does not read".into()) };
     let found = match search(process, step, &position, "go depth 3", board, Duration::from_secs(30)).await {
         Ok(found) => found,
-        Err(detail) => return fail(step, detail),
+        Err(detail) => return fail(step, detail.to_string()),
     };
     let _ = process.write_line(&command::setoption(CHESS960_OPTION, Some("false"))).await;
     match judge_moves(&[found]) {
@@ -521,6 +521,30 @@ fn board_of(position: &str) -> (Chess, CastlingMode) {
     (openings::play_out(fen, moves.split_whitespace()), CastlingMode::Standard)
 }
 
+/// A search that ended without a `bestmove`.
+#[derive(Debug, thiserror::Error)]
+enum SearchFailed {
+    /// `position` or `go` could not be sent.
+    #[error(transparent)]
+    Write(EngineError),
+    /// No `bestmove` in time.
+    #[error("'{go}': no bestmove within {ms} ms")]
+    NoBestMove {
+        /// The `go` command.
+        go: String,
+        /// The time allowed.
+        ms: u128,
+    },
+    /// The engine went away, or wrote what cannot be read.
+    #[error("'{go}': {error}")]
+    Engine {
+        /// The `go` command.
+        go: String,
+        /// What happened.
+        error: EngineError,
+    },
+}
+
 /// Sends `position` and `go`, and reads until `bestmove` or `limit`.
 async fn search(
     process: &mut EngineProcess,
@@ -529,9 +553,9 @@ async fn search(
     go: &str,
     board: (Chess, CastlingMode),
     limit: Duration,
-) -> Result<Search, String> {
+) -> Result<Search, SearchFailed> {
     for line in [position, go] {
-        process.write_line(line).await.map_err(|e| e.to_string())?;
+        process.write_line(line).await.map_err(SearchFailed::Write)?;
     }
     let start = Instant::now();
     let mut lines = Vec::new();
@@ -544,21 +568,21 @@ async fn search(
                 }
                 _ => lines.push(line),
             },
-            Ok(None) => return Err(format!("'{go}': no bestmove within {} ms", limit.as_millis())),
-            Err(e) => return Err(format!("'{go}': {e}")),
+            Ok(None) => return Err(SearchFailed::NoBestMove { go: go.to_string(), ms: limit.as_millis() }),
+            Err(error) => return Err(SearchFailed::Engine { go: go.to_string(), error }),
         }
     }
 }
 
 /// Reads until a line starting with `word`: the line, or `None` after `limit`.
-async fn wait_for(process: &mut EngineProcess, word: &str, limit: Duration) -> Result<Option<String>, String> {
+async fn wait_for(process: &mut EngineProcess, word: &str, limit: Duration) -> Result<Option<String>, EngineError> {
     let deadline = Instant::now() + limit;
     loop {
         match process.line_before(deadline).await {
             Ok(Some(line)) if line.split_whitespace().next() == Some(word) => return Ok(Some(line)),
             Ok(Some(_)) => {}
             Ok(None) => return Ok(None),
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(e),
         }
     }
 }

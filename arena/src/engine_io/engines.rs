@@ -27,6 +27,7 @@ use std::path::{Path, PathBuf};
 
 use engine::search::PruningConfig;
 use engine::search::pruning::PRESETS;
+use model::Invalid;
 use serde::Deserialize;
 
 pub use model::spec::{BUNDLED_SUBCOMMAND, BenchSignature, DEFAULT_BUILD, EngineSpec, Launch, Source};
@@ -111,16 +112,16 @@ struct FileEntry {
 
 impl FileEntry {
     /// The engine this entry defines, or the problem with it.
-    fn spec(self) -> Result<EngineSpec, String> {
+    fn spec(self) -> Result<EngineSpec, Invalid> {
         if let Some(preset) = &self.preset
             && PruningConfig::preset(preset).is_err()
         {
-            return Err(format!("unknown preset '{preset}' (known: {})", PRESETS.join(", ")));
+            return Err(Invalid::new("preset", format!("unknown preset '{preset}' (known: {})", PRESETS.join(", "))));
         }
         let command = match (&self.command, &self.preset, &self.git) {
             (Some(command), None, None) => command.clone(),
             (None, Some(_), None) | (None, None, Some(_)) => String::new(),
-            _ => return Err("needs exactly one of 'command', 'preset' or 'git'".into()),
+            _ => return Err(Invalid::new("command", "needs exactly one of 'command', 'preset' or 'git'")),
         };
         let source = match (&self.git, &self.rev, &self.build) {
             (Some(git), rev, build) => Some(Source {
@@ -130,19 +131,27 @@ impl FileEntry {
                 build: build.clone().unwrap_or_else(|| DEFAULT_BUILD.into()),
             }),
             (None, None, None) => None,
-            (None, ..) => return Err("'rev' and 'build' need 'git'".into()),
+            (None, ..) => return Err(Invalid::new("git", "'rev' and 'build' need 'git'")),
         };
         let bench = match &self.bench {
             None => None,
             Some(toml::Value::Integer(n)) if *n > 0 => Some(BenchSignature::Nodes(*n as u64)),
             Some(toml::Value::String(text)) => Some(text.parse::<BenchSignature>()?),
-            Some(other) => return Err(format!("bench = {other} is neither a positive node count nor \"auto\"")),
+            Some(other) => {
+                return Err(Invalid::new(
+                    "bench",
+                    format!("bench = {other} is neither a positive node count nor \"auto\""),
+                ));
+            }
         };
         if self.preset.is_some() && (bench.is_some() || !self.bench_args.is_empty()) {
-            return Err("a preset's bench is the bundled engine's; 'bench' is for external engines".into());
+            return Err(Invalid::new(
+                "bench",
+                "a preset's bench is the bundled engine's; 'bench' is for external engines",
+            ));
         }
         let tc = match &self.tc {
-            Some(tc) => Some(tc.parse::<model::TimeControl>().map_err(|e| e.to_string())?),
+            Some(tc) => Some(tc.parse::<model::TimeControl>().map_err(|e| Invalid::new("tc", e.to_string()))?),
             None => None,
         };
         let options = self

@@ -229,9 +229,14 @@ pub fn expand_home(path: &str) -> String {
     }
 }
 
-/// Runs git in `dir`: `Ok(Ok(stdout))` on success, `Ok(Err(stderr's last
-/// line))` when git failed, `Err` when git could not be run.
-fn git(dir: &Path, args: &[&str]) -> Result<Result<String, String>, SourceError> {
+/// git ran and failed: the last line it wrote to standard error.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct GitFailed(String);
+
+/// Runs git in `dir`: `Ok(Ok(stdout))` on success, `Ok(Err(…))` when git
+/// failed, `Err` when git could not be run.
+fn git(dir: &Path, args: &[&str]) -> Result<Result<String, GitFailed>, SourceError> {
     let out = Command::new("git")
         .arg("-C")
         .arg(dir)
@@ -245,7 +250,7 @@ fn git(dir: &Path, args: &[&str]) -> Result<Result<String, String>, SourceError>
     }
     let err = String::from_utf8_lossy(&out.stderr);
     let last = err.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("git failed").trim();
-    Ok(Err(last.to_string()))
+    Ok(Err(GitFailed(last.to_string())))
 }
 
 fn has_commit(mirror: &Path, commit: &str) -> Result<bool, SourceError> {

@@ -78,7 +78,36 @@ struct Collected {
     start_fen: String,
     moves: Vec<(MoveRecord, Option<String>)>,
     last_comment: Option<String>,
-    problem: Option<String>,
+    problem: Option<Unimportable>,
+}
+
+/// Why one game of a PGN file is left out of an import.
+#[derive(Debug, thiserror::Error)]
+enum Unimportable {
+    /// pgn-reader could not read the text.
+    #[error("cannot be read ({0})")]
+    Unreadable(std::io::Error),
+    /// The FEN tag is no legal position.
+    #[error("its FEN tag '{0}' is no legal position")]
+    Fen(String),
+    /// A move that is not legal where it stands (its move number and SAN).
+    #[error("move {0} ({1}) is not legal there")]
+    Illegal(usize, String),
+    /// No White or no Black tag.
+    #[error("it has no White or Black tag")]
+    NoPlayers,
+    /// White and Black are one engine, or unnamed.
+    #[error("White and Black are '{0}' and '{1}': a game needs two named engines")]
+    SamePlayers(String, String),
+    /// No Result tag.
+    #[error("it has no Result tag")]
+    NoResult,
+    /// A result of a game not finished.
+    #[error("its result '{0}' is no finished game's (1-0, 0-1 or 1/2-1/2)")]
+    Unfinished(String),
+    /// The result contradicts the mate on the board.
+    #[error("its result disagrees with the final position (a mate)")]
+    MateDisagrees,
 }
 
 struct Collect;
@@ -86,7 +115,7 @@ struct Collect;
 impl Visitor for Collect {
     type Tags = Vec<(String, String)>;
     type Movetext = Collected;
-    type Output = Result<Collected, String>;
+    type Output = Result<Collected, Unimportable>;
 
     fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
         ControlFlow::Continue(Vec::new())
@@ -104,7 +133,7 @@ impl Visitor for Collect {
         let position = match tag("FEN") {
             Some(fen) => match fen.parse::<Fen>().ok().and_then(|f| f.into_position::<Chess>(mode).ok()) {
                 Some(position) => position,
-                None => return ControlFlow::Break(Err(format!("its FEN tag '{fen}' is no legal position"))),
+                None => return ControlFlow::Break(Err(Unimportable::Fen(fen))),
             },
             None => Chess::default(),
         };
@@ -122,7 +151,7 @@ impl Visitor for Collect {
     fn san(&mut self, game: &mut Self::Movetext, san: SanPlus) -> ControlFlow<Self::Output> {
         let Ok(chess_move) = san.san.to_move(&game.position) else {
             let ply = game.moves.len() + 1;
-            game.problem = Some(format!("move {} ({san}) is not legal there", ply.div_ceil(2)));
+            game.problem = Some(Unimportable::Illegal(ply.div_ceil(2), san.to_string()));
             return ControlFlow::Continue(());
         };
         let uci = chess_move.to_uci(CastlingMode::Standard).to_string();
@@ -156,26 +185,26 @@ impl Visitor for Collect {
 
 /// One game's text as a record; `None` for text without a game (a file's
 /// trailing blank lines).
-fn read_game(text: &str) -> Result<Option<GameRecord>, String> {
+fn read_game(text: &str) -> Result<Option<GameRecord>, Unimportable> {
     let mut reader = Reader::new(text.as_bytes());
     let game = match reader.read_game(&mut Collect) {
         Ok(Some(game)) => game?,
         Ok(None) => return Ok(None),
-        Err(e) => return Err(format!("cannot be read ({e})")),
+        Err(e) => return Err(Unimportable::Unreadable(e)),
     };
     let tag = |name: &str| game.tags.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str());
     let (Some(white), Some(black)) = (tag("White"), tag("Black")) else {
-        return Err("it has no White or Black tag".into());
+        return Err(Unimportable::NoPlayers);
     };
     let result = match tag("Result") {
         Some("1-0") => GameResult::WhiteWins,
         Some("0-1") => GameResult::BlackWins,
         Some("1/2-1/2") => GameResult::Draw,
-        Some(other) => return Err(format!("its result '{other}' is no finished game's (1-0, 0-1 or 1/2-1/2)")),
-        None => return Err("it has no Result tag".into()),
+        Some(other) => return Err(Unimportable::Unfinished(other.to_string())),
+        None => return Err(Unimportable::NoResult),
     };
     if white == black || white.is_empty() {
-        return Err(format!("White and Black are '{white}' and '{black}': a game needs two named engines"));
+        return Err(Unimportable::SamePlayers(white.to_string(), black.to_string()));
     }
     let termination = termination(&game, result)?;
     let book = game.moves.iter().take_while(|(_, said)| said.as_deref() == Some("book")).count();
@@ -216,12 +245,12 @@ fn read_game(text: &str) -> Result<Option<GameRecord>, String> {
 
 /// Why a game ended: the final position where it says so, else the
 /// tools' words in the last comment or the Termination tag.
-fn termination(game: &Collected, result: GameResult) -> Result<Termination, String> {
+fn termination(game: &Collected, result: GameResult) -> Result<Termination, Unimportable> {
     let position = &game.position;
     if position.is_checkmate() {
         let mated_white = position.turn() == shakmaty::Color::White;
         if (result == GameResult::WhiteWins) == mated_white || result == GameResult::Draw {
-            return Err("its result disagrees with the final position (a mate)".into());
+            return Err(Unimportable::MateDisagrees);
         }
         return Ok(Termination::Checkmate);
     }

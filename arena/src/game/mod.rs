@@ -176,7 +176,7 @@ impl Underway {
         }
         let mv = match legal_move(thought.best.as_deref(), &self.game.position) {
             Ok(mv) => mv,
-            Err(detail) => return Some(fault(mover, Termination::IllegalMove, detail, &self.game.position)),
+            Err(why) => return Some(fault(mover, Termination::IllegalMove, why.to_string(), &self.game.position)),
         };
         if let Some(ending) = self.play(mover, mv, &thought, cost, rules.check_mate_pvs) {
             return Some(ending);
@@ -285,14 +285,24 @@ fn failed_search(failure: ThinkFailure, clock: &Clock) -> (Termination, String, 
     }
 }
 
-/// The move `bestmove` named, if legal in `position`; else the detail of
-/// the illegal move (`(none)` in a live position, or the text, cut short).
-fn legal_move(best: Option<&str>, position: &Chess) -> Result<shakmaty::Move, String> {
-    let Some(text) = best else { return Err("bestmove (none) in a live position".into()) };
-    text.parse::<UciMove>().ok().and_then(|m| m.to_move(position).ok()).ok_or_else(|| {
-        let shown: String = text.chars().take(20).collect();
-        format!("illegal move '{shown}'")
-    })
+/// A `bestmove` that cannot be played.
+#[derive(Debug, thiserror::Error)]
+enum Unplayable {
+    /// `bestmove (none)` in a live position.
+    #[error("bestmove (none) in a live position")]
+    NoMove,
+    /// Text that is no legal move there, cut short.
+    #[error("illegal move '{0}'")]
+    Illegal(String),
+}
+
+/// The move `bestmove` named, if legal in `position`.
+fn legal_move(best: Option<&str>, position: &Chess) -> Result<shakmaty::Move, Unplayable> {
+    let Some(text) = best else { return Err(Unplayable::NoMove) };
+    text.parse::<UciMove>()
+        .ok()
+        .and_then(|m| m.to_move(position).ok())
+        .ok_or_else(|| Unplayable::Illegal(text.chars().take(20).collect()))
 }
 
 /// What a search reported, as the move's record (its move, time and clock

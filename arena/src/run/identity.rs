@@ -32,12 +32,40 @@ pub const ARENA_VERSION: &str = concat!("arena ", env!("CARGO_PKG_VERSION"), " (
 
 /// Where this machine takes a source engine's code from: the repository
 /// and build command to use, or why it will not build it.
-pub type RepoChoice<'a> = &'a (dyn Fn(&EngineSpec) -> Result<(String, String), String> + Sync);
+pub type RepoChoice<'a> = &'a (dyn Fn(&EngineSpec) -> Result<(String, String), NotHere> + Sync);
+
+/// Why this machine will not build, or cannot run, an engine of a run.
+#[derive(Debug, thiserror::Error)]
+pub enum NotHere {
+    /// A repository was asked for an engine that is not built from source.
+    #[error("engine '{0}' is not built from source")]
+    NotSource(String),
+    /// This worker allows no repository for the engine's.
+    #[error(
+        "engine '{name}' is built from source (repository {repo}, commit {commit}) and this worker allows no repository for it: add --repo {repo}=PATH|URL, or an engines.toml entry '{name}' with git = …"
+    )]
+    NoRepo {
+        /// The engine.
+        name: String,
+        /// Its repository's name.
+        repo: String,
+        /// The commit, shortened.
+        commit: String,
+    },
+    /// An external engine this machine's `engines.toml` does not define.
+    #[error("it needs engine '{name}', which {file} on this machine does not define (add it with its command)")]
+    Undefined {
+        /// The engine.
+        name: String,
+        /// The `engines.toml` read.
+        file: String,
+    },
+}
 
 /// The repository and build stored with the engine: for the machine that
 /// creates the run and for `arena resume` (the user's own run).
-pub fn stored_repo(engine: &EngineSpec) -> Result<(String, String), String> {
-    let source = engine.source.as_ref().ok_or("not a source engine")?;
+pub fn stored_repo(engine: &EngineSpec) -> Result<(String, String), NotHere> {
+    let source = engine.source.as_ref().ok_or_else(|| NotHere::NotSource(engine.name.clone()))?;
     Ok((source.repo.clone(), source.build.clone()))
 }
 
@@ -103,7 +131,7 @@ fn source_jobs(engines: &[EngineSpec], repos: RepoChoice<'_>) -> Result<Vec<Sour
     let mut jobs = Vec::new();
     for (i, engine) in engines.iter().enumerate() {
         let Some(source) = engine.source.clone() else { continue };
-        let (repo, build) = repos(engine).map_err(RunError::Spec)?;
+        let (repo, build) = repos(engine).map_err(|e| RunError::Spec(e.to_string()))?;
         jobs.push((i, model::base_name(&engine.name).to_string(), repo, build, source));
     }
     Ok(jobs)

@@ -38,18 +38,19 @@ pub async fn clock_scale(
                 std::thread::spawn(move || run_once(&name, &launch, &args))
             })
             .collect();
-        let speeds: Result<Vec<u64>, String> = benches
+        let speeds = benches
             .into_iter()
-            .map(|b| {
-                b.join().map_err(|_| "a bench thread panicked".to_string())?.map(|r| r.nps).map_err(|e| e.to_string())
+            .map(|b| match b.join() {
+                Ok(bench) => bench.map(|r| r.nps).map_err(|e| RunError::Spec(e.to_string())),
+                Err(_) => Err(RunError::Spec("a bench thread panicked".into())),
             })
-            .collect();
+            .collect::<Result<Vec<u64>, RunError>>();
         speeds.map(|s| s.iter().sum::<u64>() / s.len().max(1) as u64)
     })
     .await
     .map_err(|e| RunError::Spec(format!("the speed bench failed: {e}")))?;
     crate::term::end_line();
-    let nps = measured.map_err(RunError::Spec)?;
+    let nps = measured?;
     if let Some(floor) = spec.machines.floor_nps()
         && nps < floor
     {

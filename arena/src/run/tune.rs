@@ -5,6 +5,7 @@
 
 use std::path::Path;
 
+use model::Invalid;
 use model::tune::{DEFAULT_C_END_OF_RANGE, DEFAULT_R_END, TuneParam};
 
 use crate::engine_io::engines::EngineSpec;
@@ -26,31 +27,36 @@ pub struct ParamFlag {
     pub r_end: Option<f64>,
 }
 
-fn number(text: &str, what: &str, flag: &str) -> Result<f64, String> {
+/// A `--param` flag that cannot be used.
+fn bad(problem: String) -> Invalid {
+    Invalid::new("param", problem)
+}
+
+fn number(text: &str, what: &str, flag: &str) -> Result<f64, Invalid> {
     match text.trim().parse::<f64>() {
         Ok(v) if v.is_finite() => Ok(v),
-        _ => Err(format!("--param {flag}: {what} '{text}' is not a number")),
+        _ => Err(bad(format!("--param {flag}: {what} '{text}' is not a number"))),
     }
 }
 
 impl std::str::FromStr for ParamFlag {
-    type Err = String;
+    type Err = Invalid;
 
-    fn from_str(flag: &str) -> Result<ParamFlag, String> {
+    fn from_str(flag: &str) -> Result<ParamFlag, Invalid> {
         let mut parts = flag.split(',');
         let head = parts.next().unwrap_or_default();
         let (name, bounds) = match head.split_once('=') {
             Some((name, range)) => {
                 let (low, high) = range
                     .split_once("..")
-                    .ok_or_else(|| format!("--param {flag}: bounds are MIN..MAX, e.g. FHRMargin=0..400"))?;
+                    .ok_or_else(|| bad(format!("--param {flag}: bounds are MIN..MAX, e.g. FHRMargin=0..400")))?;
                 (name, Some((number(low, "the lower bound", flag)?, number(high, "the upper bound", flag)?)))
             }
             None => (head, None),
         };
         let name = name.trim();
         if name.is_empty() {
-            return Err(format!("--param '{flag}' names no option: give NAME[=MIN..MAX][,start=V][,c=C][,r=R]"));
+            return Err(bad(format!("--param '{flag}' names no option: give NAME[=MIN..MAX][,start=V][,c=C][,r=R]")));
         }
         let mut parsed = ParamFlag { name: name.to_string(), bounds, ..ParamFlag::default() };
         for part in parts {
@@ -59,18 +65,18 @@ impl std::str::FromStr for ParamFlag {
                 "start" => &mut parsed.start,
                 "c" => &mut parsed.c_end,
                 "r" => &mut parsed.r_end,
-                other => return Err(format!("--param {flag}: unknown setting '{other}' (use start=, c= or r=)")),
+                other => return Err(bad(format!("--param {flag}: unknown setting '{other}' (use start=, c= or r=)"))),
             };
             *slot = Some(number(value, key.trim(), flag)?);
         }
         if let Some((low, high)) = parsed.bounds
             && low >= high
         {
-            return Err(format!("--param {flag}: the lower bound must be below the upper bound"));
+            return Err(bad(format!("--param {flag}: the lower bound must be below the upper bound")));
         }
         for (value, what) in [(parsed.c_end, "c"), (parsed.r_end, "r")] {
             if value.is_some_and(|v| v <= 0.0) {
-                return Err(format!("--param {flag}: {what} must be positive"));
+                return Err(bad(format!("--param {flag}: {what} must be positive")));
             }
         }
         Ok(parsed)
@@ -102,45 +108,45 @@ pub async fn declared_options(
 ///
 /// One line naming the problem: an option the engine lacks or that cannot
 /// be tuned, bounds outside the spin's, a start outside the bounds.
-pub fn resolve(flag: &ParamFlag, engine: &EngineSpec, declared: &[OptionDecl]) -> Result<TuneParam, String> {
+pub fn resolve(flag: &ParamFlag, engine: &EngineSpec, declared: &[OptionDecl]) -> Result<TuneParam, Invalid> {
     let name = &flag.name;
     let tunable: Vec<&str> =
         declared.iter().filter(|d| d.kind == "spin" || d.kind == "string").map(|d| d.name.as_str()).collect();
     let Some(decl) = declared.iter().find(|d| d.name.eq_ignore_ascii_case(name)) else {
-        return Err(format!(
+        return Err(bad(format!(
             "engine '{}' has no option '{name}' (spin and string options: {})",
             engine.name,
             tunable.join(", ")
-        ));
+        )));
     };
     let integer = match decl.kind.as_str() {
         "spin" => true,
         "string" => false,
         kind => {
-            return Err(format!(
+            return Err(bad(format!(
                 "option '{}' of engine '{}' is a {kind}; only spin and string options can be tuned",
                 decl.name, engine.name
-            ));
+            )));
         }
     };
     let declared_bounds = decl.min.zip(decl.max).map(|(low, high)| (low as f64, high as f64));
     let (min, max) = match (flag.bounds, declared_bounds) {
         (Some((low, high)), Some((dlow, dhigh))) if low < dlow || high > dhigh => {
-            return Err(format!("--param {name}={low}..{high} is outside the engine's range {dlow}..{dhigh}"));
+            return Err(bad(format!("--param {name}={low}..{high} is outside the engine's range {dlow}..{dhigh}")));
         }
         (Some(bounds), _) | (None, Some(bounds)) => bounds,
-        (None, None) => return Err(format!("--param {name}: give bounds, e.g. {name}=0..1"))?,
+        (None, None) => return Err(bad(format!("--param {name}: give bounds, e.g. {name}=0..1")))?,
     };
     let configured = engine.options.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.clone());
-    let start = match flag.start {
-        Some(start) => start,
-        None => configured
-            .or_else(|| decl.default.clone())
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .ok_or_else(|| format!("--param {name}: the engine gives no numeric value to start from; add ,start=V"))?,
-    };
+    let start =
+        match flag.start {
+            Some(start) => start,
+            None => configured.or_else(|| decl.default.clone()).and_then(|v| v.trim().parse::<f64>().ok()).ok_or_else(
+                || bad(format!("--param {name}: the engine gives no numeric value to start from; add ,start=V")),
+            )?,
+        };
     if !(min..=max).contains(&start) {
-        return Err(format!("--param {name}: the start {start} is outside {min}..{max}; add ,start=V inside"));
+        return Err(bad(format!("--param {name}: the start {start} is outside {min}..{max}; add ,start=V inside")));
     }
     let mut c_end = flag.c_end.unwrap_or((max - min) * DEFAULT_C_END_OF_RANGE);
     if integer && flag.c_end.is_none() {

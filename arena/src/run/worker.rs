@@ -17,7 +17,7 @@ use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
 use super::error::RunError;
-use super::identity::{check_identities, make_ready};
+use super::identity::{NotHere, check_identities, make_ready};
 use super::pairs::PairWork;
 use super::progress::Progress;
 use super::shared::{OnError, Shared, worker_name};
@@ -282,7 +282,7 @@ impl Catalogue {
             Err(e) => return Job::Refused(format!("its spec is from another arena version ({})", e.cause)),
         };
         if let Err(why) = self.resolve(spec.engines_mut()) {
-            return Job::Refused(why);
+            return Job::Refused(why.to_string());
         }
         let runtime = &self.config.runtime;
         let allowed = |engine: &EngineSpec| self.allowed_repo(engine);
@@ -331,7 +331,7 @@ impl Catalogue {
 
     /// Points a run's external engines at this machine's programs (by name,
     /// from its `engines.toml`; the run's options and time control stay).
-    fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), String> {
+    fn resolve(&self, engines: &mut [EngineSpec]) -> Result<(), NotHere> {
         for engine in engines.iter_mut() {
             if engine.preset.is_some() || engine.source.is_some() {
                 continue; // the bundled engine (this arena binary), or built here: see allowed_repo
@@ -346,10 +346,7 @@ impl Catalogue {
                 _ => {
                     let file =
                         self.config.engines_file.as_ref().map_or("./engines.toml".into(), |p| p.display().to_string());
-                    return Err(format!(
-                        "it needs engine '{}', which {file} on this machine does not define (add it with its command)",
-                        engine.name
-                    ));
+                    return Err(NotHere::Undefined { name: engine.name.clone(), file });
                 }
             }
         }
@@ -363,9 +360,9 @@ impl Catalogue {
     /// the run's), or a `--repo` naming the engine or the repository (the
     /// run's build). Never the repository the database names: whoever can
     /// write the database must not run programs on every worker.
-    fn allowed_repo(&self, engine: &EngineSpec) -> Result<(String, String), String> {
+    fn allowed_repo(&self, engine: &EngineSpec) -> Result<(String, String), NotHere> {
         let name = model::base_name(&engine.name);
-        let source = engine.source.as_ref().ok_or_else(|| format!("engine '{name}' is not built from source"))?;
+        let source = engine.source.as_ref().ok_or_else(|| NotHere::NotSource(name.to_string()))?;
         if let Ok(local) = self.registry.get(name)
             && let Some(own) = local.source
         {
@@ -374,10 +371,11 @@ impl Catalogue {
         let repo_name = source.repo_name();
         match self.config.repos.iter().find(|(key, _)| key == name || key == repo_name) {
             Some((_, repo)) => Ok((repo.clone(), source.build.clone())),
-            None => Err(format!(
-                "engine '{name}' is built from source (repository {repo_name}, commit {}) and this worker allows no repository for it: add --repo {repo_name}=PATH|URL, or an engines.toml entry '{name}' with git = …",
-                source.short_commit()
-            )),
+            None => Err(NotHere::NoRepo {
+                name: name.to_string(),
+                repo: repo_name.to_string(),
+                commit: source.short_commit().to_string(),
+            }),
         }
     }
 }

@@ -99,6 +99,26 @@ pub struct SearchConditions {
     pub no_history: bool,
 }
 
+/// A UCI value a pruning parameter does not take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadOptionValue {
+    /// The parameter's UCI name.
+    pub name: &'static str,
+    /// A spin's range; `None` for a check box.
+    pub range: Option<(i32, i32)>,
+}
+
+impl std::fmt::Display for BadOptionValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.range {
+            Some((lo, hi)) => write!(f, "{} must be {lo}..{hi}", self.name),
+            None => write!(f, "{} must be true or false", self.name),
+        }
+    }
+}
+
+impl std::error::Error for BadOptionValue {}
+
 /// The complete forward-pruning configuration of a search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PruningConfig {
@@ -388,8 +408,8 @@ impl PruningConfig {
     ///
     /// # Errors
     ///
-    /// The expected values, when `value` is not one of them.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<bool, String> {
+    /// [`BadOptionValue`] naming the expected values, when `value` is not one of them.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<bool, BadOptionValue> {
         let Some(spec) = Self::OPTIONS.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else { return Ok(false) };
         let parsed = match spec.range {
             None => match value.to_ascii_lowercase().as_str() {
@@ -404,10 +424,7 @@ impl PruningConfig {
                 (spec.set)(self, v);
                 Ok(true)
             }
-            None => {
-                let expected = spec.range.map_or("true or false".to_string(), |(lo, hi)| format!("{lo}..{hi}"));
-                Err(format!("{} must be {expected}", spec.name))
-            }
+            None => Err(BadOptionValue { name: spec.name, range: spec.range }),
         }
     }
 

@@ -8,6 +8,7 @@
 pub use model::spec::{DEFAULT_STALL_S, SuiteLimit, SuiteSpec};
 
 use crate::engine_io::uci::command::GoLimits;
+use model::Invalid;
 
 /// The `go` limits of a suite limit.
 pub fn go_limits(limit: SuiteLimit) -> GoLimits {
@@ -29,13 +30,17 @@ pub fn parse_limits(
     depth: Option<&str>,
     nodes: Option<&str>,
     movetime: Option<&str>,
-) -> Result<Vec<SuiteLimit>, String> {
+) -> Result<Vec<SuiteLimit>, Invalid> {
     let given = [depth, nodes, movetime].iter().filter(|v| v.is_some()).count();
     if given != 1 {
-        return Err("give exactly one of --depth 8,9,10, --nodes 2700x2^1..2^10 or --movetime 100".to_string());
+        return Err(Invalid::new(
+            "limits",
+            "give exactly one of --depth 8,9,10, --nodes 2700x2^1..2^10 or --movetime 100",
+        ));
     }
-    let numbers = |text: &str, what: &str| -> Result<Vec<u64>, String> {
-        let bad = || format!("bad --{what} '{text}': use a list like 8,9,10 or a range like 4..8");
+    let numbers = |text: &str, what: &str| -> Result<Vec<u64>, Invalid> {
+        let bad =
+            || Invalid::new("limits", format!("bad --{what} '{text}': use a list like 8,9,10 or a range like 4..8"));
         let mut out = Vec::new();
         for part in text.split(',').map(str::trim) {
             if let Some((lo, hi)) = part.split_once("..") {
@@ -48,18 +53,23 @@ pub fn parse_limits(
                 out.push(part.parse().map_err(|_| bad())?);
             }
         }
-        if out.contains(&0) { Err(format!("--{what} values must be positive, got '{text}'")) } else { Ok(out) }
+        if out.contains(&0) {
+            Err(Invalid::new("limits", format!("--{what} values must be positive, got '{text}'")))
+        } else {
+            Ok(out)
+        }
     };
     if let Some(text) = depth {
         return numbers(text, "depth")?
             .into_iter()
             .map(|d| u32::try_from(d).ok().filter(|d| *d <= 200).map(SuiteLimit::Depth))
             .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| format!("--depth values must be at most 200, got '{text}'"));
+            .ok_or_else(|| Invalid::new("limits", format!("--depth values must be at most 200, got '{text}'")));
     }
     if let Some(text) = nodes {
         if let Some((base, powers)) = text.split_once("x2^") {
-            let bad = || format!("bad --nodes '{text}': use BASEx2^I..2^J, e.g. 2700x2^1..2^10");
+            let bad =
+                || Invalid::new("limits", format!("bad --nodes '{text}': use BASEx2^I..2^J, e.g. 2700x2^1..2^10"));
             let base: u64 = base.parse().map_err(|_| bad())?;
             let (lo, hi) = powers.split_once("..2^").unwrap_or((powers, powers));
             let (lo, hi): (u32, u32) = (lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?);
