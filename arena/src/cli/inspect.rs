@@ -9,10 +9,9 @@ use model::Spec;
 
 use super::common::open_existing;
 use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
-use super::{CliResult, DbArg, PgnStyle, out, outln};
+use super::{CliResult, DbArg, PgnStyle, out};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::serve::run_row;
-use crate::term::duration;
 
 /// `arena show`.
 #[derive(Args, Debug)]
@@ -66,39 +65,14 @@ pub struct LogArgs {
     db: DbArg,
 }
 
-/// `arena runs`: the dashboard's list of runs (`serve::run_row`), as text;
-/// the columns after the engines are the first pairing's W-D-L and Elo (a
-/// scaling run's slope), the LLR and the ETA.
+/// `arena runs`: the dashboard's list of runs (`serve::runs_table`), as text.
 pub(super) async fn runs(args: DbArg) -> CliResult {
     let db = open_existing(&args.target).await?;
     let mut rows = Vec::new();
     for run in db.runs().await? {
         rows.push(run_row(&db, &run).await?);
     }
-    let names: Vec<String> = rows.iter().map(|row| row.engine_names().join(",")).collect();
-    let width = names.iter().map(|n| n.chars().count()).chain(["engines".len()]).max().unwrap_or(0);
-    let line = |start: String, engines: &str, [wdl, elo, llr, eta]: [&str; 4]| {
-        let line = format!("{start}  {engines:<width$}  {wdl:<14}  {elo:<32}  {llr:<18}  {eta:>7}");
-        line.trim_end().to_string()
-    };
-    let header = format!("{:>4}  {:<10} {:<9} {:>13}  {:<8}", "run", "kind", "status", "games/answers", "verdict");
-    outln!("{}", line(header, "engines", ["W-D-L", "Elo (scale: per doubling)", "LLR (bounds)", "ETA"]));
-    for (row, engines) in rows.iter().zip(&names) {
-        // Suite runs store answers, not games: the column counts answers there.
-        let start = format!(
-            "{:>4}  {:<10} {:<9} {:>6}/{:<6}  {:<8}",
-            row.id,
-            row.kind,
-            row.status,
-            row.done,
-            row.planned,
-            row.verdict.as_deref().unwrap_or("")
-        );
-        let wdl = row.wdl.map_or(String::new(), |[w, d, l]| format!("{w}-{d}-{l}"));
-        let llr = row.llr.map_or(String::new(), |(llr, low, high)| format!("{llr:.2} ({low:.2}, {high:.2})"));
-        let eta = row.eta_s.map_or(String::new(), duration);
-        outln!("{}", line(start, engines, [&wdl, &row.result().unwrap_or_default(), &llr, &eta]));
-    }
+    out!("{}", crate::serve::runs_table(&rows).text(false));
     Ok(())
 }
 

@@ -218,11 +218,11 @@ mod tests {
         assert_eq!(affinity.slot(1, 2), [3, 4]);
         assert_eq!(affinity.slot(3, 5), [3]);
         assert!(affinity.fits(5, 1).is_ok());
-        let error = affinity.fits(6, 1).unwrap_err();
+        let error = affinity.fits(6, 1).unwrap_err().to_string();
         assert!(error.contains("5 CPU(s) (0,1,2,3,4) for --concurrency 6"), "{error}");
         // Pondering games need two CPUs each.
         assert!(affinity.fits(2, 2).is_ok());
-        let error = affinity.fits(3, 2).unwrap_err();
+        let error = affinity.fits(3, 2).unwrap_err().to_string();
         assert!(error.contains("each game slot needs 2 CPUs (its engines ponder)"), "{error}");
     }
 
@@ -254,7 +254,7 @@ mod tests {
             ("99999", "not available"),
             ("0-4000000000", "not available"),
         ] {
-            let error = Affinity::parse(text).unwrap_err();
+            let error = Affinity::parse(text).unwrap_err().to_string();
             assert!(error.contains(needle), "{text}: {error}");
         }
     }

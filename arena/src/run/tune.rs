@@ -186,7 +186,7 @@ mod tests {
         assert_eq!((flag.start, flag.c_end, flag.r_end), (Some(50.0), Some(20.0), Some(0.01)));
         assert_eq!("X".parse::<ParamFlag>().unwrap().bounds, None);
         for bad in ["=0..1", "X=5", "X=a..3", "X=3..1", "X=0..1,q=2", "X,c=-1", "X,start=nan"] {
-            let error = bad.parse::<ParamFlag>().unwrap_err();
+            let error = bad.parse::<ParamFlag>().unwrap_err().to_string();
             assert!(error.starts_with("--param"), "{bad}: {error}");
         }
     }

@@ -19,11 +19,11 @@ use axum::extract::rejection::FormRejection;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
-use db::DbError;
 use model::RunStatus;
 
 use super::App;
-use super::pages::{error_page, run_id};
+use super::answer::PageError;
+use super::pages::run_id;
 
 /// Whether `given` equals `expected`, in time that depends on the length
 /// only, not on where they differ.
@@ -48,9 +48,9 @@ impl Write<'_> {
         crate::term::note(&format!("{now} UTC {} {}: {outcome}", self.from, self.what));
     }
 
-    fn refuse(&self, status: StatusCode, message: &str) -> Response {
-        self.log(&format!("{} {message}", status.as_u16()));
-        error_page(status, message)
+    fn refuse(&self, refused: PageError) -> Response {
+        self.log(&format!("{} {}", refused.status.as_u16(), refused.message));
+        refused.into_response()
     }
 
     /// The form, or the answer that refuses the write.
@@ -59,14 +59,14 @@ impl Write<'_> {
         headers: &HeaderMap,
         form: Result<Form<HashMap<String, String>>, FormRejection>,
         needs_fields: bool,
-    ) -> Result<HashMap<String, String>, (StatusCode, String)> {
+    ) -> Result<HashMap<String, String>, PageError> {
         // A body that is no form (or none) may still carry the token in the header.
         let (form, bad_form) = match form {
             Ok(Form(form)) => (form, None),
             Err(e) => (HashMap::new(), Some(e.body_text())),
         };
         let Some(expected) = &self.app.token else {
-            return Err((StatusCode::FORBIDDEN, "this server is read-only (started without --token)".into()));
+            return Err(PageError::new(StatusCode::FORBIDDEN, "this server is read-only (started without --token)"));
         };
         let bearer = headers
             .get(header::AUTHORIZATION)
@@ -74,26 +74,19 @@ impl Write<'_> {
             .and_then(|v| v.strip_prefix("Bearer "))
             .map(str::to_string);
         let Some(given) = bearer.or_else(|| form.get("token").cloned()).filter(|t| !t.is_empty()) else {
-            return Err((
+            return Err(PageError::new(
                 StatusCode::UNAUTHORIZED,
-                "this needs the token (form field token or Authorization: Bearer)".into(),
+                "this needs the token (form field token or Authorization: Bearer)",
             ));
         };
         if !same(&given, expected) {
-            return Err((StatusCode::FORBIDDEN, "wrong token".into()));
+            return Err(PageError::new(StatusCode::FORBIDDEN, "wrong token"));
         }
         // Stop and resume need no fields; priority does.
         if let Some(problem) = bad_form.filter(|_| needs_fields) {
-            return Err((StatusCode::BAD_REQUEST, format!("bad form: {problem}")));
+            return Err(PageError::bad_request(format!("bad form: {problem}")));
         }
         Ok(form)
-    }
-
-    fn failed(&self, e: &DbError) -> Response {
-        match e {
-            DbError::NoSuchRun(run) => self.refuse(StatusCode::NOT_FOUND, &format!("no run {run} in this database")),
-            e => self.refuse(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-        }
     }
 
     fn done(&self, run: i64, message: &str) -> Response {
@@ -133,42 +126,32 @@ pub(super) async fn control(
 ) -> Response {
     let write = Write { app: &app, from, what: format!("POST /runs/{id}/{action}") };
     let Some(action) = Action::parse(&action) else {
-        return write.refuse(StatusCode::NOT_FOUND, "no such control: stop, resume, priority or readmit");
+        return write.refuse(PageError::not_found("no such control: stop, resume, priority or readmit"));
     };
     let needs_fields = matches!(action, Action::Priority | Action::Readmit);
     let form = match write.authorize(&headers, form, needs_fields) {
         Ok(form) => form,
-        Err((status, message)) => return write.refuse(status, &message),
+        Err(refused) => return write.refuse(refused),
     };
     let Some(run) = run_id(&id) else {
-        return write.refuse(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
+        return write.refuse(PageError::not_found(format!("no run '{id}'")));
     };
     match act(&app.db, run, action, &form).await {
-        Ok(Ok(message)) => write.done(run, &message),
-        Ok(Err((status, message))) => write.refuse(status, &message),
-        Err(e) => write.failed(&e),
+        Ok(message) => write.done(run, &message),
+        Err(refused) => write.refuse(refused),
     }
 }
 
 /// Carries out `action` on `run`: the message of what was done, or why not.
-async fn act(
-    db: &db::Db,
-    run: i64,
-    action: Action,
-    form: &HashMap<String, String>,
-) -> Result<Result<String, (StatusCode, String)>, DbError> {
+async fn act(db: &db::Db, run: i64, action: Action, form: &HashMap<String, String>) -> Result<String, PageError> {
     let status = db.run(run).await?.status;
-    Ok(match action {
-        Action::Stop if status != RunStatus::Running => {
-            Err((StatusCode::CONFLICT, format!("run {run} is {status}, not running")))
-        }
+    match action {
+        Action::Stop if status != RunStatus::Running => Err(conflict(format!("run {run} is {status}, not running"))),
         Action::Stop => {
             db.set_status(run, RunStatus::Stopped, None).await?;
             Ok(format!("run {run} stopped"))
         }
-        Action::Resume if status != RunStatus::Stopped => {
-            Err((StatusCode::CONFLICT, format!("run {run} is {status}, not stopped")))
-        }
+        Action::Resume if status != RunStatus::Stopped => Err(conflict(format!("run {run} is {status}, not stopped"))),
         Action::Resume => {
             db.set_status(run, RunStatus::Running, None).await?;
             Ok(format!("run {run} running again (workers take it; arena resume {run} plays it here)"))
@@ -180,11 +163,10 @@ async fn act(
                     db.set_priority(run, priority).await?;
                     Ok(format!("run {run} priority {priority}"))
                 }
-                Ok(_) => Err((StatusCode::BAD_REQUEST, "priority must be within ±1000000".to_string())),
-                Err(_) => Err((
-                    StatusCode::BAD_REQUEST,
-                    format!("priority must be a whole number (higher runs first), got '{text}'"),
-                )),
+                Ok(_) => Err(PageError::bad_request("priority must be within ±1000000")),
+                Err(_) => Err(PageError::bad_request(format!(
+                    "priority must be a whole number (higher runs first), got '{text}'"
+                ))),
             }
         }
         Action::Readmit => {
@@ -193,10 +175,15 @@ async fn act(
                 true => {
                     Ok(format!("machine {machine} readmitted to run {run}: it gets pairs again and its games count"))
                 }
-                false => Err((StatusCode::CONFLICT, format!("machine '{machine}' is not set aside from run {run}"))),
+                false => Err(conflict(format!("machine '{machine}' is not set aside from run {run}"))),
             }
         }
-    })
+    }
+}
+
+/// A control that does not apply to the run as it is (409).
+fn conflict(message: String) -> PageError {
+    PageError::new(StatusCode::CONFLICT, message)
 }
 
 #[cfg(test)]

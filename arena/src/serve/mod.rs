@@ -19,11 +19,12 @@
 //! a token the server is read-only. Every write is logged with its time and
 //! the client's address.
 
+mod answer;
 mod control;
 mod pages;
 mod rows;
 
-pub use rows::{RunRow, run_row};
+pub use rows::{RunRow, run_row, runs_table};
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

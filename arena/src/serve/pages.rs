@@ -10,20 +10,13 @@ use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use db::DbError;
-use reports::report::{HTML_STYLE, html_escape as escape};
+use reports::report::{Align, Table, html_escape as escape};
 
-use super::rows::{RunRow, run_row};
+use super::answer::{ApiError, PageError, document};
+use super::rows::{RunRow, run_row, runs_table};
 use super::{App, CachedReport, ReportKey};
 use crate::reporting::{Ask, Detail, ReportError, report_of};
 use crate::term::duration;
-
-/// Extra style of the dashboard's own parts.
-const STYLE: &str = "body{max-width:90rem}nav{display:flex;gap:1rem;align-items:baseline;border-bottom:1px solid var(--line);\
-padding-bottom:.4rem;margin-bottom:.6rem}nav a{font-weight:600}a{color:var(--accent)}\
-.muted{color:var(--muted)}form{display:inline-flex;gap:.3rem;margin:.2rem .6rem .2rem 0;flex-wrap:wrap}\
-input{font:inherit;padding:.15rem .3rem;max-width:9rem}button{font:inherit;padding:.15rem .6rem}\
-.controls{border:1px solid var(--line);padding:.4rem .6rem;margin:.6rem 0}\
-.running{color:#1a7f37;font-weight:600}.stopped{color:#9a6700}.finished{color:var(--muted)}";
 
 /// Refreshes `#live` from its `data-src` every `data-every` ms, swapping it
 /// in only when it changed; a failed fetch is tried again at the next tick.
@@ -35,54 +28,21 @@ setTimeout(tick,every);})();";
 
 /// A whole page: navigation, `before` (controls), the live part and the script.
 fn page(app: &App, title: &str, live_src: &str, live: &str, before: &str) -> Html<String> {
-    Html(format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\">\
-         <title>{}</title><style>{HTML_STYLE}{STYLE}</style></head>\n<body>\n\
-         <nav><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a><span class=\"muted\">arena {}</span></nav>\n\
-         {before}<div id=\"live\" data-src=\"{}\" data-every=\"{}\">{live}</div>\n\
-         <script>{SCRIPT}</script></body></html>\n",
-        escape(title),
-        app.db.describe().split(" (").next().map(escape).unwrap_or_default(),
-        escape(live_src),
-        app.refresh.as_millis()
-    ))
-}
-
-/// An error page with `status` and one line.
-pub(super) fn error_page(status: StatusCode, message: &str) -> Response {
-    let body = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><link rel=\"icon\" href=\"data:,\"><title>{status}</title>\
-         <style>{HTML_STYLE}{STYLE}</style></head><body><nav><a href=\"/\">Runs</a><a href=\"/workers\">Workers</a></nav>\
-         <h1>{status}</h1><p>{}</p></body></html>\n",
-        escape(message)
-    );
-    (status, Html(body)).into_response()
-}
-
-/// A JSON error with `status`.
-fn json_error(status: StatusCode, message: &str) -> Response {
-    (status, Json(serde_json::json!({ "error": message }))).into_response()
+    let database = app.db.describe().split(" (").next().map(escape).unwrap_or_default();
+    document(
+        title,
+        &format!("<span class=\"muted\">arena {database}</span>"),
+        &format!(
+            "{before}<div id=\"live\" data-src=\"{}\" data-every=\"{}\">{live}</div>\n<script>{SCRIPT}</script>",
+            escape(live_src),
+            app.refresh.as_millis()
+        ),
+    )
 }
 
 /// A path's run id, or the 404 answer.
 pub(super) fn run_id(text: &str) -> Option<i64> {
     text.parse::<i64>().ok().filter(|id| *id > 0)
-}
-
-fn db_failure(e: &DbError) -> (StatusCode, String) {
-    match e {
-        DbError::NoSuchRun(run) => (StatusCode::NOT_FOUND, format!("no run {run} in this database")),
-        e => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    }
-}
-
-fn report_failure(e: &ReportError) -> (StatusCode, String) {
-    match e {
-        ReportError::Db(e) => db_failure(e),
-        e => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-    }
 }
 
 /// Runs on a page of the runs list when the request does not say.
@@ -106,22 +66,21 @@ pub(super) struct RunsQuery {
 
 impl RunsQuery {
     /// The filter it asks for, or the one line that says what is wrong.
-    fn filter(&self) -> Result<db::RunFilter, String> {
+    fn filter(&self) -> Result<db::RunFilter, PageError> {
         let present = |v: &Option<String>| v.as_deref().map(str::trim).filter(|v| !v.is_empty()).map(str::to_string);
         let status = match present(&self.status) {
             None => None,
-            Some(text) => Some(
-                model::RunStatus::parse(&text)
-                    .ok_or_else(|| format!("status '{text}' is not one of running, stopped, finished"))?,
-            ),
+            Some(text) => Some(model::RunStatus::parse(&text).ok_or_else(|| {
+                PageError::bad_request(format!("status '{text}' is not one of running, stopped, finished"))
+            })?),
         };
-        let number = |name: &str, v: &Option<String>| -> Result<Option<i64>, String> {
+        let number = |name: &str, v: &Option<String>| -> Result<Option<i64>, PageError> {
             present(v)
                 .map(|text| {
                     text.parse::<i64>()
                         .ok()
                         .filter(|n| *n > 0)
-                        .ok_or(format!("{name} '{text}' is not a positive number"))
+                        .ok_or_else(|| PageError::bad_request(format!("{name} '{text}' is not a positive number")))
                 })
                 .transpose()
         };
@@ -174,44 +133,13 @@ fn runs_filter_form(filter: &db::RunFilter) -> String {
     )
 }
 
-fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
+fn runs_list(rows: &[RunRow], filter: &db::RunFilter) -> String {
     if rows.is_empty() {
         let unfiltered = filter.status.is_none() && filter.engine.is_none() && filter.before.is_none();
         let what = if unfiltered { "No runs in this database yet." } else { "No runs match." };
         return format!("<h1>Runs</h1><p class=\"muted\">{what}</p>");
     }
-    let mut out = String::from(
-        "<h1>Runs</h1><div class=\"scroll\"><table><thead><tr><th>Run</th><th>Kind</th><th>Engines</th>\
-         <th>Time control</th><th class=\"r\">Games</th><th class=\"r\">W-D-L</th><th class=\"r\">Elo</th>\
-         <th class=\"r\">LLR (bounds)</th><th>Status</th><th class=\"r\">ETA</th><th>Slots</th>\
-         <th class=\"r\">Priority</th></tr></thead><tbody>\n",
-    );
-    for r in rows {
-        let status = match &r.verdict {
-            Some(verdict) => format!("{} ({verdict})", r.status),
-            None => r.status.clone(),
-        };
-        out += &format!(
-            "<tr><td><a href=\"/runs/{id}\">{id}</a></td><td>{}</td><td>{}</td><td>{}</td><td class=\"r\">{}/{}</td>\
-             <td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"r\">{}</td><td class=\"{}\">{}</td>\
-             <td class=\"r\">{}</td><td>{}</td><td class=\"r\">{}</td></tr>\n",
-            escape(&r.kind),
-            escape(&r.engine_names().join(" vs ")),
-            escape(&r.time_control),
-            r.done,
-            r.planned,
-            r.wdl.map_or("-".into(), |[w, d, l]| format!("{w}-{d}-{l}")),
-            escape(&r.result().unwrap_or_else(|| "-".into())),
-            r.llr.map_or("-".into(), |(llr, lo, hi)| format!("{llr:.2} ({lo:.2}, {hi:.2})")),
-            escape(&r.status),
-            escape(&status),
-            r.eta_s.map_or("-".into(), duration),
-            r.slots.len(),
-            r.priority,
-            id = r.id,
-        );
-    }
-    out += "</tbody></table></div>";
+    let mut out = format!("<h1>Runs</h1>{}", runs_table(rows).html_linking(Some((0, "/runs/"))));
     // A full page may have older runs after it.
     if let Some(last) = rows.last().filter(|_| rows.len() as i64 == filter.limit) {
         out += &format!("<p><a href=\"/?{}\">Older runs →</a></p>", escape(&runs_query(filter, Some(last.id))));
@@ -220,43 +148,33 @@ fn runs_table(rows: &[RunRow], filter: &db::RunFilter) -> String {
 }
 
 /// `GET /`.
-pub(super) async fn runs_page(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
-    let filter = match query.filter() {
-        Ok(filter) => filter,
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
-    };
-    match rows(&app, &filter).await {
-        Ok(rows) => {
-            let live = format!("/live/runs?{}", runs_query(&filter, filter.before));
-            page(&app, "arena runs", &live, &runs_table(&rows, &filter), &runs_filter_form(&filter)).into_response()
-        }
-        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+pub(super) async fn runs_page(
+    State(app): State<Arc<App>>,
+    Query(query): Query<RunsQuery>,
+) -> Result<Html<String>, PageError> {
+    let filter = query.filter()?;
+    let rows = rows(&app, &filter).await?;
+    let live = format!("/live/runs?{}", runs_query(&filter, filter.before));
+    Ok(page(&app, "arena runs", &live, &runs_list(&rows, &filter), &runs_filter_form(&filter)))
 }
 
 /// `GET /live/runs`.
-pub(super) async fn runs_live(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
-    let filter = match query.filter() {
-        Ok(filter) => filter,
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
-    };
-    match rows(&app, &filter).await {
-        Ok(rows) => Html(runs_table(&rows, &filter)).into_response(),
-        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+pub(super) async fn runs_live(
+    State(app): State<Arc<App>>,
+    Query(query): Query<RunsQuery>,
+) -> Result<Html<String>, PageError> {
+    let filter = query.filter()?;
+    Ok(Html(runs_list(&rows(&app, &filter).await?, &filter)))
 }
 
 /// `GET /api/runs`: newest first, a page at a time (`?before=ID&limit=N`,
 /// default 50, at most 500), filtered by `status` and `engine`.
-pub(super) async fn api_runs(State(app): State<Arc<App>>, Query(query): Query<RunsQuery>) -> Response {
-    let filter = match query.filter() {
-        Ok(filter) => filter,
-        Err(e) => return json_error(StatusCode::BAD_REQUEST, &e),
-    };
-    match rows(&app, &filter).await {
-        Ok(rows) => Json(rows).into_response(),
-        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+pub(super) async fn api_runs(
+    State(app): State<Arc<App>>,
+    Query(query): Query<RunsQuery>,
+) -> Result<Json<Vec<RunRow>>, ApiError> {
+    let filter = query.filter()?;
+    Ok(Json(rows(&app, &filter).await?))
 }
 
 /// The full report of `run`, built again only when the run changed (its
@@ -304,11 +222,11 @@ fn cached(app: &App, run: i64, key: &ReportKey) -> Option<Arc<CachedReport>> {
 /// The run's report blocks: its full report, from the cache while the run
 /// has not changed (a run of a million games takes about 0.2 s to build,
 /// its counts being kept as pairs finish).
-async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), (StatusCode, String)> {
+async fn run_body(app: &Arc<App>, id: &str) -> Result<(String, String), PageError> {
     let Some(run) = run_id(id) else {
-        return Err((StatusCode::NOT_FOUND, format!("no run '{id}': runs are numbered 1, 2, …")));
+        return Err(PageError::not_found(format!("no run '{id}': runs are numbered 1, 2, …")));
     };
-    cached_report(app, run).await.map(|report| report.html.clone()).map_err(|e| report_failure(&e))
+    Ok(cached_report(app, run).await?.html.clone())
 }
 
 fn controls(app: &App, run: i64) -> String {
@@ -330,36 +248,24 @@ fn controls(app: &App, run: i64) -> String {
 }
 
 /// `GET /runs/{id}`.
-pub(super) async fn run_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match run_body(&app, &id).await {
-        Ok((title, body)) => {
-            let run = run_id(&id).unwrap_or_default();
-            page(&app, &title, &format!("/live/runs/{run}"), &body, &controls(&app, run)).into_response()
-        }
-        Err((status, message)) => error_page(status, &message),
-    }
+pub(super) async fn run_page(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Html<String>, PageError> {
+    let (title, body) = run_body(&app, &id).await?;
+    let run = run_id(&id).unwrap_or_default();
+    Ok(page(&app, &title, &format!("/live/runs/{run}"), &body, &controls(&app, run)))
 }
 
 /// `GET /live/runs/{id}`.
-pub(super) async fn run_live(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match run_body(&app, &id).await {
-        Ok((_, body)) => Html(body).into_response(),
-        Err((status, message)) => error_page(status, &message),
-    }
+pub(super) async fn run_live(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Html<String>, PageError> {
+    Ok(Html(run_body(&app, &id).await?.1))
 }
 
 /// `GET /api/runs/{id}`: the report JSON.
-pub(super) async fn api_run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+pub(super) async fn api_run(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let Some(run) = run_id(&id) else {
-        return json_error(StatusCode::NOT_FOUND, &format!("no run '{id}'"));
+        return Err(PageError::not_found(format!("no run '{id}'")).into());
     };
-    match cached_report(&app, run).await {
-        Ok(report) => ([(header::CONTENT_TYPE, "application/json")], report.report.json()).into_response(),
-        Err(e) => {
-            let (status, message) = report_failure(&e);
-            json_error(status, &message)
-        }
-    }
+    let report = cached_report(&app, run).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], report.report.json()).into_response())
 }
 
 /// The processes that played, most recently seen first: those seen in the
@@ -383,31 +289,40 @@ fn workers_table(workers: &[model::WorkerInfo], all: bool, now: i64) -> String {
         return format!("<h1>Workers</h1><p class=\"muted\">No process has played work in the last day.</p>{more}");
     }
     let which = if all { "Every arena process that played units" } else { "The arena processes seen in the last day" };
-    let mut out = format!(
-        "<h1>Workers</h1><p class=\"muted\">{which}: <code>arena worker</code>s and \
-         local runs. Seen: its last claim, heartbeat or store.</p><div class=\"scroll\"><table><thead><tr>\
-         <th>Worker</th><th class=\"r\">Seen</th><th>Run</th><th>Latest unit</th><th class=\"r\">Units</th>\
-         <th class=\"r\">Games/answers</th><th class=\"r\">Per minute</th><th class=\"r\">Faults</th><th>Not serving</th></tr></thead><tbody>\n",
-    );
-    for w in shown {
+    let columns = [
+        ("Worker", Align::Left),
+        ("Seen", Align::Right),
+        ("Run", Align::Left),
+        ("Latest unit", Align::Left),
+        ("Units", Align::Right),
+        ("Games/answers", Align::Right),
+        ("Per minute", Align::Right),
+        ("Faults", Align::Right),
+        ("Not serving", Align::Left),
+    ];
+    let row = |w: &&model::WorkerInfo| {
         let ago = (now - w.last_seen_ms).max(0) as f64 / 1000.0;
         let minutes = (w.last_seen_ms - w.started_ms).max(1) as f64 / 60_000.0;
         let seen =
             if ago > 120.0 { format!("{} ago (gone?)", duration(ago)) } else { format!("{} ago", duration(ago)) };
-        out += &format!(
-            "<tr><td>{}</td><td class=\"r\">{seen}</td><td>{}</td><td>{}</td><td class=\"r\">{}</td>\
-             <td class=\"r\">{}</td><td class=\"r\">{:.1}</td><td class=\"r\">{}</td><td>{}</td></tr>\n",
-            escape(&w.name),
-            w.run.map_or("-".into(), |run| format!("<a href=\"/runs/{run}\">{run}</a>")),
-            escape(&w.doing),
-            w.units,
-            w.progress,
-            w.progress as f64 / minutes,
-            w.faults,
-            escape(&w.refused),
-        );
-    }
-    out + "</tbody></table></div>" + &more
+        vec![
+            w.name.clone(),
+            seen,
+            w.run.map_or(String::new(), |run| run.to_string()),
+            w.doing.clone(),
+            w.units.to_string(),
+            w.progress.to_string(),
+            format!("{:.1}", w.progress as f64 / minutes),
+            w.faults.to_string(),
+            w.refused.clone(),
+        ]
+    };
+    let table = Table::new(&columns, shown.iter().map(row).collect());
+    format!(
+        "<h1>Workers</h1><p class=\"muted\">{which}: <code>arena worker</code>s and local runs. Seen: its last \
+         claim, heartbeat or store.</p>{}{more}",
+        table.html_linking(Some((2, "/runs/")))
+    )
 }
 
 /// The machines with a standing in a run: set aside (and why), readmitted,
@@ -416,27 +331,33 @@ fn machines_table(states: &[(i64, model::MachineState)]) -> String {
     if states.is_empty() {
         return String::new();
     }
-    let mut out = String::from(
-        "<h2>Machines</h2><p class=\"muted\">Per run: a machine set aside gets no pairs of it (readmit it on the \
-         run's page); speed and clock factor of runs that scale clocks (<code>--scale-nps</code>).</p>\
-         <div class=\"scroll\"><table><thead><tr><th>Run</th><th>Machine</th><th class=\"r\">knps</th>\
-         <th class=\"r\">Clock ×</th><th>Standing</th></tr></thead><tbody>\n",
-    );
-    for (run, s) in states {
+    let columns = [
+        ("Run", Align::Left),
+        ("Machine", Align::Left),
+        ("knps", Align::Right),
+        ("Clock ×", Align::Right),
+        ("Standing", Align::Left),
+    ];
+    let row = |(run, s): &(i64, model::MachineState)| {
         let standing = match (&s.set_aside, s.readmitted) {
-            (Some(why), _) => format!("set aside: {}", escape(why)),
+            (Some(why), _) => format!("set aside: {why}"),
             (None, true) => "readmitted".to_string(),
             (None, false) => "playing".to_string(),
         };
-        out += &format!(
-            "<tr><td><a href=\"/runs/{run}\">{run}</a></td><td>{}</td><td class=\"r\">{}</td><td class=\"r\">{}</td>\
-             <td>{standing}</td></tr>\n",
-            escape(&s.machine),
+        vec![
+            run.to_string(),
+            s.machine.clone(),
             s.nps.map_or("-".into(), |n| (n / 1000).to_string()),
             s.scale.map_or("-".into(), |f| format!("{f:.2}")),
-        );
-    }
-    out + "</tbody></table></div>"
+            standing,
+        ]
+    };
+    let table = Table::new(&columns, states.iter().map(row).collect());
+    format!(
+        "<h2>Machines</h2><p class=\"muted\">Per run: a machine set aside gets no pairs of it (readmit it on the \
+         run's page); speed and clock factor of runs that scale clocks (<code>--scale-nps</code>).</p>{}",
+        table.html_linking(Some((0, "/runs/")))
+    )
 }
 
 /// The workers page's query: `?all=1` lists every process ever seen, not
@@ -448,11 +369,13 @@ pub(super) struct WorkersQuery {
 
 impl WorkersQuery {
     /// Whether it asks for every process, or the one line that says what is wrong.
-    fn all(&self) -> Result<bool, String> {
+    fn all(&self) -> Result<bool, PageError> {
         match self.all.as_deref().map(str::trim) {
             None | Some("" | "0") => Ok(false),
             Some("1") => Ok(true),
-            Some(other) => Err(format!("all '{other}' is not 1 (every process) or 0 (those of the last day)")),
+            Some(other) => Err(PageError::bad_request(format!(
+                "all '{other}' is not 1 (every process) or 0 (those of the last day)"
+            ))),
         }
     }
 }
@@ -464,36 +387,26 @@ async fn workers_body(app: &App, all: bool) -> Result<String, db::DbError> {
 }
 
 /// `GET /workers`.
-pub(super) async fn workers_page(State(app): State<Arc<App>>, Query(query): Query<WorkersQuery>) -> Response {
-    let all = match query.all() {
-        Ok(all) => all,
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
-    };
+pub(super) async fn workers_page(
+    State(app): State<Arc<App>>,
+    Query(query): Query<WorkersQuery>,
+) -> Result<Html<String>, PageError> {
+    let all = query.all()?;
     let live = if all { "/live/workers?all=1" } else { "/live/workers" };
-    match workers_body(&app, all).await {
-        Ok(body) => page(&app, "arena workers", live, &body, "").into_response(),
-        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+    Ok(page(&app, "arena workers", live, &workers_body(&app, all).await?, ""))
 }
 
 /// `GET /live/workers`.
-pub(super) async fn workers_live(State(app): State<Arc<App>>, Query(query): Query<WorkersQuery>) -> Response {
-    let all = match query.all() {
-        Ok(all) => all,
-        Err(e) => return error_page(StatusCode::BAD_REQUEST, &e),
-    };
-    match workers_body(&app, all).await {
-        Ok(body) => Html(body).into_response(),
-        Err(e) => error_page(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+pub(super) async fn workers_live(
+    State(app): State<Arc<App>>,
+    Query(query): Query<WorkersQuery>,
+) -> Result<Html<String>, PageError> {
+    Ok(Html(workers_body(&app, query.all()?).await?))
 }
 
 /// `GET /api/workers`.
-pub(super) async fn api_workers(State(app): State<Arc<App>>) -> Response {
-    match app.db.workers().await {
-        Ok(workers) => Json(workers).into_response(),
-        Err(e) => json_error(StatusCode::INTERNAL_SERVER_ERROR, &e.to_string()),
-    }
+pub(super) async fn api_workers(State(app): State<Arc<App>>) -> Result<Json<Vec<model::WorkerInfo>>, ApiError> {
+    Ok(Json(app.db.workers().await?))
 }
 
 /// A path that is there, asked with another method: the controls
@@ -511,11 +424,9 @@ pub(super) async fn wrong_method(method: axum::http::Method, uri: axum::http::Ur
     } else {
         format!("{method} {}: this address takes GET only", uri.path())
     };
-    let mut response = if uri.path().starts_with("/api/") {
-        json_error(StatusCode::METHOD_NOT_ALLOWED, &text)
-    } else {
-        error_page(StatusCode::METHOD_NOT_ALLOWED, &text)
-    };
+    let refused = PageError::new(StatusCode::METHOD_NOT_ALLOWED, text);
+    let mut response =
+        if uri.path().starts_with("/api/") { ApiError(refused).into_response() } else { refused.into_response() };
     response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static(allowed));
     response
 }
@@ -523,9 +434,9 @@ pub(super) async fn wrong_method(method: axum::http::Method, uri: axum::http::Ur
 /// Any other path.
 pub(super) async fn not_found(uri: axum::http::Uri) -> Response {
     if uri.path().starts_with("/api/") {
-        return json_error(StatusCode::NOT_FOUND, &format!("no such API: {}", uri.path()));
+        return ApiError(PageError::not_found(format!("no such API: {}", uri.path()))).into_response();
     }
-    error_page(StatusCode::NOT_FOUND, &format!("nothing at {}: see the runs at /", uri.path()))
+    PageError::not_found(format!("nothing at {}: see the runs at /", uri.path())).into_response()
 }
 
 #[cfg(test)]
@@ -563,6 +474,7 @@ mod tests {
         assert_eq!(WorkersQuery { all: Some("1".into()) }.all(), Ok(true));
         assert_eq!(WorkersQuery { all: None }.all(), Ok(false));
         let bad = WorkersQuery { all: Some("yes".into()) }.all().unwrap_err();
-        assert_eq!(bad, "all 'yes' is not 1 (every process) or 0 (those of the last day)");
+        assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+        assert_eq!(bad.message, "all 'yes' is not 1 (every process) or 0 (those of the last day)");
     }
 }

@@ -5,6 +5,7 @@
 
 use db::{Db, DbError};
 use model::{MatchSpec, PairingCounts, RunInfo, RunStatus, Spec};
+use reports::report::{Align, Table};
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
 use reports::stats::sprt::llr;
 use reports::stats::{Counts, summarize};
@@ -12,6 +13,7 @@ use reports::summary::Estimate;
 use serde::Serialize;
 
 use crate::reporting::done_and_planned;
+use crate::term::duration;
 
 /// One run in the list (`GET /api/runs`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -69,6 +71,47 @@ impl RunRow {
         let names = self.engines.iter().map(String::as_str);
         if self.kind == "scale" { model::base_names(names) } else { names.collect() }
     }
+}
+
+/// The runs list as one table, drawn as text by `arena runs` and as HTML
+/// by the dashboard: the run, its progress and verdict, its engines and
+/// time control, the slots playing it and its priority, then the first
+/// pairing's W-D-L and Elo (a scaling run's slope), the LLR and the ETA.
+/// Suite runs store answers, not games: the games column counts answers there.
+pub fn runs_table(rows: &[RunRow]) -> Table {
+    let columns = [
+        ("run", Align::Right),
+        ("kind", Align::Left),
+        ("status", Align::Left),
+        ("games/answers", Align::Right),
+        ("verdict", Align::Left),
+        ("engines", Align::Left),
+        ("time control", Align::Left),
+        ("slots", Align::Right),
+        ("priority", Align::Right),
+        ("W-D-L", Align::Right),
+        ("Elo (scale: per doubling)", Align::Right),
+        ("LLR (bounds)", Align::Right),
+        ("ETA", Align::Right),
+    ];
+    let cells = |row: &RunRow| {
+        vec![
+            row.id.to_string(),
+            row.kind.clone(),
+            row.status.clone(),
+            format!("{}/{}", row.done, row.planned),
+            row.verdict.clone().unwrap_or_default(),
+            row.engine_names().join(","),
+            row.time_control.clone(),
+            if row.slots.is_empty() { String::new() } else { row.slots.len().to_string() },
+            row.priority.to_string(),
+            row.wdl.map_or(String::new(), |[w, d, l]| format!("{w}-{d}-{l}")),
+            row.result().unwrap_or_default(),
+            row.llr.map_or(String::new(), |(llr, low, high)| format!("{llr:.2} ({low:.2}, {high:.2})")),
+            row.eta_s.map_or(String::new(), duration),
+        ]
+    };
+    Table::new(&columns, rows.iter().map(cells).collect())
 }
 
 /// The games still to play of one pairing, and its budget (a scaling run's

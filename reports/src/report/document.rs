@@ -13,16 +13,29 @@ const DECISIVE_OPENINGS: usize = 25;
 
 /// Column alignment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Align {
+pub enum Align {
+    /// Text.
     Left,
+    /// Numbers.
     Right,
 }
 
-/// A table with a header row.
+/// A table with a header row: a report's, and every list arena prints or
+/// serves (`arena runs`, the dashboard's lists), drawn by
+/// [`Table::text`], [`Table::html`] and the markdown renderer.
 #[derive(Clone, Debug, PartialEq)]
-pub(super) struct Table {
+pub struct Table {
+    /// Each column's name and alignment.
     pub columns: Vec<(String, Align)>,
+    /// The cells, row by row, as many as columns.
     pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    /// A table of `columns` (name, alignment) and `rows`.
+    pub fn new(columns: &[(&str, Align)], rows: Vec<Vec<String>>) -> Table {
+        Table { columns: self::columns(columns), rows }
+    }
 }
 
 /// One piece of the report.

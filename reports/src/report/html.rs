@@ -2,7 +2,7 @@
 //! script, no network; tables scroll sideways on a phone, plots scale to the
 //! width, and the page prints without the scroll boxes.
 
-use super::document::{Align, Block, Layout};
+use super::document::{Align, Block, Layout, Table};
 use super::svg::{escape, plot_classes};
 
 /// The page style: inline, so a page needs nothing from the network.
@@ -19,6 +19,40 @@ svg.plot{width:100%;height:auto;max-width:640px;display:block}",
     plot_classes!(),
     "@media print{body{max-width:none}.scroll{overflow:visible}h2{break-after:avoid}figure,table{break-inside:avoid}}"
 );
+
+impl Table {
+    /// The table as HTML, in a box that scrolls sideways on a narrow screen.
+    pub fn html(&self) -> String {
+        self.html_linking(None)
+    }
+
+    /// [`Table::html`] with the cells of column `link.0` linking to
+    /// `link.1` followed by the cell (a run's number to `/runs/N`); an
+    /// empty cell links nowhere.
+    pub fn html_linking(&self, link: Option<(usize, &str)>) -> String {
+        let class = |align: &Align| if *align == Align::Right { " class=\"r\"" } else { "" };
+        let mut out = String::from("<div class=\"scroll\"><table><thead><tr>");
+        for (name, align) in &self.columns {
+            out += &format!("<th{}>{}</th>", class(align), escape(name));
+        }
+        out += "</tr></thead><tbody>\n";
+        for row in &self.rows {
+            out += "<tr>";
+            for (i, (cell, (_, align))) in row.iter().zip(&self.columns).enumerate() {
+                let text = escape(cell);
+                let text = match link {
+                    Some((column, to)) if column == i && !cell.is_empty() => {
+                        format!("<a href=\"{}\">{text}</a>", escape(&format!("{to}{cell}")))
+                    }
+                    _ => text,
+                };
+                out += &format!("<td{}>{text}</td>", class(align));
+            }
+            out += "</tr>\n";
+        }
+        out + "</tbody></table></div>\n"
+    }
+}
 
 /// The report as an HTML document.
 pub fn render_html(report: &impl Layout) -> String {
@@ -48,22 +82,7 @@ pub fn render_html_body(report: &impl Layout) -> (String, String) {
                 }
                 body += "</ul>\n";
             }
-            Block::Table(table) => {
-                let class = |align: &Align| if *align == Align::Right { " class=\"r\"" } else { "" };
-                body += "<div class=\"scroll\"><table><thead><tr>";
-                for (name, align) in &table.columns {
-                    body += &format!("<th{}>{}</th>", class(align), escape(name));
-                }
-                body += "</tr></thead><tbody>\n";
-                for row in &table.rows {
-                    body += "<tr>";
-                    for (cell, (_, align)) in row.iter().zip(&table.columns) {
-                        body += &format!("<td{}>{}</td>", class(align), escape(cell));
-                    }
-                    body += "</tr>\n";
-                }
-                body += "</tbody></table></div>\n";
-            }
+            Block::Table(table) => body += &table.html(),
             Block::Plot { caption, svg } => {
                 body += &format!("<figure>{svg}<figcaption>{}</figcaption></figure>\n", escape(&caption));
             }

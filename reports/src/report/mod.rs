@@ -54,7 +54,7 @@ use crate::stats::ratings::{DEFAULT_VIRTUAL_DRAWS, Encounter, Rating, bradley_te
 use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
 
-pub use document::{Brief, Document, Layout};
+pub use document::{Align, Brief, Document, Layout, Table};
 pub use html::{HTML_STYLE, render_html, render_html_body};
 pub use machines::{LostRow, MachineInputs, MachineRow, MachineSection, excluded as machines_left_out};
 pub use scale::{Budget, ScalePoint, ScaleSection};

@@ -16,7 +16,7 @@ pub fn render_text(report: &impl Layout) -> String {
                 out += &format!("{title}\n{}\n", rule.to_string().repeat(title.chars().count()));
             }
             Block::Lines(_, lines) => lines.iter().for_each(|l| out += &format!("{l}\n")),
-            Block::Table(table) => out += &aligned(&table),
+            Block::Table(table) => out += &table.text(true),
             Block::Plot { caption, .. } => out += &format!("{caption}\n"),
         }
         if !heading {
@@ -89,30 +89,36 @@ fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
 
-/// A table with columns padded to their widest cell.
-fn aligned(table: &Table) -> String {
-    let mut widths: Vec<usize> = table.columns.iter().map(|(name, _)| name.chars().count()).collect();
-    for row in &table.rows {
-        for (width, cell) in widths.iter_mut().zip(row) {
-            *width = (*width).max(cell.chars().count());
+impl Table {
+    /// The table as text, each column padded to its widest cell, two spaces
+    /// apart; `rule`: a line of dashes under the header.
+    pub fn text(&self, rule: bool) -> String {
+        let mut widths: Vec<usize> = self.columns.iter().map(|(name, _)| name.chars().count()).collect();
+        for row in &self.rows {
+            for (width, cell) in widths.iter_mut().zip(row) {
+                *width = (*width).max(cell.chars().count());
+            }
         }
+        let line = |cells: Vec<&str>| {
+            let padded: Vec<String> = cells
+                .iter()
+                .zip(&widths)
+                .zip(&self.columns)
+                .map(|((cell, width), (_, align))| {
+                    let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
+                    if *align == Align::Right { format!("{pad}{cell}") } else { format!("{cell}{pad}") }
+                })
+                .collect();
+            format!("{}\n", padded.join("  ").trim_end())
+        };
+        let mut out = line(self.columns.iter().map(|(name, _)| name.as_str()).collect());
+        if rule {
+            let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+            out += &line(dashes.iter().map(String::as_str).collect());
+        }
+        for row in &self.rows {
+            out += &line(row.iter().map(String::as_str).collect());
+        }
+        out
     }
-    let line = |cells: Vec<&str>| {
-        let padded: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .zip(&table.columns)
-            .map(|((cell, width), (_, align))| {
-                let pad = " ".repeat(width.saturating_sub(cell.chars().count()));
-                if *align == Align::Right { format!("{pad}{cell}") } else { format!("{cell}{pad}") }
-            })
-            .collect();
-        format!("{}\n", padded.join("  ").trim_end())
-    };
-    let mut out = line(table.columns.iter().map(|(name, _)| name.as_str()).collect());
-    out += &line(widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>().iter().map(String::as_str).collect());
-    for row in &table.rows {
-        out += &line(row.iter().map(String::as_str).collect());
-    }
-    out
 }

@@ -105,7 +105,7 @@ mod tests {
             (None, Some("2700x2^a"), None),
             (None, Some("2700x2^1..2^99"), None),
         ] {
-            let error = parse_limits(depth, nodes, movetime).unwrap_err();
+            let error = parse_limits(depth, nodes, movetime).unwrap_err().to_string();
             assert!(!error.contains('\n'), "{error}");
         }
     }
