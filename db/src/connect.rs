@@ -41,40 +41,80 @@ pub struct Db {
     sqlite_url: Option<String>,
 }
 
-fn classify(shown: &str, error: &sqlx::Error) -> DbError {
+/// What a failed statement means for the user, as [`classify`] sorts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Failure {
+    Denied,
+    Lost,
+    Locked,
+    DiskFull,
+    ReadOnly,
+}
+
+/// A failure by the database's own code: SQLite's result code (sqlx gives
+/// the extended code, whose low byte is the primary: 5 BUSY, 6 LOCKED, 13
+/// FULL, 8 READONLY, 14 CANTOPEN, 3 PERM), or PostgreSQL's SQLSTATE (42501
+/// insufficient_privilege, class 08 connection exception, 57P operator
+/// intervention such as a shutdown, 53100 disk_full, 25006
+/// read_only_sql_transaction, 55P03 lock_not_available).
+fn by_code(backend: Backend, code: &str) -> Option<Failure> {
+    match backend {
+        Backend::Sqlite => match code.parse::<i32>().ok()? & 0xff {
+            5 | 6 => Some(Failure::Locked),
+            13 => Some(Failure::DiskFull),
+            3 | 8 | 14 => Some(Failure::ReadOnly),
+            _ => None,
+        },
+        Backend::Postgres => match code {
+            "42501" => Some(Failure::Denied),
+            "53100" => Some(Failure::DiskFull),
+            "25006" => Some(Failure::ReadOnly),
+            "55P03" => Some(Failure::Locked),
+            code if code.starts_with("08") || code.starts_with("57P") => Some(Failure::Lost),
+            _ => None,
+        },
+    }
+}
+
+/// A failure that comes with no database code, by what it is or says: the
+/// server unreachable (an I/O error, no connection within the pool's
+/// wait), or an error sqlx or the system raised itself (a file that cannot
+/// be opened, a disk that filled while writing the log).
+fn by_kind(error: &sqlx::Error) -> Option<Failure> {
+    if matches!(error, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_)) {
+        return Some(Failure::Lost);
+    }
     let text = error.to_string();
-    let target = shown.to_string();
-    // PostgreSQL's insufficient_privilege: a role without the grant, or a
-    // row its policies keep from this role (a worker's, `arena roles`).
-    let code = error.as_database_error().and_then(|e| e.code()).map(|code| code.to_string());
-    let cause = || text.strip_prefix("error returned from database: ").unwrap_or(&text).to_string();
-    if code.as_deref() == Some("42501") {
-        return DbError::Denied { target, cause: cause() };
-    }
-    // The server cannot be reached or is going away: an I/O error, no
-    // connection within the pool's wait, or SQLSTATE class 08 (connection
-    // exception) or 57 (operator intervention: a shutdown, a restart).
-    let lost = matches!(error, sqlx::Error::Io(_) | sqlx::Error::PoolTimedOut | sqlx::Error::Tls(_))
-        || code.as_deref().is_some_and(|code| code.starts_with("08") || code.starts_with("57P"));
-    if lost {
-        return DbError::Unreachable { target, cause: cause() };
-    }
-    if text.contains("database is locked") || text.contains("database is busy") {
-        DbError::Locked { target }
-    } else if text.contains("disk is full")
-        || text.contains("(code: 13)")
-        || text.contains("No space left")
-        || text.contains("could not extend file")
-    {
-        DbError::DiskFull { target }
-    } else if text.contains("readonly")
-        || text.contains("read-only")
-        || text.contains("unable to open")
-        || text.contains("permission denied")
-    {
-        DbError::ReadOnly { target }
+    let says = |words: &[&str]| words.iter().any(|w| text.contains(w));
+    if says(&["database is locked", "database is busy"]) {
+        Some(Failure::Locked)
+    } else if says(&["disk is full", "No space left", "could not extend file"]) {
+        Some(Failure::DiskFull)
+    } else if says(&["readonly", "read-only", "unable to open", "permission denied"]) {
+        Some(Failure::ReadOnly)
     } else {
-        DbError::Sql(text)
+        None
+    }
+}
+
+/// `error` as the [`DbError`] that tells the user what to do, by the
+/// database's code where it gives one; any other keeps sqlx's error as
+/// its source.
+fn classify(shown: &str, backend: Backend, error: sqlx::Error) -> DbError {
+    let target = shown.to_string();
+    let code = error.as_database_error().and_then(|e| e.code()).map(|code| code.to_string());
+    let failure = code.as_deref().and_then(|code| by_code(backend, code)).or_else(|| by_kind(&error));
+    let cause = || {
+        let text = error.to_string();
+        text.strip_prefix("error returned from database: ").unwrap_or(&text).to_string()
+    };
+    match failure {
+        Some(Failure::Denied) => DbError::Denied { target, cause: cause() },
+        Some(Failure::Lost) => DbError::Unreachable { target, cause: cause() },
+        Some(Failure::Locked) => DbError::Locked { target },
+        Some(Failure::DiskFull) => DbError::DiskFull { target },
+        Some(Failure::ReadOnly) => DbError::ReadOnly { target },
+        None => DbError::Query { target, source: error },
     }
 }
 
@@ -194,7 +234,7 @@ async fn refuse_foreign_sqlite(path: &std::path::Path, file: Option<&HeldFile>, 
         Err(e) if e.to_string().contains("not a database") => Err(not_arena("it is not a SQLite file".into())),
         // Held by another process beyond the busy timeout: said now, not
         // after a second wait for the same lock.
-        Err(e) => match classify(shown, &e) {
+        Err(e) => match classify(shown, Backend::Sqlite, e) {
             locked @ DbError::Locked { .. } => Err(locked),
             _ => Ok(()),
         },
@@ -258,7 +298,10 @@ impl Db {
             // A new file is migrated with a rollback journal, which holds
             // next to nothing, where a write-ahead log would hold every page
             // written (about 1 MB): the file then enters WAL, which it keeps.
-            sqlx::query("PRAGMA journal_mode = WAL").execute(&pool).await.map_err(|e| open_error(&shown, e))?;
+            sqlx::query("PRAGMA journal_mode = WAL")
+                .execute(&pool)
+                .await
+                .map_err(|e| open_error(&shown, Backend::Sqlite, e))?;
             if applied_migrations(&pool).await != applied {
                 let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await;
             }
@@ -286,7 +329,7 @@ impl Db {
             &url.parse()
                 .map_err(|e: url::ParseError| DbError::Open { target: self.shown.clone(), cause: e.to_string() })?,
         )
-        .map_err(|e| open_error(&self.shown, e))?;
+        .map_err(|e| open_error(&self.shown, Backend::Sqlite, e))?;
         let pragmas = vec![format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"), "PRAGMA query_only = ON".into()];
         let pool = sqlite_pool(options, pragmas, &self.shown).await?;
         Ok(Db { pool, backend: self.backend, shown: self.shown.clone(), sqlite_url: self.sqlite_url.clone() })
@@ -308,7 +351,7 @@ impl Db {
     }
 
     pub(crate) fn error(&self, error: sqlx::Error) -> DbError {
-        classify(&self.shown, &error)
+        classify(&self.shown, self.backend, error)
     }
 
     /// A write transaction: SQLite takes the write lock at once (`BEGIN
@@ -450,9 +493,9 @@ pub fn pool_options<DB: sqlx::Database>() -> PoolOptions<DB> {
 }
 
 /// A failure to open `shown`, its cause kept.
-fn open_error(shown: &str, e: sqlx::Error) -> DbError {
-    match classify(shown, &e) {
-        DbError::Sql(cause) => DbError::Open { target: shown.to_string(), cause },
+fn open_error(shown: &str, backend: Backend, e: sqlx::Error) -> DbError {
+    match classify(shown, backend, e) {
+        DbError::Query { source, .. } => DbError::Open { target: shown.to_string(), cause: source.to_string() },
         other => other,
     }
 }
@@ -485,7 +528,7 @@ async fn connect_sqlite(
     };
     refuse_foreign_sqlite(&path, held.as_deref(), shown).await?;
     let url = SqliteConnectOptions::new().filename(&path).create_if_missing(true).to_url_lossy();
-    let options = AnyConnectOptions::from_url(&url).map_err(|e| open_error(shown, e))?;
+    let options = AnyConnectOptions::from_url(&url).map_err(|e| open_error(shown, Backend::Sqlite, e))?;
     let pragmas = vec![
         format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"),
         "PRAGMA foreign_keys = ON".to_string(),
@@ -503,11 +546,11 @@ async fn connect_sqlite(
 /// (30 s) and then says only "pool timed out", where this says why (a file
 /// locked by another process beyond the busy timeout: [`DbError::Locked`]).
 async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &str) -> Result<AnyPool, DbError> {
-    let mut probe = AnyConnection::connect_with(&options).await.map_err(|e| open_error(shown, e))?;
+    let mut probe = AnyConnection::connect_with(&options).await.map_err(|e| open_error(shown, Backend::Sqlite, e))?;
     for pragma in &pragmas {
-        probe.execute(sqlx::AssertSqlSafe(pragma.as_str())).await.map_err(|e| open_error(shown, e))?;
+        probe.execute(sqlx::AssertSqlSafe(pragma.as_str())).await.map_err(|e| open_error(shown, Backend::Sqlite, e))?;
     }
-    probe.close().await.map_err(|e| open_error(shown, e))?;
+    probe.close().await.map_err(|e| open_error(shown, Backend::Sqlite, e))?;
     pool_options::<Any>()
         .max_connections(1)
         .after_connect(move |connection, _| {
@@ -521,13 +564,13 @@ async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &s
         })
         .connect_with(options)
         .await
-        .map_err(|e| open_error(shown, e))
+        .map_err(|e| open_error(shown, Backend::Sqlite, e))
 }
 
 /// The pool of connections to the PostgreSQL database at `url`, refused if
 /// its schema holds another program's tables.
 async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
-    let options: AnyConnectOptions = url.parse().map_err(|e| open_error(shown, e))?;
+    let options: AnyConnectOptions = url.parse().map_err(|e| open_error(shown, Backend::Postgres, e))?;
     let options = options.disable_statement_logging();
     // One direct connection first: its error names the problem
     // (refused, unknown host, bad password) at once, where the
@@ -535,19 +578,19 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
     let probe = AnyConnection::connect_with(&options)
         .await
         .map_err(|e| DbError::Open { target: shown.into(), cause: postgres_cause(&e) })?;
-    probe.close().await.map_err(|e| open_error(shown, e))?;
+    probe.close().await.map_err(|e| open_error(shown, Backend::Postgres, e))?;
     let pool = pool_options::<Any>()
         .max_connections(POSTGRES_CONNECTIONS)
         .acquire_timeout(POSTGRES_WAIT)
         .connect_with(options)
         .await
-        .map_err(|e| open_error(shown, e))?;
+        .map_err(|e| open_error(shown, Backend::Postgres, e))?;
     let tables: Vec<String> = sqlx::query_scalar(
         "SELECT CAST(table_name AS TEXT) FROM information_schema.tables WHERE table_schema = current_schema()",
     )
     .fetch_all(&pool)
     .await
-    .map_err(|e| open_error(shown, e))?;
+    .map_err(|e| open_error(shown, Backend::Postgres, e))?;
     if let Some(what) = foreign(&tables) {
         pool.close().await;
         return Err(DbError::NotArena { target: shown.into(), what });
@@ -581,7 +624,7 @@ async fn migrate(
         return Ok(());
     }
     migrator.run(pool).await.map_err(|e| match e {
-        sqlx::migrate::MigrateError::Execute(e) => open_error(shown, e),
+        sqlx::migrate::MigrateError::Execute(e) => open_error(shown, backend, e),
         sqlx::migrate::MigrateError::VersionMissing(version) => DbError::Newer { target: shown.into(), version },
         other => {
             let text = other.to_string();

@@ -118,7 +118,16 @@ pub enum DbError {
     /// The run does not exist.
     #[error("no run {0} in this database (see `arena runs`)")]
     NoSuchRun(i64),
-    /// Any other database error.
+    /// Any other failure of a statement, sqlx's error kept.
+    #[error("database error: {source}")]
+    Query {
+        /// The file or URL (never with its password).
+        target: String,
+        /// What sqlx said.
+        source: sqlx::Error,
+    },
+    /// What the database holds contradicts what arena expects of it (a run
+    /// changed meanwhile, moves that cannot be read).
     #[error("database error: {0}")]
     Sql(String),
 }
