@@ -146,7 +146,7 @@ async fn one_size(server: &Target, workers: usize, pairs: usize, runs: usize, ga
     let db = Db::open(&target).await.expect("open");
     let mut ids = Vec::new();
     for _ in 0..runs {
-        ids.push(db.create_run(&recorded::spec(), &recorded::plan(pairs / runs)).await.expect("run"));
+        ids.push(db.create_run(&recorded::spec(), &recorded::plan(pairs / runs), "localhost").await.expect("run"));
     }
     let pairs = pairs / runs * runs;
     let through = via(&target);

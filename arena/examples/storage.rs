@@ -79,7 +79,7 @@ async fn filled(target: &Target, pairs: usize) -> (Db, i64) {
         let _ = std::fs::remove_file(path);
     }
     let db = Db::open(target).await.expect("open");
-    let run = db.create_run(&recorded::spec(), &recorded::plan(pairs)).await.expect("run");
+    let run = db.create_run(&recorded::spec(), &recorded::plan(pairs), "localhost").await.expect("run");
     (db, run)
 }
 
@@ -177,7 +177,7 @@ async fn time_runs_list(bench_dir: &std::path::Path, runs: usize) {
     let have = db.runs_page(&newest).await.expect("runs");
     let mut next = have.first().map_or(0, |r| r.id as usize);
     while next < runs {
-        db.create_run(&recorded::spec(), &recorded::plan(2)).await.expect("run");
+        db.create_run(&recorded::spec(), &recorded::plan(2), "localhost").await.expect("run");
         next += 1;
         if next % 1000 == 0 {
             eprint!("\rcreating runs: {next} of {runs}");

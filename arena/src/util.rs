@@ -1,9 +1,34 @@
 //! Small helpers every layer may use: file-name parts, a lock that
-//! survives a panicked holder, this machine's cache folder, whether a
-//! process of this machine has ended, and a step run beside a future.
+//! survives a panicked holder, this machine's name and cache folder,
+//! whether a process of this machine has ended, and a step run beside a
+//! future.
 
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
+
+/// The name `arena worker --name` gave this machine, if it did.
+static MACHINE_NAME: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Names this process's machine (`arena worker --name`), once, before it
+/// plays; `false` when a name was already set.
+pub fn name_machine(name: &str) -> bool {
+    MACHINE_NAME.set(name.to_string()).is_ok()
+}
+
+/// This machine's name, as runs, games, workers and I/O logs record it: the
+/// one given with [`name_machine`], else `$HOSTNAME`, else `/etc/hostname`,
+/// else `localhost`.
+pub fn machine_name() -> String {
+    MACHINE_NAME.get().cloned().unwrap_or_else(host_name)
+}
+
+fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
 
 /// This machine's cache folder: `$ARENA_CACHE`, else `$XDG_CACHE_HOME/arena`,
 /// else `~/.cache/arena` (`None` without any of them).

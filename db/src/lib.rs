@@ -32,7 +32,6 @@ pub use connect::{Db, Upgrade, pool_options};
 #[cfg(feature = "test-support")]
 pub use connect::{TEST_POSTGRES_DEFAULT, scratch_postgres};
 pub use lease::PackedGame;
-pub use machines::{machine_name, name_machine};
 pub use read::{MoveFields, StoredMoves, UnreadableMoves};
 pub use roles::{BadIdentifier, worker_role_sql};
 pub use runs::{OpenRun, RunFilter};

@@ -1,11 +1,11 @@
 //! The machines that play a run: what their games say about them (games,
 //! faults, move overheads, the latency of each move that lost), and their
 //! standing (`run_machines`: set aside, readmitted). A machine is named by
-//! `arena worker --name`, else by its host name ([`machine_name`]); every
-//! worker's name in the database starts with it and a colon.
+//! `arena worker --name`, else by its host name (the caller's to say: this
+//! crate is given names, it keeps no name of its own); every worker's name
+//! in the database starts with it and a colon.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use sqlx::{Any, Row, Transaction};
 
@@ -13,28 +13,6 @@ use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, Pairin
 
 use crate::runs::delete_games_of;
 use crate::{Db, DbError};
-
-static MACHINE_NAME: OnceLock<String> = OnceLock::new();
-
-/// Names this process's machine (`arena worker --name`), once, before it
-/// plays; `false` when a name was already set.
-pub fn name_machine(name: &str) -> bool {
-    MACHINE_NAME.set(name.to_string()).is_ok()
-}
-
-/// This machine's name: the one given with [`name_machine`], else `$HOSTNAME`,
-/// else `/etc/hostname`, else `localhost`.
-pub fn machine_name() -> String {
-    MACHINE_NAME.get().cloned().unwrap_or_else(host_name)
-}
-
-fn host_name() -> String {
-    std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok().map(|s| s.trim().to_string()))
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "localhost".into())
-}
 
 /// The machine of a worker or slot name (`machine:pid/slot`).
 pub(crate) fn machine_of(worker: &str) -> &str {

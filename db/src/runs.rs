@@ -38,12 +38,12 @@ pub struct OpenRun {
 
 impl Db {
     /// Stores a new run with its spec, engines and planned pairs (none for a
-    /// suite); returns its id.
+    /// suite), created by machine `machine`; returns its id.
     ///
     /// # Errors
     ///
     /// [`DbError`] on any database failure (nothing is stored then).
-    pub async fn create_run(&self, spec: &Spec, pairs: &[PairPlan]) -> Result<i64, DbError> {
+    pub async fn create_run(&self, spec: &Spec, pairs: &[PairPlan], machine: &str) -> Result<i64, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let engines = engine_rows(spec);
         let mut tx = self.write().await?;
@@ -54,7 +54,7 @@ impl Db {
         .bind(spec.kind().as_str())
         .bind(spec.to_json())
         .bind(now_ms())
-        .bind(crate::machine_name())
+        .bind(machine)
         .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
         .fetch_one(&mut *tx)
         .await

@@ -117,7 +117,7 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         machines: model::MachineRule::default(),
         imported: Vec::new(),
     };
-    db.create_run(&Spec::Games(spec), &plan(pairs)).await.unwrap()
+    db.create_run(&Spec::Games(spec), &plan(pairs), "localhost").await.unwrap()
 }
 
 fn no_sprt(_: &PairingCounts) -> Option<SprtStep> {
@@ -417,7 +417,7 @@ async fn concurrent_workers_get_each_pair_exactly_once() {
 async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
     for target in backends("suite_answers").await {
         let db = Db::open(&target).await.unwrap();
-        let run = db.create_run(&suite_spec(), &[]).await.unwrap();
+        let run = db.create_run(&suite_spec(), &[], "localhost").await.unwrap();
         let answer = |position: i64, solved: bool| SuiteResult {
             engine: "plain".into(),
             limit_index: 0,
@@ -444,7 +444,7 @@ async fn suite_answers_round_trip_and_a_second_answer_replaces_the_first() {
 async fn suite_chunks_are_leased_like_pairs_and_the_last_one_finishes_the_run() {
     for target in backends("suite_chunks").await {
         let db = Db::open(&target).await.unwrap();
-        let run = db.create_run(&suite_spec(), &[]).await.unwrap();
+        let run = db.create_run(&suite_spec(), &[], "localhost").await.unwrap();
         let plan = |index: i64| SuiteChunkPlan {
             index,
             engine: "plain".into(),

@@ -475,7 +475,7 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, 
         format!(", slots pinned to CPUs {} (--affinity none leaves them unpinned)", cpus.describe(concurrency))
     });
     let runtime = runtime(&db, target, play.quiet.quiet, affinity, !play.slots.no_io_log)?;
-    let run = db.create_run(&spec, &plan).await?;
+    let run = db.create_run(&spec, &plan, &crate::util::machine_name()).await?;
     check_identities(&db, run, &spec, &measured, false).await?;
     if !play.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));

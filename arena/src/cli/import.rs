@@ -98,7 +98,7 @@ pub(super) async fn import(args: ImportArgs) -> CliResult {
     }
     let spec_unpaired = files.iter().map(|f| f.unpaired).sum::<u64>();
     let (spec, plan, ordered) = spec_of(files, games)?;
-    let run = db.create_run(&Spec::Games(spec), &plan).await?;
+    let run = db.create_run(&Spec::Games(spec), &plan, &crate::util::machine_name()).await?;
     store(&db, run, &ordered).await?;
     if !args.quiet.quiet {
         let shape = match spec_unpaired {

@@ -119,7 +119,7 @@ pub(super) async fn prune(args: PruneArgs) -> CliResult {
     } else {
         args.runs.clone()
     };
-    let here = db::machine_name();
+    let here = crate::util::machine_name();
     let mut freed = 0;
     for run in runs {
         let shed = if args.dry_run { db.prunable(run).await? } else { db.prune(run, &here).await? };

@@ -89,7 +89,7 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let measured = make_ready(&mut spec).await?;
     let target = &args.db.target;
     let db = open_db(target).await?;
-    let run = db.create_run(&spec, &[]).await?;
+    let run = db.create_run(&spec, &[], &crate::util::machine_name()).await?;
     check_identities(&db, run, &spec, &measured, false).await?;
     if !args.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}; database {target}"));

@@ -60,7 +60,7 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
         if name.is_empty() || name.contains(char::is_whitespace) || name.contains(':') {
             return Err(anyhow!("--name '{name}' must be a word without spaces or ':' (e.g. --name box-2)"));
         }
-        db::name_machine(name);
+        crate::util::name_machine(name);
     }
     // A worker meets its runs later: slots get one CPU's share each, pondering or not.
     let affinity = args.slots.resolve(concurrency, 1)?;

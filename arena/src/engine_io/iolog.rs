@@ -167,7 +167,7 @@ impl IoLog {
         encoder.write_all(&inner.text).map_err(failed)?;
         let member = encoder.finish().map_err(failed)?;
         let place = LogStore::of(&inner.folder).append(&member, fault).map_err(failed)?;
-        Ok(format!("{}:{place}", db::machine_name()))
+        Ok(format!("{}:{place}", crate::util::machine_name()))
     }
 }
 
@@ -279,7 +279,7 @@ impl LogStore {
             .or_insert_with(|| {
                 Arc::new(LogStore {
                     folder: folder.to_path_buf(),
-                    stem: format!("io-{}-{}", crate::util::sanitize(&db::machine_name()), std::process::id()),
+                    stem: format!("io-{}-{}", crate::util::sanitize(&crate::util::machine_name()), std::process::id()),
                     files: Mutex::default(),
                 })
             })

@@ -166,7 +166,7 @@ fn measure(
     engines: &mut [EngineSpec],
     ids: &[Option<String>],
 ) -> Result<Vec<EngineIdentity>, RunError> {
-    let host = db::machine_name();
+    let host = crate::util::machine_name();
     let mut measured: Vec<EngineIdentity> = Vec::new();
     for (i, engine) in engines.iter_mut().enumerate() {
         let name = model::base_name(&engine.name).to_string();

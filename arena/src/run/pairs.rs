@@ -248,7 +248,7 @@ async fn store_game<T, F>(
 where
     F: std::future::Future<Output = Result<T, RunError>>,
 {
-    record.machine = db::machine_name();
+    record.machine = crate::util::machine_name();
     let mut full = None;
     if let Some(log) = log {
         let fault = record.termination.is_fault();

@@ -156,7 +156,7 @@ impl Shared {
 
 /// This process's name in the database: `host:pid`.
 pub fn worker_name() -> String {
-    format!("{}:{}", db::machine_name(), std::process::id())
+    format!("{}:{}", crate::util::machine_name(), std::process::id())
 }
 
 /// Whether `holder`, a slot's name in the database (`host:pid/slot`, a
@@ -165,7 +165,7 @@ pub fn worker_name() -> String {
 pub fn holder_ended(holder: &str) -> bool {
     let Some((machine, rest)) = holder.rsplit_once(':') else { return false };
     let pid = rest.split('/').next().and_then(|pid| pid.parse().ok());
-    machine == db::machine_name() && pid.is_some_and(crate::util::process_ended)
+    machine == crate::util::machine_name() && pid.is_some_and(crate::util::process_ended)
 }
 
 #[cfg(test)]
@@ -178,7 +178,7 @@ mod tests {
         let mut child = std::process::Command::new("true").spawn().unwrap();
         let pid = child.id();
         child.wait().unwrap();
-        let here = db::machine_name();
+        let here = crate::util::machine_name();
         assert!(holder_ended(&format!("{here}:{pid}/1")), "its process ended");
         assert!(!holder_ended(&format!("{here}-elsewhere:{pid}/1")), "another machine's: only its lease tells");
         for odd in ["", "w1", "host:", ":/0", "host:abc/0", "host:0/0"] {

@@ -62,7 +62,7 @@ pub async fn clock_scale(
         )));
     }
     let factor = reference as f64 / nps.max(1) as f64;
-    db.record_speed(run, &db::machine_name(), nps, factor).await?;
+    db.record_speed(run, &crate::util::machine_name(), nps, factor).await?;
     crate::term::note(&format!(
         "run {run}: this machine benches {} k nps (reference {} k): clocks × {factor:.2}",
         nps / 1000,

@@ -254,7 +254,7 @@ impl Catalogue {
     /// left (said once, and shown on the workers page); a run it was
     /// readmitted to is prepared again at this refresh.
     async fn follow_set_aside(&self, db: &Db) -> Result<(), DbError> {
-        let set_aside = db.set_aside_runs(&db::machine_name()).await?;
+        let set_aside = db.set_aside_runs(&crate::util::machine_name()).await?;
         let mut told = Vec::new();
         {
             let mut jobs = lock(&self.jobs);

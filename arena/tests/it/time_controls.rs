@@ -250,7 +250,7 @@ async fn a_report_counts_a_replayed_opening_once() {
     for (again, index) in (0..3).zip(3..) {
         plan.push(model::PairPlan { index, ..plan[again].clone() });
     }
-    let twice = db.create_run(&spec, &plan).await.unwrap();
+    let twice = db.create_run(&spec, &plan, "localhost").await.unwrap();
     db.close().await;
     arena_ok(&dir, &["worker", "--db", "r.db", "--run", &twice.to_string(), "--quiet"]);
     let report = |run: &str| -> Value {
