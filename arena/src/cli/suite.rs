@@ -12,7 +12,7 @@ use super::common::{
 use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs};
 use crate::engine_io::engines::EngineSpec;
 use crate::run::chunks::plan_chunks;
-use crate::run::suite::{DEFAULT_STALL_S, parse_limits};
+use crate::run::suite::{DEFAULT_STALL_S, SuiteLimits, depths, move_times, node_budgets, one_kind};
 
 /// `arena suite`.
 #[derive(Args, Debug)]
@@ -24,14 +24,14 @@ pub struct SuiteArgs {
     #[arg(long)]
     suite: String,
     /// Fixed depths: 8,9,10 or 4..8.
-    #[arg(long)]
-    depth: Option<String>,
+    #[arg(long, value_parser = depths)]
+    depth: Option<SuiteLimits>,
     /// Node budgets: 100000,200000 or 2700x2^1..2^10 (2,700 × 2^i, the FHR paper's Table 1).
-    #[arg(long)]
-    nodes: Option<String>,
+    #[arg(long, value_parser = node_budgets)]
+    nodes: Option<SuiteLimits>,
     /// Milliseconds per position: 100 or 100,1000.
-    #[arg(long)]
-    movetime: Option<String>,
+    #[arg(long, value_parser = move_times)]
+    movetime: Option<SuiteLimits>,
     /// Only the first N positions of the suite.
     #[arg(long, value_parser = super::at_least::<usize, 1>)]
     count: Option<usize>,
@@ -53,7 +53,7 @@ pub struct SuiteArgs {
 
 /// `arena suite`.
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
-    let limits = parse_limits(args.depth.as_deref(), args.nodes.as_deref(), args.movetime.as_deref())?;
+    let limits = one_kind(args.depth, args.nodes, args.movetime)?;
     let concurrency = args.concurrency.or_default();
     check_concurrency(concurrency)?;
 

@@ -6,7 +6,7 @@
 use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{MatchSpec, RunKind, Spsa};
+use model::{Invalid, MatchSpec, RunKind, Spsa};
 use serde::Serialize;
 
 use super::CliResult;
@@ -33,20 +33,20 @@ pub struct TuneArgs {
     rev: Option<String>,
     /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
     #[serde(rename = "param")]
-    #[arg(long = "param", required = true)]
-    params: Vec<String>,
+    #[arg(long = "param", value_name = "PARAM", required = true, value_parser = str::parse::<ParamFlag>)]
+    params: Vec<ParamFlag>,
     /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
     #[arg(long, default_value_t = 2000, value_parser = super::whole_pairs)]
     games: usize,
-    /// Exponent α of the step size a_k = a / (A + k)^α.
-    #[arg(long, default_value_t = DEFAULT_ALPHA)]
+    /// Exponent α of the step size a_k = a / (A + k)^α, in (0, 1].
+    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = exponent)]
     alpha: f64,
-    /// Exponent γ of the perturbation c_k = c / k^γ.
-    #[arg(long, default_value_t = DEFAULT_GAMMA)]
+    /// Exponent γ of the perturbation c_k = c / k^γ, in (0, 1].
+    #[arg(long, default_value_t = DEFAULT_GAMMA, value_parser = exponent)]
     gamma: f64,
-    /// Stability constant A of a_k (default: 10 % of the iterations).
+    /// Stability constant A of a_k, 0 or more (default: 10 % of the iterations).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long = "big-a")]
+    #[arg(long = "big-a", value_parser = stability, allow_negative_numbers = true)]
     big_a: Option<f64>,
     /// Seed of the perturbation signs.
     #[arg(long, default_value_t = 1)]
@@ -68,8 +68,12 @@ impl TuneArgs {
         let engine = name.strip_suffix('+').unwrap_or(name).to_string();
         let spsa = spec.tune.as_deref();
         let params = spsa.map_or_else(Vec::new, |spsa| {
-            let param = |p: &model::TuneParam| {
-                format!("{}={}..{},start={},c={},r={}", p.name, p.min, p.max, p.start, p.c_end, p.r_end)
+            let param = |p: &model::TuneParam| ParamFlag {
+                name: p.name.clone(),
+                bounds: Some((p.min, p.max)),
+                start: Some(p.start),
+                c_end: Some(p.c_end),
+                r_end: Some(p.r_end),
             };
             spsa.params.iter().map(param).collect()
         });
@@ -124,20 +128,25 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     start(&args.play, spec, &book).await
 }
 
-/// The tuning flags checked, and the `--param`s parsed, each once.
+/// `--alpha` or `--gamma`: an exponent in (0, 1].
+fn exponent(text: &str) -> Result<f64, Invalid> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value > 0.0 && value <= 1.0 => Ok(value),
+        _ => Err(Invalid::new("spsa", "must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)")),
+    }
+}
+
+/// `--big-a`: 0 or more.
+fn stability(text: &str) -> Result<f64, Invalid> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(Invalid::new("spsa", "must be a number, 0 or more")),
+    }
+}
+
+/// The `--param`s, each once.
 fn checked_flags(args: &TuneArgs) -> CliResult<Vec<ParamFlag>> {
-    if args.games < 2 {
-        return Err(anyhow!("--games must be at least 2 (one pair per iteration)"));
-    }
-    for (value, flag) in [(args.alpha, "--alpha"), (args.gamma, "--gamma")] {
-        if !(value.is_finite() && value > 0.0 && value <= 1.0) {
-            return Err(anyhow!("{flag} must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)"));
-        }
-    }
-    if args.big_a.is_some_and(|a| !a.is_finite() || a < 0.0) {
-        return Err(anyhow!("--big-a must be 0 or more"));
-    }
-    let flags = args.params.iter().map(|text| text.parse::<ParamFlag>()).collect::<Result<Vec<_>, _>>()?;
+    let flags = args.params.clone();
     for (i, flag) in flags.iter().enumerate() {
         if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
             return Err(anyhow!("--param {} is given twice", flag.name));

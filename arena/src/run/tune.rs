@@ -12,7 +12,8 @@ use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::process::{EngineError, EngineProcess, Timeouts};
 use crate::engine_io::uci::output::OptionDecl;
 
-/// A `--param` flag as given: `NAME[=MIN..MAX][,start=V][,c=C][,r=R]`.
+/// A `--param` flag as given: `NAME[=MIN..MAX][,start=V][,c=C][,r=R]`,
+/// read by clap; a run file writes it back as that text.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ParamFlag {
     /// The UCI option.
@@ -25,6 +26,27 @@ pub struct ParamFlag {
     pub c_end: Option<f64>,
     /// r_end, if given.
     pub r_end: Option<f64>,
+}
+
+impl std::fmt::Display for ParamFlag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.name)?;
+        if let Some((low, high)) = self.bounds {
+            write!(f, "={low}..{high}")?;
+        }
+        for (key, value) in [("start", self.start), ("c", self.c_end), ("r", self.r_end)] {
+            if let Some(value) = value {
+                write!(f, ",{key}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl serde::Serialize for ParamFlag {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
 }
 
 /// A `--param` flag that cannot be used.

@@ -19,18 +19,60 @@ pub fn go_limits(limit: SuiteLimit) -> GoLimits {
     }
 }
 
-/// Limits from the command line: `--depth 8,9,10` or `4..8`; `--nodes
-/// 1000,5000` or `2700x2^1..2^10` (2,700 × 2ⁱ for i = 1..10, the FHR
-/// paper's budgets); `--movetime 100,1000`. Exactly one kind.
+/// One flag's suite limits, as clap reads `--depth`, `--nodes` and `--movetime`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SuiteLimits(pub Vec<SuiteLimit>);
+
+/// `--depth 8,9,10` or `4..8`.
 ///
 /// # Errors
 ///
-/// A one-line message naming the bad value and the syntax.
-pub fn parse_limits(
-    depth: Option<&str>,
-    nodes: Option<&str>,
-    movetime: Option<&str>,
+/// The bad value and the syntax, in one line.
+pub fn depths(text: &str) -> Result<SuiteLimits, Invalid> {
+    parse_limits(Some(text), None, None).map(SuiteLimits)
+}
+
+/// `--nodes 1000,5000` or `2700x2^1..2^10` (2,700 × 2ⁱ for i = 1..10, the
+/// FHR paper's budgets).
+///
+/// # Errors
+///
+/// The bad value and the syntax, in one line.
+pub fn node_budgets(text: &str) -> Result<SuiteLimits, Invalid> {
+    parse_limits(None, Some(text), None).map(SuiteLimits)
+}
+
+/// `--movetime 100,1000` (milliseconds).
+///
+/// # Errors
+///
+/// The bad value and the syntax, in one line.
+pub fn move_times(text: &str) -> Result<SuiteLimits, Invalid> {
+    parse_limits(None, None, Some(text)).map(SuiteLimits)
+}
+
+/// The limits of the one kind given.
+///
+/// # Errors
+///
+/// None or more than one kind given.
+pub fn one_kind(
+    depth: Option<SuiteLimits>,
+    nodes: Option<SuiteLimits>,
+    movetime: Option<SuiteLimits>,
 ) -> Result<Vec<SuiteLimit>, Invalid> {
+    match (depth, nodes, movetime) {
+        (Some(SuiteLimits(limits)), None, None)
+        | (None, Some(SuiteLimits(limits)), None)
+        | (None, None, Some(SuiteLimits(limits))) => Ok(limits),
+        _ => {
+            Err(Invalid::new("limits", "give exactly one of --depth 8,9,10, --nodes 2700x2^1..2^10 or --movetime 100"))
+        }
+    }
+}
+
+/// Limits of one kind, from the text of the one flag given.
+fn parse_limits(depth: Option<&str>, nodes: Option<&str>, movetime: Option<&str>) -> Result<Vec<SuiteLimit>, Invalid> {
     let given = [depth, nodes, movetime].iter().filter(|v| v.is_some()).count();
     if given != 1 {
         return Err(Invalid::new(
