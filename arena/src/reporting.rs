@@ -5,7 +5,7 @@
 
 use clap::ValueEnum;
 use db::{Db, DbError};
-use model::{MatchSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
+use model::{GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
 use reports::report::{
     Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
     render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text, utc_timestamp,
@@ -209,7 +209,7 @@ pub async fn report_of(db: &Db, run: i64, ask: Ask) -> Result<RunReport, ReportE
 async fn games_report(
     db: &Db,
     info: &RunInfo,
-    spec: &MatchSpec,
+    spec: &GamesSpec,
     engines: Vec<EngineHeader>,
     ask: Ask,
 ) -> Result<RunReport, ReportError> {
@@ -276,7 +276,7 @@ async fn games_report(
 pub async fn counted_once(
     db: &Db,
     run: i64,
-    spec: &MatchSpec,
+    spec: &GamesSpec,
     mut counts: Vec<model::PairingCounts>,
 ) -> Result<Vec<model::PairingCounts>, DbError> {
     if !crate::run::plan::may_replay(spec) {
@@ -340,7 +340,7 @@ async fn pairs_read(
 
 /// The header of a run of games: a scaling run's budgets as its time
 /// control, a variant after the book's name.
-fn games_header(info: &RunInfo, spec: &MatchSpec, engines: Vec<EngineHeader>) -> Header {
+fn games_header(info: &RunInfo, spec: &GamesSpec, engines: Vec<EngineHeader>) -> Header {
     Header {
         run: info.id,
         kind: info.kind,
@@ -383,7 +383,7 @@ pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Re
 /// A scaling run's budgets with the mean depth and seldepth each side's
 /// moves reached there, from the games' move totals: each engine copy plays
 /// one budget only.
-fn scale_budgets(totals: &[model::EngineMoveTotals], spec: &model::MatchSpec) -> Vec<Budget> {
+fn scale_budgets(totals: &[model::EngineMoveTotals], spec: &model::GamesSpec) -> Vec<Budget> {
     let mean = |name: &str, slot: usize| {
         let t = totals.iter().find(|t| t.engine == name)?;
         let (sum, count) = if slot == 0 { (t.depth_sum, t.depth_moves) } else { (t.seldepth_sum, t.seldepth_moves) };

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use db::{ClaimedPair, Db, SprtStep, Target};
 use model::{
-    Adjudication, EngineSpec, GameRecord, GameResult, MatchSpec, MoveRecord, PairPlan, PairingCounts, RunKind,
+    Adjudication, EngineSpec, GameRecord, GameResult, GamesSpec, MoveRecord, PairPlan, PairingCounts, RunKind,
     RunStatus, Spec, SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Variant, Verdict,
 };
 
@@ -95,7 +95,7 @@ fn knight_move(i: usize) -> String {
 }
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
-    let spec = MatchSpec {
+    let spec = GamesSpec {
         budgets: Vec::new(),
         kind: RunKind::Elo,
         engines: vec![EngineSpec::bundled("fhr"), EngineSpec::bundled("plain")],

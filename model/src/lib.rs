@@ -23,7 +23,7 @@ pub use run::{
     SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, ImportedFile, Launch, MachineRule, MatchSpec, ResignRule, Spec, SpecError,
+    Adjudication, DrawRule, EngineSpec, GamesSpec, ImportedFile, Launch, MachineRule, ResignRule, Spec, SpecError,
     SuiteLimit, SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};

@@ -308,7 +308,7 @@ impl Variant {
 /// Everything needed to play (and resume) a run of games: `elo`, `match`,
 /// `tournament`, `sprt` or `tune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MatchSpec {
+pub struct GamesSpec {
     /// Which of the game-playing kinds.
     pub kind: RunKind,
     /// The engines, fully resolved.
@@ -423,7 +423,7 @@ impl MachineRule {
     }
 }
 
-impl MatchSpec {
+impl GamesSpec {
     /// The names of each pairing's engines (A, B).
     pub fn pairing_names(&self) -> Vec<(String, String)> {
         self.pairings.iter().map(|&(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone())).collect()
@@ -497,7 +497,7 @@ impl SuiteSpec {
 #[expect(clippy::large_enum_variant, reason = "read once per run and then borrowed; boxing buys nothing")]
 pub enum Spec {
     /// Games in pairs: `elo`, `match`, `tournament`, `sprt`, `tune`.
-    Games(MatchSpec),
+    Games(GamesSpec),
     /// Test positions: `suite`.
     Suite(SuiteSpec),
 }

@@ -14,7 +14,7 @@
 //! γ = 0.101 and A = N / 10 unless given.
 //!
 //! The update is applied to the θ stored when the pair finishes, which may
-//! have moved since the pair started if several seats or workers play at once
+//! have moved since the pair started if several slots or workers play at once
 //! (fishtest does the same). An integer parameter keeps a real θ and sends
 //! θ± rounded to the engine.
 

@@ -21,7 +21,7 @@ use openings::suites::load_suite;
 /// Refuses a `--concurrency` that the machine's limit on open files cannot
 /// hold, with one line (clap refuses 0).
 pub(super) fn check_concurrency(concurrency: usize) -> CliResult<()> {
-    crate::engine_io::limits::fit_open_files(concurrency)?;
+    crate::engine_io::open_files::fit_open_files(concurrency)?;
     Ok(())
 }
 

@@ -1,12 +1,12 @@
 //! What every command that plays games shares (`elo`, `match`,
 //! `tournament`, `sprt`, `tune`): the flags of a run of games, turning them
-//! into a checked [`MatchSpec`], and starting the run (preflight, store,
+//! into a checked [`GamesSpec`], and starting the run (preflight, store,
 //! play here or leave to workers, summary).
 
 use anyhow::anyhow;
 
 use clap::Args;
-use model::{MachineRule, MatchSpec, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
+use model::{GamesSpec, MachineRule, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
 use openings::Book;
 use serde::Serialize;
 
@@ -219,7 +219,7 @@ impl PlayArgs {
     }
 
     /// The flags that play `spec` again (see [`super::stored_command`]).
-    pub(super) fn of(spec: &MatchSpec) -> PlayArgs {
+    pub(super) fn of(spec: &GamesSpec) -> PlayArgs {
         let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
         PlayArgs {
             tc: Some(spec.tc.clone()),
@@ -361,7 +361,7 @@ pub(super) fn build_spec(
     openings_per_round: usize,
     rounds: usize,
     sprt: Option<Test>,
-) -> CliResult<MatchSpec> {
+) -> CliResult<GamesSpec> {
     let tc: TimeControl = match &play.tc {
         Some(tc) => tc.clone(),
         None => DEFAULT_TC.parse()?,
@@ -378,7 +378,7 @@ pub(super) fn build_spec(
         max_moves: play.maxmoves,
         max_moves_score: play.maxmoves_score,
     };
-    Ok(MatchSpec {
+    Ok(GamesSpec {
         kind,
         engines,
         pairings,
@@ -404,7 +404,7 @@ pub(super) fn build_spec(
 
 /// A run's engines and time control as its first line says them: a scaling
 /// run's A and B once (not a copy per budget), at every budget.
-fn engines_and_limit(spec: &MatchSpec) -> (String, String) {
+fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
     if spec.budgets.is_empty() {
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
         return (names.join(" vs "), spec.tc.to_string());
@@ -437,12 +437,12 @@ pub(super) fn target(play: &PlayArgs) -> &db::Target {
 }
 
 /// Starts a run of games shown as arena shows it.
-pub(super) async fn start(play: &PlayArgs, spec: MatchSpec, book: &Book) -> CliResult {
+pub(super) async fn start(play: &PlayArgs, spec: GamesSpec, book: &Book) -> CliResult {
     start_as(play, spec, book, View::Arena).await
 }
 
 /// Checks, stores and plays (or leaves to workers) a run of games, shown as `view` says.
-pub(super) async fn start_as(play: &PlayArgs, mut spec: MatchSpec, book: &Book, view: View<'_>) -> CliResult {
+pub(super) async fn start_as(play: &PlayArgs, mut spec: GamesSpec, book: &Book, view: View<'_>) -> CliResult {
     if let Some(note) = cap_replays(&mut spec, book) {
         crate::term::note(&note);
     }

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use model::{EngineSpec, ImportedFile, MatchSpec, PairPlan, RunKind, Spec, TimeControl};
+use model::{EngineSpec, GamesSpec, ImportedFile, PairPlan, RunKind, Spec, TimeControl};
 use sha2::{Digest, Sha256};
 
 use super::common::open_db;
@@ -144,7 +144,7 @@ fn note_skipped(lines: &[String], what: &str) {
 fn spec_of(
     files: Vec<ImportedFile>,
     games: Vec<ImportedGame>,
-) -> CliResult<(MatchSpec, Vec<PairPlan>, Vec<model::GameRecord>)> {
+) -> CliResult<(GamesSpec, Vec<PairPlan>, Vec<model::GameRecord>)> {
     let mut names: Vec<String> = Vec::new();
     let mut pairings: Vec<(usize, usize)> = Vec::new();
     let (mut plan, mut ordered) = (Vec::new(), Vec::with_capacity(games.len()));
@@ -185,7 +185,7 @@ fn spec_of(
     let engines = names.iter().map(|name| EngineSpec { name: name.clone(), ..EngineSpec::default() }).collect();
     let files_named: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     let chess960 = plan.iter().any(|p| openings::is_chess960(&p.fen));
-    let spec = MatchSpec {
+    let spec = GamesSpec {
         kind: RunKind::Import,
         engines,
         pairings,

@@ -497,7 +497,7 @@ impl clap::builder::TypedValueParser for DbParser {
 /// # Errors
 ///
 /// A flag TOML cannot hold (none today).
-pub(crate) fn stored_flags(spec: &model::MatchSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
+pub(crate) fn stored_flags(spec: &model::GamesSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
     use model::RunKind;
     Ok(match spec.kind {
         RunKind::Elo => ("elo", toml::Table::try_from(play::EloArgs::of(spec))?),

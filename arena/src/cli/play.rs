@@ -7,7 +7,7 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use model::{MatchSpec, PairPlan, RunKind, RunStatus, Spec};
+use model::{GamesSpec, PairPlan, RunKind, RunStatus, Spec};
 use serde::Serialize;
 
 use openings::Book;
@@ -47,7 +47,7 @@ pub struct PassArgs {
 
 impl PassArgs {
     /// The passes of a stored run.
-    fn of(spec: &MatchSpec) -> PassArgs {
+    fn of(spec: &GamesSpec) -> PassArgs {
         PassArgs { rounds: spec.rounds, games: Some(2 * spec.openings_per_round) }
     }
 
@@ -116,14 +116,14 @@ pub struct SprtArgs {
 
 impl EloArgs {
     /// The flags of a stored elo run.
-    pub(super) fn of(spec: &MatchSpec) -> EloArgs {
+    pub(super) fn of(spec: &GamesSpec) -> EloArgs {
         EloArgs { engines: PairArgs::of(spec), passes: PassArgs::of(spec), play: PlayArgs::of(spec) }
     }
 }
 
 impl MatchArgs {
     /// The flags of a stored match.
-    pub(super) fn of(spec: &MatchSpec) -> MatchArgs {
+    pub(super) fn of(spec: &GamesSpec) -> MatchArgs {
         MatchArgs { engines: PairArgs::of(spec), games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
     }
 }
@@ -131,7 +131,7 @@ impl MatchArgs {
 impl TournamentArgs {
     /// The flags of a stored tournament: a gauntlet when every pairing has
     /// the same first engine and not every pair of engines meets.
-    pub(super) fn of(spec: &MatchSpec) -> TournamentArgs {
+    pub(super) fn of(spec: &GamesSpec) -> TournamentArgs {
         let n = spec.engines.len();
         let round_robin = spec.pairings.len() == n * (n - 1) / 2;
         let hero = spec.pairings.first().map(|&(hero, _)| hero);
@@ -164,7 +164,7 @@ pub struct ScaleArgs {
 
 impl ScaleArgs {
     /// The flags of a stored scaling run.
-    pub(super) fn of(spec: &MatchSpec) -> ScaleArgs {
+    pub(super) fn of(spec: &GamesSpec) -> ScaleArgs {
         let budgets = model::Budgets(spec.budgets.clone());
         // The budgets are the time controls; the spec's own is the first of them.
         let mut play = PlayArgs::of(spec);
@@ -296,7 +296,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
 
 impl SprtArgs {
     /// The flags of a stored SPRT.
-    pub(super) fn of(spec: &MatchSpec) -> SprtArgs {
+    pub(super) fn of(spec: &GamesSpec) -> SprtArgs {
         let sprt = SprtParams::of(spec.sprt.as_ref());
         let max_games = Some(2 * spec.openings_per_round);
         SprtArgs { engines: PairArgs::of(spec), sprt, max_games, play: PlayArgs::of(spec) }
@@ -327,7 +327,7 @@ pub struct PairArgs {
 
 impl PairArgs {
     /// A and B of a stored run (a scaling run's copies `A@BUDGET` as `A`).
-    fn of(spec: &MatchSpec) -> PairArgs {
+    fn of(spec: &GamesSpec) -> PairArgs {
         let [a, b] = engine_pair(spec);
         let base = |name: &str| Some(model::base_name(name).to_string());
         PairArgs { a: base(&a), b: base(&b), source: SourceArgs::default(), dev: None, base: None }
@@ -350,7 +350,7 @@ impl PairArgs {
 }
 
 /// The names of a stored run's engines A and B.
-fn engine_pair(spec: &MatchSpec) -> [String; 2] {
+fn engine_pair(spec: &GamesSpec) -> [String; 2] {
     [0, 1].map(|i| spec.engines.get(i).map(|e| e.name.clone()).unwrap_or_default())
 }
 

@@ -27,7 +27,7 @@ use anyhow::{Context, anyhow};
 use std::path::PathBuf;
 
 use clap::{Args, Parser};
-use model::MatchSpec;
+use model::GamesSpec;
 
 use super::{Cli, CliResult, Command, run};
 
@@ -129,7 +129,7 @@ pub fn to_args(path: &str, text: &str, extra: &[String]) -> Result<Vec<String>, 
 /// # Errors
 ///
 /// A setting TOML cannot hold.
-pub fn write(spec: &MatchSpec) -> Result<String, toml::ser::Error> {
+pub fn write(spec: &GamesSpec) -> Result<String, toml::ser::Error> {
     let (command, flags) = super::stored_flags(spec)?;
     let mut file = toml::Table::new();
     file.insert("command".into(), command.into());

@@ -6,7 +6,7 @@
 use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{Invalid, MatchSpec, RunKind, Spsa};
+use model::{GamesSpec, Invalid, RunKind, Spsa};
 use serde::Serialize;
 
 use super::CliResult;
@@ -63,7 +63,7 @@ pub struct TuneArgs {
 impl TuneArgs {
     /// The flags of a stored tuning run: its one engine (θ+ and θ− are that
     /// engine under two names) and its parameters as they were resolved.
-    pub(super) fn of(spec: &MatchSpec) -> TuneArgs {
+    pub(super) fn of(spec: &GamesSpec) -> TuneArgs {
         let name = spec.engines.first().map_or("", |e| e.name.as_str());
         let engine = name.strip_suffix('+').unwrap_or(name).to_string();
         let spsa = spec.tune.as_deref();

@@ -1,5 +1,5 @@
 //! Engines as processes: the UCI protocol, one engine process, a player (an
-//! engine's seat: its process kept across games), engines by name, the engine I/O
+//! engine kept as one process across games), engines by name, the engine I/O
 //! log, engines built from source and their bench signatures, core pinning, the time an engine waited for a processor, the limit on open files, and `arena check`'s UCI compliance steps. Uses only [`crate::util`].
 
 pub mod affinity;
@@ -7,7 +7,7 @@ pub mod bench;
 pub mod check;
 pub mod engines;
 pub mod iolog;
-pub mod limits;
+pub mod open_files;
 pub mod player;
 pub mod process;
 pub mod source;

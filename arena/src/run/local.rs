@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use model::{MatchSpec, RunStatus, SuiteSpec, Verdict};
+use model::{GamesSpec, RunStatus, SuiteSpec, Verdict};
 
 use super::chunks::{ChunkWork, plan_chunks};
 use super::disk::Reserve;
@@ -36,7 +36,7 @@ pub enum RunEnd {
 ///
 /// [`RunError`] for a database failure, a bad time control or an engine
 /// that fails (check the engines with [`super::preflight`] first).
-pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &MatchSpec) -> Result<RunEnd, RunError> {
+pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     // The pairs of a process that ended (a crash, a kill) are replayed; a
     // worker's still playing, on this machine or another, stay its own.

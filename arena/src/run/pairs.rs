@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
-use model::{GameRecord, MatchSpec, PairPlan, PairingCounts, Perturbation, RunStatus, Spsa, Tally, Variant};
+use model::{GameRecord, GamesSpec, PairPlan, PairingCounts, Perturbation, RunStatus, Spsa, Tally, Variant};
 use openings::Opening;
 use reports::stats::machines::{pair_scores, residuals, to_set_aside};
 use reports::stats::sprt::llr;
@@ -38,7 +38,7 @@ pub struct PairWork {
     /// Run id.
     pub run: i64,
     /// The spec, engines resolved here.
-    pub spec: MatchSpec,
+    pub spec: GamesSpec,
     tcs: Vec<TimeControl>,
     /// Each pairing's engines (A, B), in the spec's order.
     names: Vec<(String, String)>,
@@ -67,7 +67,7 @@ impl PairWork {
     /// machine does not have.
     pub fn new(
         run: i64,
-        spec: MatchSpec,
+        spec: GamesSpec,
         counts: &[PairingCounts],
         clock_scale: Option<f64>,
     ) -> Result<PairWork, RunError> {

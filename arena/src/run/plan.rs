@@ -2,11 +2,11 @@
 //! plan of pairs (for each opening of each round, each pairing; each pair an
 //! opening played twice with colours swapped).
 
-use model::{MatchSpec, PairPlan, Variant};
+use model::{GamesSpec, PairPlan, Variant};
 use openings::{Book, Selection};
 
 /// The pairs to play, in order: for each opening of each round, each pairing.
-pub fn plan(spec: &MatchSpec, book: &Book) -> Vec<PairPlan> {
+pub fn plan(spec: &GamesSpec, book: &Book) -> Vec<PairPlan> {
     let selection = Selection { random_seed: spec.seed, start: spec.start, max_plies: spec.max_plies };
     let count = spec.openings_per_round * spec.rounds;
     let openings = book.select(&selection, count);
@@ -36,7 +36,7 @@ pub use crate::engine_io::uci::CHESS960_OPTION;
 /// `UCI_Chess960 true` among its options (replacing a value it had), so a
 /// worker on another machine sets it too, and an engine that does not declare
 /// it is refused before the run starts.
-pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
+pub fn apply_variant(spec: &mut GamesSpec, plan: &[PairPlan]) {
     let mut checked = std::collections::HashSet::new();
     let chess960 = plan.iter().any(|pair| checked.insert(&pair.fen) && openings::is_chess960(&pair.fen));
     if !chess960 {
@@ -51,7 +51,7 @@ pub fn apply_variant(spec: &mut MatchSpec, plan: &[PairPlan]) {
 
 /// Whether an engine of the run plays on a clock (a wall-clock time
 /// control or time per move), where its speed, and so the machine, decides.
-pub fn on_a_clock(spec: &MatchSpec) -> bool {
+pub fn on_a_clock(spec: &GamesSpec) -> bool {
     (0..spec.engines.len()).any(|i| !spec.time_control(i).is_deterministic())
 }
 
@@ -59,7 +59,7 @@ pub fn on_a_clock(spec: &MatchSpec) -> bool {
 /// a deterministic limit, and more openings planned per pairing than its
 /// book holds (only runs planned before [`cap_replays`]; a book that cannot
 /// be opened any more is taken as large enough).
-pub fn may_replay(spec: &MatchSpec) -> bool {
+pub fn may_replay(spec: &GamesSpec) -> bool {
     spec.tune.is_none()
         && spec.kind != model::RunKind::Import
         && !on_a_clock(spec)
@@ -83,7 +83,7 @@ fn book_len(name: &str) -> Option<usize> {
 /// count is its cap anyway), and the note names what plays more. `None`
 /// when nothing was capped (a tuning run's θ± differ from one iteration to
 /// the next, and so do its games).
-pub fn cap_replays(spec: &mut MatchSpec, book: &Book) -> Option<String> {
+pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<String> {
     let planned = spec.openings_per_round * spec.rounds;
     if spec.tune.is_some() || on_a_clock(spec) || planned <= book.len() || book.is_empty() {
         return None;

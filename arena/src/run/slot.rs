@@ -49,8 +49,8 @@ impl Runtime {
 /// (four scaling runs of eight engines each, taken in turn) is well inside.
 pub const IDLE_UNITS: u64 = 64;
 
-/// A player and the number of the slot's last unit that used it.
-struct Seat {
+/// A player the slot keeps, and the number of its last unit that used it.
+struct Kept {
     player: Player,
     last_unit: u64,
 }
@@ -62,7 +62,7 @@ pub struct Slot {
     /// Names this slot in the database (`host:pid/index`) and in log files.
     name: String,
     lease: Duration,
-    players: HashMap<(i64, String), Seat>,
+    players: HashMap<(i64, String), Kept>,
     /// Units that asked for players so far.
     units: u64,
     /// The CPUs its engines run on (`--affinity`).
@@ -124,7 +124,7 @@ impl Slot {
                 let launch = engine.launch(&self.runtime.arena_exe);
                 let mut player = Player::new(engine.clone(), tc.clone(), launch, log, self.runtime.timeouts);
                 player.pin(self.cpus.clone());
-                self.players.insert((run, engine.name.clone()), Seat { player, last_unit: 0 });
+                self.players.insert((run, engine.name.clone()), Kept { player, last_unit: 0 });
             }
         }
         let keys = engines.map(|(engine, _)| (run, engine.name.clone()));
@@ -132,11 +132,11 @@ impl Slot {
             return Err(RunError::Spec(format!("run {run} names engine '{}' twice", keys[0].1)));
         }
         let units = self.units;
-        let seats = self.players.get_disjoint_mut(keys.each_ref());
-        Ok(seats.map(|seat| {
-            let seat = seat.expect("inserted above");
-            seat.last_unit = units;
-            &mut seat.player
+        let kept = self.players.get_disjoint_mut(keys.each_ref());
+        Ok(kept.map(|kept| {
+            let kept = kept.expect("inserted above");
+            kept.last_unit = units;
+            &mut kept.player
         }))
     }
 
@@ -145,20 +145,20 @@ impl Slot {
     pub async fn retire_idle(&mut self) {
         let units = self.units;
         let idle: Vec<(i64, String)> = (self.players.iter())
-            .filter(|(_, seat)| units - seat.last_unit >= IDLE_UNITS)
+            .filter(|(_, kept)| units - kept.last_unit >= IDLE_UNITS)
             .map(|(key, _)| key.clone())
             .collect();
         for key in idle {
-            if let Some(mut seat) = self.players.remove(&key) {
-                seat.player.shutdown().await;
+            if let Some(mut kept) = self.players.remove(&key) {
+                kept.player.shutdown().await;
             }
         }
     }
 
     /// Quits every engine process of the slot.
     pub async fn shutdown(&mut self) {
-        for (_, mut seat) in self.players.drain() {
-            seat.player.shutdown().await;
+        for (_, mut kept) in self.players.drain() {
+            kept.player.shutdown().await;
         }
     }
 }

@@ -5,7 +5,7 @@
 //! multiplied by reference / measured. A machine slower than the run's
 //! floor is refused.
 
-use model::MatchSpec;
+use model::GamesSpec;
 
 use super::error::RunError;
 use crate::engine_io::bench::run_once;
@@ -22,7 +22,7 @@ use db::Db;
 pub async fn clock_scale(
     db: &Db,
     run: i64,
-    spec: &MatchSpec,
+    spec: &GamesSpec,
     arena_exe: &std::path::Path,
     slots: usize,
 ) -> Result<Option<f64>, RunError> {

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, ClaimedPair, Db, DbError};
-use model::{MatchSpec, RunKind, RunStatus, Spec, WorkerBeat};
+use model::{GamesSpec, RunKind, RunStatus, Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
@@ -386,7 +386,7 @@ fn names(engines: &[EngineSpec]) -> String {
 
 /// A run of games in a few words: its kind, engines and time control; a
 /// scaling run's engines once, with its budgets.
-fn what_plays(spec: &MatchSpec) -> String {
+fn what_plays(spec: &GamesSpec) -> String {
     if spec.budgets.is_empty() {
         return format!("{} {} at {}", spec.kind, names(&spec.engines), spec.tc);
     }

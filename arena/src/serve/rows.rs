@@ -4,7 +4,7 @@
 //! holding its units now.
 
 use db::{Db, DbError};
-use model::{MatchSpec, PairingCounts, RunInfo, RunStatus, Spec};
+use model::{GamesSpec, PairingCounts, RunInfo, RunStatus, Spec};
 use reports::report::{Align, Table};
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
 use reports::stats::sprt::llr;
@@ -49,10 +49,11 @@ pub struct RunRow {
     pub llr: Option<(f64, f64, f64)>,
     /// Seconds to the end at the pace of the latest games (running runs).
     pub eta_s: Option<f64>,
-    /// Game slots holding a unit of it now (`host:pid/index`); `seats` in
-    /// the JSON API, its name there since the API appeared.
-    #[serde(rename = "seats")]
+    /// Game slots holding a unit of it now (`host:pid/index`).
     pub slots: Vec<String>,
+    /// The same slots under the name the JSON API first gave them, kept
+    /// for the clients that read it.
+    pub seats: Vec<String>,
     /// Workers take higher priorities first.
     pub priority: i64,
     /// Created, Unix ms.
@@ -207,6 +208,7 @@ fn power_law(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
 pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
     let spec = Spec::of(run).ok();
     let (done, planned) = done_and_planned(db, run, spec.as_ref()).await?;
+    let slots = db.slots_on(run.id).await?;
     let mut row = RunRow {
         id: run.id,
         kind: run.kind.as_str().to_string(),
@@ -222,7 +224,8 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         trend: None,
         llr: None,
         eta_s: None,
-        slots: db.slots_on(run.id).await?,
+        seats: slots.clone(),
+        slots,
         priority: run.priority,
         created_ms: run.created_ms,
     };
@@ -251,7 +254,7 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
 
 /// A scaling run's trend: Elo per doubling of the budget over the budgets
 /// played, as its report computes it.
-fn trend(counts: &[PairingCounts], games: &MatchSpec) -> Option<Trend> {
+fn trend(counts: &[PairingCounts], games: &GamesSpec) -> Option<Trend> {
     let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
         let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
         let (elo, interval) = Estimate::from(summarize(&Counts::pairs(&pairing.tally))?).point()?;
@@ -261,7 +264,7 @@ fn trend(counts: &[PairingCounts], games: &MatchSpec) -> Option<Trend> {
 }
 
 /// The first pairing's W-D-L, Elo and, for an SPRT, LLR into `row`.
-fn first_pairing(counts: &[PairingCounts], games: &MatchSpec, row: &mut RunRow) {
+fn first_pairing(counts: &[PairingCounts], games: &GamesSpec, row: &mut RunRow) {
     let names = games.pairing_names();
     let Some((a, b)) = names.first() else { return };
     let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b) else { return };
@@ -283,7 +286,7 @@ fn first_pairing(counts: &[PairingCounts], games: &MatchSpec, row: &mut RunRow) 
 async fn games_eta(
     db: &Db,
     run: &RunInfo,
-    games: &MatchSpec,
+    games: &GamesSpec,
     counts: &[PairingCounts],
     total: i64,
 ) -> Result<Option<f64>, DbError> {

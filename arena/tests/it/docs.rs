@@ -218,29 +218,29 @@ fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
 /// depths 2..3; `RUN` is the run the command before made. Left out: what
 /// needs what the reader brings (`--repo`, a PostgreSQL `--db`, `engines.toml`'s
 /// `dev`), `serve`, and installing.
-#[test]
-fn the_readmes_tour_runs_with_fast_limits() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let tour = readme.split("## A five-minute tour").nth(1).unwrap().split("\n## ").next().unwrap();
-    let dir = temp_dir("tour");
+/// Runs `commands` (an example's `arena …` lines) in `dir` with fast
+/// limits in place of the page's long ones: two games, `nodes=300`, depths
+/// 2..3 on four positions, a cap of four games; `RUN` is the run the last
+/// command made (else 1). Returns the commands run, as run.
+fn run_fast(dir: &std::path::Path, commands: &[String], what: &str) -> Vec<String> {
+    let bin = std::path::Path::new(ARENA).parent().unwrap();
+    let path = format!("{}:/usr/games:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let (mut ran, mut last_run) = (Vec::new(), String::from("1"));
-    for command in examples(tour) {
+    for command in commands {
         let command = command.split(" > ").next().unwrap().trim().to_string();
         let words = shell_words(&command);
-        if ["--repo", "--db", "serve", "check"].iter().any(|skip| words.iter().any(|w| w == skip)) {
-            continue;
-        }
         let command_name = words.get(1).cloned().unwrap_or_default();
         let mut fast: Vec<String> = Vec::new();
         let mut rest = words.into_iter().skip(1);
         while let Some(word) = rest.next() {
             let replaced: Option<Vec<&str>> = match word.as_str() {
                 "--games" => Some(vec!["--games", "2"]),
+                "--max-games" => Some(vec!["--max-games", "4"]),
                 "--tc" => Some(vec!["--tc", "nodes=300"]),
                 "--budgets" if command_name == "extend" => Some(vec!["--budgets", "nodes=1200"]),
                 "--budgets" => Some(vec!["--budgets", "nodes=300,nodes=600"]),
                 "--depth" => Some(vec!["--depth", "2..3", "--count", "4"]),
+                "--nodes" if command_name == "suite" => Some(vec!["--nodes", "300", "--count", "4"]),
                 _ => None,
             };
             match replaced {
@@ -255,23 +255,73 @@ fn the_readmes_tour_runs_with_fast_limits() {
         if fast.first().is_some_and(|c| c == "suite") && !fast.iter().any(|w| w == "--count") {
             fast.extend(["--count".into(), "4".into()]);
         }
-        let args: Vec<&str> = fast.iter().map(String::as_str).collect();
-        let out = crate::common::arena(&dir, &args);
+        let out = Command::new(ARENA).args(&fast).env("PATH", &path).current_dir(dir).output().unwrap();
         assert!(
             out.status.success(),
-            "README's `{command}` as `arena {}`: {}",
-            args.join(" "),
+            "{what}: `{command}` as `arena {}`: {}",
+            fast.join(" "),
             String::from_utf8_lossy(&out.stderr)
         );
         if let Some(run) = String::from_utf8_lossy(&out.stdout).lines().find_map(|l| l.strip_prefix("arena run ")) {
             last_run = run.split(':').next().unwrap_or("1").to_string();
         }
-        ran.push(args.first().copied().unwrap_or_default().to_string());
+        ran.push(fast.first().cloned().unwrap_or_default());
     }
+    ran
+}
+
+#[test]
+fn the_readmes_tour_runs_with_fast_limits() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let tour = readme.split("## A five-minute tour").nth(1).unwrap().split("\n## ").next().unwrap();
+    let dir = temp_dir("tour");
+    let commands: Vec<String> = examples(tour)
+        .into_iter()
+        .filter(|command| {
+            let words = shell_words(command);
+            !["--repo", "--db", "serve", "check"].iter().any(|skip| words.iter().any(|w| w == skip))
+        })
+        .collect();
+    let ran = run_fast(&dir, &commands, "README's tour");
     for needed in ["elo", "show", "report", "sprt-calc", "scale", "extend", "tune", "suite", "moves", "prune"] {
         assert!(ran.iter().any(|r| r == needed), "the tour ran no `arena {needed}`: {ran:?}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The main example of each page of the guide that shows one it can run
+/// here (a block marked `<!-- runs -->`) runs with fast limits, in an
+/// empty folder; a block that names `RUN` gets a tournament of three
+/// presets to report on first. Pages whose examples need a PostgreSQL
+/// server, a git repository, a fastchess command line's own engines or a
+/// server left running are covered by their own tests (workers, source,
+/// dialects, serve).
+#[test]
+fn each_pages_main_example_runs_with_fast_limits() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut pages = Vec::new();
+    let entries = std::fs::read_dir(root.join("docs/src")).unwrap().map(|e| e.unwrap().path());
+    for page in entries.filter(|p| p.extension().is_some_and(|e| e == "md")) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for (n, block) in text.split("<!-- runs -->").skip(1).enumerate() {
+            let name = page.file_stem().unwrap().to_string_lossy().to_string();
+            let block = block.trim_start_matches('\n');
+            let end = block.find("\n\n").unwrap_or(block.len());
+            let commands = examples(&block[..end]);
+            assert!(!commands.is_empty(), "{name}: a block marked runs has no `arena …` line");
+            let dir = temp_dir(&format!("runs-{name}-{n}"));
+            if commands.iter().any(|c| shell_words(c).iter().any(|w| w == "RUN")) {
+                let setup = ["arena tournament --engines fhr,plain,nmp2 --games 2 --tc nodes=300".to_string()];
+                run_fast(&dir, &setup, &format!("{name}: a run to report on"));
+            }
+            run_fast(&dir, &commands, &name);
+            let _ = std::fs::remove_dir_all(&dir);
+            pages.push(name);
+        }
+    }
+    pages.sort();
+    assert_eq!(pages, ["engines", "reports", "suites-and-papers", "tuning"], "the pages whose main example runs");
 }
 
 /// The blocks of `page` marked `<!-- checked -->`: each `$ arena …` line

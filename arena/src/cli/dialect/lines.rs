@@ -155,7 +155,7 @@ impl Lines {
     }
 
     /// The lines of a run of `spec` with `planned` games.
-    pub(super) fn new(settings: Settings, spec: &model::MatchSpec, planned: u64) -> Lines {
+    pub(super) fn new(settings: Settings, spec: &model::GamesSpec, planned: u64) -> Lines {
         let names: Vec<String> = spec.engines.iter().map(|e| e.name.clone()).collect();
         // fastchess's head: `8+0.08, 1t, 16MB, book.epd`, `NULL` for an option not set.
         let option = |name: &str, unit: &str| {
@@ -406,7 +406,7 @@ impl Lines {
 }
 
 /// The games a run of `spec` plays: `M` of `Started game N of M`.
-pub(super) fn planned(spec: &model::MatchSpec) -> u64 {
+pub(super) fn planned(spec: &model::GamesSpec) -> u64 {
     2 * (spec.openings_per_round * spec.rounds * spec.pairings.len()) as u64
 }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail};
 use clap::Parser;
-use model::{MatchSpec, RunKind, Test, TimeControl};
+use model::{GamesSpec, RunKind, Test, TimeControl};
 
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
@@ -27,7 +27,7 @@ struct Translated {
 /// The run a foreign command line asks for, ready to start.
 pub(super) struct Run {
     pub(super) play: PlayArgs,
-    pub(super) spec: MatchSpec,
+    pub(super) spec: GamesSpec,
     pub(super) book: openings::Book,
 }
 

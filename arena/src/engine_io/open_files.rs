@@ -15,7 +15,7 @@ const FILES_PER_SLOT: u64 = 12;
 
 /// A concurrency this machine cannot hold.
 #[derive(Debug, thiserror::Error)]
-pub enum LimitError {
+pub enum OpenFilesError {
     /// The limit could not be read or raised.
     #[error("cannot read this process's limit on open files")]
     Unknown(#[source] std::io::Error),
@@ -33,12 +33,17 @@ pub enum LimitError {
 ///
 /// # Errors
 ///
-/// [`LimitError`] naming the concurrency, what it needs and the limit, with the fix.
-pub fn fit_open_files(concurrency: usize) -> Result<u64, LimitError> {
+/// [`OpenFilesError`] naming the concurrency, what it needs and the limit, with the fix.
+pub fn fit_open_files(concurrency: usize) -> Result<u64, OpenFilesError> {
     let needed = BASE_FILES + FILES_PER_SLOT * concurrency as u64;
-    let limit = rlimit::increase_nofile_limit(u64::MAX).map_err(LimitError::Unknown)?;
+    let limit = rlimit::increase_nofile_limit(u64::MAX).map_err(OpenFilesError::Unknown)?;
     if needed > limit {
-        return Err(LimitError::TooFew(concurrency, needed, limit, limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT));
+        return Err(OpenFilesError::TooFew(
+            concurrency,
+            needed,
+            limit,
+            limit.saturating_sub(BASE_FILES) / FILES_PER_SLOT,
+        ));
     }
     Ok(limit)
 }
