@@ -7,7 +7,7 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use model::{GamesSpec, PairPlan, RunKind, RunStatus, Spec};
+use model::{GamesSpec, RunKind, RunStatus, Spec};
 use serde::Serialize;
 
 use openings::Book;
@@ -16,6 +16,7 @@ use super::common::open_db;
 use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
 use super::{CliResult, DbArg, SprtParams, at_least, outln, whole_pairs};
 use crate::engine_io::engines::EngineSpec;
+use crate::run::plan::{add_budgets, at_budget, first_pairing};
 
 /// `arena elo`.
 #[derive(Args, Debug, Serialize)]
@@ -173,18 +174,6 @@ impl ScaleArgs {
     }
 }
 
-/// A and B as they play at `budget`: copies named `A@BUDGET` under it.
-fn at_budget(base: &[EngineSpec], budget: &model::TimeControl) -> Vec<EngineSpec> {
-    base.iter()
-        .map(|engine| {
-            let mut copy = engine.clone();
-            copy.name = format!("{}@{budget}", engine.name);
-            copy.tc = Some(budget.clone());
-            copy
-        })
-        .collect()
-}
-
 /// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
 /// under its budget), one pairing per budget, the same openings for all.
 pub(super) async fn scale(args: ScaleArgs) -> CliResult {
@@ -225,7 +214,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     let db = open_db(&args.db.target).await?;
     let info = db.run(args.run).await?;
     let run = info.id;
-    let Spec::Games(mut spec) = Spec::of(&info)? else {
+    let Spec::Games(spec) = Spec::of(&info)? else {
         return Err(anyhow!("run {run} is a suite run; only a scaling run (arena scale) takes more budgets"));
     };
     if spec.kind != RunKind::Scale {
@@ -239,44 +228,12 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
         outln!("run {run}: its {pending} pairs still to play spread evenly over its budgets");
         return Ok(());
     };
-    let added = &budgets.0;
-    let mut budgets = spec.budgets.clone();
-    budgets.extend(added.iter().cloned());
-    let budgets = model::Budgets(budgets);
-    let checked = budgets.check_axis().and_then(|()| budgets.check_growing(spec.budgets.len()));
-    checked.map_err(|e| anyhow!("--budgets: {e}"))?;
-    let budgets = budgets.0;
-    let pair = spec.pairings.first().and_then(|&(a, b)| Some([spec.engines.get(a)?, spec.engines.get(b)?]));
-    let [a, b] = pair.ok_or_else(|| anyhow!("run {run} has no pairing to copy; its spec is damaged"))?;
+    let [a, b] =
+        first_pairing(&spec).ok_or_else(|| anyhow!("run {run} has no pairing to copy; its spec is damaged"))?;
     let openings = db.pairing_openings(run, &a.name, &b.name).await?;
-    // The base engines, as `arena scale` was given them: a copy's name less its `@BUDGET`.
-    let base: Vec<_> = [a, b]
-        .map(|engine| {
-            let mut engine = engine.clone();
-            engine.name = model::base_name(&engine.name).to_string();
-            engine
-        })
-        .into();
-    let first_new = spec.pairings.len();
-    for budget in added {
-        let next = spec.engines.len();
-        spec.engines.extend(at_budget(&base, budget));
-        spec.pairings.push((next, next + 1));
-    }
-    spec.budgets = budgets;
-    let mut next = db.last_pair_index(run).await? + 1;
-    let mut pairs = Vec::with_capacity(openings.len() * added.len());
-    for opening in &openings {
-        for &(a, b) in &spec.pairings[first_new..] {
-            pairs.push(PairPlan {
-                index: next,
-                engine_a: spec.engines[a].name.clone(),
-                engine_b: spec.engines[b].name.clone(),
-                ..opening.clone()
-            });
-            next += 1;
-        }
-    }
+    let first_index = db.last_pair_index(run).await? + 1;
+    let (spec, pairs) = add_budgets(spec, budgets, &openings, first_index).map_err(|e| anyhow!("--budgets: {e}"))?;
+    let added = &budgets.0;
     db.extend_run(run, &info.spec, &Spec::Games(spec), &pairs).await?;
     let names: Vec<String> = added.iter().map(ToString::to_string).collect();
     let play = match info.status {

@@ -1,8 +1,9 @@
-//! What a stored match spec means here: each engine's time control, and the
+//! What a stored spec of games means here: each engine's time control, the
 //! plan of pairs (for each opening of each round, each pairing; each pair an
-//! opening played twice with colours swapped).
+//! opening played twice with colours swapped), and a scaling run's budgets
+//! and the pairs of budgets added to it.
 
-use model::{GamesSpec, PairPlan, Variant};
+use model::{Budgets, EngineSpec, GamesSpec, Invalid, PairPlan, TimeControl, Variant};
 use openings::{Book, Selection};
 
 /// The pairs to play, in order: for each opening of each round, each pairing.
@@ -108,4 +109,61 @@ pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<String> {
         book.len(),
         book.len(),
     ))
+}
+
+/// A and B as they play at `budget`: copies named `A@BUDGET` under it.
+pub fn at_budget(base: &[EngineSpec], budget: &TimeControl) -> Vec<EngineSpec> {
+    base.iter()
+        .map(|engine| {
+            let mut copy = engine.clone();
+            copy.name = format!("{}@{budget}", engine.name);
+            copy.tc = Some(budget.clone());
+            copy
+        })
+        .collect()
+}
+
+/// The engines of a run's first pairing, A then B (`None` for a damaged spec).
+pub fn first_pairing(spec: &GamesSpec) -> Option<[&EngineSpec; 2]> {
+    spec.pairings.first().and_then(|&(a, b)| Some([spec.engines.get(a)?, spec.engines.get(b)?]))
+}
+
+/// Scaling run `spec` with `added` budgets: its spec with a pairing of A
+/// and B copied at each new budget, and the pairs those play, one per
+/// opening its first pairing played (`openings`, in order), numbered from
+/// `first_index`.
+///
+/// # Errors
+///
+/// Budgets of another kind than the run's, given twice, or not larger
+/// than every budget before them; a spec with no pairing to copy.
+pub fn add_budgets(
+    mut spec: GamesSpec,
+    added: &Budgets,
+    openings: &[PairPlan],
+    first_index: i64,
+) -> Result<(GamesSpec, Vec<PairPlan>), Invalid> {
+    let budgets = Budgets(spec.budgets.iter().chain(&added.0).cloned().collect());
+    budgets.check_axis().and_then(|()| budgets.check_growing(spec.budgets.len()))?;
+    let [a, b] = first_pairing(&spec)
+        .ok_or_else(|| Invalid::new("budgets", "the run has no pairing to copy; its spec is damaged"))?;
+    // The base engines, as `arena scale` was given them: a copy's name less its `@BUDGET`.
+    let base: Vec<EngineSpec> =
+        [a, b].map(|engine| EngineSpec { name: model::base_name(&engine.name).to_string(), ..engine.clone() }).into();
+    let first_new = spec.pairings.len();
+    for budget in &added.0 {
+        let next = spec.engines.len();
+        spec.engines.extend(at_budget(&base, budget));
+        spec.pairings.push((next, next + 1));
+    }
+    spec.budgets = budgets.0;
+    let mut pairs = Vec::with_capacity(openings.len() * added.0.len());
+    for opening in openings {
+        for &(a, b) in &spec.pairings[first_new..] {
+            let index = first_index + pairs.len() as i64;
+            let (engine_a, engine_b) = (spec.engines[a].name.clone(), spec.engines[b].name.clone());
+            pairs.push(PairPlan { index, engine_a, engine_b, ..opening.clone() });
+        }
+    }
+    Ok((spec, pairs))
 }
