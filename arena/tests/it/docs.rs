@@ -223,6 +223,12 @@ fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
 /// 2..3 on four positions, a cap of four games; `RUN` is the run the last
 /// command made (else 1). Returns the commands run, as run.
 fn run_fast(dir: &std::path::Path, commands: &[String], what: &str) -> Vec<String> {
+    run_fast_with(dir, commands, what, &[])
+}
+
+/// [`run_fast`] with `env` set for every command; an `sprt` without a
+/// game cap gets one of four games.
+fn run_fast_with(dir: &std::path::Path, commands: &[String], what: &str, env: &[(&str, String)]) -> Vec<String> {
     let bin = std::path::Path::new(ARENA).parent().unwrap();
     let path = format!("{}:/usr/games:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
     let (mut ran, mut last_run) = (Vec::new(), String::from("1"));
@@ -255,7 +261,15 @@ fn run_fast(dir: &std::path::Path, commands: &[String], what: &str) -> Vec<Strin
         if fast.first().is_some_and(|c| c == "suite") && !fast.iter().any(|w| w == "--count") {
             fast.extend(["--count".into(), "4".into()]);
         }
-        let out = Command::new(ARENA).args(&fast).env("PATH", &path).current_dir(dir).output().unwrap();
+        if fast.first().is_some_and(|c| c == "sprt") && !fast.iter().any(|w| w == "--max-games") {
+            fast.extend(["--max-games".into(), "4".into()]);
+        }
+        let mut run = Command::new(ARENA);
+        run.args(&fast).env("PATH", &path).current_dir(dir);
+        for (name, value) in env {
+            run.env(name, value);
+        }
+        let out = run.output().unwrap();
         assert!(
             out.status.success(),
             "{what}: `{command}` as `arena {}`: {}",
@@ -322,6 +336,46 @@ fn each_pages_main_example_runs_with_fast_limits() {
     }
     pages.sort();
     assert_eq!(pages, ["engines", "reports", "suites-and-papers", "tuning"], "the pages whose main example runs");
+}
+
+/// The source page's one line (`arena sprt --repo ~/src/myengine --dev
+/// feature-x --base master --build "make -j EXE={exe}" …`) runs as written
+/// but for fast limits, against a repository at `~/src/myengine` whose
+/// makefile builds the test engine: master a random mover, feature-x one
+/// that grabs material.
+#[test]
+fn the_source_pages_one_line_builds_and_plays_two_revisions() {
+    use crate::source::{commit, git};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let page = std::fs::read_to_string(root.join("docs/src/source.md")).unwrap();
+    let section = page.split("## One line").nth(1).unwrap().split("\n## ").next().unwrap();
+    let commands = examples(section);
+    assert_eq!(commands.len(), 1, "{commands:?}");
+    let home = temp_dir("source-page");
+    let repo = home.join("src/myengine");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "master"]);
+    std::fs::write(
+        repo.join("Makefile"),
+        "all:\n\tsed \"s|@FAKE@|$(FAKE_ENGINE)|\" engine.sh > $(EXE) && chmod +x $(EXE)\n",
+    )
+    .unwrap();
+    git(&repo, &["add", "Makefile"]);
+    commit(&repo, 0, "echo 'Nodes searched : 1000'", "random mover");
+    git(&repo, &["checkout", "-q", "-b", "feature-x"]);
+    commit(&repo, 1000, "echo 'Nodes searched : 2000'", "grabs material");
+    let dir = home.join("work");
+    std::fs::create_dir_all(&dir).unwrap();
+    let env = [("HOME", home.display().to_string()), ("ARENA_CACHE", home.join("cache").display().to_string())];
+    let env = [env.as_slice(), &[("FAKE_ENGINE", crate::common::FAKE.to_string())]].concat();
+    run_fast_with(&dir, &commands, "source.md's one line", &env);
+    let report = stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]));
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    let names: Vec<&str> =
+        report["header"]["engines"].as_array().unwrap().iter().filter_map(|e| e["name"].as_str()).collect();
+    assert_eq!(names, ["feature-x", "master"], "each engine named after its revision");
+    assert_eq!(report["header"]["games_played"], 4, "the cap of four games");
+    let _ = std::fs::remove_dir_all(&home);
 }
 
 /// The blocks of `page` marked `<!-- checked -->`: each `$ arena …` line

@@ -20,7 +20,7 @@ fn engine_script(grab: u32, bench: &str) -> String {
     format!("#!/bin/sh\nif [ \"$1\" = bench ]; then {bench}; exit 0; fi\nexec @FAKE@ flat {grab}\n")
 }
 
-fn git(dir: &Path, args: &[&str]) -> String {
+pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("git")
         .args(["-c", "user.name=arena", "-c", "user.email=arena@test", "-c", "init.defaultBranch=main"])
         .args(args)
@@ -32,7 +32,7 @@ fn git(dir: &Path, args: &[&str]) -> String {
 }
 
 /// Commits the engine at `grab` with `bench` to the repository's checked-out branch.
-fn commit(repo: &Path, grab: u32, bench: &str, message: &str) -> String {
+pub(crate) fn commit(repo: &Path, grab: u32, bench: &str, message: &str) -> String {
     std::fs::write(repo.join("engine.sh"), engine_script(grab, bench)).unwrap();
     git(repo, &["add", "engine.sh"]);
     git(repo, &["commit", "-qm", message]);
