@@ -247,7 +247,13 @@ fn run_fast_with(dir: &std::path::Path, commands: &[String], what: &str, env: &[
                 "--budgets" => Some(vec!["--budgets", "nodes=300,nodes=600"]),
                 "--depth" => Some(vec!["--depth", "2..3", "--count", "4"]),
                 "--nodes" if command_name == "suite" => Some(vec!["--nodes", "300", "--count", "4"]),
+                "-rounds" => Some(vec!["-rounds", "1"]),
                 _ => None,
+            };
+            // fastchess's and cutechess's time control, one word.
+            let word = match word.strip_prefix("tc=") {
+                Some(_) => "nodes=300".to_string(),
+                None => word,
             };
             match replaced {
                 Some(words) => {
@@ -307,10 +313,11 @@ fn the_readmes_tour_runs_with_fast_limits() {
 /// The main example of each page of the guide that shows one it can run
 /// here (a block marked `<!-- runs -->`) runs with fast limits, in an
 /// empty folder; a block that names `RUN` gets a tournament of three
-/// presets to report on first. Pages whose examples need a PostgreSQL
-/// server, a git repository, a fastchess command line's own engines or a
-/// server left running are covered by their own tests (workers, source,
-/// dialects, serve).
+/// presets to report on first. The source page's and "Coming from…"'s
+/// main examples need a repository and programs of their own: tests of
+/// their own below run them. Those of the pages on many machines and the
+/// dashboard need a PostgreSQL server and a server left running: the
+/// workers, roles and serve tests play them.
 #[test]
 fn each_pages_main_example_runs_with_fast_limits() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -376,6 +383,33 @@ fn the_source_pages_one_line_builds_and_plays_two_revisions() {
     assert_eq!(names, ["feature-x", "master"], "each engine named after its revision");
     assert_eq!(report["header"]["games_played"], 4, "the cap of four games");
     let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The first example of "Coming from…", a fastchess command line, runs as
+/// written but for fast limits, with `./dev` and `./base` the bundled
+/// engine and a small EPD book as `UHO.epd`: one round, both games in its
+/// PGN and in the run.
+#[test]
+fn the_coming_from_pages_fastchess_line_runs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let page = std::fs::read_to_string(root.join("docs/src/coming-from.md")).unwrap();
+    let first = examples(&page).into_iter().next().unwrap();
+    assert!(first.starts_with("arena fastchess "), "{first}");
+    let dir = temp_dir("coming-from");
+    for (name, preset) in [("dev", "fhr"), ("base", "plain")] {
+        let script = dir.join(name);
+        std::fs::write(&script, format!("#!/bin/sh\nexec '{ARENA}' engine-uci --pruning {preset}\n")).unwrap();
+        std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let book = "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - id \"e4 e5\";\n\
+                rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - id \"d4 d5\";\n";
+    std::fs::write(dir.join("UHO.epd"), book).unwrap();
+    run_fast(&dir, &[first], "coming-from.md's fastchess line");
+    let pgn = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    assert_eq!(pgn.matches("[White \"").count(), 2, "one round of two games:\n{pgn}");
+    let show = stdout(&arena_ok(&dir, &["show", "1"]));
+    assert!(show.contains("dev") && show.contains("base"), "{show}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The blocks of `page` marked `<!-- checked -->`: each `$ arena …` line
