@@ -313,11 +313,10 @@ fn the_readmes_tour_runs_with_fast_limits() {
 /// The main example of each page of the guide that shows one it can run
 /// here (a block marked `<!-- runs -->`) runs with fast limits, in an
 /// empty folder; a block that names `RUN` gets a tournament of three
-/// presets to report on first. The source page's and "Coming from…"'s
-/// main examples need a repository and programs of their own: tests of
-/// their own below run them. Those of the pages on many machines and the
-/// dashboard need a PostgreSQL server and a server left running: the
-/// workers, roles and serve tests play them.
+/// presets to report on first. The main examples of the source page,
+/// "Coming from…", many machines and the dashboard need a repository,
+/// programs, a PostgreSQL server or a server left running: tests of their
+/// own below run them.
 #[test]
 fn each_pages_main_example_runs_with_fast_limits() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
@@ -409,6 +408,66 @@ fn the_coming_from_pages_fastchess_line_runs() {
     assert_eq!(pgn.matches("[White \"").count(), 2, "one round of two games:\n{pgn}");
     let show = stdout(&arena_ok(&dir, &["show", "1"]));
     assert!(show.contains("dev") && show.contains("base"), "{show}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first block of "Many machines, one run", on a scratch PostgreSQL
+/// schema: the run created with `--no-local` (fast limits), a worker that
+/// plays it (with the owner's URL in place of the worker role's, and
+/// `--run 1` so that it ends with the run), and `arena show` from anywhere.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_many_machines_pages_run_is_played_by_a_worker() {
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let url = match db::scratch_postgres(&server.parse().unwrap(), "arena_docs_many_machines").await {
+        Ok(db::Target::Postgres(url)) => url,
+        Ok(other) => panic!("a scratch PostgreSQL target is no SQLite file: {other:?}"),
+        Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
+        Err(e) => return eprintln!("skipping the many-machines page: {e}"),
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let page = std::fs::read_to_string(root.join("docs/src/many-machines.md")).unwrap();
+    let page =
+        page.replace("postgres://arena@db.lan/arena", &url).replace("postgres://arena_worker@db.lan/arena", &url);
+    let block: Vec<&str> =
+        page.lines().skip_while(|l| !l.starts_with("    ")).take_while(|l| !l.trim().is_empty()).collect();
+    let commands = examples(&block.join("\n"));
+    assert!(commands.len() == 2 && commands[0].starts_with("arena sprt"), "{commands:?}");
+    let worker = block.iter().find_map(|l| l.split_once("arena worker ")).map(|(_, rest)| rest).unwrap();
+    let dir = temp_dir("many-machines");
+    run_fast(&dir, &commands[..1], "many-machines.md's run");
+    let mut args = vec!["worker".to_string()];
+    args.extend(shell_words(worker));
+    args.extend(["--run".into(), "1".into()]);
+    let out = Command::new(ARENA).args(&args).current_dir(&dir).output().unwrap();
+    assert!(out.status.success(), "many-machines.md's worker: {}", String::from_utf8_lossy(&out.stderr));
+    run_fast(&dir, &commands[1..], "many-machines.md's show");
+    let report = stdout(&arena_ok(&dir, &["report", "1", "--format", "json", "--db", &url]));
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["header"]["games_played"], 4, "the worker played the run to its cap");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The dashboard page's first line serves the runs of the folder's
+/// database: the runs list and a run's page answer.
+#[test]
+fn the_dashboard_pages_first_line_serves_the_runs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let page = std::fs::read_to_string(root.join("docs/src/dashboard.md")).unwrap();
+    let first = examples(&page).into_iter().next().unwrap();
+    let words = shell_words(&first);
+    assert_eq!(words[..2], ["arena", "serve"], "{first}");
+    let dir = temp_dir("dashboard-page");
+    run_fast(&dir, &["arena tournament --engines fhr,plain,nmp2 --games 2 --tc nodes=300".into()], "a run to serve");
+    let args: Vec<&str> = words[2..].iter().map(String::as_str).collect();
+    let (mut child, address) = crate::common::start_serve(&dir, &args);
+    let (status, runs) = crate::common::http(address, "GET", "/", &[], "");
+    let (run_status, run) = crate::common::http(address, "GET", "/runs/1", &[], "");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(status, 200, "{runs}");
+    assert!(runs.contains("<a href=\"/runs/1\">1</a>"), "{runs}");
+    assert_eq!(run_status, 200, "{run}");
+    assert!(run.contains("fhr") && run.contains("nmp2"), "{run}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
