@@ -132,6 +132,12 @@ pub struct PlayArgs {
     #[serde(skip)]
     #[arg(skip)]
     chosen: Vec<String>,
+    /// The game cap the command chose, said with the run's first line
+    /// unless the book lowers it (a deterministic limit: see `cap_replays`,
+    /// whose note then says both numbers).
+    #[serde(skip)]
+    #[arg(skip)]
+    chosen_cap: Option<String>,
 }
 
 /// An engine built from a revision of a git repository, on the command
@@ -218,6 +224,12 @@ impl PlayArgs {
         self.chosen.push(note);
     }
 
+    /// Says `note`, the game cap chosen, with the run's first line, unless
+    /// the book lowers the cap.
+    pub(super) fn say_cap_at_start(&mut self, note: String) {
+        self.chosen_cap = Some(note);
+    }
+
     /// The flags that play `spec` again (see [`super::stored_command`]).
     pub(super) fn of(spec: &GamesSpec) -> PlayArgs {
         let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
@@ -253,6 +265,7 @@ impl PlayArgs {
             quiet: QuietArg::default(),
             no_local: false,
             chosen: Vec::new(),
+            chosen_cap: None,
         }
     }
 }
@@ -443,8 +456,9 @@ pub(super) async fn start(play: &PlayArgs, spec: GamesSpec, book: &Book) -> CliR
 
 /// Checks, stores and plays (or leaves to workers) a run of games, shown as `view` says.
 pub(super) async fn start_as(play: &PlayArgs, mut spec: GamesSpec, book: &Book, view: View<'_>) -> CliResult {
-    if let Some(note) = cap_replays(&mut spec, book) {
-        crate::term::note(&note);
+    let replays_capped = cap_replays(&mut spec, book);
+    if let Some(note) = &replays_capped {
+        crate::term::note(note);
     }
     let plan = plan(&spec, book);
     apply_variant(&mut spec, &plan);
@@ -479,7 +493,8 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: GamesSpec, book: &Book, 
     check_identities(&db, run, &spec, &measured, false).await?;
     if !play.quiet.quiet {
         crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
-        for chosen in &play.chosen {
+        let cap = play.chosen_cap.as_ref().filter(|_| replays_capped.is_none());
+        for chosen in play.chosen.iter().chain(cap) {
             crate::term::note(chosen);
         }
         if !play.no_local && crate::term::is_terminal() && plan.len() >= LONG_RUN_PAIRS {

@@ -376,7 +376,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
         Some(games) => games,
         None => {
             let (cap, expected) = cap_of(&test);
-            play.say_at_start(format!(
+            play.say_cap_at_start(format!(
                 "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose)"
             ));
             cap

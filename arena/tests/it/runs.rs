@@ -416,5 +416,12 @@ fn an_sprt_without_a_book_or_a_cap_takes_a_large_shuffled_book_and_a_cap_from_it
     let shown = crate::common::stdout(&crate::common::arena_ok(&dir, &["show", "1", "--config"]));
     assert!(shown.contains("openings = \"noob_2moves\"") && shown.contains("seed = "), "{shown}");
     assert!(shown.contains("max-games = 83724"), "{shown}");
+    // Under a deterministic limit the book lowers the cap: one number of
+    // games on the screen, the book's, and the cap it replaces named once.
+    let out = arena(&dir, &["sprt", "--a", "fhr", "--b", "nmp2", "--tc", "nodes=2000", "--no-local", "--db", "n.db"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("up to 14628 games per pairing, not 83724"), "{said}");
+    assert!(said.contains("at nodes=2000, 14628 games from noob_2moves") && !said.contains("at most "), "{said}");
     let _ = std::fs::remove_dir_all(&dir);
 }
