@@ -130,7 +130,8 @@ pub struct Statistics {
     pub trinomial_estimate: Option<Estimate>,
     /// From pair counts.
     pub pentanomial_estimate: Option<Estimate>,
-    /// Exact sign test on decisive games.
+    /// Exact sign test on decisive games (given pairs alone: on the pairs
+    /// that scored above or below even).
     pub exact_p_value: Option<f64>,
     /// SPRT state.
     pub sprt: Option<SprtState>,
@@ -194,7 +195,11 @@ impl Statistics {
             draws: wdl.map(|t| t.1),
             losses: wdl.map(|t| t.2),
             pentanomial,
-            exact_p_value: wdl.map(|(w, _, l)| exact_p_value(w, l)),
+            // The sign test on decisive games; given pairs alone, on pairs
+            // that scored above or below even (DD+WL pairs are ties).
+            exact_p_value: wdl
+                .map(|(w, _, l)| exact_p_value(w, l))
+                .or_else(|| pentanomial.map(|p| exact_p_value(p[3] + p[4], p[0] + p[1]))),
             trinomial_estimate,
             pentanomial_estimate,
             sprt,
@@ -464,6 +469,21 @@ mod tests {
         assert!(h0.starts_with("SPRT accepted H0: A is weaker than B (LLR "), "{h0}");
         let h0 = verdict(lost, -5.0, -2.5, Model::Logistic);
         assert!(h0.starts_with("SPRT accepted H0: A loses more than 2.5 Elo to B (LLR "), "{h0}");
+    }
+
+    /// Pairs alone (`arena stats --ptnml`): the small sample's p is the
+    /// sign test's on pairs above and below even, not the normal
+    /// approximation's, which called one pair of two wins significant
+    /// beside a lower bound of -51.8 Elo.
+    #[test]
+    fn pairs_alone_take_the_sign_test_on_pairs() {
+        let one_pair = Statistics::new(None, Some([0, 0, 0, 0, 1]), None, None);
+        assert!((one_pair.exact_p_value.unwrap() - 1.0).abs() < 1e-9, "{:?}", one_pair.exact_p_value);
+        assert_eq!(one_pair.verdict, "not significant (p = 1.000): too few games to size the difference; play more");
+        // Five pairs, 3 above even (WD, WW, WW) and 1 below (LD): p = 0.625.
+        let five = Statistics::new(None, Some([0, 1, 1, 1, 2]), None, None);
+        assert!((five.exact_p_value.unwrap() - 0.625).abs() < 1e-12, "{:?}", five.exact_p_value);
+        assert!(five.verdict.starts_with("not significant (p = 0.625)"), "{}", five.verdict);
     }
 
     #[test]
