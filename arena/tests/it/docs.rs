@@ -218,6 +218,12 @@ fn every_example_in_the_readme_and_the_guide_is_a_command_arena_takes() {
 /// depths 2..3; `RUN` is the run the command before made. Left out: what
 /// needs what the reader brings (`--repo`, a PostgreSQL `--db`, `engines.toml`'s
 /// `dev`), `serve`, and installing.
+/// The text of the guide's page `name` (`docs/src/NAME.md`).
+fn guide_page(name: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    std::fs::read_to_string(root.join(format!("docs/src/{name}.md"))).unwrap()
+}
+
 /// Runs `commands` (an example's `arena …` lines) in `dir` with fast
 /// limits in place of the page's long ones: two games, `nodes=300`, depths
 /// 2..3 on four positions, a cap of four games; `RUN` is the run the last
@@ -352,8 +358,7 @@ fn each_pages_main_example_runs_with_fast_limits() {
 #[test]
 fn the_source_pages_one_line_builds_and_plays_two_revisions() {
     use crate::source::{commit, git};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let page = std::fs::read_to_string(root.join("docs/src/source.md")).unwrap();
+    let page = guide_page("source");
     let section = page.split("## One line").nth(1).unwrap().split("\n## ").next().unwrap();
     let commands = examples(section);
     assert_eq!(commands.len(), 1, "{commands:?}");
@@ -390,8 +395,7 @@ fn the_source_pages_one_line_builds_and_plays_two_revisions() {
 /// PGN and in the run.
 #[test]
 fn the_coming_from_pages_fastchess_line_runs() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let page = std::fs::read_to_string(root.join("docs/src/coming-from.md")).unwrap();
+    let page = guide_page("coming-from");
     let first = examples(&page).into_iter().next().unwrap();
     assert!(first.starts_with("arena fastchess "), "{first}");
     let dir = temp_dir("coming-from");
@@ -424,8 +428,7 @@ async fn the_many_machines_pages_run_is_played_by_a_worker() {
         Err(e) if std::env::var_os("CI").is_some() => panic!("CI needs a PostgreSQL server: {e}"),
         Err(e) => return eprintln!("skipping the many-machines page: {e}"),
     };
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let page = std::fs::read_to_string(root.join("docs/src/many-machines.md")).unwrap();
+    let page = guide_page("many-machines");
     let page =
         page.replace("postgres://arena@db.lan/arena", &url).replace("postgres://arena_worker@db.lan/arena", &url);
     let block: Vec<&str> =
@@ -451,8 +454,7 @@ async fn the_many_machines_pages_run_is_played_by_a_worker() {
 /// database: the runs list and a run's page answer.
 #[test]
 fn the_dashboard_pages_first_line_serves_the_runs() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let page = std::fs::read_to_string(root.join("docs/src/dashboard.md")).unwrap();
+    let page = guide_page("dashboard");
     let first = examples(&page).into_iter().next().unwrap();
     let words = shell_words(&first);
     assert_eq!(words[..2], ["arena", "serve"], "{first}");
