@@ -29,11 +29,11 @@ impl Db {
     /// A database failure (then none is stored).
     pub async fn plan_suite_chunks(&self, run: i64, chunks: &[SuiteChunkPlan]) -> Result<bool, DbError> {
         let mut tx = self.write().await?;
-        let existing = sqlx::query(self.backend.sql("SELECT id FROM suite_chunks WHERE run_id = ? LIMIT 1"))
-            .bind(run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let existing = tx
+            .fetch_optional(
+                sqlx::query(self.backend.sql("SELECT id FROM suite_chunks WHERE run_id = ? LIMIT 1")).bind(run),
+            )
+            .await?;
         if existing.is_some() {
             return Ok(false);
         }
@@ -52,9 +52,9 @@ impl Db {
                     .bind(chunk.first_position)
                     .bind(chunk.positions);
             }
-            query.execute(&mut *tx).await.map_err(|e| self.error(e))?;
+            tx.execute(query).await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(true)
     }
 
@@ -72,7 +72,7 @@ impl Db {
     ) -> Result<Option<ClaimedChunk>, DbError> {
         // A chunk keeps its answers when its lease runs out: either claim is
         // one statement, committed alone.
-        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        let mut connection = self.alone().await?;
         for free in [Free::Pending, Free::Expired] {
             if let Some(row) = self.claim_next(&mut connection, Queue::SuiteChunks, free, run, worker, lease).await? {
                 return Ok(Some(claimed_chunk(&row)));
@@ -136,25 +136,26 @@ impl Db {
         }
         self.insert_suite_results(&mut tx, chunk.run, results).await?;
         let status = if complete { "done" } else { "pending" };
-        sqlx::query(sql("UPDATE suite_chunks SET status = ?, lease_until = NULL WHERE id = ?"))
-            .bind(status)
-            .bind(chunk.id)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
-        let left = sqlx::query(sql("SELECT id FROM suite_chunks WHERE run_id = ? AND status != 'done' LIMIT 1"))
-            .bind(chunk.run)
-            .fetch_optional(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        tx.execute(
+            sqlx::query(sql("UPDATE suite_chunks SET status = ?, lease_until = NULL WHERE id = ?"))
+                .bind(status)
+                .bind(chunk.id),
+        )
+        .await?;
+        let left = tx
+            .fetch_optional(
+                sqlx::query(sql("SELECT id FROM suite_chunks WHERE run_id = ? AND status != 'done' LIMIT 1"))
+                    .bind(chunk.run),
+            )
+            .await?;
         if left.is_none() {
-            sqlx::query(sql("UPDATE runs SET status = 'finished', finished_ms = {now_ms} WHERE id = ?"))
-                .bind(chunk.run)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(
+                sqlx::query(sql("UPDATE runs SET status = 'finished', finished_ms = {now_ms} WHERE id = ?"))
+                    .bind(chunk.run),
+            )
+            .await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(Some(left.is_none()))
     }
 
@@ -179,15 +180,12 @@ impl Db {
     pub async fn reset_suite_chunks(&self, run: i64) -> Result<u64, DbError> {
         let expired = if self.is_shared() { " AND (lease_until IS NULL OR lease_until < {now_ms})" } else { "" };
         let mut tx = self.write().await?;
-        let reset = sqlx::query(self.backend.sql(&format!(
+        let reset = tx.execute(sqlx::query(self.backend.sql(&format!(
             "UPDATE suite_chunks SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running'{expired}"
         )))
-        .bind(run)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
+        .bind(run)).await?
         .rows_affected();
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(reset)
     }
 }

@@ -7,8 +7,9 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyRow};
 use sqlx::pool::PoolOptions;
 use sqlx::sqlite::SqliteConnectOptions;
-use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
+use crate::conn::Conn;
 use crate::dialect::Backend;
 use crate::{DbError, Target};
 
@@ -308,7 +309,7 @@ impl Db {
         }
         let db = Db { pool, backend, shown, sqlite_url };
         let tx = db.write().await?;
-        tx.commit().await.map_err(|e| db.error(e))?;
+        tx.commit().await?;
         // Runs stored before their counts were kept get them now (once).
         db.count_stored_runs().await?;
         Ok(db)
@@ -356,7 +357,7 @@ impl Db {
 
     /// A write transaction: SQLite takes the write lock at once (`BEGIN
     /// IMMEDIATE`); PostgreSQL locks rows as statements reach them.
-    pub(crate) async fn write(&self) -> Result<Transaction<'static, Any>, DbError> {
+    pub(crate) async fn write(&self) -> Result<Conn<'_>, DbError> {
         let begin = || async {
             match self.backend {
                 Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
@@ -374,6 +375,7 @@ impl Db {
             }
             begun => begun,
         }
+        .map(|tx| Conn::write(self, tx))
         .map_err(|e| self.error(e))
     }
 
@@ -408,7 +410,7 @@ impl Db {
 
     /// The rows of a query whose only parameter is a run id.
     pub(crate) async fn rows_of_run(&self, sql: &str, run: i64) -> Result<Vec<AnyRow>, DbError> {
-        sqlx::query(self.backend.sql(sql)).bind(run).fetch_all(&self.pool).await.map_err(|e| self.error(e))
+        self.fetch_all(sqlx::query(self.backend.sql(sql)).bind(run)).await
     }
 
     /// [`Db::rows_of_run`], each row made a `T` as it arrives: a view's
@@ -422,9 +424,9 @@ impl Db {
         mut make: impl FnMut(&AnyRow) -> Option<T>,
     ) -> Result<Vec<T>, DbError> {
         use futures_util::TryStreamExt;
-        let mut rows = sqlx::query(self.backend.sql(sql)).bind(run).fetch(&self.pool);
+        let mut rows = std::pin::pin!(self.fetch(sqlx::query(self.backend.sql(sql)).bind(run)));
         let mut out = Vec::new();
-        while let Some(row) = rows.try_next().await.map_err(|e| self.error(e))? {
+        while let Some(row) = rows.try_next().await? {
             out.extend(make(&row));
         }
         Ok(out)

@@ -11,11 +11,11 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::any::Any;
-use sqlx::{Row, Transaction};
+use sqlx::Row;
 
 use model::Latencies;
 
+use crate::conn::Conn;
 use crate::dialect::Backend;
 use crate::{Db, DbError};
 
@@ -59,7 +59,7 @@ impl Db {
     /// finishers.
     pub(crate) async fn count_finished(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         run: i64,
         pair: i64,
         llr: Option<f64>,
@@ -86,7 +86,7 @@ impl Db {
                 for value in statements.iter().flat_map(|(_, binds)| binds.iter().copied()) {
                     query = query.bind(value);
                 }
-                query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+                tx.execute(query).await?;
                 if overheads {
                     self.add_overheads(tx, run, games).await?;
                 }
@@ -94,12 +94,7 @@ impl Db {
             }
             Backend::Sqlite => {
                 if let Some(llr) = llr {
-                    sqlx::query(self.backend.sql(set_llr))
-                        .bind(llr)
-                        .bind(pair)
-                        .execute(&mut **tx)
-                        .await
-                        .map_err(|e| self.error(e))?;
+                    tx.execute(sqlx::query(self.backend.sql(set_llr)).bind(llr).bind(pair)).await?;
                 }
                 self.add_counts(tx, run, games, overheads).await
             }
@@ -109,64 +104,52 @@ impl Db {
     /// Fills the counts of every run stored before they were kept, a run per
     /// transaction.
     pub(crate) async fn count_stored_runs(&self) -> Result<(), DbError> {
-        let runs: Vec<i64> = sqlx::query_scalar("SELECT id FROM runs WHERE counts_kept = 0 ORDER BY id")
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self.fetch_all(sqlx::query("SELECT id FROM runs WHERE counts_kept = 0 ORDER BY id")).await?;
+        let runs = rows.iter().map(|row| row.get::<i64, _>("id"));
         for run in runs {
             let mut tx = self.write().await?;
             // Locks the run as finishing a pair does, so no pair of it
             // finishes while its counts are made; another process may have
             // counted it meanwhile.
-            let kept: Option<i64> =
-                sqlx::query_scalar(self.backend.sql("SELECT counts_kept FROM runs WHERE id = ? {for_update}"))
-                    .bind(run)
-                    .fetch_optional(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
+            let kept: Option<i64> = tx
+                .fetch_optional(
+                    sqlx::query(self.backend.sql("SELECT counts_kept FROM runs WHERE id = ? {for_update}")).bind(run),
+                )
+                .await?
+                .map(|row| row.get("counts_kept"));
             if kept == Some(0) {
                 for table in ["run_pairs", "run_progress", "run_games", "run_engine_totals", "run_overheads"] {
-                    sqlx::query(self.backend.sql(&format!("DELETE FROM {table} WHERE run_id = ?")))
-                        .bind(run)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(|e| self.error(e))?;
+                    tx.execute(
+                        sqlx::query(self.backend.sql(&format!("DELETE FROM {table} WHERE run_id = ?"))).bind(run),
+                    )
+                    .await?;
                 }
-                sqlx::query(
-                    self.backend
-                        .sql(&format!("UPDATE pairs SET {} WHERE run_id = ? AND status = 'done'", PAIR_RESULTS)),
+                tx.execute(
+                    sqlx::query(
+                        self.backend
+                            .sql(&format!("UPDATE pairs SET {} WHERE run_id = ? AND status = 'done'", PAIR_RESULTS)),
+                    )
+                    .bind(run),
                 )
-                .bind(run)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+                .await?;
                 self.add_counts(&mut tx, run, Games::Run(run), true).await?;
-                sqlx::query(self.backend.sql("UPDATE runs SET counts_kept = 1 WHERE id = ?"))
-                    .bind(run)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
+                tx.execute(sqlx::query(self.backend.sql("UPDATE runs SET counts_kept = 1 WHERE id = ?")).bind(run))
+                    .await?;
             }
-            tx.commit().await.map_err(|e| self.error(e))?;
+            tx.commit().await?;
         }
         Ok(())
     }
 
     /// Adds `games` to run `run`'s `run_pairs`, `run_progress`, `run_games`,
     /// `run_engine_totals` and, with `overheads`, `run_overheads`.
-    async fn add_counts(
-        &self,
-        tx: &mut Transaction<'static, Any>,
-        run: i64,
-        games: Games,
-        overheads: bool,
-    ) -> Result<(), DbError> {
+    async fn add_counts(&self, tx: &mut Conn<'_>, run: i64, games: Games, overheads: bool) -> Result<(), DbError> {
         for (text, binds) in &count_statements(run, games, "MAX(p.llr)") {
             let mut query = sqlx::query(self.backend.sql(text));
             for value in binds {
                 query = query.bind(*value);
             }
-            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(query).await?;
         }
         match overheads {
             true => self.add_overheads(tx, run, games).await,
@@ -176,16 +159,17 @@ impl Db {
 
     /// Adds the move overheads of `games` to `run_overheads`: the
     /// histograms are text in the games' rows, so they are summed here.
-    async fn add_overheads(&self, tx: &mut Transaction<'static, Any>, run: i64, games: Games) -> Result<(), DbError> {
-        let rows = sqlx::query(self.backend.sql(&format!(
-            "SELECT g.machine, g.white, g.black, g.white_overheads, g.black_overheads FROM games g \
+    async fn add_overheads(&self, tx: &mut Conn<'_>, run: i64, games: Games) -> Result<(), DbError> {
+        let rows = tx
+            .fetch_all(
+                sqlx::query(self.backend.sql(&format!(
+                    "SELECT g.machine, g.white, g.black, g.white_overheads, g.black_overheads FROM games g \
              WHERE {} AND (g.white_overheads <> '' OR g.black_overheads <> '')",
-            games.filter()
-        )))
-        .bind(games.id())
-        .fetch_all(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+                    games.filter()
+                )))
+                .bind(games.id()),
+            )
+            .await?;
         let mut sums: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &rows {
             let machine: String = row.get("machine");
@@ -214,7 +198,7 @@ impl Db {
                     .bind(i64::from(bucket))
                     .bind(i64::try_from(moves).unwrap_or(i64::MAX));
             }
-            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(query).await?;
         }
         Ok(())
     }

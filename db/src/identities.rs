@@ -15,22 +15,22 @@ impl Db {
     /// A database failure.
     pub async fn record_identity(&self, run: i64, identity: &EngineIdentity) -> Result<(), DbError> {
         let mut tx = self.write().await?;
-        sqlx::query(self.backend.sql(
-            "INSERT INTO engine_identities (run_id, engine, host, sha256, id_name, bench, nps, accepted, seen_ms) \
+        tx.execute(
+            sqlx::query(self.backend.sql(
+                "INSERT INTO engine_identities (run_id, engine, host, sha256, id_name, bench, nps, accepted, seen_ms) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, {now_ms})",
-        ))
-        .bind(run)
-        .bind(&identity.engine)
-        .bind(&identity.host)
-        .bind(&identity.sha256)
-        .bind(&identity.id_name)
-        .bind(identity.bench)
-        .bind(identity.nps)
-        .bind(i64::from(identity.accepted))
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))
+            ))
+            .bind(run)
+            .bind(&identity.engine)
+            .bind(&identity.host)
+            .bind(&identity.sha256)
+            .bind(&identity.id_name)
+            .bind(identity.bench)
+            .bind(identity.nps)
+            .bind(i64::from(identity.accepted)),
+        )
+        .await?;
+        tx.commit().await
     }
 
     /// Everything recorded of run `run`'s engines, oldest first.

@@ -12,10 +12,11 @@
 use std::time::Duration;
 
 use sqlx::any::AnyRow;
-use sqlx::{Any, AnyConnection, Row, Transaction};
+use sqlx::{Any, Row};
 
 use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
+use crate::conn::Conn;
 use crate::counts::PAIR_RESULTS;
 use crate::dialect::Backend;
 use crate::runs::delete_games_of;
@@ -102,7 +103,7 @@ impl Db {
     pub async fn claim_pair(&self, run: i64, worker: &str, lease: Duration) -> Result<Option<ClaimedPair>, DbError> {
         // A pending pair's claim is one statement, committed alone: one
         // round trip.
-        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        let mut connection = self.alone().await?;
         if let Some(row) = self.claim_next(&mut connection, Queue::Pairs, Free::Pending, run, worker, lease).await? {
             drop(connection);
             let pair = claimed_pair(&row);
@@ -113,7 +114,7 @@ impl Db {
             if pair.claim > 1 {
                 let mut tx = self.write().await?;
                 self.delete_games_of_pair(&mut tx, pair.id).await?;
-                tx.commit().await.map_err(|e| self.error(e))?;
+                tx.commit().await?;
             }
             return Ok(Some(pair));
         }
@@ -126,7 +127,7 @@ impl Db {
         if let Some(pair) = &claimed {
             self.delete_games_of_pair(&mut tx, pair.id).await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(claimed)
     }
 
@@ -175,14 +176,14 @@ impl Db {
         // The claim is checked by the insert itself. On PostgreSQL a game
         // without PV issues is one statement, committed alone: one round trip.
         if self.backend == Backend::Postgres && game.record.pv_issues.is_empty() {
-            let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+            let mut connection = self.alone().await?;
             return Ok(self.insert_game(&mut connection, pair, 0, &game.record, game.moves).await?.is_some());
         }
         let mut tx = self.write().await?;
         if self.insert_game(&mut tx, pair, 0, &game.record, game.moves).await?.is_none() {
             return Ok(false);
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(true)
     }
 
@@ -270,14 +271,9 @@ impl Db {
         };
         if let Some(verdict) = &verdict {
             let sql = "UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?";
-            sqlx::query(self.backend.sql(sql))
-                .bind(verdict.map(Verdict::as_str))
-                .bind(pair.run)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(self.backend.sql(sql)).bind(verdict.map(Verdict::as_str)).bind(pair.run)).await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
     }
 
@@ -287,7 +283,7 @@ impl Db {
     /// pair is still running in the statement's snapshot.
     async fn pair_done(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         pair: &ClaimedPair,
         add: &Tally,
     ) -> Result<(PairingCounts, bool), DbError> {
@@ -307,7 +303,7 @@ impl Db {
         let fused = self.backend == Backend::Postgres;
         if !fused {
             let done = self.backend.sql(&done);
-            sqlx::query(done).bind(pair.run).bind(pair.id).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(done).bind(pair.run).bind(pair.id)).await?;
         }
         let mut query = match fused {
             true => sqlx::query(self.backend.sql(&format!("WITH d AS ({done}) {tally}"))).bind(pair.run).bind(pair.id),
@@ -323,7 +319,7 @@ impl Db {
         for n in add.pentanomial {
             query = query.bind(wide(n));
         }
-        let row = query.bind(pair.run).bind(pair.id).fetch_one(&mut **tx).await.map_err(|e| self.error(e))?;
+        let row = tx.fetch_one(query.bind(pair.run).bind(pair.id)).await?;
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
@@ -337,13 +333,13 @@ impl Db {
     /// storing a first game at this moment (it holds its pair's row), whose
     /// game the delete then sees; deleted first, that game would outlive
     /// its skipped pair.
-    async fn skip_pairs_left(&self, tx: &mut Transaction<'static, Any>, run: i64) -> Result<(), DbError> {
+    async fn skip_pairs_left(&self, tx: &mut Conn<'_>, run: i64) -> Result<(), DbError> {
         let skip = "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND status IN ('pending', 'running')";
-        sqlx::query(self.backend.sql(skip)).bind(run).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+        tx.execute(sqlx::query(self.backend.sql(skip)).bind(run)).await?;
         let skipped = "SELECT id FROM pairs WHERE run_id = ? AND status = 'skipped'";
         for statement in delete_games_of(skipped) {
             let statement = self.backend.sql(&statement);
-            sqlx::query(statement).bind(run).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(statement).bind(run)).await?;
         }
         Ok(())
     }
@@ -378,7 +374,7 @@ impl Db {
     /// (`Queue::columns`).
     pub(crate) async fn claim_next(
         &self,
-        connection: &mut AnyConnection,
+        connection: &mut Conn<'_>,
         queue: Queue,
         free: Free,
         run: i64,
@@ -390,7 +386,7 @@ impl Db {
             Free::Pending => "q.status = 'pending'",
             Free::Expired => "q.status = 'running' AND q.lease_until < {now_ms}",
         };
-        sqlx::query(self.backend.sql(&format!(
+        connection.fetch_optional(sqlx::query(self.backend.sql(&format!(
             "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
              WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
                  AND EXISTS (SELECT 1 FROM runs r WHERE r.id = ? AND r.status = 'running') \
@@ -404,10 +400,7 @@ impl Db {
         .bind(run)
         .bind(run)
         .bind(run)
-        .bind(crate::machines::machine_of(worker))
-        .fetch_optional(connection)
-        .await
-        .map_err(|e| self.error(e))
+        .bind(crate::machines::machine_of(worker))).await
     }
 
     /// Extends the lease of item `id` of `queue` by `lease` from now; `false`
@@ -420,18 +413,15 @@ impl Db {
     async fn renew_now(&self, queue: Queue, id: i64, claim: i64, lease: Duration) -> Result<bool, DbError> {
         let table = queue.table();
         let mut tx = self.write().await?;
-        let renewed = sqlx::query(self.backend.sql(&format!(
+        let renewed = tx.execute(sqlx::query(self.backend.sql(&format!(
             "UPDATE {table} SET lease_until = {{now_ms}} + ? WHERE id = ? AND claims = ? AND status = 'running' \
              AND EXISTS (SELECT 1 FROM runs r WHERE r.id = {table}.run_id AND r.status = 'running')"
         )))
         .bind(millis(lease))
         .bind(id)
-        .bind(claim)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
+        .bind(claim)).await?
         .rows_affected();
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(renewed == 1)
     }
 
@@ -449,25 +439,22 @@ impl Db {
             if queue == Queue::Pairs {
                 self.delete_games_of_pair(&mut tx, id).await?;
             }
-            sqlx::query(
-                self.backend.sql(&format!("UPDATE {table} SET status = 'pending', lease_until = NULL WHERE id = ?")),
+            tx.execute(
+                sqlx::query(
+                    self.backend
+                        .sql(&format!("UPDATE {table} SET status = 'pending', lease_until = NULL WHERE id = ?")),
+                )
+                .bind(id),
             )
-            .bind(id)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+            .await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))
+        tx.commit().await
     }
 
     /// Deletes the games (with moves and totals) of one pair.
-    pub(crate) async fn delete_games_of_pair(
-        &self,
-        tx: &mut Transaction<'static, Any>,
-        pair: i64,
-    ) -> Result<(), DbError> {
+    pub(crate) async fn delete_games_of_pair(&self, tx: &mut Conn<'_>, pair: i64) -> Result<(), DbError> {
         for statement in delete_games_of("?") {
-            sqlx::query(self.backend.sql(&statement)).bind(pair).execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(self.backend.sql(&statement)).bind(pair)).await?;
         }
         Ok(())
     }
@@ -476,21 +463,21 @@ impl Db {
     /// its row until the transaction ends.
     pub(crate) async fn holds_item(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         queue: Queue,
         id: i64,
         claim: i64,
     ) -> Result<bool, DbError> {
         let table = queue.table();
-        let row =
-            sqlx::query(self.backend.sql(&format!(
-                "SELECT id FROM {table} WHERE id = ? AND claims = ? AND status = 'running' {{for_update}}"
-            )))
-            .bind(id)
-            .bind(claim)
-            .fetch_optional(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = tx
+            .fetch_optional(
+                sqlx::query(self.backend.sql(&format!(
+                    "SELECT id FROM {table} WHERE id = ? AND claims = ? AND status = 'running' {{for_update}}"
+                )))
+                .bind(id)
+                .bind(claim),
+            )
+            .await?;
         Ok(row.is_some())
     }
 
@@ -502,7 +489,7 @@ impl Db {
     /// transaction is a wait for the run's other finishers.
     async fn insert_game(
         &self,
-        connection: &mut AnyConnection,
+        connection: &mut Conn<'_>,
         pair: &ClaimedPair,
         game_in_pair: i64,
         game: &GameRecord,
@@ -536,8 +523,7 @@ impl Db {
             }
             false => Some(packed),
         };
-        let row =
-            query.bind(pair.id).bind(pair.id).fetch_optional(&mut *connection).await.map_err(|e| self.error(e))?;
+        let row = connection.fetch_optional(query.bind(pair.id).bind(pair.id)).await?;
         let Some(row) = row else { return Ok(None) };
         let stored = StoredGame {
             id: row.get("id"),
@@ -555,44 +541,44 @@ impl Db {
     /// Stores a game's moves packed; returns the packed value's size.
     pub(crate) async fn insert_packed_moves(
         &self,
-        connection: &mut AnyConnection,
+        connection: &mut Conn<'_>,
         game_id: i64,
         packed: Vec<u8>,
     ) -> Result<usize, DbError> {
         let size = packed.len();
-        sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
-            .bind(game_id)
-            .bind(packed)
-            .execute(connection)
-            .await
-            .map_err(|e| self.error(e))?;
+        connection
+            .execute(
+                sqlx::query(self.backend.sql("INSERT INTO packed_moves (game_id, data) VALUES (?, ?)"))
+                    .bind(game_id)
+                    .bind(packed),
+            )
+            .await?;
         Ok(size)
     }
 
     /// Stores the game's mate scores that their PV does not back (see `0008_pv_issues.sql`).
     async fn insert_pv_issues(
         &self,
-        connection: &mut AnyConnection,
+        connection: &mut Conn<'_>,
         run: i64,
         game_id: i64,
         game: &GameRecord,
     ) -> Result<(), DbError> {
         for issue in &game.pv_issues {
             let engine = game.mover(issue.ply);
-            sqlx::query(
-                self.backend.sql(
-                    "INSERT INTO pv_issues (run_id, game_id, ply, engine, kind, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                ),
-            )
-            .bind(run)
-            .bind(game_id)
-            .bind(i64::try_from(game.opening_moves.len() + issue.ply + 1).unwrap_or(i64::MAX))
-            .bind(engine)
-            .bind(issue.kind.as_str())
-            .bind(&issue.detail)
-            .execute(&mut *connection)
-            .await
-            .map_err(|e| self.error(e))?;
+            connection
+                .execute(
+                    sqlx::query(self.backend.sql(
+                        "INSERT INTO pv_issues (run_id, game_id, ply, engine, kind, detail) VALUES (?, ?, ?, ?, ?, ?)",
+                    ))
+                    .bind(run)
+                    .bind(game_id)
+                    .bind(i64::try_from(game.opening_moves.len() + issue.ply + 1).unwrap_or(i64::MAX))
+                    .bind(engine)
+                    .bind(issue.kind.as_str())
+                    .bind(&issue.detail),
+                )
+                .await?;
         }
         Ok(())
     }
@@ -649,14 +635,15 @@ impl Db {
     /// run's status, but not the games being inserted meanwhile, whose
     /// foreign key takes a key-share lock on the same row (`FOR UPDATE` made
     /// every first game of the run wait for the finisher in progress).
-    pub(crate) async fn run_is_running(&self, tx: &mut Transaction<'static, Any>, run: i64) -> Result<bool, DbError> {
-        let row = sqlx::query(
-            self.backend.sql("SELECT id FROM runs WHERE id = ? AND status = 'running' {for_no_key_update}"),
-        )
-        .bind(run)
-        .fetch_optional(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+    pub(crate) async fn run_is_running(&self, tx: &mut Conn<'_>, run: i64) -> Result<bool, DbError> {
+        let row = tx
+            .fetch_optional(
+                sqlx::query(
+                    self.backend.sql("SELECT id FROM runs WHERE id = ? AND status = 'running' {for_no_key_update}"),
+                )
+                .bind(run),
+            )
+            .await?;
         Ok(row.is_some())
     }
 }

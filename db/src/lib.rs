@@ -8,6 +8,7 @@
 //! and returns are the plain types of the `model` crate.
 
 mod chunks;
+mod conn;
 mod connect;
 mod counts;
 mod dialect;

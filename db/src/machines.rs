@@ -7,10 +7,11 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::{Any, Row, Transaction};
+use sqlx::Row;
 
 use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
 
+use crate::conn::Conn;
 use crate::runs::delete_games_of;
 use crate::{Db, DbError};
 
@@ -116,13 +117,12 @@ impl Db {
     ///
     /// A database failure.
     pub async fn all_machine_states(&self) -> Result<Vec<(i64, MachineState)>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT run_id, machine, set_aside, set_aside_ms, readmitted, nps, scale FROM run_machines \
+        let rows = self
+            .fetch_all(sqlx::query(self.backend.sql(
+                "SELECT run_id, machine, set_aside, set_aside_ms, readmitted, nps, scale FROM run_machines \
              ORDER BY run_id DESC, machine",
-        ))
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+            )))
+            .await?;
         Ok(rows.iter().map(|r| (r.get("run_id"), state(r))).collect())
     }
 
@@ -132,13 +132,15 @@ impl Db {
     ///
     /// A database failure.
     pub async fn set_aside_runs(&self, machine: &str) -> Result<Vec<(i64, String)>, DbError> {
-        let rows = sqlx::query(
-            self.backend.sql("SELECT run_id, set_aside FROM run_machines WHERE machine = ? AND set_aside <> ''"),
-        )
-        .bind(machine)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        let rows = self
+            .fetch_all(
+                sqlx::query(
+                    self.backend
+                        .sql("SELECT run_id, set_aside FROM run_machines WHERE machine = ? AND set_aside <> ''"),
+                )
+                .bind(machine),
+            )
+            .await?;
         Ok(rows.iter().map(|r| (r.get("run_id"), r.get("set_aside"))).collect())
     }
 
@@ -156,72 +158,64 @@ impl Db {
     pub async fn set_aside(&self, run: i64, machine: &str, why: &str, leave_out: bool) -> Result<bool, DbError> {
         let sql = |text: &str| self.backend.sql(text);
         let mut tx = self.write().await?;
-        let changed = sqlx::query(sql(
-            "INSERT INTO run_machines (run_id, machine, set_aside, set_aside_ms) VALUES (?, ?, ?, {now_ms}) \
+        let changed = tx
+            .fetch_optional(
+                sqlx::query(sql(
+                    "INSERT INTO run_machines (run_id, machine, set_aside, set_aside_ms) VALUES (?, ?, ?, {now_ms}) \
              ON CONFLICT (run_id, machine) DO UPDATE SET set_aside = excluded.set_aside, \
              set_aside_ms = excluded.set_aside_ms \
              WHERE run_machines.readmitted = 0 AND run_machines.set_aside = '' RETURNING run_id",
-        ))
-        .bind(run)
-        .bind(machine)
-        .bind(why)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
-        .is_some();
+                ))
+                .bind(run)
+                .bind(machine)
+                .bind(why),
+            )
+            .await?
+            .is_some();
         if changed {
             let held = "SELECT id FROM pairs WHERE run_id = ? AND status = 'running' \
                         AND substr(worker, 1, length(?) + 1) = ? || ':'";
             for statement in delete_games_of(held) {
-                sqlx::query(sql(&statement))
-                    .bind(run)
-                    .bind(machine)
-                    .bind(machine)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
+                tx.execute(sqlx::query(sql(&statement)).bind(run).bind(machine).bind(machine)).await?;
             }
-            sqlx::query(sql(
-                "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running' \
+            tx.execute(
+                sqlx::query(sql(
+                    "UPDATE pairs SET status = 'pending', lease_until = NULL WHERE run_id = ? AND status = 'running' \
                  AND substr(worker, 1, length(?) + 1) = ? || ':'",
-            ))
-            .bind(run)
-            .bind(machine)
-            .bind(machine)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?;
+                ))
+                .bind(run)
+                .bind(machine)
+                .bind(machine),
+            )
+            .await?;
             if leave_out {
                 let counts = self.counts_of_machine(&mut tx, run, machine).await?;
                 self.add_to_tallies(&mut tx, run, &counts, -1).await?;
-                sqlx::query(sql("UPDATE run_machines SET left_out = ? WHERE run_id = ? AND machine = ?"))
-                    .bind(encode_counts(&counts))
-                    .bind(run)
-                    .bind(machine)
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(|e| self.error(e))?;
+                tx.execute(
+                    sqlx::query(sql("UPDATE run_machines SET left_out = ? WHERE run_id = ? AND machine = ?"))
+                        .bind(encode_counts(&counts))
+                        .bind(run)
+                        .bind(machine),
+                )
+                .await?;
             }
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(changed)
     }
 
     /// The counts of `machine`'s finished pairs of run `run`, per pairing.
     async fn counts_of_machine(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         run: i64,
         machine: &str,
     ) -> Result<Vec<PairingCounts>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
+        let rows = tx.fetch_all(sqlx::query(self.backend.sql(
             "SELECT engine_a, engine_b, result0, result1 FROM pairs WHERE run_id = ? AND status = 'done' AND machine = ?",
         ))
         .bind(run)
-        .bind(machine)
-        .fetch_all(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        .bind(machine)).await?;
         let mut counts: Vec<PairingCounts> = Vec::new();
         for row in &rows {
             let result = |column: &str| row.get::<Option<String>, _>(column).as_deref().and_then(GameResult::from_pgn);
@@ -242,7 +236,7 @@ impl Db {
     /// Adds `counts` (`sign` 1) to the pairings' tallies, or takes them out (−1).
     async fn add_to_tallies(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         run: i64,
         counts: &[PairingCounts],
         sign: i64,
@@ -250,24 +244,24 @@ impl Db {
         for c in counts {
             let t = &c.tally;
             let n = |v: u64| sign * i64::try_from(v).unwrap_or(0);
-            sqlx::query(self.backend.sql(
-                "UPDATE tallies SET wins = wins + ?, draws = draws + ?, losses = losses + ?, p0 = p0 + ?, \
+            tx.execute(
+                sqlx::query(self.backend.sql(
+                    "UPDATE tallies SET wins = wins + ?, draws = draws + ?, losses = losses + ?, p0 = p0 + ?, \
                  p1 = p1 + ?, p2 = p2 + ?, p3 = p3 + ?, p4 = p4 + ? WHERE run_id = ? AND engine_a = ? AND engine_b = ?",
-            ))
-            .bind(n(t.wins))
-            .bind(n(t.draws))
-            .bind(n(t.losses))
-            .bind(n(t.pentanomial[0]))
-            .bind(n(t.pentanomial[1]))
-            .bind(n(t.pentanomial[2]))
-            .bind(n(t.pentanomial[3]))
-            .bind(n(t.pentanomial[4]))
-            .bind(run)
-            .bind(&c.engine_a)
-            .bind(&c.engine_b)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+                ))
+                .bind(n(t.wins))
+                .bind(n(t.draws))
+                .bind(n(t.losses))
+                .bind(n(t.pentanomial[0]))
+                .bind(n(t.pentanomial[1]))
+                .bind(n(t.pentanomial[2]))
+                .bind(n(t.pentanomial[3]))
+                .bind(n(t.pentanomial[4]))
+                .bind(run)
+                .bind(&c.engine_a)
+                .bind(&c.engine_b),
+            )
+            .await?;
         }
         Ok(())
     }
@@ -280,18 +274,18 @@ impl Db {
     /// A database failure.
     pub async fn record_speed(&self, run: i64, machine: &str, nps: u64, scale: f64) -> Result<(), DbError> {
         let mut tx = self.write().await?;
-        sqlx::query(self.backend.sql(
-            "INSERT INTO run_machines (run_id, machine, nps, scale) VALUES (?, ?, ?, ?) \
+        tx.execute(
+            sqlx::query(self.backend.sql(
+                "INSERT INTO run_machines (run_id, machine, nps, scale) VALUES (?, ?, ?, ?) \
              ON CONFLICT (run_id, machine) DO UPDATE SET nps = excluded.nps, scale = excluded.scale",
-        ))
-        .bind(run)
-        .bind(machine)
-        .bind(i64::try_from(nps).unwrap_or(i64::MAX))
-        .bind(scale)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))
+            ))
+            .bind(run)
+            .bind(machine)
+            .bind(i64::try_from(nps).unwrap_or(i64::MAX))
+            .bind(scale),
+        )
+        .await?;
+        tx.commit().await
     }
 
     /// Per machine of run `run`: games stored and games lost by a fault
@@ -325,26 +319,20 @@ impl Db {
     /// A database failure.
     pub async fn readmit(&self, run: i64, machine: &str) -> Result<bool, DbError> {
         let mut tx = self.write().await?;
-        let left_out = sqlx::query(self.backend.sql(
+        let left_out = tx.fetch_optional(sqlx::query(self.backend.sql(
             "SELECT left_out FROM run_machines WHERE run_id = ? AND machine = ? AND set_aside <> '' {for_update}",
         ))
         .bind(run)
-        .bind(machine)
-        .fetch_optional(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        .bind(machine)).await?;
         let Some(left_out) = left_out else { return Ok(false) };
         let counts = decode_counts(&left_out.get::<String, _>("left_out"));
         self.add_to_tallies(&mut tx, run, &counts, 1).await?;
-        sqlx::query(self.backend.sql(
+        tx.execute(sqlx::query(self.backend.sql(
             "UPDATE run_machines SET set_aside = '', readmitted = 1, left_out = '' WHERE run_id = ? AND machine = ?",
         ))
         .bind(run)
-        .bind(machine)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))?;
+        .bind(machine)).await?;
+        tx.commit().await?;
         Ok(true)
     }
 }

@@ -222,16 +222,17 @@ impl Db {
         pair_index: i64,
         game_in_pair: i64,
     ) -> Result<Option<Option<String>>, DbError> {
-        let row = sqlx::query(self.backend.sql(
-            "SELECT g.io_log FROM games g JOIN pairs p ON p.id = g.pair_id \
+        let row = self
+            .fetch_optional(
+                sqlx::query(self.backend.sql(
+                    "SELECT g.io_log FROM games g JOIN pairs p ON p.id = g.pair_id \
              WHERE g.run_id = ? AND p.idx = ? AND g.game_in_pair = ?",
-        ))
-        .bind(run)
-        .bind(pair_index)
-        .bind(game_in_pair)
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(run)
+                .bind(pair_index)
+                .bind(game_in_pair),
+            )
+            .await?;
         Ok(row.map(|r| r.get("io_log")))
     }
 
@@ -307,17 +308,19 @@ impl Db {
         if self.is_shared() {
             return Ok(None);
         }
-        let until: i64 = sqlx::query_scalar(self.backend.sql(
-            // Only pairs in flight hold games that may go (a pair given back
-            // loses its game as it turns pending): a probe of few rows.
-            "SELECT COALESCE((SELECT MIN(g.id) - 1 FROM pairs p JOIN games g ON g.pair_id = p.id \
-             WHERE p.run_id = ? AND p.status = 'running'), (SELECT MAX(id) FROM games WHERE run_id = ?), 0)",
-        ))
-        .bind(run)
-        .bind(run)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        let until: i64 = self
+            .fetch_one(
+                sqlx::query(self.backend.sql(
+                    // Only pairs in flight hold games that may go (a pair given back
+                    // loses its game as it turns pending): a probe of few rows.
+                    "SELECT COALESCE((SELECT MIN(g.id) - 1 FROM pairs p JOIN games g ON g.pair_id = p.id \
+             WHERE p.run_id = ? AND p.status = 'running'), (SELECT MAX(id) FROM games WHERE run_id = ?), 0) AS until",
+                ))
+                .bind(run)
+                .bind(run),
+            )
+            .await?
+            .get("until");
         Ok(Some(until))
     }
 
@@ -336,29 +339,20 @@ impl Db {
         // number up to one seen is committed, so the games are all there,
         // and a pair that finishes between the two reads waits for the next
         // call instead of being passed over.
-        let last: Option<i64> = sqlx::query_scalar(self.backend.sql(
-            "SELECT MAX(finished_seq) FROM (SELECT finished_seq FROM pairs WHERE run_id = ? AND status = 'done' \
+        let last: Option<i64> = self.fetch_one(sqlx::query(self.backend.sql(
+            "SELECT MAX(finished_seq) AS last FROM (SELECT finished_seq FROM pairs WHERE run_id = ? AND status = 'done' \
              AND finished_seq > ? ORDER BY finished_seq LIMIT ?) next",
         ))
         .bind(run)
         .bind(after)
-        .bind(pairs)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        .bind(pairs)).await?.get("last");
         let Some(last) = last else { return Ok((Vec::new(), after)) };
         let sql = self.games_sql(
             false,
             "AND p.status = 'done' AND p.finished_seq > ? AND p.finished_seq <= ? ORDER BY p.finished_seq, g.game_in_pair",
         );
-        let rows = sqlx::query(self.backend.sql(&sql))
-            .bind(run)
-            .bind(0_i64)
-            .bind(after)
-            .bind(last)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows =
+            self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(0_i64).bind(after).bind(last)).await?;
         Ok((rows.iter().map(|row| stored_game(row, false).0).collect(), last))
     }
 
@@ -394,13 +388,7 @@ impl Db {
         with_moves: bool,
     ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
         let sql = self.games_sql(with_moves, "ORDER BY g.id LIMIT ?");
-        let rows = sqlx::query(self.backend.sql(&sql))
-            .bind(run)
-            .bind(after)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(limit)).await?;
         Ok(rows.iter().map(|row| stored_game(row, with_moves)).collect())
     }
 
@@ -424,10 +412,11 @@ impl Db {
     ) -> Result<(), DbError> {
         use futures_util::TryStreamExt as _;
         let sql = self.games_sql(true, "AND g.id <= ? ORDER BY g.id");
-        let mut rows =
-            sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(until.unwrap_or(i64::MAX)).fetch(&self.pool);
+        let mut rows = std::pin::pin!(
+            self.fetch(sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(until.unwrap_or(i64::MAX)))
+        );
         let mut page = Vec::with_capacity(size);
-        while let Some(row) = rows.try_next().await.map_err(|e| self.error(e))? {
+        while let Some(row) = rows.try_next().await? {
             page.push(stored_game(&row, true));
             if page.len() == size && pages.send(std::mem::replace(&mut page, Vec::with_capacity(size))).await.is_err() {
                 return Ok(());

@@ -151,10 +151,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn schema(&self) -> Result<String, DbError> {
-        let row = sqlx::query("SELECT CAST(current_schema() AS TEXT) AS schema")
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = self.fetch_one(sqlx::query("SELECT CAST(current_schema() AS TEXT) AS schema")).await?;
         Ok(row.get::<String, _>("schema"))
     }
 
@@ -172,11 +169,9 @@ impl Db {
             ));
         }
         let sql = worker_role_sql(&self.schema().await?, role).map_err(|e| DbError::Sql(e.to_string()))?;
-        let exists = sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1")
-            .bind(role)
-            .fetch_one(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?
+        let exists = self
+            .fetch_one(sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1").bind(role))
+            .await?
             .get::<i64, _>("roles");
         if exists == 0 {
             return Err(DbError::Sql(format!(
@@ -186,9 +181,9 @@ impl Db {
         }
         let mut tx = self.write().await?;
         for statement in &sql {
-            sqlx::query(sqlx::AssertSqlSafe(statement.clone())).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(sqlx::AssertSqlSafe(statement.clone()))).await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(sql)
     }
 }

@@ -6,6 +6,7 @@ use sqlx::any::AnyRow;
 
 use model::{PairPlan, RunInfo, RunKind, RunStatus, Spec, Verdict, now_ms};
 
+use crate::conn::{Conn, Statement};
 use crate::{Db, DbError};
 
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
@@ -47,7 +48,7 @@ impl Db {
         let sql = |text: &str| self.backend.sql(text);
         let engines = engine_rows(spec);
         let mut tx = self.write().await?;
-        let run: i64 = sqlx::query(sql(
+        let run: i64 = tx.fetch_one(sqlx::query(sql(
             "INSERT INTO runs (kind, spec, status, created_ms, machine, pairs_total) VALUES (?, ?, 'running', ?, ?, ?) \
              RETURNING id",
         ))
@@ -55,14 +56,11 @@ impl Db {
         .bind(spec.to_json())
         .bind(now_ms())
         .bind(machine)
-        .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
+        .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))).await?
         .get("id");
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(run)
     }
 
@@ -81,27 +79,28 @@ impl Db {
     pub async fn extend_run(&self, run: i64, old_spec: &str, spec: &Spec, pairs: &[PairPlan]) -> Result<(), DbError> {
         let engines = engine_rows(spec);
         let mut tx = self.write().await?;
-        let changed = sqlx::query(self.backend.sql(
-            "UPDATE runs SET spec = ?, pairs_total = pairs_total + ?, \
+        let changed = tx
+            .execute(
+                sqlx::query(self.backend.sql(
+                    "UPDATE runs SET spec = ?, pairs_total = pairs_total + ?, \
              status = CASE WHEN status = 'finished' THEN 'stopped' ELSE status END, \
              finished_ms = CASE WHEN status = 'finished' THEN NULL ELSE finished_ms END \
              WHERE id = ? AND spec = ?",
-        ))
-        .bind(spec.to_json())
-        .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
-        .bind(run)
-        .bind(old_spec)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?
-        .rows_affected();
+                ))
+                .bind(spec.to_json())
+                .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))
+                .bind(run)
+                .bind(old_spec),
+            )
+            .await?
+            .rows_affected();
         if changed == 0 {
             return Err(DbError::Sql(format!("run {run} was changed by another process meanwhile; try again")));
         }
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
         self.spread_pending_in(&mut tx, run).await?;
-        tx.commit().await.map_err(|e| self.error(e))
+        tx.commit().await
     }
 
     /// Orders the pairs of run `run` still to play so that each pairing's
@@ -117,35 +116,31 @@ impl Db {
     pub async fn spread_pending(&self, run: i64) -> Result<usize, DbError> {
         let mut tx = self.write().await?;
         let pending = self.spread_pending_in(&mut tx, run).await?;
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(pending)
     }
 
-    async fn spread_pending_in(
-        &self,
-        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-        run: i64,
-    ) -> Result<usize, DbError> {
-        let rows = sqlx::query(
-            self.backend
-                .sql("SELECT id, engine_a, engine_b FROM pairs WHERE run_id = ? AND status = 'pending' ORDER BY idx"),
-        )
-        .bind(run)
-        .fetch_all(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+    async fn spread_pending_in(&self, tx: &mut Conn<'_>, run: i64) -> Result<usize, DbError> {
+        let rows = tx
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT id, engine_a, engine_b FROM pairs WHERE run_id = ? AND status = 'pending' ORDER BY idx",
+                ))
+                .bind(run),
+            )
+            .await?;
         let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get("engine_a"), r.get("engine_b"))).collect();
         let order = spread_evenly(&pairings);
-        let last = self.last_pair_index_on(&mut **tx, run).await?;
+        let last: i64 = tx.fetch_one(self.last_pair_index_of(run)).await?.get("last");
         // New places after every pair's, so that no two pairs share one on the way.
         for (place, &at) in order.iter().enumerate() {
             let id: i64 = rows[at].get("id");
-            sqlx::query(self.backend.sql("UPDATE pairs SET idx = ? WHERE id = ?"))
-                .bind(last + 1 + place as i64)
-                .bind(id)
-                .execute(&mut **tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(
+                sqlx::query(self.backend.sql("UPDATE pairs SET idx = ? WHERE id = ?"))
+                    .bind(last + 1 + place as i64)
+                    .bind(id),
+            )
+            .await?;
         }
         Ok(rows.len())
     }
@@ -157,16 +152,17 @@ impl Db {
     ///
     /// A database failure.
     pub async fn pairing_openings(&self, run: i64, engine_a: &str, engine_b: &str) -> Result<Vec<PairPlan>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT idx, opening_index, opening_name, fen, opening_moves, opening_san FROM pairs \
+        let rows = self
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT idx, opening_index, opening_name, fen, opening_moves, opening_san FROM pairs \
              WHERE run_id = ? AND engine_a = ? AND engine_b = ? ORDER BY opening_index, idx",
-        ))
-        .bind(run)
-        .bind(engine_a)
-        .bind(engine_b)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(run)
+                .bind(engine_a)
+                .bind(engine_b),
+            )
+            .await?;
         let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         Ok(rows
             .iter()
@@ -189,59 +185,41 @@ impl Db {
     ///
     /// A database failure.
     pub async fn last_pair_index(&self, run: i64) -> Result<i64, DbError> {
-        self.last_pair_index_on(&self.pool, run).await
+        Ok(self.fetch_one(self.last_pair_index_of(run)).await?.get("last"))
     }
 
-    /// [`Db::last_pair_index`] on `executor` (the pool, or a transaction).
-    async fn last_pair_index_on<'e>(
-        &self,
-        executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
-        run: i64,
-    ) -> Result<i64, DbError> {
-        let row = sqlx::query(
+    /// The statement of [`Db::last_pair_index`], for the pool or a transaction.
+    fn last_pair_index_of(&self, run: i64) -> Statement<'_> {
+        sqlx::query(
             self.backend.sql("SELECT CAST(COALESCE(MAX(idx), -1) AS BIGINT) AS last FROM pairs WHERE run_id = ?"),
         )
         .bind(run)
-        .fetch_one(executor)
-        .await
-        .map_err(|e| self.error(e))?;
-        Ok(row.get("last"))
     }
 
     /// Records `engines` (name, spec JSON) and ties them to run `run`.
-    async fn insert_engines(
-        &self,
-        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-        run: i64,
-        engines: &[(String, String)],
-    ) -> Result<(), DbError> {
+    async fn insert_engines(&self, tx: &mut Conn<'_>, run: i64, engines: &[(String, String)]) -> Result<(), DbError> {
         let sql = |text: &str| self.backend.sql(text);
         for (name, spec) in engines {
-            sqlx::query(sql("INSERT INTO engines (name, spec) VALUES (?, ?) ON CONFLICT (name, spec) DO NOTHING"))
-                .bind(name)
-                .bind(spec)
-                .execute(&mut **tx)
-                .await
-                .map_err(|e| self.error(e))?;
-            sqlx::query(sql("INSERT INTO run_engines (run_id, engine_id) SELECT ?, id FROM engines \
+            tx.execute(
+                sqlx::query(sql("INSERT INTO engines (name, spec) VALUES (?, ?) ON CONFLICT (name, spec) DO NOTHING"))
+                    .bind(name)
+                    .bind(spec),
+            )
+            .await?;
+            tx.execute(
+                sqlx::query(sql("INSERT INTO run_engines (run_id, engine_id) SELECT ?, id FROM engines \
                  WHERE name = ? AND spec = ? ON CONFLICT DO NOTHING"))
-            .bind(run)
-            .bind(name)
-            .bind(spec)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+                .bind(run)
+                .bind(name)
+                .bind(spec),
+            )
+            .await?;
         }
         Ok(())
     }
 
     /// Stores planned pairs of run `run`.
-    async fn insert_pairs(
-        &self,
-        tx: &mut sqlx::Transaction<'static, sqlx::Any>,
-        run: i64,
-        pairs: &[PairPlan],
-    ) -> Result<(), DbError> {
+    async fn insert_pairs(&self, tx: &mut Conn<'_>, run: i64, pairs: &[PairPlan]) -> Result<(), DbError> {
         let sql = |text: &str| self.backend.sql(text);
         for chunk in pairs.chunks(PAIRS_PER_INSERT) {
             let mut text = String::from(
@@ -261,7 +239,7 @@ impl Db {
                     .bind(pair.opening_moves.join(" "))
                     .bind(pair.opening_san.join(" "));
             }
-            query.execute(&mut **tx).await.map_err(|e| self.error(e))?;
+            tx.execute(query).await?;
         }
         Ok(())
     }
@@ -272,11 +250,9 @@ impl Db {
     ///
     /// [`DbError::NoSuchRun`] or a database failure.
     pub async fn run(&self, id: i64) -> Result<RunInfo, DbError> {
-        let row = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} WHERE r.id = ?")))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = self
+            .fetch_optional(sqlx::query(self.backend.sql(&format!("{RUN_SELECT} WHERE r.id = ?"))).bind(id))
+            .await?;
         row.map_or(Err(DbError::NoSuchRun(id)), |r| run_info(&r))
     }
 
@@ -286,10 +262,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn runs(&self) -> Result<Vec<RunInfo>, DbError> {
-        let rows = sqlx::query(self.backend.sql(&format!("{RUN_SELECT} ORDER BY r.id DESC")))
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self.fetch_all(sqlx::query(self.backend.sql(&format!("{RUN_SELECT} ORDER BY r.id DESC")))).await?;
         rows.iter().map(run_info).collect()
     }
 
@@ -327,7 +300,7 @@ impl Db {
         if let Some(engine) = &filter.engine {
             query = query.bind(engine.clone()).bind(engine.clone()).bind(engine.clone());
         }
-        let rows = query.bind(filter.limit).fetch_all(&self.pool).await.map_err(|e| self.error(e))?;
+        let rows = self.fetch_all(query.bind(filter.limit)).await?;
         rows.iter().map(run_info).collect()
     }
 
@@ -338,13 +311,13 @@ impl Db {
     ///
     /// A database failure.
     pub async fn open_runs(&self) -> Result<Vec<OpenRun>, DbError> {
-        let rows = sqlx::query(
-            self.backend
-                .sql("SELECT id, kind, spec, priority FROM runs WHERE status = 'running' ORDER BY priority DESC, id"),
-        )
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+        let rows = self
+            .fetch_all(sqlx::query(
+                self.backend.sql(
+                    "SELECT id, kind, spec, priority FROM runs WHERE status = 'running' ORDER BY priority DESC, id",
+                ),
+            ))
+            .await?;
         rows.iter()
             .map(|r| {
                 let id = r.get("id");
@@ -362,18 +335,18 @@ impl Db {
     pub async fn set_status(&self, run: i64, status: RunStatus, verdict: Option<Verdict>) -> Result<(), DbError> {
         let mut tx = self.write().await?;
         let finished = (status == RunStatus::Finished).then(now_ms);
-        sqlx::query(
-            self.backend
-                .sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
+        tx.execute(
+            sqlx::query(
+                self.backend
+                    .sql("UPDATE runs SET status = ?, verdict = COALESCE(?, verdict), finished_ms = ? WHERE id = ?"),
+            )
+            .bind(status.as_str())
+            .bind(verdict.map(Verdict::as_str))
+            .bind(finished)
+            .bind(run),
         )
-        .bind(status.as_str())
-        .bind(verdict.map(Verdict::as_str))
-        .bind(finished)
-        .bind(run)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))
+        .await?;
+        tx.commit().await
     }
 
     /// Sets a run's priority: workers take units of higher-priority runs first.
@@ -383,14 +356,13 @@ impl Db {
     /// [`DbError::NoSuchRun`] or a database failure.
     pub async fn set_priority(&self, run: i64, priority: i64) -> Result<(), DbError> {
         let mut tx = self.write().await?;
-        let changed = sqlx::query(self.backend.sql("UPDATE runs SET priority = ? WHERE id = ?"))
-            .bind(priority)
-            .bind(run)
-            .execute(&mut *tx)
-            .await
-            .map_err(|e| self.error(e))?
+        let changed = tx
+            .execute(
+                sqlx::query(self.backend.sql("UPDATE runs SET priority = ? WHERE id = ?")).bind(priority).bind(run),
+            )
+            .await?
             .rows_affected();
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         if changed == 0 {
             return Err(DbError::NoSuchRun(run));
         }
@@ -426,13 +398,10 @@ impl Db {
     /// A database failure (then nothing changed).
     pub async fn reset_unfinished(&self, run: i64, gone: &[String]) -> Result<u64, DbError> {
         let mut tx = self.write().await?;
-        let held = sqlx::query(self.backend.sql(
+        let held = tx.fetch_all(sqlx::query(self.backend.sql(
             "SELECT id, worker, lease_until, {now_ms} AS now FROM pairs WHERE run_id = ? AND status = 'running' {for_update}",
         ))
-        .bind(run)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+        .bind(run)).await?;
         let mut reset = 0;
         for row in &held {
             let holder: Option<String> = row.get("worker");
@@ -443,14 +412,14 @@ impl Db {
             }
             let id: i64 = row.get("id");
             self.delete_games_of_pair(&mut tx, id).await?;
-            sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
-                .bind(id)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(
+                sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
+                    .bind(id),
+            )
+            .await?;
             reset += 1;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(reset)
     }
 }

@@ -1,9 +1,10 @@
 //! Test-suite answers (`arena suite`): one row per engine, limit and position.
 
-use sqlx::{Any, Row, Transaction};
+use sqlx::Row;
 
 use model::SuiteResult;
 
+use crate::conn::Conn;
 use crate::{Db, DbError};
 
 impl Db {
@@ -15,45 +16,45 @@ impl Db {
     pub async fn save_suite_results(&self, run: i64, results: &[SuiteResult]) -> Result<(), DbError> {
         let mut tx = self.write().await?;
         self.insert_suite_results(&mut tx, run, results).await?;
-        tx.commit().await.map_err(|e| self.error(e))
+        tx.commit().await
     }
 
     /// Stores answers (replacing earlier answers to the same engine, limit
     /// and position) inside a transaction.
     pub(crate) async fn insert_suite_results(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         run: i64,
         results: &[SuiteResult],
     ) -> Result<(), DbError> {
         let wide = |v: Option<u64>| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX));
         for r in results {
-            sqlx::query(self.backend.sql(
-                "INSERT INTO suite_results (run_id, engine, limit_index, limit_label, position, position_id, \
+            tx.execute(
+                sqlx::query(self.backend.sql(
+                    "INSERT INTO suite_results (run_id, engine, limit_index, limit_label, position, position_id, \
                  best_move, solved, nodes, depth, time_ms, score_cp, score_mate, fault) \
                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) \
                  ON CONFLICT (run_id, engine, limit_index, position) DO UPDATE SET limit_label = excluded.limit_label, \
                  position_id = excluded.position_id, best_move = excluded.best_move, solved = excluded.solved, \
                  nodes = excluded.nodes, depth = excluded.depth, time_ms = excluded.time_ms, \
                  score_cp = excluded.score_cp, score_mate = excluded.score_mate, fault = excluded.fault",
-            ))
-            .bind(run)
-            .bind(&r.engine)
-            .bind(r.limit_index)
-            .bind(&r.limit_label)
-            .bind(r.position)
-            .bind(&r.position_id)
-            .bind(&r.best_move)
-            .bind(i64::from(r.solved))
-            .bind(wide(r.nodes))
-            .bind(wide(r.depth))
-            .bind(i64::try_from(r.time_ms).unwrap_or(i64::MAX))
-            .bind(r.score_cp)
-            .bind(r.score_mate)
-            .bind(&r.fault)
-            .execute(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+                ))
+                .bind(run)
+                .bind(&r.engine)
+                .bind(r.limit_index)
+                .bind(&r.limit_label)
+                .bind(r.position)
+                .bind(&r.position_id)
+                .bind(&r.best_move)
+                .bind(i64::from(r.solved))
+                .bind(wide(r.nodes))
+                .bind(wide(r.depth))
+                .bind(i64::try_from(r.time_ms).unwrap_or(i64::MAX))
+                .bind(r.score_cp)
+                .bind(r.score_mate)
+                .bind(&r.fault),
+            )
+            .await?;
         }
         Ok(())
     }

@@ -3,11 +3,12 @@
 //! finishes its pair, so θ moves exactly once per counted pair, whoever
 //! plays it, and a pair replayed after a crash moves it once.
 
+use sqlx::Row;
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row, Transaction};
 
 use model::{Perturbation, Spsa, TuneIteration};
 
+use crate::conn::Conn;
 use crate::{Db, DbError};
 
 /// θ now: the newest iteration's.
@@ -79,17 +80,13 @@ impl Db {
     /// Returns θ after it.
     pub(crate) async fn record_iteration(
         &self,
-        tx: &mut Transaction<'static, Any>,
+        tx: &mut Conn<'_>,
         run: i64,
         pair: i64,
         step: TuneStep<'_>,
         score: i64,
     ) -> Result<Vec<f64>, DbError> {
-        let row = sqlx::query(self.backend.sql(LATEST_THETA))
-            .bind(run)
-            .fetch_optional(&mut **tx)
-            .await
-            .map_err(|e| self.error(e))?;
+        let row = tx.fetch_optional(sqlx::query(self.backend.sql(LATEST_THETA)).bind(run)).await?;
         let theta = match row {
             Some(row) => vector(&row, "theta")?,
             None => step.spsa.start(),
@@ -103,21 +100,21 @@ impl Db {
         }
         let after = step.spsa.step(&theta, step.perturbation, score);
         let p = step.perturbation;
-        sqlx::query(self.backend.sql(
-            "INSERT INTO tune_iterations (run_id, pair_id, k, flips, plus, minus, score, theta, finished_ms) \
+        tx.execute(
+            sqlx::query(self.backend.sql(
+                "INSERT INTO tune_iterations (run_id, pair_id, k, flips, plus, minus, score, theta, finished_ms) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, {now_ms})",
-        ))
-        .bind(run)
-        .bind(pair)
-        .bind(i64::try_from(p.k).unwrap_or(i64::MAX))
-        .bind(json(&p.flips))
-        .bind(json(&p.plus))
-        .bind(json(&p.minus))
-        .bind(score)
-        .bind(json(&after))
-        .execute(&mut **tx)
-        .await
-        .map_err(|e| self.error(e))?;
+            ))
+            .bind(run)
+            .bind(pair)
+            .bind(i64::try_from(p.k).unwrap_or(i64::MAX))
+            .bind(json(&p.flips))
+            .bind(json(&p.plus))
+            .bind(json(&p.minus))
+            .bind(score)
+            .bind(json(&after)),
+        )
+        .await?;
         Ok(after)
     }
 }

@@ -42,14 +42,15 @@ impl Db {
     ///
     /// A database failure.
     pub async fn old_move_games(&self) -> Result<(u64, u64), DbError> {
-        let row = sqlx::query(self.backend.sql(
-            "SELECT (SELECT COUNT(*) FROM game_moves), \
+        let row = self
+            .fetch_one(
+                sqlx::query(self.backend.sql(
+                    "SELECT (SELECT COUNT(*) FROM game_moves), \
              (SELECT COUNT(*) FROM packed_moves WHERE substr(data, 1, 1) <> ?)",
-        ))
-        .bind(vec![crate::packed::FORMAT])
-        .fetch_one(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(vec![crate::packed::FORMAT]),
+            )
+            .await?;
         let count = |i: usize| u64::try_from(row.get::<i64, _>(i)).unwrap_or(0);
         Ok((count(0), count(1)))
     }
@@ -64,17 +65,18 @@ impl Db {
     /// A database failure, or a stored value that cannot be read (with its game).
     pub async fn repack_batch(&self, after: i64, limit: i64) -> Result<Compacted, DbError> {
         let mut tx = self.write().await?;
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT pm.game_id, pm.data, g.start_fen, g.opening_moves FROM packed_moves pm \
+        let rows = tx
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT pm.game_id, pm.data, g.start_fen, g.opening_moves FROM packed_moves pm \
              JOIN games g ON g.id = pm.game_id WHERE pm.game_id > ? AND substr(pm.data, 1, 1) <> ? \
              ORDER BY pm.game_id LIMIT ?",
-        ))
-        .bind(after)
-        .bind(vec![crate::packed::FORMAT])
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(after)
+                .bind(vec![crate::packed::FORMAT])
+                .bind(limit),
+            )
+            .await?;
         let mut done = Compacted { last_game: after, ..Compacted::default() };
         let mut moves = Vec::new();
         for row in &rows {
@@ -89,14 +91,14 @@ impl Db {
             done.old_bytes += old.len() as u64;
             done.packed_bytes += packed.len() as u64;
             done.last_game = game;
-            sqlx::query(self.backend.sql("UPDATE packed_moves SET data = ? WHERE game_id = ?"))
-                .bind(packed)
-                .bind(game)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(
+                sqlx::query(self.backend.sql("UPDATE packed_moves SET data = ? WHERE game_id = ?"))
+                    .bind(packed)
+                    .bind(game),
+            )
+            .await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(done)
     }
 
@@ -110,14 +112,15 @@ impl Db {
     /// A database failure, or a stored value that cannot be read (with its game).
     pub async fn compact_batch(&self, limit: i64) -> Result<Compacted, DbError> {
         let mut tx = self.write().await?;
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT m.game_id, m.moves_json, g.start_fen, g.opening_moves FROM game_moves m \
+        let rows = tx
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT m.game_id, m.moves_json, g.start_fen, g.opening_moves FROM game_moves m \
              JOIN games g ON g.id = m.game_id ORDER BY m.game_id LIMIT ?",
-        ))
-        .bind(limit)
-        .fetch_all(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(limit),
+            )
+            .await?;
         let mut done = Compacted::default();
         for row in &rows {
             let game: i64 = row.get("game_id");
@@ -131,13 +134,9 @@ impl Db {
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
-            sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?"))
-                .bind(game)
-                .execute(&mut *tx)
-                .await
-                .map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?")).bind(game)).await?;
         }
-        tx.commit().await.map_err(|e| self.error(e))?;
+        tx.commit().await?;
         Ok(done)
     }
 
@@ -153,14 +152,14 @@ impl Db {
         if self.is_shared() {
             return Ok(());
         }
-        let mut connection = self.pool.acquire().await.map_err(|e| self.error(e))?;
+        let mut connection = self.alone().await?;
         for statement in [
             "PRAGMA journal_mode = DELETE".to_string(),
             format!("PRAGMA page_size = {}", crate::connect::SQLITE_PAGE_SIZE),
             "VACUUM".to_string(),
             "PRAGMA journal_mode = WAL".to_string(),
         ] {
-            sqlx::query(sqlx::AssertSqlSafe(statement)).execute(&mut *connection).await.map_err(|e| self.error(e))?;
+            connection.execute(sqlx::query(sqlx::AssertSqlSafe(statement))).await?;
         }
         Ok(())
     }
@@ -172,23 +171,25 @@ impl Db {
     /// A database failure, or no such run.
     pub async fn prunable(&self, run: i64) -> Result<Shed, DbError> {
         self.run(run).await?;
-        let sizes = sqlx::query(self.backend.sql(
-            "SELECT COUNT(pm.game_id) + COUNT(m.game_id) AS games, \
+        let sizes = self
+            .fetch_one(
+                sqlx::query(self.backend.sql(
+                    "SELECT COUNT(pm.game_id) + COUNT(m.game_id) AS games, \
              COALESCE(SUM(LENGTH(pm.data)), 0) + COALESCE(SUM(LENGTH(m.moves_json)), 0) AS bytes \
              FROM games g LEFT JOIN packed_moves pm ON pm.game_id = g.id LEFT JOIN game_moves m ON m.game_id = g.id \
              WHERE g.run_id = ?",
-        ))
-        .bind(run)
-        .fetch_one(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
-        let io_logs = sqlx::query(
-            self.backend.sql("SELECT io_log FROM games WHERE run_id = ? AND io_log IS NOT NULL ORDER BY id"),
-        )
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(run),
+            )
+            .await?;
+        let io_logs = self
+            .fetch_all(
+                sqlx::query(
+                    self.backend.sql("SELECT io_log FROM games WHERE run_id = ? AND io_log IS NOT NULL ORDER BY id"),
+                )
+                .bind(run),
+            )
+            .await?;
         let count = |column: &str| u64::try_from(sizes.get::<i64, _>(column)).unwrap_or(0);
         Ok(Shed {
             games_with_moves: count("games"),
@@ -221,20 +222,19 @@ impl Db {
             "DELETE FROM packed_moves WHERE game_id IN (SELECT id FROM games WHERE run_id = ?)",
             "DELETE FROM game_moves WHERE game_id IN (SELECT id FROM games WHERE run_id = ?)",
         ] {
-            sqlx::query(self.backend.sql(statement)).bind(run).execute(&mut *tx).await.map_err(|e| self.error(e))?;
+            tx.execute(sqlx::query(self.backend.sql(statement)).bind(run)).await?;
         }
         // A place is `MACHINE:FILE@OFFSET+LENGTH`; a machine's name has no ':'.
-        sqlx::query(
-            self.backend
-                .sql("UPDATE games SET io_log = NULL WHERE run_id = ? AND substr(io_log, 1, length(?) + 1) = ? || ':'"),
+        tx.execute(
+            sqlx::query(self.backend.sql(
+                "UPDATE games SET io_log = NULL WHERE run_id = ? AND substr(io_log, 1, length(?) + 1) = ? || ':'",
+            ))
+            .bind(run)
+            .bind(machine)
+            .bind(machine),
         )
-        .bind(run)
-        .bind(machine)
-        .bind(machine)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))?;
+        .await?;
+        tx.commit().await?;
         Ok(shed)
     }
 }

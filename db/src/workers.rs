@@ -39,25 +39,25 @@ impl Db {
 
     async fn worker_beat_now(&self, name: &str, beat: &WorkerBeat) -> Result<(), DbError> {
         let mut tx = self.write().await?;
-        sqlx::query(self.backend.sql(
-            "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused) \
+        tx.execute(
+            sqlx::query(self.backend.sql(
+                "INSERT INTO workers (name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused) \
              VALUES (?, {now_ms}, {now_ms}, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET \
              refused = CASE WHEN excluded.refused = '' THEN workers.refused ELSE excluded.refused END, \
              last_seen_ms = excluded.last_seen_ms, run_id = COALESCE(excluded.run_id, workers.run_id), \
              doing = excluded.doing, units = workers.units + excluded.units, \
              progress = workers.progress + excluded.progress, faults = workers.faults + excluded.faults",
-        ))
-        .bind(name)
-        .bind(beat.run)
-        .bind(&beat.doing)
-        .bind(beat.units)
-        .bind(beat.progress)
-        .bind(beat.faults)
-        .bind(beat.refused.clone().unwrap_or_default())
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| self.error(e))?;
-        tx.commit().await.map_err(|e| self.error(e))
+            ))
+            .bind(name)
+            .bind(beat.run)
+            .bind(&beat.doing)
+            .bind(beat.units)
+            .bind(beat.progress)
+            .bind(beat.faults)
+            .bind(beat.refused.clone().unwrap_or_default()),
+        )
+        .await?;
+        tx.commit().await
     }
 
     /// Every process recorded, most recently seen first.
@@ -66,13 +66,12 @@ impl Db {
     ///
     /// A database failure.
     pub async fn workers(&self) -> Result<Vec<WorkerInfo>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused FROM workers \
+        let rows = self
+            .fetch_all(sqlx::query(self.backend.sql(
+                "SELECT name, started_ms, last_seen_ms, run_id, doing, units, progress, faults, refused FROM workers \
              ORDER BY last_seen_ms DESC, name",
-        ))
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+            )))
+            .await?;
         Ok(rows
             .iter()
             .map(|r| WorkerInfo {
@@ -95,15 +94,15 @@ impl Db {
     ///
     /// A database failure.
     pub async fn recent_games(&self, run: i64) -> Result<Vec<PacedGame>, DbError> {
-        let rows =
-            sqlx::query(self.backend.sql(
-                "SELECT white, black, started_ms, finished_ms FROM games WHERE run_id = ? ORDER BY id DESC LIMIT ?",
-            ))
-            .bind(run)
-            .bind(PACE_GAMES)
-            .fetch_all(&self.pool)
-            .await
-            .map_err(|e| self.error(e))?;
+        let rows = self
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT white, black, started_ms, finished_ms FROM games WHERE run_id = ? ORDER BY id DESC LIMIT ?",
+                ))
+                .bind(run)
+                .bind(PACE_GAMES),
+            )
+            .await?;
         Ok(rows
             .iter()
             .map(|r| PacedGame {
@@ -121,15 +120,16 @@ impl Db {
     ///
     /// A database failure.
     pub async fn slots_on(&self, run: i64) -> Result<Vec<String>, DbError> {
-        let rows = sqlx::query(self.backend.sql(
-            "SELECT worker FROM pairs WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms} \
+        let rows = self
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT worker FROM pairs WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms} \
              UNION SELECT worker FROM suite_chunks WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms}",
-        ))
-        .bind(run)
-        .bind(run)
-        .fetch_all(&self.pool)
-        .await
-        .map_err(|e| self.error(e))?;
+                ))
+                .bind(run)
+                .bind(run),
+            )
+            .await?;
         let mut slots: Vec<String> = rows.iter().filter_map(|r| r.get::<Option<String>, _>(0)).collect();
         slots.sort();
         Ok(slots)
