@@ -5,7 +5,7 @@
 
 use clap::ValueEnum;
 use db::{Db, DbError};
-use model::{GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
+use model::{GamesKind, GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
 use reports::report::{
     Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
     render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text, utc_timestamp,
@@ -239,19 +239,19 @@ async fn games_report(
         Detail::Brief => (Vec::new(), db.terminations(run, &excluded).await?),
     };
     let pv_issues = db.pv_issue_counts(run).await?;
-    let iterations = match &spec.tune {
-        Some(_) => db.tune_iterations(run).await?,
-        None => Vec::new(),
+    let iterations = match &spec.kind {
+        GamesKind::Tune(_) => db.tune_iterations(run).await?,
+        _ => Vec::new(),
     };
-    let budgets = match spec.budgets.is_empty() {
-        true => Vec::new(),
-        false => scale_budgets(&move_totals, spec),
+    let budgets = match &spec.kind {
+        GamesKind::Scale(budgets) => scale_budgets(&move_totals, spec, budgets),
+        _ => Vec::new(),
     };
     let names = |i: usize| spec.engines.get(i).map_or("", |e| model::base_name(&e.name));
     let report = Report::build(Inputs {
         header: Header { replayed_pairs: replayed.len() as u64, ..games_header(info, spec, engines) },
         pairings: spec.pairing_names(),
-        sprt: spec.sprt.map(|test| (test, info.verdict)),
+        sprt: spec.kind.sprt().map(|test| (test, info.verdict)),
         counts: &counts,
         pairs: &pairs,
         progress: progress.as_deref(),
@@ -259,7 +259,7 @@ async fn games_report(
         move_totals: &move_totals,
         node_limits: (0..spec.engines.len()).map(|i| spec.time_control(i).node_limit()).collect(),
         anchor,
-        tune: spec.tune.as_deref().map(|spsa| (spsa, iterations.as_slice())),
+        tune: spec.kind.tune().map(|spsa| (spsa, iterations.as_slice())),
         pv_issues: &pv_issues,
         scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
         machines: Some(machines),
@@ -346,12 +346,12 @@ fn games_header(info: &RunInfo, spec: &GamesSpec, engines: Vec<EngineHeader>) ->
         kind: info.kind,
         status: info.status,
         engines,
-        time_control: match spec.budgets.is_empty() {
-            true => spec.tc.to_string(),
-            false => {
-                let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+        time_control: match &spec.kind {
+            GamesKind::Scale(budgets) => {
+                let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
                 format!("{} (one pairing per budget)", budgets.join(", "))
             }
+            _ => spec.tc.to_string(),
         },
         openings: match spec.variant {
             model::Variant::Standard => spec.openings.clone(),
@@ -363,7 +363,7 @@ fn games_header(info: &RunInfo, spec: &GamesSpec, engines: Vec<EngineHeader>) ->
         finished: info.finished_ms.map(utc_timestamp),
         machine: info.machine.clone(),
         replayed_pairs: 0,
-        unpaired_games: spec.imported.iter().map(|f| f.unpaired).sum(),
+        unpaired_games: spec.kind.imported().iter().map(|f| f.unpaired).sum(),
     }
 }
 
@@ -383,14 +383,15 @@ pub async fn done_and_planned(db: &Db, run: &RunInfo, spec: Option<&Spec>) -> Re
 /// A scaling run's budgets with the mean depth and seldepth each side's
 /// moves reached there, from the games' move totals: each engine copy plays
 /// one budget only.
-fn scale_budgets(totals: &[model::EngineMoveTotals], spec: &model::GamesSpec) -> Vec<Budget> {
+fn scale_budgets(totals: &[model::EngineMoveTotals], spec: &GamesSpec, budgets: &model::Budgets) -> Vec<Budget> {
     let mean = |name: &str, slot: usize| {
         let t = totals.iter().find(|t| t.engine == name)?;
         let (sum, count) = if slot == 0 { (t.depth_sum, t.depth_moves) } else { (t.seldepth_sum, t.seldepth_moves) };
         (count > 0).then(|| sum as f64 / count as f64)
     };
     let side = |i: usize| spec.engines.get(i).map_or([None, None], |e| [mean(&e.name, 0), mean(&e.name, 1)]);
-    spec.budgets
+    budgets
+        .0
         .iter()
         .enumerate()
         .map(|(i, tc)| Budget {

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use db::{ClaimedPair, Db, SprtStep, Target};
 use model::{
-    Adjudication, EngineSpec, GameRecord, GameResult, GamesSpec, MoveRecord, PairPlan, PairingCounts, RunKind,
-    RunStatus, Spec, SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Variant, Verdict,
+    Adjudication, EngineSpec, GameRecord, GameResult, GamesSpec, MoveRecord, PairPlan, PairingCounts, RunStatus, Spec,
+    SuiteChunkPlan, SuiteResult, SuiteSpec, Termination, Variant, Verdict,
 };
 
 const LONG: Duration = Duration::from_secs(600);
@@ -96,8 +96,7 @@ fn knight_move(i: usize) -> String {
 
 async fn new_run(db: &Db, pairs: usize) -> i64 {
     let spec = GamesSpec {
-        budgets: Vec::new(),
-        kind: RunKind::Elo,
+        kind: model::GamesKind::Elo,
         engines: vec![EngineSpec::bundled("fhr"), EngineSpec::bundled("plain")],
         pairings: vec![(0, 1)],
         tc: "nodes=1000".parse().unwrap(),
@@ -109,13 +108,10 @@ async fn new_run(db: &Db, pairs: usize) -> i64 {
         rounds: 1,
         concurrency: 1,
         adjudication: Adjudication::default(),
-        sprt: None,
-        tune: None,
         tablebase: None,
         check_mate_pvs: true,
         variant: Variant::Standard,
         machines: model::MachineRule::default(),
-        imported: Vec::new(),
     };
     db.create_run(&Spec::Games(spec), &plan(pairs), "localhost").await.unwrap()
 }

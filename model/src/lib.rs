@@ -4,6 +4,7 @@
 //! stored with. No I/O here, only serde.
 
 pub mod adjudication;
+pub mod games_kind;
 pub mod invalid;
 pub mod latency;
 pub mod record;
@@ -14,6 +15,7 @@ pub mod tally;
 pub mod time_control;
 pub mod tune;
 
+pub use games_kind::GamesKind;
 pub use invalid::Invalid;
 pub use latency::Latencies;
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};

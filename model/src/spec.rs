@@ -7,11 +7,10 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::games_kind::GamesKind;
 use crate::invalid::Invalid;
 use crate::run::{RunInfo, RunKind};
-use crate::sprt::Test;
 use crate::time_control::TimeControl;
-use crate::tune::Spsa;
 
 /// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
 pub const BUNDLED_SUBCOMMAND: &str = "engine-uci";
@@ -309,8 +308,10 @@ impl Variant {
 /// `tournament`, `sprt` or `tune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GamesSpec {
-    /// Which of the game-playing kinds.
-    pub kind: RunKind,
+    /// Which of the game-playing kinds, with what only that kind has
+    /// (stored flat: `kind`, `sprt`, `tune`, `budgets`, `imported`).
+    #[serde(flatten)]
+    pub kind: GamesKind,
     /// The engines, fully resolved.
     pub engines: Vec<EngineSpec>,
     /// Who plays whom: indices into `engines`; the first is A.
@@ -333,11 +334,6 @@ pub struct GamesSpec {
     pub concurrency: usize,
     /// Adjudication rules.
     pub adjudication: Adjudication,
-    /// SPRT, for `sprt` runs.
-    pub sprt: Option<Test>,
-    /// SPSA, for `tune` runs: engines 0 and 1 are θ+ and θ−.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tune: Option<Box<Spsa>>,
     /// Check that the PV behind each mate score backs it: on unless
     /// `--no-check-mate-pvs` (also for runs stored before the check existed:
     /// it only adds warnings, never changes a game).
@@ -349,18 +345,10 @@ pub struct GamesSpec {
     /// Standard, or Chess960 when any planned opening needs it.
     #[serde(default, skip_serializing_if = "Variant::is_standard")]
     pub variant: Variant,
-    /// A scaling run's budgets, cheapest first: pairing i is A against B
-    /// under budgets[i] (each engine copy carries it as its own time control).
-    /// Empty for every other kind.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub budgets: Vec<TimeControl>,
     /// How machines are made equal and watched: clocks scaled to each
     /// machine's speed, machines set aside, and whether their games count.
     #[serde(default, skip_serializing_if = "MachineRule::is_default")]
     pub machines: MachineRule,
-    /// An imported run's files (`arena import`): empty for every other kind.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub imported: Vec<ImportedFile>,
 }
 
 fn is_zero(n: &u64) -> bool {
@@ -550,7 +538,7 @@ impl Spec {
     /// The kind of run.
     pub fn kind(&self) -> RunKind {
         match self {
-            Spec::Games(spec) => spec.kind,
+            Spec::Games(spec) => spec.kind.run_kind(),
             Spec::Suite(_) => RunKind::Suite,
         }
     }

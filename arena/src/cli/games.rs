@@ -6,7 +6,7 @@
 use anyhow::anyhow;
 
 use clap::Args;
-use model::{GamesSpec, MachineRule, RunKind, Spec, TablebaseRule, TbResults, Test, Variant};
+use model::{GamesKind, GamesSpec, MachineRule, Spec, TablebaseRule, TbResults, Variant};
 use openings::Book;
 use serde::Serialize;
 
@@ -368,12 +368,11 @@ const DEFAULT_TC: &str = "2+0.02";
 /// Checks every flag of a run of `engines`; nothing is started yet.
 pub(super) fn build_spec(
     play: &PlayArgs,
-    kind: RunKind,
+    kind: GamesKind,
     engines: Vec<EngineSpec>,
     pairings: Vec<(usize, usize)>,
     openings_per_round: usize,
     rounds: usize,
-    sprt: Option<Test>,
 ) -> CliResult<GamesSpec> {
     let tc: TimeControl = match &play.tc {
         Some(tc) => tc.clone(),
@@ -404,25 +403,21 @@ pub(super) fn build_spec(
         rounds,
         concurrency: play.concurrency.or_default(),
         adjudication,
-        sprt,
-        tune: None,
         check_mate_pvs: !play.no_check_mate_pvs,
         tablebase,
         variant: Variant::Standard,
-        budgets: Vec::new(),
         machines: machine_rule(play)?,
-        imported: Vec::new(),
     })
 }
 
 /// A run's engines and time control as its first line says them: a scaling
 /// run's A and B once (not a copy per budget), at every budget.
 fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
-    if spec.budgets.is_empty() {
+    let GamesKind::Scale(budgets) = &spec.kind else {
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
         return (names.join(" vs "), spec.tc.to_string());
-    }
-    let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+    };
+    let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
     (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
 }
 

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use model::{EngineSpec, GamesSpec, ImportedFile, PairPlan, RunKind, Spec, TimeControl};
+use model::{EngineSpec, GamesKind, GamesSpec, ImportedFile, PairPlan, RunKind, Spec, TimeControl};
 use sha2::{Digest, Sha256};
 
 use super::common::open_db;
@@ -119,8 +119,8 @@ async fn imported_before(db: &db::Db) -> CliResult<HashMap<String, i64>> {
         if info.kind != RunKind::Import {
             continue;
         }
-        if let Ok(Spec::Games(spec)) = Spec::of(&info) {
-            for file in spec.imported {
+        if let Ok(Spec::Games(GamesSpec { kind: GamesKind::Import(files), .. })) = Spec::of(&info) {
+            for file in files {
                 known.insert(file.sha256, info.id);
             }
         }
@@ -183,10 +183,10 @@ fn spec_of(
         ordered.push(second.record.clone());
     }
     let engines = names.iter().map(|name| EngineSpec { name: name.clone(), ..EngineSpec::default() }).collect();
-    let files_named: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    let files_named = files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ");
     let chess960 = plan.iter().any(|p| openings::is_chess960(&p.fen));
     let spec = GamesSpec {
-        kind: RunKind::Import,
+        kind: GamesKind::Import(files),
         engines,
         pairings,
         // Unknown here: the games were played elsewhere.
@@ -196,7 +196,7 @@ fn spec_of(
             node_time: None,
             stall_ms: model::time_control::DEFAULT_STALL_MS,
         },
-        openings: files_named.join(", "),
+        openings: files_named,
         seed: None,
         start: 0,
         max_plies: None,
@@ -204,14 +204,10 @@ fn spec_of(
         rounds: 1,
         concurrency: 1,
         adjudication: model::Adjudication::default(),
-        sprt: None,
-        tune: None,
         check_mate_pvs: false,
         tablebase: None,
         variant: if chess960 { model::Variant::Chess960 } else { model::Variant::Standard },
-        budgets: Vec::new(),
         machines: model::MachineRule::default(),
-        imported: files,
     };
     Ok((spec, plan, ordered))
 }

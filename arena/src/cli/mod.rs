@@ -380,11 +380,8 @@ pub struct SprtParams {
 }
 
 impl SprtParams {
-    /// The flags of a stored test (the flags' defaults without one).
-    fn of(test: Option<&Test>) -> SprtParams {
-        let Some(test) = test else {
-            return SprtParams { elo0: None, elo1: None, alpha: 0.05, beta: 0.05, model: Model::default() };
-        };
+    /// The flags of a stored test.
+    fn of(test: &Test) -> SprtParams {
         SprtParams {
             elo0: Some(test.elo0),
             elo1: Some(test.elo1),
@@ -498,19 +495,19 @@ impl clap::builder::TypedValueParser for DbParser {
 ///
 /// A flag TOML cannot hold (none today).
 pub(crate) fn stored_flags(spec: &model::GamesSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
-    use model::RunKind;
-    Ok(match spec.kind {
-        RunKind::Elo => ("elo", toml::Table::try_from(play::EloArgs::of(spec))?),
-        RunKind::Match => ("match", toml::Table::try_from(play::MatchArgs::of(spec))?),
-        RunKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
-        RunKind::Sprt => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec))?),
-        RunKind::Scale => ("scale", toml::Table::try_from(play::ScaleArgs::of(spec))?),
-        RunKind::Import => {
+    use model::GamesKind;
+    Ok(match &spec.kind {
+        GamesKind::Elo => ("elo", toml::Table::try_from(play::EloArgs::of(spec))?),
+        GamesKind::Match => ("match", toml::Table::try_from(play::MatchArgs::of(spec))?),
+        GamesKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
+        GamesKind::Sprt(test) => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec, test))?),
+        GamesKind::Scale(budgets) => ("scale", toml::Table::try_from(play::ScaleArgs::of(spec, budgets))?),
+        GamesKind::Tune(spsa) => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec, spsa))?),
+        GamesKind::Import(_) => {
             return Err(serde::ser::Error::custom(
                 "an imported run was not played here: it has no flags to play it again",
             ));
         }
-        RunKind::Tune | RunKind::Suite => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec))?),
     })
 }
 

@@ -7,7 +7,7 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use model::{GamesSpec, RunKind, RunStatus, Spec};
+use model::{GamesKind, GamesSpec, RunStatus, Spec, Test};
 use serde::Serialize;
 
 use openings::Book;
@@ -165,8 +165,8 @@ pub struct ScaleArgs {
 
 impl ScaleArgs {
     /// The flags of a stored scaling run.
-    pub(super) fn of(spec: &GamesSpec) -> ScaleArgs {
-        let budgets = model::Budgets(spec.budgets.clone());
+    pub(super) fn of(spec: &GamesSpec, budgets: &model::Budgets) -> ScaleArgs {
+        let budgets = budgets.clone();
         // The budgets are the time controls; the spec's own is the first of them.
         let mut play = PlayArgs::of(spec);
         play.tc = None;
@@ -188,9 +188,10 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     let base = args.engines.engines(&args.play)?;
     let engines: Vec<EngineSpec> = budgets.iter().flat_map(|budget| at_budget(&base, budget)).collect();
     let pairings = (0..budgets.len()).map(|i| (2 * i, 2 * i + 1)).collect();
-    let mut spec = build_spec(&args.play, RunKind::Scale, engines, pairings, args.games.div_ceil(2), 1, None)?;
-    spec.tc = budgets[0].clone();
-    spec.budgets = budgets;
+    let tc = budgets[0].clone();
+    let kind = GamesKind::Scale(model::Budgets(budgets));
+    let mut spec = build_spec(&args.play, kind, engines, pairings, args.games.div_ceil(2), 1)?;
+    spec.tc = tc;
     start(&args.play, spec, &book).await
 }
 
@@ -217,7 +218,7 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     let Spec::Games(spec) = Spec::of(&info)? else {
         return Err(anyhow!("run {run} is a suite run; only a scaling run (arena scale) takes more budgets"));
     };
-    if spec.kind != RunKind::Scale {
+    if !matches!(spec.kind, GamesKind::Scale(_)) {
         return Err(anyhow!(
             "run {run} ({}) is not a scaling run; only a scaling run (arena scale) takes more budgets",
             spec.kind
@@ -253,8 +254,8 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
 
 impl SprtArgs {
     /// The flags of a stored SPRT.
-    pub(super) fn of(spec: &GamesSpec) -> SprtArgs {
-        let sprt = SprtParams::of(spec.sprt.as_ref());
+    pub(super) fn of(spec: &GamesSpec, test: &Test) -> SprtArgs {
+        let sprt = SprtParams::of(test);
         let max_games = Some(2 * spec.openings_per_round);
         SprtArgs { engines: PairArgs::of(spec), sprt, max_games, play: PlayArgs::of(spec) }
     }
@@ -316,7 +317,7 @@ pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = args.passes.openings_per_round(&book, &args.play)?;
     let engines = args.engines.engines(&args.play)?;
-    let spec = build_spec(&args.play, RunKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds, None)?;
+    let spec = build_spec(&args.play, GamesKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds)?;
     start(&args.play, spec, &book).await
 }
 
@@ -340,7 +341,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     let book = open_book(&play)?;
     let pairs = args.games.div_ceil(2);
     let engines = args.engines.engines(&play)?;
-    let spec = build_spec(&play, RunKind::Match, engines, vec![(0, 1)], pairs, 1, None)?;
+    let spec = build_spec(&play, GamesKind::Match, engines, vec![(0, 1)], pairs, 1)?;
     start(&play, spec, &book).await
 }
 
@@ -363,7 +364,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
     let book = open_book(&args.play)?;
     let per_round = args.passes.openings_per_round(&book, &args.play)?;
     let engines = resolve_engines(&args.play, &names)?;
-    let spec = build_spec(&args.play, RunKind::Tournament, engines, pairings, per_round, args.passes.rounds, None)?;
+    let spec = build_spec(&args.play, GamesKind::Tournament, engines, pairings, per_round, args.passes.rounds)?;
     start(&args.play, spec, &book).await
 }
 
@@ -385,7 +386,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     play.large_book_unless_given();
     let book = open_book(&play)?;
     let engines = args.engines.engines(&play)?;
-    let spec = build_spec(&play, RunKind::Sprt, engines, vec![(0, 1)], max_games.div_ceil(2), 1, Some(test))?;
+    let spec = build_spec(&play, GamesKind::Sprt(test), engines, vec![(0, 1)], max_games.div_ceil(2), 1)?;
     start(&play, spec, &book).await
 }
 

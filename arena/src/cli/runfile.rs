@@ -27,7 +27,7 @@ use anyhow::{Context, anyhow};
 use std::path::PathBuf;
 
 use clap::{Args, Parser};
-use model::GamesSpec;
+use model::{GamesKind, GamesSpec};
 
 use super::{Cli, CliResult, Command, run};
 
@@ -134,13 +134,13 @@ pub fn write(spec: &GamesSpec) -> Result<String, toml::ser::Error> {
     let mut file = toml::Table::new();
     file.insert("command".into(), command.into());
     let mut engines: Vec<model::EngineSpec> = spec.engines.clone();
-    if spec.tune.is_some() {
+    if let GamesKind::Tune(_) = spec.kind {
         // θ+ and θ− are the base engine under two names.
         engines.truncate(1);
         let name = engines[0].name.strip_suffix('+').unwrap_or(&engines[0].name).to_string();
         engines[0].name = name;
     }
-    if !spec.budgets.is_empty() {
+    if let GamesKind::Scale(_) = spec.kind {
         // A and B, copied once per budget as `A@BUDGET` under that budget.
         engines.truncate(2);
         for engine in &mut engines {

@@ -6,7 +6,7 @@
 use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{GamesSpec, Invalid, RunKind, Spsa};
+use model::{GamesKind, GamesSpec, Invalid, Spsa};
 use serde::Serialize;
 
 use super::CliResult;
@@ -63,30 +63,26 @@ pub struct TuneArgs {
 impl TuneArgs {
     /// The flags of a stored tuning run: its one engine (θ+ and θ− are that
     /// engine under two names) and its parameters as they were resolved.
-    pub(super) fn of(spec: &GamesSpec) -> TuneArgs {
+    pub(super) fn of(spec: &GamesSpec, spsa: &Spsa) -> TuneArgs {
         let name = spec.engines.first().map_or("", |e| e.name.as_str());
         let engine = name.strip_suffix('+').unwrap_or(name).to_string();
-        let spsa = spec.tune.as_deref();
-        let params = spsa.map_or_else(Vec::new, |spsa| {
-            let param = |p: &model::TuneParam| ParamFlag {
-                name: p.name.clone(),
-                bounds: Some((p.min, p.max)),
-                start: Some(p.start),
-                c_end: Some(p.c_end),
-                r_end: Some(p.r_end),
-            };
-            spsa.params.iter().map(param).collect()
-        });
+        let param = |p: &model::TuneParam| ParamFlag {
+            name: p.name.clone(),
+            bounds: Some((p.min, p.max)),
+            start: Some(p.start),
+            c_end: Some(p.c_end),
+            r_end: Some(p.r_end),
+        };
         TuneArgs {
             engine: Some(engine),
             source: SourceArgs::default(),
             rev: None,
-            params,
-            games: spsa.map_or(0, |spsa| 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2)),
-            alpha: spsa.map_or(DEFAULT_ALPHA, |spsa| spsa.alpha),
-            gamma: spsa.map_or(DEFAULT_GAMMA, |spsa| spsa.gamma),
-            big_a: spsa.map(|spsa| spsa.big_a),
-            spsa_seed: spsa.map_or(1, |spsa| spsa.seed),
+            params: spsa.params.iter().map(param).collect(),
+            games: 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2),
+            alpha: spsa.alpha,
+            gamma: spsa.gamma,
+            big_a: Some(spsa.big_a),
+            spsa_seed: spsa.seed,
             plan: false,
             play: PlayArgs::of(spec),
         }
@@ -119,12 +115,11 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let (plus, minus) = (format!("{}+", base.name), format!("{}-", base.name));
     let book = open_book(&args.play)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
-    let mut spec = build_spec(&args.play, RunKind::Tune, engines, vec![(0, 1)], iterations, 1, None)?;
     say_reach(&spsa, args.plan || !args.play.quiet.quiet);
     if args.plan {
         return Ok(());
     }
-    spec.tune = Some(Box::new(spsa));
+    let spec = build_spec(&args.play, GamesKind::Tune(Box::new(spsa)), engines, vec![(0, 1)], iterations, 1)?;
     start(&args.play, spec, &book).await
 }
 

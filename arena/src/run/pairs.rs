@@ -106,7 +106,7 @@ impl PairWork {
 
     /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
     pub fn judge(&self, counts: &PairingCounts) -> Option<SprtStep> {
-        let test = self.spec.sprt?;
+        let test = self.spec.kind.sprt()?;
         let &(a, b) = self.spec.pairings.first()?;
         if counts.engine_a != self.spec.engines[a].name || counts.engine_b != self.spec.engines[b].name {
             return None;
@@ -195,7 +195,7 @@ impl PairWork {
                 format!("{} pairings, {games} games scored", all.len())
             }
         };
-        if let (Some(test), Some(llr)) = (self.spec.sprt, llr) {
+        if let (Some(test), Some(llr)) = (self.spec.kind.sprt(), llr) {
             let bounds = test.bounds();
             line += &format!("  LLR {llr:.2} ({:.2}, {:.2})", bounds.lower, bounds.upper);
         }
@@ -219,7 +219,7 @@ impl PairWork {
     /// A tuning run's θ± for the pair (iteration `index + 1` from the stored
     /// θ), with its SPSA; `None` for other runs.
     async fn perturbation(&self, db: &Db, plan: &PairPlan) -> Result<Option<(&Spsa, Perturbation)>, RunError> {
-        let Some(spsa) = &self.spec.tune else { return Ok(None) };
+        let Some(spsa) = self.spec.kind.tune() else { return Ok(None) };
         let theta = db.tune_theta(self.run).await?.unwrap_or_else(|| spsa.start());
         let k = u64::try_from(plan.index).unwrap_or(0) + 1;
         Ok(Some((spsa, spsa.perturb(&theta, k))))
@@ -282,7 +282,7 @@ impl PairWork {
         tuning: Option<model::tune::Perturbation>,
         faulted: bool,
     ) -> Result<Played, RunError> {
-        let step = match (&self.spec.tune, &tuning) {
+        let step = match (self.spec.kind.tune(), &tuning) {
             (Some(spsa), Some(perturbation)) => Some(TuneStep { spsa, perturbation }),
             _ => None,
         };
@@ -302,7 +302,7 @@ impl PairWork {
             ));
         }
         let mut status = self.status(&commit.counts, commit.sprt.as_ref().map(|step| step.llr));
-        if let (Some(spsa), Some(theta)) = (&self.spec.tune, &commit.theta) {
+        if let (Some(spsa), Some(theta)) = (self.spec.kind.tune(), &commit.theta) {
             let values: Vec<String> =
                 spsa.params.iter().zip(theta).map(|(p, v)| format!("{}={v:.1}", p.name)).collect();
             status = format!("{}  θ {}", status, values.join(" "));
@@ -415,7 +415,7 @@ impl Work for PairWork {
         self.warn_movetime_forfeit(plan.index, 2, &record);
         let faulted = first_faulted || record.termination.is_fault();
         let tuning = tuning.map(|(_, perturbation)| perturbation);
-        let tune = self.spec.tune.is_some();
+        let tune = self.spec.kind.tune().is_some();
         let finish = self.finish(db, pair.clone(), record, second_log, tuning, faulted);
         Ok(if tune {
             // SPSA: the next iteration starts from the θ this one moves.

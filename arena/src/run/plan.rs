@@ -3,7 +3,7 @@
 //! opening played twice with colours swapped), and a scaling run's budgets
 //! and the pairs of budgets added to it.
 
-use model::{Budgets, EngineSpec, GamesSpec, Invalid, PairPlan, TimeControl, Variant};
+use model::{Budgets, EngineSpec, GamesKind, GamesSpec, Invalid, PairPlan, TimeControl, Variant};
 use openings::{Book, Selection};
 
 /// The pairs to play, in order: for each opening of each round, each pairing.
@@ -61,8 +61,7 @@ pub fn on_a_clock(spec: &GamesSpec) -> bool {
 /// book holds (only runs planned before [`cap_replays`]; a book that cannot
 /// be opened any more is taken as large enough).
 pub fn may_replay(spec: &GamesSpec) -> bool {
-    spec.tune.is_none()
-        && spec.kind != model::RunKind::Import
+    !matches!(spec.kind, GamesKind::Tune(_) | GamesKind::Import(_))
         && !on_a_clock(spec)
         && book_len(&spec.openings).is_some_and(|len| spec.openings_per_round * spec.rounds > len)
 }
@@ -86,14 +85,14 @@ fn book_len(name: &str) -> Option<usize> {
 /// the next, and so do its games).
 pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<String> {
     let planned = spec.openings_per_round * spec.rounds;
-    if spec.tune.is_some() || on_a_clock(spec) || planned <= book.len() || book.is_empty() {
+    if matches!(spec.kind, GamesKind::Tune(_)) || on_a_clock(spec) || planned <= book.len() || book.is_empty() {
         return None;
     }
     spec.openings_per_round = spec.openings_per_round.min(book.len());
     spec.rounds = (book.len() / spec.openings_per_round).clamp(1, spec.rounds);
     let capped = spec.openings_per_round * spec.rounds;
     // An SPRT's game count is its cap: most stop long before it.
-    let up_to = if spec.sprt.is_some() { "up to " } else { "" };
+    let up_to = if let GamesKind::Sprt(_) = spec.kind { "up to " } else { "" };
     let larger = match openings::larger_builtin(book, planned) {
         Some((name, len)) if len >= planned => format!("a larger book (--openings {name}: {len} openings)"),
         Some((name, len)) => format!("a larger book (--openings {name}: {len} openings, or a file of your own)"),
@@ -143,8 +142,9 @@ pub fn add_budgets(
     openings: &[PairPlan],
     first_index: i64,
 ) -> Result<(GamesSpec, Vec<PairPlan>), Invalid> {
-    let budgets = Budgets(spec.budgets.iter().chain(&added.0).cloned().collect());
-    budgets.check_axis().and_then(|()| budgets.check_growing(spec.budgets.len()))?;
+    let had = spec.kind.budgets();
+    let budgets = Budgets(had.iter().chain(&added.0).cloned().collect());
+    budgets.check_axis().and_then(|()| budgets.check_growing(had.len()))?;
     let [a, b] = first_pairing(&spec)
         .ok_or_else(|| Invalid::new("budgets", "the run has no pairing to copy; its spec is damaged"))?;
     // The base engines, as `arena scale` was given them: a copy's name less its `@BUDGET`.
@@ -156,7 +156,7 @@ pub fn add_budgets(
         spec.engines.extend(at_budget(&base, budget));
         spec.pairings.push((next, next + 1));
     }
-    spec.budgets = budgets.0;
+    spec.kind = GamesKind::Scale(budgets);
     let mut pairs = Vec::with_capacity(openings.len() * added.0.len());
     for opening in openings {
         for &(a, b) in &spec.pairings[first_new..] {

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use db::{ClaimedChunk, ClaimedPair, Db, DbError};
-use model::{GamesSpec, RunKind, RunStatus, Spec, WorkerBeat};
+use model::{GamesKind, GamesSpec, RunKind, RunStatus, Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
@@ -387,11 +387,11 @@ fn names(engines: &[EngineSpec]) -> String {
 /// A run of games in a few words: its kind, engines and time control; a
 /// scaling run's engines once, with its budgets.
 fn what_plays(spec: &GamesSpec) -> String {
-    if spec.budgets.is_empty() {
+    let GamesKind::Scale(budgets) = &spec.kind else {
         return format!("{} {} at {}", spec.kind, names(&spec.engines), spec.tc);
-    }
+    };
     let [a, b] = [0, 1].map(|i| spec.engines.get(i).map_or("", |e| model::base_name(&e.name)));
-    let budgets: Vec<String> = spec.budgets.iter().map(ToString::to_string).collect();
+    let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
     format!("{} {a} vs {b} at {}", spec.kind, budgets.join(", "))
 }
 

@@ -4,7 +4,7 @@
 //! holding its units now.
 
 use db::{Db, DbError};
-use model::{GamesSpec, PairingCounts, RunInfo, RunStatus, Spec};
+use model::{GamesKind, GamesSpec, PairingCounts, RunInfo, RunStatus, Spec};
 use reports::report::{Align, Table};
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
 use reports::stats::sprt::llr;
@@ -233,12 +233,12 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
         Some(Spec::Games(games)) => {
             // Read once: the Elo or trend and the ETA all use them.
             let counts = crate::reporting::counted_once(db, run.id, games, db.pairing_counts(run.id).await?).await?;
-            if games.budgets.is_empty() {
+            if let GamesKind::Scale(budgets) = &games.kind {
+                row.time_control = budgets.0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
+                row.trend = trend(&counts, games, budgets);
+            } else {
                 row.time_control = games.tc.to_string();
                 first_pairing(&counts, games, &mut row);
-            } else {
-                row.time_control = games.budgets.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
-                row.trend = trend(&counts, games);
             }
             if run.status == RunStatus::Running {
                 row.eta_s = games_eta(db, run, games, &counts, row.planned - row.done).await?;
@@ -254,8 +254,8 @@ pub async fn run_row(db: &Db, run: &RunInfo) -> Result<RunRow, DbError> {
 
 /// A scaling run's trend: Elo per doubling of the budget over the budgets
 /// played, as its report computes it.
-fn trend(counts: &[PairingCounts], games: &GamesSpec) -> Option<Trend> {
-    let points = games.pairing_names().into_iter().zip(&games.budgets).filter_map(|((a, b), tc)| {
+fn trend(counts: &[PairingCounts], games: &GamesSpec, budgets: &model::Budgets) -> Option<Trend> {
+    let points = games.pairing_names().into_iter().zip(&budgets.0).filter_map(|((a, b), tc)| {
         let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
         let (elo, interval) = Estimate::from(summarize(&Counts::pairs(&pairing.tally))?).point()?;
         Some((tc.budget()?, elo, interval))
@@ -274,7 +274,7 @@ fn first_pairing(counts: &[PairingCounts], games: &GamesSpec, row: &mut RunRow) 
     let summary = summarize(&counts);
     row.elo = summary.as_ref().map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
     row.elo_text = summary.as_ref().map(reports::stats::Summary::elo_text);
-    if let Some(test) = games.sprt {
+    if let Some(test) = games.kind.sprt() {
         let bounds = test.bounds();
         row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
     }
@@ -310,7 +310,7 @@ async fn games_eta(
                 let t = c.tally;
                 (t.wins + t.draws + t.losses) as i64
             });
-            Left { games: each - scored, budget: games.budgets.get(p).and_then(model::TimeControl::budget) }
+            Left { games: each - scored, budget: games.kind.budgets().get(p).and_then(model::TimeControl::budget) }
         })
         .collect();
     Ok(eta(&recent, &left, total))

@@ -73,7 +73,7 @@ pub fn stdout(out: &Output) -> String {
 pub async fn assert_tune_chain(db: &db::Db, run: i64) -> Vec<f64> {
     let info = db.run(run).await.unwrap();
     let Ok(model::Spec::Games(spec)) = model::Spec::of(&info) else { panic!("run {run} is not a run of games") };
-    let spsa = spec.tune.expect("a tuning run");
+    let model::GamesKind::Tune(spsa) = spec.kind else { panic!("run {run} is not a tuning run") };
     let iterations = db.tune_iterations(run).await.unwrap();
     let outcomes = db.pair_outcomes(run).await.unwrap();
     assert_eq!(iterations.len() as i64, info.pairs_done, "one iteration per finished pair");

@@ -181,7 +181,7 @@ impl Lines {
             crc32: settings.crc32,
             engines: vec![Tally::default(); names.len()],
             names,
-            test: spec.sprt,
+            test: spec.kind.sprt(),
             planned,
             head,
             finished: 0,

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail};
 use clap::Parser;
-use model::{GamesSpec, RunKind, Test, TimeControl};
+use model::{GamesKind, GamesSpec, Test, TimeControl};
 
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
@@ -83,14 +83,13 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     let pairs = usize::try_from(total / 2).map_err(|_| anyhow!("-rounds {}: too many", foreign.rounds))?;
     let test = sprt(dialect, foreign)?;
     let (kind, pairings) = match engines.len() {
-        2 if test.is_some() => (RunKind::Sprt, vec![(0, 1)]),
-        2 => (RunKind::Match, vec![(0, 1)]),
+        2 => (test.map_or(GamesKind::Match, GamesKind::Sprt), vec![(0, 1)]),
         n if test.is_some() => bail!("-sprt plays two engines; {n} are given"),
-        n if foreign.gauntlet => (RunKind::Tournament, (1..n).map(|i| (0, i)).collect()),
-        n => (RunKind::Tournament, (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()),
+        n if foreign.gauntlet => (GamesKind::Tournament, (1..n).map(|i| (0, i)).collect()),
+        n => (GamesKind::Tournament, (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()),
     };
     let book = open_book(&play)?;
-    let mut spec = build_spec(&play, kind, engines, pairings, pairs, 1, test)?;
+    let mut spec = build_spec(&play, kind, engines, pairings, pairs, 1)?;
     spec.tc = limits[0].clone();
     Ok(Run { play, spec, book })
 }
