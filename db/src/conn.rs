@@ -10,6 +10,7 @@ use sqlx::pool::PoolConnection;
 use sqlx::query::Query;
 use sqlx::{Any, AnyConnection, Transaction};
 
+use crate::dialect::Backend;
 use crate::{Db, DbError};
 
 /// One statement with its bound parameters.
@@ -79,6 +80,30 @@ impl<'d> Conn<'d> {
 }
 
 impl Db {
+    /// A write transaction: SQLite takes the write lock at once (`BEGIN
+    /// IMMEDIATE`); PostgreSQL locks rows as statements reach them.
+    pub(crate) async fn write(&self) -> Result<Conn<'_>, DbError> {
+        let begin = || async {
+            match self.backend {
+                Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+                Backend::Postgres => self.pool.begin().await,
+            }
+        };
+        match begin().await {
+            // A transaction whose rollback failed (a full disk) left its
+            // connection unusable: close it, and begin on a fresh one.
+            Err(e) if e.to_string().contains("non-zero transaction depth") => {
+                if let Ok(connection) = self.pool.acquire().await {
+                    let _ = connection.close().await;
+                }
+                begin().await
+            }
+            begun => begun,
+        }
+        .map(|tx| Conn::write(self, tx))
+        .map_err(|e| self.error(e))
+    }
+
     /// A connection of the pool whose statements each commit alone (one
     /// round trip each).
     pub(crate) async fn alone(&self) -> Result<Conn<'_>, DbError> {

@@ -9,7 +9,6 @@ use sqlx::pool::PoolOptions;
 use sqlx::sqlite::SqliteConnectOptions;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor};
 
-use crate::conn::Conn;
 use crate::dialect::Backend;
 use crate::{DbError, Target};
 
@@ -353,30 +352,6 @@ impl Db {
 
     pub(crate) fn error(&self, error: sqlx::Error) -> DbError {
         classify(&self.shown, self.backend, error)
-    }
-
-    /// A write transaction: SQLite takes the write lock at once (`BEGIN
-    /// IMMEDIATE`); PostgreSQL locks rows as statements reach them.
-    pub(crate) async fn write(&self) -> Result<Conn<'_>, DbError> {
-        let begin = || async {
-            match self.backend {
-                Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-                Backend::Postgres => self.pool.begin().await,
-            }
-        };
-        match begin().await {
-            // A transaction whose rollback failed (a full disk) left its
-            // connection unusable: close it, and begin on a fresh one.
-            Err(e) if e.to_string().contains("non-zero transaction depth") => {
-                if let Ok(connection) = self.pool.acquire().await {
-                    let _ = connection.close().await;
-                }
-                begin().await
-            }
-            begun => begun,
-        }
-        .map(|tx| Conn::write(self, tx))
-        .map_err(|e| self.error(e))
     }
 
     /// Runs `job` to its end even if the caller stops waiting for it. A

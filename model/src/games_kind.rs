@@ -6,7 +6,6 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::run::RunKind;
-use crate::spec::ImportedFile;
 use crate::sprt::Test;
 use crate::time_control::{Budgets, TimeControl};
 use crate::tune::Spsa;
@@ -140,6 +139,27 @@ impl<'de> Deserialize<'de> for GamesKind {
             RunKind::Suite => return Err(D::Error::custom("a suite run is not a run of games")),
         })
     }
+}
+
+/// A PGN file whose games an imported run holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportedFile {
+    /// The file as it was named.
+    pub name: String,
+    /// Its content's SHA-256, hex: the same file imported again adds nothing.
+    pub sha256: String,
+    /// Games stored from it.
+    pub games: u64,
+    /// Of those, games not played as a pair (no game beside them on their
+    /// opening with colours reversed): stored beside another such game of
+    /// the same two engines with colours reversed, so the run counts games
+    /// (trinomial), not pairs.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unpaired: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ pub mod tally;
 pub mod time_control;
 pub mod tune;
 
-pub use games_kind::GamesKind;
+pub use games_kind::{GamesKind, ImportedFile};
 pub use invalid::Invalid;
 pub use latency::Latencies;
 pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
@@ -25,8 +25,8 @@ pub use run::{
     SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, GamesSpec, ImportedFile, Launch, MachineRule, ResignRule, Spec, SpecError,
-    SuiteLimit, SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
+    Adjudication, DrawRule, EngineSpec, GamesSpec, Launch, MachineRule, ResignRule, Spec, SpecError, SuiteLimit,
+    SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

@@ -351,27 +351,6 @@ pub struct GamesSpec {
     pub machines: MachineRule,
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-/// A PGN file whose games an imported run holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ImportedFile {
-    /// The file as it was named.
-    pub name: String,
-    /// Its content's SHA-256, hex: the same file imported again adds nothing.
-    pub sha256: String,
-    /// Games stored from it.
-    pub games: u64,
-    /// Of those, games not played as a pair (no game beside them on their
-    /// opening with colours reversed): stored beside another such game of
-    /// the same two engines with colours reversed, so the run counts games
-    /// (trinomial), not pairs.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub unpaired: u64,
-}
-
 /// How a run treats the machines that play it.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MachineRule {
