@@ -135,7 +135,8 @@ fn sprt_run_report_agrees_across_formats_and_renders() {
     // where the score's interval reaches 0 % or 100 % (few games).
     let estimate = &stats["pentanomial_estimate"];
     let elo = match estimate["elo_limit"].is_null() {
-        true => format!("{:+.1}", estimate["elo"].as_f64().unwrap()),
+        // What rounds to zero prints +0.0 (an even score's Elo may be -1e-14).
+        true => format!("{:+.1}", estimate["elo"].as_f64().unwrap()).replace("-0.0", "+0.0"),
         false => estimate["elo_text"].as_str().unwrap().to_string(),
     };
     let record = format!("+{w} ={d} -{l}");
