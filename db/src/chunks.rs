@@ -8,11 +8,11 @@
 
 use std::time::Duration;
 
-use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{SuiteChunkPlan, SuiteResult};
 
+use crate::conn::Cells;
 use crate::lease::{Free, Queue};
 use crate::{ClaimedChunk, Db, DbError};
 
@@ -75,7 +75,7 @@ impl Db {
         let mut connection = self.alone().await?;
         for free in [Free::Pending, Free::Expired] {
             if let Some(row) = self.claim_next(&mut connection, Queue::SuiteChunks, free, run, worker, lease).await? {
-                return Ok(Some(claimed_chunk(&row)));
+                return claimed_chunk(&row).map(Some);
             }
         }
         Ok(None)
@@ -168,7 +168,7 @@ impl Db {
         let rows = self
             .rows_of_run("SELECT COUNT(*) AS open_chunks FROM suite_chunks WHERE run_id = ? AND status != 'done'", run)
             .await?;
-        Ok(rows.first().map_or(0, |r| r.get("open_chunks")))
+        rows.first().map_or(Ok(0), |r| r.cell("open_chunks"))
     }
 
     /// Makes a suite run resumable: running chunks go back to the queue (on
@@ -190,17 +190,17 @@ impl Db {
     }
 }
 
-fn claimed_chunk(r: &AnyRow) -> ClaimedChunk {
-    ClaimedChunk {
-        id: r.get("id"),
-        run: r.get("run_id"),
-        claim: r.get("claims"),
+fn claimed_chunk(r: &AnyRow) -> Result<ClaimedChunk, DbError> {
+    Ok(ClaimedChunk {
+        id: r.cell("id")?,
+        run: r.cell("run_id")?,
+        claim: r.cell("claims")?,
         plan: SuiteChunkPlan {
-            index: r.get("idx"),
-            engine: r.get("engine"),
-            limit_index: r.get("limit_index"),
-            first_position: r.get("first_position"),
-            positions: r.get("positions"),
+            index: r.cell("idx")?,
+            engine: r.cell("engine")?,
+            limit_index: r.cell("limit_index")?,
+            first_position: r.cell("first_position")?,
+            positions: r.cell("positions")?,
         },
-    }
+    })
 }

@@ -8,10 +8,28 @@ use futures_util::{Stream, TryStreamExt};
 use sqlx::any::{AnyArguments, AnyQueryResult, AnyRow};
 use sqlx::pool::PoolConnection;
 use sqlx::query::Query;
-use sqlx::{Any, AnyConnection, Transaction};
+use sqlx::{Any, AnyConnection, Row, Transaction};
 
 use crate::dialect::Backend;
 use crate::{Db, DbError};
+
+/// A row's columns read by name: a value that does not decode as `T` (a
+/// column gone, NULL, another type) is [`DbError::Column`], not sqlx's panic.
+pub(crate) trait Cells {
+    /// The value of `column`.
+    fn cell<T>(&self, column: &str) -> Result<T, DbError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>;
+}
+
+impl Cells for AnyRow {
+    fn cell<T>(&self, column: &str) -> Result<T, DbError>
+    where
+        T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>,
+    {
+        self.try_get(column).map_err(|source| DbError::Column { column: column.to_string(), source })
+    }
+}
 
 /// One statement with its bound parameters.
 pub(crate) type Statement<'q> = Query<'q, Any, AnyArguments>;

@@ -396,13 +396,13 @@ impl Db {
         &self,
         sql: &str,
         run: i64,
-        mut make: impl FnMut(&AnyRow) -> Option<T>,
+        mut make: impl FnMut(&AnyRow) -> Result<Option<T>, DbError>,
     ) -> Result<Vec<T>, DbError> {
         use futures_util::TryStreamExt;
         let mut rows = std::pin::pin!(self.fetch(sqlx::query(self.backend.sql(sql)).bind(run)));
         let mut out = Vec::new();
         while let Some(row) = rows.try_next().await? {
-            out.extend(make(&row));
+            out.extend(make(&row)?);
         }
         Ok(out)
     }

@@ -11,11 +11,9 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::Row;
-
 use model::Latencies;
 
-use crate::conn::Conn;
+use crate::conn::{Cells, Conn};
 use crate::dialect::Backend;
 use crate::{Db, DbError};
 
@@ -105,8 +103,8 @@ impl Db {
     /// transaction.
     pub(crate) async fn count_stored_runs(&self) -> Result<(), DbError> {
         let rows = self.fetch_all(sqlx::query("SELECT id FROM runs WHERE counts_kept = 0 ORDER BY id")).await?;
-        let runs = rows.iter().map(|row| row.get::<i64, _>("id"));
-        for run in runs {
+        for row in &rows {
+            let run: i64 = row.cell("id")?;
             let mut tx = self.write().await?;
             // Locks the run as finishing a pair does, so no pair of it
             // finishes while its counts are made; another process may have
@@ -116,7 +114,8 @@ impl Db {
                     sqlx::query(self.backend.sql("SELECT counts_kept FROM runs WHERE id = ? {for_update}")).bind(run),
                 )
                 .await?
-                .map(|row| row.get("counts_kept"));
+                .map(|row| row.cell("counts_kept"))
+                .transpose()?;
             if kept == Some(0) {
                 for table in ["run_pairs", "run_progress", "run_games", "run_engine_totals", "run_overheads"] {
                     tx.execute(
@@ -172,9 +171,9 @@ impl Db {
             .await?;
         let mut sums: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &rows {
-            let machine: String = row.get("machine");
-            let white = (row.get::<String, _>("white"), row.get::<String, _>("white_overheads"));
-            for (engine, text) in [white, (row.get("black"), row.get("black_overheads"))] {
+            let machine: String = row.cell("machine")?;
+            let white = (row.cell::<String>("white")?, row.cell::<String>("white_overheads")?);
+            for (engine, text) in [white, (row.cell("black")?, row.cell("black_overheads")?)] {
                 sums.entry((machine.clone(), engine)).or_default().merge(&Latencies::decode(&text));
             }
         }

@@ -1,10 +1,9 @@
 //! What played: each engine's executable, `id name` and bench per run and
 //! machine (`engine_identities`).
 
-use sqlx::Row;
-
 use model::EngineIdentity;
 
+use crate::conn::Cells;
 use crate::{Db, DbError};
 
 impl Db {
@@ -46,18 +45,19 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| EngineIdentity {
-                engine: r.get("engine"),
-                host: r.get("host"),
-                sha256: r.get("sha256"),
-                id_name: r.get("id_name"),
-                bench: r.get("bench"),
-                nps: r.get("nps"),
-                accepted: r.get::<i64, _>("accepted") != 0,
-                seen_ms: r.get("seen_ms"),
+        rows.iter()
+            .map(|r| {
+                Ok(EngineIdentity {
+                    engine: r.cell("engine")?,
+                    host: r.cell("host")?,
+                    sha256: r.cell("sha256")?,
+                    id_name: r.cell("id_name")?,
+                    bench: r.cell("bench")?,
+                    nps: r.cell("nps")?,
+                    accepted: r.cell::<i64>("accepted")? != 0,
+                    seen_ms: r.cell("seen_ms")?,
+                })
             })
-            .collect())
+            .collect()
     }
 }

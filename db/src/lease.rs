@@ -12,11 +12,10 @@
 use std::time::Duration;
 
 use sqlx::any::AnyRow;
-use sqlx::{Any, Row};
 
 use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
-use crate::conn::Conn;
+use crate::conn::{Cells, Conn, Statement};
 use crate::counts::PAIR_RESULTS;
 use crate::dialect::Backend;
 use crate::runs::delete_games_of;
@@ -106,7 +105,7 @@ impl Db {
         let mut connection = self.alone().await?;
         if let Some(row) = self.claim_next(&mut connection, Queue::Pairs, Free::Pending, run, worker, lease).await? {
             drop(connection);
-            let pair = claimed_pair(&row);
+            let pair = claimed_pair(&row)?;
             // A pair handed out before was given back with its games deleted,
             // but a first game committed while it was being given back (a
             // machine set aside deletes, then updates) would outlive that:
@@ -123,7 +122,7 @@ impl Db {
         // games deleted, in one transaction.
         let mut tx = self.write().await?;
         let row = self.claim_next(&mut tx, Queue::Pairs, Free::Expired, run, worker, lease).await?;
-        let claimed = row.as_ref().map(claimed_pair);
+        let claimed = row.as_ref().map(claimed_pair).transpose()?;
         if let Some(pair) = &claimed {
             self.delete_games_of_pair(&mut tx, pair.id).await?;
         }
@@ -323,9 +322,9 @@ impl Db {
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
-            tally: stored_tally(&row),
+            tally: stored_tally(&row)?,
         };
-        Ok((counts, row.get::<i64, _>("open_pairs") > 0))
+        Ok((counts, row.cell::<i64>("open_pairs")? > 0))
     }
 
     /// The pairs of a decided run not yet done, skipped, and any game of
@@ -357,10 +356,15 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| PairingCounts { engine_a: r.get("engine_a"), engine_b: r.get("engine_b"), tally: stored_tally(r) })
-            .collect())
+        rows.iter()
+            .map(|r| {
+                Ok(PairingCounts {
+                    engine_a: r.cell("engine_a")?,
+                    engine_b: r.cell("engine_b")?,
+                    tally: stored_tally(r)?,
+                })
+            })
+            .collect()
     }
 
     /// Hands out the next `free` item of `queue` for run `run` on
@@ -526,9 +530,9 @@ impl Db {
         let row = connection.fetch_optional(query.bind(pair.id).bind(pair.id)).await?;
         let Some(row) = row else { return Ok(None) };
         let stored = StoredGame {
-            id: row.get("id"),
-            first_result: row.get("first_result"),
-            first_overheads: row.get("first_overheads"),
+            id: row.cell("id")?,
+            first_result: row.cell("first_result")?,
+            first_overheads: row.cell("first_overheads")?,
         };
         if let Some(packed) = moves {
             // The moves packed, in a table of their own: `games` rows stay small for scans.
@@ -618,14 +622,14 @@ fn side_totals(game: &GameRecord) -> [EngineMoveTotals; 2] {
 }
 
 /// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.
-fn stored_tally(r: &AnyRow) -> Tally {
-    let count = |column: &str| u64::try_from(r.get::<i64, _>(column)).unwrap_or(0);
-    Tally {
-        wins: count("wins"),
-        draws: count("draws"),
-        losses: count("losses"),
-        pentanomial: [count("p0"), count("p1"), count("p2"), count("p3"), count("p4")],
-    }
+fn stored_tally(r: &AnyRow) -> Result<Tally, DbError> {
+    let count = |column: &str| r.cell::<i64>(column).map(|n| u64::try_from(n).unwrap_or(0));
+    Ok(Tally {
+        wins: count("wins")?,
+        draws: count("draws")?,
+        losses: count("losses")?,
+        pentanomial: [count("p0")?, count("p1")?, count("p2")?, count("p3")?, count("p4")?],
+    })
 }
 
 impl Db {
@@ -648,32 +652,31 @@ impl Db {
     }
 }
 
-fn claimed_pair(r: &AnyRow) -> ClaimedPair {
-    let words = |column: &str| r.get::<String, _>(column).split_whitespace().map(str::to_string).collect::<Vec<_>>();
-    ClaimedPair {
-        id: r.get("id"),
-        run: r.get("run_id"),
-        claim: r.get("claims"),
+fn claimed_pair(r: &AnyRow) -> Result<ClaimedPair, DbError> {
+    let words = |column: &str| {
+        r.cell::<String>(column).map(|text| text.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+    };
+    Ok(ClaimedPair {
+        id: r.cell("id")?,
+        run: r.cell("run_id")?,
+        claim: r.cell("claims")?,
         plan: PairPlan {
-            index: r.get("idx"),
-            engine_a: r.get("engine_a"),
-            engine_b: r.get("engine_b"),
-            opening_index: r.get("opening_index"),
-            opening_name: r.get("opening_name"),
-            fen: r.get("fen"),
-            opening_moves: words("opening_moves"),
-            opening_san: words("opening_san"),
+            index: r.cell("idx")?,
+            engine_a: r.cell("engine_a")?,
+            engine_b: r.cell("engine_b")?,
+            opening_index: r.cell("opening_index")?,
+            opening_name: r.cell("opening_name")?,
+            fen: r.cell("fen")?,
+            opening_moves: words("opening_moves")?,
+            opening_san: words("opening_san")?,
         },
-    }
+    })
 }
-
-/// A query on any backend.
-type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments>;
 
 /// `query` with the columns of [`Db::insert_game`]'s row of `game` bound, in
 /// the order of its column list: the pair's, the game's record, and each
 /// side's overheads and move totals.
-fn bind_game<'q>(query: AnyQuery<'q>, pair: &ClaimedPair, game_in_pair: i64, game: &'q GameRecord) -> AnyQuery<'q> {
+fn bind_game<'q>(query: Statement<'q>, pair: &ClaimedPair, game_in_pair: i64, game: &'q GameRecord) -> Statement<'q> {
     let mut query = query
         .bind(pair.run)
         .bind(pair.id)

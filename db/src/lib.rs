@@ -126,6 +126,17 @@ pub enum DbError {
         /// What sqlx said.
         source: sqlx::Error,
     },
+    /// A column of a row that does not hold what arena wrote there (a
+    /// damaged file, or one another program changed): an error, never a panic.
+    #[error(
+        "database error: column '{column}' cannot be read ({source}); the database was changed by another program or is damaged"
+    )]
+    Column {
+        /// The column.
+        column: String,
+        /// What sqlx said.
+        source: sqlx::Error,
+    },
     /// What the database holds contradicts what arena expects of it (a run
     /// changed meanwhile, moves that cannot be read).
     #[error("database error: {0}")]

@@ -7,11 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use sqlx::Row;
-
 use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
 
-use crate::conn::Conn;
+use crate::conn::{Cells, Conn};
 use crate::runs::delete_games_of;
 use crate::{Db, DbError};
 
@@ -37,8 +35,8 @@ impl Db {
             )
             .await?;
         for row in &counts {
-            let machine: String = row.get("machine");
-            let games = u64::try_from(row.get::<i64, _>("games")).unwrap_or(0);
+            let machine: String = row.cell("machine")?;
+            let games = u64::try_from(row.cell::<i64>("games")?).unwrap_or(0);
             records.insert(machine.clone(), MachineRecord { machine, games, ..MachineRecord::default() });
         }
         let faults = self
@@ -51,10 +49,10 @@ impl Db {
             )
             .await?;
         for row in &faults {
-            let Some(record) = records.get_mut(&row.get::<String, _>("machine")) else { continue };
-            let termination: String = row.get("termination");
-            let white_lost = row.get::<String, _>("result") == "0-1";
-            let engine: String = if white_lost { row.get("white") } else { row.get("black") };
+            let Some(record) = records.get_mut(&row.cell::<String>("machine")?) else { continue };
+            let termination: String = row.cell("termination")?;
+            let white_lost = row.cell::<String>("result")? == "0-1";
+            let engine: String = if white_lost { row.cell("white")? } else { row.cell("black")? };
             if termination == "time-forfeit" {
                 record.time_losses += 1;
             } else {
@@ -62,12 +60,12 @@ impl Db {
             }
             if termination == "time-forfeit" || termination == "stalled" {
                 record.lost.push(LostMove {
-                    pair_index: row.get("idx"),
-                    game_in_pair: row.get("game_in_pair"),
+                    pair_index: row.cell("idx")?,
+                    game_in_pair: row.cell("game_in_pair")?,
                     engine,
                     termination,
-                    latency_ms: row.get::<Option<i64>, _>("lost_ms").and_then(|ms| u64::try_from(ms).ok()),
-                    detail: row.get("detail"),
+                    latency_ms: row.cell::<Option<i64>>("lost_ms")?.and_then(|ms| u64::try_from(ms).ok()),
+                    detail: row.cell("detail")?,
                 });
             }
         }
@@ -80,9 +78,9 @@ impl Db {
             .await?;
         let mut by_engine: BTreeMap<(String, String), Latencies> = BTreeMap::new();
         for row in &overheads {
-            let bucket = u32::try_from(row.get::<i64, _>("bucket")).unwrap_or(u32::MAX);
-            let moves = u64::try_from(row.get::<i64, _>("moves")).unwrap_or(0);
-            by_engine.entry((row.get("machine"), row.get("engine"))).or_default().add_bucket(bucket, moves);
+            let bucket = u32::try_from(row.cell::<i64>("bucket")?).unwrap_or(u32::MAX);
+            let moves = u64::try_from(row.cell::<i64>("moves")?).unwrap_or(0);
+            by_engine.entry((row.cell("machine")?, row.cell("engine")?)).or_default().add_bucket(bucket, moves);
         }
         for ((machine, engine), latencies) in by_engine {
             if let Some(record) = records.get_mut(&machine)
@@ -107,7 +105,7 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows.iter().map(state).collect())
+        rows.iter().map(state).collect()
     }
 
     /// Every machine with a standing in any run (set aside, readmitted, or
@@ -123,7 +121,7 @@ impl Db {
              ORDER BY run_id DESC, machine",
             )))
             .await?;
-        Ok(rows.iter().map(|r| (r.get("run_id"), state(r))).collect())
+        rows.iter().map(|r| Ok((r.cell("run_id")?, state(r)?))).collect()
     }
 
     /// The runs `machine` is set aside from, and why.
@@ -141,7 +139,7 @@ impl Db {
                 .bind(machine),
             )
             .await?;
-        Ok(rows.iter().map(|r| (r.get("run_id"), r.get("set_aside"))).collect())
+        rows.iter().map(|r| Ok((r.cell("run_id")?, r.cell("set_aside")?))).collect()
     }
 
     /// Sets `machine` aside from run `run` for `why`: it gets no more of the
@@ -218,9 +216,11 @@ impl Db {
         .bind(machine)).await?;
         let mut counts: Vec<PairingCounts> = Vec::new();
         for row in &rows {
-            let result = |column: &str| row.get::<Option<String>, _>(column).as_deref().and_then(GameResult::from_pgn);
-            let (Some(first), Some(second)) = (result("result0"), result("result1")) else { continue };
-            let (a, b): (String, String) = (row.get("engine_a"), row.get("engine_b"));
+            let result = |column: &str| {
+                row.cell::<Option<String>>(column).map(|text| text.as_deref().and_then(GameResult::from_pgn))
+            };
+            let (Some(first), Some(second)) = (result("result0")?, result("result1")?) else { continue };
+            let (a, b): (String, String) = (row.cell("engine_a")?, row.cell("engine_b")?);
             let index = match counts.iter().position(|c| c.engine_a == a && c.engine_b == b) {
                 Some(i) => i,
                 None => {
@@ -304,10 +304,11 @@ impl Db {
             )
             .await?;
         let count = |v: i64| u64::try_from(v).unwrap_or(0);
-        Ok(rows
-            .iter()
-            .map(|r| (r.get("machine"), count(r.get("games")), count(r.get::<Option<i64>, _>("faults").unwrap_or(0))))
-            .collect())
+        rows.iter()
+            .map(|r| {
+                Ok((r.cell("machine")?, count(r.cell("games")?), count(r.cell::<Option<i64>>("faults")?.unwrap_or(0))))
+            })
+            .collect()
     }
 
     /// Readmits `machine` to run `run`: it gets pairs again, its games count,
@@ -325,7 +326,7 @@ impl Db {
         .bind(run)
         .bind(machine)).await?;
         let Some(left_out) = left_out else { return Ok(false) };
-        let counts = decode_counts(&left_out.get::<String, _>("left_out"));
+        let counts = decode_counts(&left_out.cell::<String>("left_out")?);
         self.add_to_tallies(&mut tx, run, &counts, 1).await?;
         tx.execute(sqlx::query(self.backend.sql(
             "UPDATE run_machines SET set_aside = '', readmitted = 1, left_out = '' WHERE run_id = ? AND machine = ?",
@@ -339,15 +340,15 @@ impl Db {
 
 /// A machine's standing from a row of `run_machines` whose columns from
 /// `first` are machine, set_aside, set_aside_ms, readmitted, nps, scale.
-fn state(r: &sqlx::any::AnyRow) -> MachineState {
-    MachineState {
-        machine: r.get("machine"),
-        set_aside: Some(r.get::<String, _>("set_aside")).filter(|why| !why.is_empty()),
-        set_aside_ms: r.get("set_aside_ms"),
-        readmitted: r.get::<i64, _>("readmitted") != 0,
-        nps: r.get("nps"),
-        scale: r.get("scale"),
-    }
+fn state(r: &sqlx::any::AnyRow) -> Result<MachineState, DbError> {
+    Ok(MachineState {
+        machine: r.cell("machine")?,
+        set_aside: Some(r.cell::<String>("set_aside")?).filter(|why| !why.is_empty()),
+        set_aside_ms: r.cell("set_aside_ms")?,
+        readmitted: r.cell::<i64>("readmitted")? != 0,
+        nps: r.cell("nps")?,
+        scale: r.cell("scale")?,
+    })
 }
 
 /// One pairing's counts as kept in `run_machines.left_out`.

@@ -1,7 +1,6 @@
 //! What reports and inspection read: finished pairs, game summaries,
 //! terminations, per-engine move totals, and games with their moves in pages.
 
-use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{
@@ -9,6 +8,7 @@ use model::{
     PvIssueKind, Termination,
 };
 
+use crate::conn::Cells;
 use crate::{Db, DbError};
 
 impl Db {
@@ -41,23 +41,23 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let first = GameResult::from_pgn(&r.get::<Option<String>, _>("result0")?)?;
-                let second = GameResult::from_pgn(&r.get::<Option<String>, _>("result1")?)?;
-                Some(PairOutcome {
-                    index: r.get("idx"),
-                    engine_a: r.get("engine_a"),
-                    engine_b: r.get("engine_b"),
-                    opening_name: r.get("opening_name"),
-                    finished_seq: r.get("finished_seq"),
-                    llr: r.get("llr"),
-                    results: [first, second],
-                    machine: r.get::<Option<String>, _>("machine").unwrap_or_default(),
-                })
-            })
-            .collect())
+        let mut outcomes = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
+                continue;
+            };
+            outcomes.push(PairOutcome {
+                index: r.cell("idx")?,
+                engine_a: r.cell("engine_a")?,
+                engine_b: r.cell("engine_b")?,
+                opening_name: r.cell("opening_name")?,
+                finished_seq: r.cell("finished_seq")?,
+                llr: r.cell("llr")?,
+                results: [first, second],
+                machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
+            });
+        }
+        Ok(outcomes)
     }
 
     /// The finished pairs of a run that replay an opening an earlier pair
@@ -75,17 +75,19 @@ impl Db {
               FROM pairs WHERE run_id = ? AND status = 'done') played WHERE nth > 1 ORDER BY idx",
             run,
             |r| {
-                let result = |column: &str| GameResult::from_pgn(&r.try_get::<Option<String>, _>(column).ok()??);
-                Some(PairOutcome {
-                    index: r.try_get("idx").ok()?,
-                    engine_a: r.try_get("engine_a").ok()?,
-                    engine_b: r.try_get("engine_b").ok()?,
-                    opening_name: r.try_get("opening_name").ok()?,
-                    finished_seq: r.try_get::<Option<i64>, _>("finished_seq").ok()?.unwrap_or(0),
-                    llr: r.try_get("llr").ok()?,
-                    results: [result("result0")?, result("result1")?],
-                    machine: r.try_get::<Option<String>, _>("machine").ok()?.unwrap_or_default(),
-                })
+                let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
+                    return Ok(None);
+                };
+                Ok(Some(PairOutcome {
+                    index: r.cell("idx")?,
+                    engine_a: r.cell("engine_a")?,
+                    engine_b: r.cell("engine_b")?,
+                    opening_name: r.cell("opening_name")?,
+                    finished_seq: r.cell::<Option<i64>>("finished_seq")?.unwrap_or(0),
+                    llr: r.cell("llr")?,
+                    results: [first, second],
+                    machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
+                }))
             },
         )
         .await
@@ -105,20 +107,21 @@ impl Db {
              FROM run_progress WHERE run_id = ? ORDER BY block",
             run,
             |r| {
-                let first = GameResult::from_pgn(&r.get::<String, _>("result0"))?;
-                let second = GameResult::from_pgn(&r.get::<String, _>("result1"))?;
-                Some(ProgressCount {
-                    block: r.get("block"),
+                let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
+                    return Ok(None);
+                };
+                Ok(Some(ProgressCount {
+                    block: r.cell("block")?,
                     count: PairCount {
-                        engine_a: r.get("engine_a"),
-                        engine_b: r.get("engine_b"),
-                        machine: r.get("machine"),
+                        engine_a: r.cell("engine_a")?,
+                        engine_b: r.cell("engine_b")?,
+                        machine: r.cell("machine")?,
                         results: [first, second],
-                        pairs: u64::try_from(r.get::<i64, _>("pairs")).unwrap_or(0),
+                        pairs: u64::try_from(r.cell::<i64>("pairs")?).unwrap_or(0),
                     },
-                    last_seq: r.get("last_seq"),
-                    llr: r.get("llr"),
-                })
+                    last_seq: r.cell("last_seq")?,
+                    llr: r.cell("llr")?,
+                }))
             },
         )
         .await
@@ -136,20 +139,20 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                let first = GameResult::from_pgn(&r.get::<Option<String>, _>("result0")?)?;
-                let second = GameResult::from_pgn(&r.get::<Option<String>, _>("result1")?)?;
-                Some(PairCount {
-                    engine_a: r.get("engine_a"),
-                    engine_b: r.get("engine_b"),
-                    machine: r.get::<Option<String>, _>("machine").unwrap_or_default(),
-                    results: [first, second],
-                    pairs: u64::try_from(r.get::<i64, _>("pairs")).unwrap_or(0),
-                })
-            })
-            .collect())
+        let mut counts = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
+                continue;
+            };
+            counts.push(PairCount {
+                engine_a: r.cell("engine_a")?,
+                engine_b: r.cell("engine_b")?,
+                machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
+                results: [first, second],
+                pairs: u64::try_from(r.cell::<i64>("pairs")?).unwrap_or(0),
+            });
+        }
+        Ok(counts)
     }
 
     /// How many games of a run ended each way, most first: (termination,
@@ -167,8 +170,11 @@ impl Db {
             )
             .await?;
         let mut counts: Vec<(String, i64)> = Vec::new();
-        for row in rows.iter().filter(|r| !left_out.contains(&r.get::<String, _>("machine"))) {
-            let (termination, n): (String, i64) = (row.get("termination"), row.get("games"));
+        for row in &rows {
+            if left_out.contains(&row.cell::<String>("machine")?) {
+                continue;
+            }
+            let (termination, n): (String, i64) = (row.cell("termination")?, row.cell("games")?);
             match counts.iter_mut().find(|(t, _)| *t == termination) {
                 Some((_, count)) => *count += n,
                 None => counts.push((termination, n)),
@@ -194,20 +200,20 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| {
-                Some(PvIssueCount {
-                    engine: r.get("engine"),
-                    kind: PvIssueKind::parse(&r.get::<String, _>("kind"))?,
-                    count: u64::try_from(r.get::<i64, _>("n")).unwrap_or(0),
-                    pair_index: r.get("idx"),
-                    game_in_pair: r.get("game_in_pair"),
-                    ply: r.get("ply"),
-                    detail: r.get("detail"),
-                })
-            })
-            .collect())
+        let mut counts = Vec::with_capacity(rows.len());
+        for r in &rows {
+            let Some(kind) = PvIssueKind::parse(&r.cell::<String>("kind")?) else { continue };
+            counts.push(PvIssueCount {
+                engine: r.cell("engine")?,
+                kind,
+                count: u64::try_from(r.cell::<i64>("n")?).unwrap_or(0),
+                pair_index: r.cell("idx")?,
+                game_in_pair: r.cell("game_in_pair")?,
+                ply: r.cell("ply")?,
+                detail: r.cell("detail")?,
+            });
+        }
+        Ok(counts)
     }
 
     /// Game `game_in_pair` (0 or 1) of pair `pair_index` of a run: `None`
@@ -233,7 +239,7 @@ impl Db {
                 .bind(game_in_pair),
             )
             .await?;
-        Ok(row.map(|r| r.get("io_log")))
+        row.map(|r| r.cell("io_log")).transpose()
     }
 
     /// The games of a run's finished pairs, counted by machine, colours,
@@ -249,18 +255,20 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| GameCount {
-                machine: r.get("machine"),
-                white: r.get("white"),
-                black: r.get("black"),
-                result: GameResult::from_pgn(&r.get::<String, _>("result")).unwrap_or(GameResult::Draw),
-                termination: Termination::parse(&r.get::<String, _>("termination")).unwrap_or(Termination::Disconnect),
-                plies: r.get("plies"),
-                games: u64::try_from(r.get::<i64, _>("games")).unwrap_or(0),
+        rows.iter()
+            .map(|r| {
+                Ok(GameCount {
+                    machine: r.cell("machine")?,
+                    white: r.cell("white")?,
+                    black: r.cell("black")?,
+                    result: GameResult::from_pgn(&r.cell::<String>("result")?).unwrap_or(GameResult::Draw),
+                    termination: Termination::parse(&r.cell::<String>("termination")?)
+                        .unwrap_or(Termination::Disconnect),
+                    plies: r.cell("plies")?,
+                    games: u64::try_from(r.cell::<i64>("games")?).unwrap_or(0),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// Per engine of a run: moves, time used and the sums of reported depth, nodes and nps.
@@ -276,22 +284,23 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| EngineMoveTotals {
-                engine: r.get("engine"),
-                moves: r.get("moves"),
-                time_ms: r.get("time_ms"),
-                depth_sum: r.get("depth_sum"),
-                depth_moves: r.get("depth_moves"),
-                nodes_sum: r.get("nodes_sum"),
-                nodes_moves: r.get("nodes_moves"),
-                nps_sum: r.get("nps_sum"),
-                nps_moves: r.get("nps_moves"),
-                seldepth_sum: r.get("seldepth_sum"),
-                seldepth_moves: r.get("seldepth_moves"),
+        rows.iter()
+            .map(|r| {
+                Ok(EngineMoveTotals {
+                    engine: r.cell("engine")?,
+                    moves: r.cell("moves")?,
+                    time_ms: r.cell("time_ms")?,
+                    depth_sum: r.cell("depth_sum")?,
+                    depth_moves: r.cell("depth_moves")?,
+                    nodes_sum: r.cell("nodes_sum")?,
+                    nodes_moves: r.cell("nodes_moves")?,
+                    nps_sum: r.cell("nps_sum")?,
+                    nps_moves: r.cell("nps_moves")?,
+                    seldepth_sum: r.cell("seldepth_sum")?,
+                    seldepth_moves: r.cell("seldepth_moves")?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The id up to which a run's games are final, for writing them while
@@ -320,7 +329,7 @@ impl Db {
                 .bind(run),
             )
             .await?
-            .get("until");
+            .cell("until")?;
         Ok(Some(until))
     }
 
@@ -345,7 +354,7 @@ impl Db {
         ))
         .bind(run)
         .bind(after)
-        .bind(pairs)).await?.get("last");
+        .bind(pairs)).await?.cell("last")?;
         let Some(last) = last else { return Ok((Vec::new(), after)) };
         let sql = self.games_sql(
             false,
@@ -353,7 +362,8 @@ impl Db {
         );
         let rows =
             self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(0_i64).bind(after).bind(last)).await?;
-        Ok((rows.iter().map(|row| stored_game(row, false).0).collect(), last))
+        let games = rows.iter().map(|row| Ok(stored_game(row, false)?.0)).collect::<Result<_, DbError>>()?;
+        Ok((games, last))
     }
 
     /// Up to `limit` games of a run with id greater than `after`, in id
@@ -389,7 +399,7 @@ impl Db {
     ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
         let sql = self.games_sql(with_moves, "ORDER BY g.id LIMIT ?");
         let rows = self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(limit)).await?;
-        Ok(rows.iter().map(|row| stored_game(row, with_moves)).collect())
+        rows.iter().map(|row| stored_game(row, with_moves)).collect()
     }
 
     /// Every game of a run with id greater than `after` (and at most
@@ -417,7 +427,7 @@ impl Db {
         );
         let mut page = Vec::with_capacity(size);
         while let Some(row) = rows.try_next().await? {
-            page.push(stored_game(&row, true));
+            page.push(stored_game(&row, true)?);
             if page.len() == size && pages.send(std::mem::replace(&mut page, Vec::with_capacity(size))).await.is_err() {
                 return Ok(());
             }
@@ -458,13 +468,18 @@ impl Db {
 
 /// A row of [`Db::games_sql`]: the game, and its moves as stored when the
 /// query read them.
-fn stored_game(row: &AnyRow, with_moves: bool) -> (GameRow, StoredMoves) {
+fn stored_game(row: &AnyRow, with_moves: bool) -> Result<(GameRow, StoredMoves), DbError> {
     let stored = if with_moves {
-        StoredMoves { packed: row.get("data"), json: row.get("moves_json") }
+        StoredMoves { packed: row.cell("data")?, json: row.cell("moves_json")? }
     } else {
         StoredMoves { packed: None, json: None }
     };
-    (game_row(row), stored)
+    Ok((game_row(row)?, stored))
+}
+
+/// A pair's game result from `column` (`None` while the game is unplayed).
+fn pair_result(r: &AnyRow, column: &str) -> Result<Option<GameResult>, DbError> {
+    Ok(r.cell::<Option<String>>(column)?.as_deref().and_then(GameResult::from_pgn))
 }
 
 /// Which fields of each move [`StoredMoves::read_fields_into`] reads.
@@ -541,30 +556,32 @@ impl StoredMoves {
     }
 }
 
-fn game_row(r: &AnyRow) -> GameRow {
-    let words = |column: &str| r.get::<String, _>(column).split_whitespace().map(str::to_string).collect::<Vec<_>>();
-    GameRow {
-        id: r.get("id"),
-        pair_index: r.get("idx"),
-        game_in_pair: r.get("game_in_pair"),
+fn game_row(r: &AnyRow) -> Result<GameRow, DbError> {
+    let words = |column: &str| {
+        r.cell::<String>(column).map(|text| text.split_whitespace().map(str::to_string).collect::<Vec<_>>())
+    };
+    Ok(GameRow {
+        id: r.cell("id")?,
+        pair_index: r.cell("idx")?,
+        game_in_pair: r.cell("game_in_pair")?,
         record: GameRecord {
-            white: r.get("white"),
-            black: r.get("black"),
-            result: GameResult::from_pgn(&r.get::<String, _>("result")).unwrap_or(GameResult::Draw),
-            termination: Termination::parse(&r.get::<String, _>("termination")).unwrap_or(Termination::Disconnect),
-            detail: r.get("detail"),
-            start_fen: r.get("start_fen"),
-            opening: r.get("opening"),
-            opening_moves: words("opening_moves"),
-            opening_san: words("opening_san"),
+            white: r.cell("white")?,
+            black: r.cell("black")?,
+            result: GameResult::from_pgn(&r.cell::<String>("result")?).unwrap_or(GameResult::Draw),
+            termination: Termination::parse(&r.cell::<String>("termination")?).unwrap_or(Termination::Disconnect),
+            detail: r.cell("detail")?,
+            start_fen: r.cell("start_fen")?,
+            opening: r.cell("opening")?,
+            opening_moves: words("opening_moves")?,
+            opening_san: words("opening_san")?,
             moves: Vec::new(),
-            started_ms: r.get("started_ms"),
-            finished_ms: r.get("finished_ms"),
+            started_ms: r.cell("started_ms")?,
+            finished_ms: r.cell("finished_ms")?,
             pv_issues: Vec::new(),
-            io_log: r.get("io_log"),
-            machine: r.get("machine"),
-            lost_ms: r.get::<Option<i64>, _>("lost_ms").and_then(|ms| u64::try_from(ms).ok()),
-            tc_scale: r.get("tc_scale"),
+            io_log: r.cell("io_log")?,
+            machine: r.cell("machine")?,
+            lost_ms: r.cell::<Option<i64>>("lost_ms")?.and_then(|ms| u64::try_from(ms).ok()),
+            tc_scale: r.cell("tc_scale")?,
         },
-    }
+    })
 }

@@ -9,8 +9,7 @@
 //! the worker role owns nothing, and a table's owner alone bypasses its
 //! policies.
 
-use sqlx::Row;
-
+use crate::conn::Cells;
 use crate::{Db, DbError};
 
 /// The counts kept beside a run's pairs, written as pairs finish: a worker
@@ -152,7 +151,7 @@ impl Db {
     /// A database failure.
     pub async fn schema(&self) -> Result<String, DbError> {
         let row = self.fetch_one(sqlx::query("SELECT CAST(current_schema() AS TEXT) AS schema")).await?;
-        Ok(row.get::<String, _>("schema"))
+        row.cell::<String>("schema")
     }
 
     /// Makes existing login role `role` a worker's ([`worker_role_sql`]), in
@@ -172,7 +171,7 @@ impl Db {
         let exists = self
             .fetch_one(sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1").bind(role))
             .await?
-            .get::<i64, _>("roles");
+            .cell::<i64>("roles")?;
         if exists == 0 {
             return Err(DbError::Sql(format!(
                 "no role '{role}' on this server: create it first, e.g. CREATE ROLE \"{role}\" LOGIN PASSWORD '…' \

@@ -1,12 +1,11 @@
 //! Runs: creating one with its engines and planned pairs, listing, status,
 //! and making a crashed run resumable.
 
-use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{PairPlan, RunInfo, RunKind, RunStatus, Spec, Verdict, now_ms};
 
-use crate::conn::{Conn, Statement};
+use crate::conn::{Cells, Conn, Statement};
 use crate::{Db, DbError};
 
 /// Rows per multi-row `INSERT` of pairs (9 parameters each).
@@ -57,7 +56,7 @@ impl Db {
         .bind(now_ms())
         .bind(machine)
         .bind(i64::try_from(pairs.len()).unwrap_or(i64::MAX))).await?
-        .get("id");
+        .cell("id")?;
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
         tx.commit().await?;
@@ -129,12 +128,13 @@ impl Db {
                 .bind(run),
             )
             .await?;
-        let pairings: Vec<(String, String)> = rows.iter().map(|r| (r.get("engine_a"), r.get("engine_b"))).collect();
+        let pairings: Vec<(String, String)> =
+            rows.iter().map(|r| Ok((r.cell("engine_a")?, r.cell("engine_b")?))).collect::<Result<_, DbError>>()?;
         let order = spread_evenly(&pairings);
-        let last: i64 = tx.fetch_one(self.last_pair_index_of(run)).await?.get("last");
+        let last: i64 = tx.fetch_one(self.last_pair_index_of(run)).await?.cell("last")?;
         // New places after every pair's, so that no two pairs share one on the way.
         for (place, &at) in order.iter().enumerate() {
-            let id: i64 = rows[at].get("id");
+            let id: i64 = rows[at].cell("id")?;
             tx.execute(
                 sqlx::query(self.backend.sql("UPDATE pairs SET idx = ? WHERE id = ?"))
                     .bind(last + 1 + place as i64)
@@ -164,19 +164,20 @@ impl Db {
             )
             .await?;
         let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
-        Ok(rows
-            .iter()
-            .map(|r| PairPlan {
-                index: r.get("idx"),
-                engine_a: engine_a.to_string(),
-                engine_b: engine_b.to_string(),
-                opening_index: r.get("opening_index"),
-                opening_name: r.get("opening_name"),
-                fen: r.get("fen"),
-                opening_moves: words(r.get("opening_moves")),
-                opening_san: words(r.get("opening_san")),
+        rows.iter()
+            .map(|r| {
+                Ok(PairPlan {
+                    index: r.cell("idx")?,
+                    engine_a: engine_a.to_string(),
+                    engine_b: engine_b.to_string(),
+                    opening_index: r.cell("opening_index")?,
+                    opening_name: r.cell("opening_name")?,
+                    fen: r.cell("fen")?,
+                    opening_moves: words(r.cell("opening_moves")?),
+                    opening_san: words(r.cell("opening_san")?),
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The highest plan position of run `run`'s pairs (-1 with none).
@@ -185,7 +186,7 @@ impl Db {
     ///
     /// A database failure.
     pub async fn last_pair_index(&self, run: i64) -> Result<i64, DbError> {
-        Ok(self.fetch_one(self.last_pair_index_of(run)).await?.get("last"))
+        self.fetch_one(self.last_pair_index_of(run)).await?.cell("last")
     }
 
     /// The statement of [`Db::last_pair_index`], for the pool or a transaction.
@@ -320,9 +321,9 @@ impl Db {
             .await?;
         rows.iter()
             .map(|r| {
-                let id = r.get("id");
-                let kind = stored_kind(id, &r.get::<String, _>("kind"))?;
-                Ok(OpenRun { id, kind, spec: r.get("spec"), priority: r.get("priority") })
+                let id = r.cell("id")?;
+                let kind = stored_kind(id, &r.cell::<String>("kind")?)?;
+                Ok(OpenRun { id, kind, spec: r.cell("spec")?, priority: r.cell("priority")? })
             })
             .collect()
     }
@@ -382,7 +383,7 @@ impl Db {
                 run,
             )
             .await?;
-        Ok(rows.iter().map(|r| r.get("worker")).collect())
+        rows.iter().map(|r| r.cell("worker")).collect()
     }
 
     /// Makes a run resumable after a crash: the pairs in flight whose lease
@@ -404,13 +405,13 @@ impl Db {
         .bind(run)).await?;
         let mut reset = 0;
         for row in &held {
-            let holder: Option<String> = row.get("worker");
-            let (lease, now): (Option<i64>, i64) = (row.get("lease_until"), row.get("now"));
+            let holder: Option<String> = row.cell("worker")?;
+            let (lease, now): (Option<i64>, i64) = (row.cell("lease_until")?, row.cell("now")?);
             let expired = lease.is_none_or(|until| until < now);
             if !expired && !holder.is_some_and(|h| gone.contains(&h)) {
                 continue;
             }
-            let id: i64 = row.get("id");
+            let id: i64 = row.cell("id")?;
             self.delete_games_of_pair(&mut tx, id).await?;
             tx.execute(
                 sqlx::query(self.backend.sql("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = ?"))
@@ -453,9 +454,9 @@ const RUN_SELECT: &str = "SELECT r.id, r.kind, r.spec, r.status, r.verdict, r.cr
      r.priority FROM runs r";
 
 fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
-    let id: i64 = r.get("id");
-    let status: String = r.get("status");
-    let verdict: Option<String> = r.get("verdict");
+    let id: i64 = r.cell("id")?;
+    let status: String = r.cell("status")?;
+    let verdict: Option<String> = r.cell("verdict")?;
     let unknown = |what: &str, text: &str| {
         DbError::Sql(format!(
             "run {id} has {what} '{text}', which this arena version does not know (use a newer arena)"
@@ -463,20 +464,20 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     };
     Ok(RunInfo {
         id,
-        kind: stored_kind(id, &r.get::<String, _>("kind"))?,
-        spec: r.get("spec"),
+        kind: stored_kind(id, &r.cell::<String>("kind")?)?,
+        spec: r.cell("spec")?,
         status: RunStatus::parse(&status).ok_or_else(|| unknown("status", &status))?,
         verdict: match verdict.as_deref() {
             Some(text) => Some(Verdict::parse(text).ok_or_else(|| unknown("verdict", text))?),
             None => None,
         },
-        created_ms: r.get("created_ms"),
-        finished_ms: r.get("finished_ms"),
-        machine: r.get("machine"),
-        pairs_planned: r.get("pairs_planned"),
-        pairs_done: r.get("pairs_done"),
-        games: r.get("games"),
-        priority: r.get("priority"),
+        created_ms: r.cell("created_ms")?,
+        finished_ms: r.cell("finished_ms")?,
+        machine: r.cell("machine")?,
+        pairs_planned: r.cell("pairs_planned")?,
+        pairs_done: r.cell("pairs_done")?,
+        games: r.cell("games")?,
+        priority: r.cell("priority")?,
     })
 }
 

@@ -1,10 +1,8 @@
 //! Test-suite answers (`arena suite`): one row per engine, limit and position.
 
-use sqlx::Row;
-
 use model::SuiteResult;
 
-use crate::conn::Conn;
+use crate::conn::{Cells, Conn};
 use crate::{Db, DbError};
 
 impl Db {
@@ -72,24 +70,25 @@ impl Db {
         )
         .await?;
         let narrow = |v: Option<i64>| v.and_then(|v| u64::try_from(v).ok());
-        Ok(rows
-            .iter()
-            .map(|r| SuiteResult {
-                engine: r.get("engine"),
-                limit_index: r.get("limit_index"),
-                limit_label: r.get("limit_label"),
-                position: r.get("position"),
-                position_id: r.get("position_id"),
-                best_move: r.get("best_move"),
-                solved: r.get::<i64, _>("solved") != 0,
-                nodes: narrow(r.get("nodes")),
-                depth: narrow(r.get("depth")),
-                time_ms: narrow(Some(r.get("time_ms"))).unwrap_or(0),
-                score_cp: r.get("score_cp"),
-                score_mate: r.get("score_mate"),
-                fault: r.get("fault"),
+        rows.iter()
+            .map(|r| {
+                Ok(SuiteResult {
+                    engine: r.cell("engine")?,
+                    limit_index: r.cell("limit_index")?,
+                    limit_label: r.cell("limit_label")?,
+                    position: r.cell("position")?,
+                    position_id: r.cell("position_id")?,
+                    best_move: r.cell("best_move")?,
+                    solved: r.cell::<i64>("solved")? != 0,
+                    nodes: narrow(r.cell("nodes")?),
+                    depth: narrow(r.cell("depth")?),
+                    time_ms: narrow(Some(r.cell("time_ms")?)).unwrap_or(0),
+                    score_cp: r.cell("score_cp")?,
+                    score_mate: r.cell("score_mate")?,
+                    fault: r.cell("fault")?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// How many answers a suite run has stored (one count, not the rows).
@@ -99,6 +98,6 @@ impl Db {
     /// A database failure.
     pub async fn suite_answer_count(&self, run: i64) -> Result<i64, DbError> {
         let rows = self.rows_of_run("SELECT COUNT(*) AS answers FROM suite_results WHERE run_id = ?", run).await?;
-        Ok(rows.first().map_or(0, |r| r.get("answers")))
+        rows.first().map_or(Ok(0), |r| r.cell("answers"))
     }
 }

@@ -3,12 +3,11 @@
 //! finishes its pair, so θ moves exactly once per counted pair, whoever
 //! plays it, and a pair replayed after a crash moves it once.
 
-use sqlx::Row;
 use sqlx::any::AnyRow;
 
 use model::{Perturbation, Spsa, TuneIteration};
 
-use crate::conn::Conn;
+use crate::conn::{Cells, Conn};
 use crate::{Db, DbError};
 
 /// θ now: the newest iteration's.
@@ -24,8 +23,7 @@ pub struct TuneStep<'a> {
 }
 
 fn vector<T: serde::de::DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, DbError> {
-    serde_json::from_str(&row.get::<String, _>(column))
-        .map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
+    serde_json::from_str(&row.cell::<String>(column)?).map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
 }
 
 fn json<T: serde::Serialize>(value: &[T]) -> String {
@@ -61,12 +59,12 @@ impl Db {
             .map(|(i, row)| {
                 Ok(TuneIteration {
                     perturbation: Perturbation {
-                        k: u64::try_from(row.get::<i64, _>("k")).unwrap_or(0),
+                        k: u64::try_from(row.cell::<i64>("k")?).unwrap_or(0),
                         flips: vector(row, "flips")?,
                         plus: vector(row, "plus")?,
                         minus: vector(row, "minus")?,
                     },
-                    score: row.get("score"),
+                    score: row.cell("score")?,
                     theta: vector(row, "theta")?,
                     seq: i as i64 + 1,
                 })

@@ -4,10 +4,9 @@
 //! shed their moves and I/O log places (`arena prune`) while their games,
 //! tallies and reports stay.
 
-use sqlx::Row;
-
 use model::RunStatus;
 
+use crate::conn::Cells;
 use crate::{Db, DbError};
 
 /// What one batch of [`Db::compact_batch`] did.
@@ -45,14 +44,14 @@ impl Db {
         let row = self
             .fetch_one(
                 sqlx::query(self.backend.sql(
-                    "SELECT (SELECT COUNT(*) FROM game_moves), \
-             (SELECT COUNT(*) FROM packed_moves WHERE substr(data, 1, 1) <> ?)",
+                    "SELECT (SELECT COUNT(*) FROM game_moves) AS json_games, \
+             (SELECT COUNT(*) FROM packed_moves WHERE substr(data, 1, 1) <> ?) AS old_packed",
                 ))
                 .bind(vec![crate::packed::FORMAT]),
             )
             .await?;
-        let count = |i: usize| u64::try_from(row.get::<i64, _>(i)).unwrap_or(0);
-        Ok((count(0), count(1)))
+        let count = |column: &str| row.cell::<i64>(column).map(|n| u64::try_from(n).unwrap_or(0));
+        Ok((count("json_games")?, count("old_packed")?))
     }
 
     /// Packs anew, in this release's format, the moves of up to `limit`
@@ -80,9 +79,9 @@ impl Db {
         let mut done = Compacted { last_game: after, ..Compacted::default() };
         let mut moves = Vec::new();
         for row in &rows {
-            let game: i64 = row.get("game_id");
-            let old: Vec<u8> = row.get("data");
-            let (fen, opening) = stored_start(row, 2);
+            let game: i64 = row.cell("game_id")?;
+            let old: Vec<u8> = row.cell("data")?;
+            let (fen, opening) = stored_start(row)?;
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
@@ -123,14 +122,14 @@ impl Db {
             .await?;
         let mut done = Compacted::default();
         for row in &rows {
-            let game: i64 = row.get("game_id");
-            let json: String = row.get("moves_json");
+            let game: i64 = row.cell("game_id")?;
+            let json: String = row.cell("moves_json")?;
             let moves = crate::moves::decode(&json)
                 .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
             done.games += 1;
             done.old_bytes += json.len() as u64;
             done.last_game = game;
-            let (fen, opening) = stored_start(row, 2);
+            let (fen, opening) = stored_start(row)?;
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
@@ -190,11 +189,11 @@ impl Db {
                 .bind(run),
             )
             .await?;
-        let count = |column: &str| u64::try_from(sizes.get::<i64, _>(column)).unwrap_or(0);
+        let count = |column: &str| sizes.cell::<i64>(column).map(|n| u64::try_from(n).unwrap_or(0));
         Ok(Shed {
-            games_with_moves: count("games"),
-            move_bytes: count("bytes"),
-            io_logs: io_logs.iter().map(|r| r.get::<String, _>("io_log")).collect(),
+            games_with_moves: count("games")?,
+            move_bytes: count("bytes")?,
+            io_logs: io_logs.iter().map(|r| r.cell::<String>("io_log")).collect::<Result<_, _>>()?,
         })
     }
 
@@ -239,9 +238,9 @@ impl Db {
     }
 }
 
-/// A game's start position and opening moves, read from columns `at` and
-/// `at + 1` of `row` (`games.start_fen`, `games.opening_moves`).
-fn stored_start(row: &sqlx::any::AnyRow, at: usize) -> (String, Vec<String>) {
-    let opening: String = row.get(at + 1);
-    (row.get(at), opening.split_whitespace().map(str::to_string).collect())
+/// A game's start position and opening moves, read from `row`'s columns
+/// `start_fen` and `opening_moves`.
+fn stored_start(row: &sqlx::any::AnyRow) -> Result<(String, Vec<String>), DbError> {
+    let opening: String = row.cell("opening_moves")?;
+    Ok((row.cell("start_fen")?, opening.split_whitespace().map(str::to_string).collect()))
 }

@@ -2,10 +2,9 @@
 //! dashboard's workers page), and what the runs list needs to know of a
 //! run's pace.
 
-use sqlx::Row;
-
 use model::{WorkerBeat, WorkerInfo};
 
+use crate::conn::Cells;
 use crate::{Db, DbError};
 
 /// Games whose times give a run's pace.
@@ -72,20 +71,21 @@ impl Db {
              ORDER BY last_seen_ms DESC, name",
             )))
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| WorkerInfo {
-                name: r.get("name"),
-                started_ms: r.get("started_ms"),
-                last_seen_ms: r.get("last_seen_ms"),
-                run: r.get("run_id"),
-                doing: r.get("doing"),
-                units: r.get("units"),
-                progress: r.get("progress"),
-                faults: r.get("faults"),
-                refused: r.get("refused"),
+        rows.iter()
+            .map(|r| {
+                Ok(WorkerInfo {
+                    name: r.cell("name")?,
+                    started_ms: r.cell("started_ms")?,
+                    last_seen_ms: r.cell("last_seen_ms")?,
+                    run: r.cell("run_id")?,
+                    doing: r.cell("doing")?,
+                    units: r.cell("units")?,
+                    progress: r.cell("progress")?,
+                    faults: r.cell("faults")?,
+                    refused: r.cell("refused")?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// A run's latest games (at most 100), newest first: its pace.
@@ -103,15 +103,16 @@ impl Db {
                 .bind(PACE_GAMES),
             )
             .await?;
-        Ok(rows
-            .iter()
-            .map(|r| PacedGame {
-                white: r.get("white"),
-                black: r.get("black"),
-                started_ms: r.get("started_ms"),
-                finished_ms: r.get("finished_ms"),
+        rows.iter()
+            .map(|r| {
+                Ok(PacedGame {
+                    white: r.cell("white")?,
+                    black: r.cell("black")?,
+                    started_ms: r.cell("started_ms")?,
+                    finished_ms: r.cell("finished_ms")?,
+                })
             })
-            .collect())
+            .collect()
     }
 
     /// The game slots holding a live lease on a unit of run `run` (`host:pid/index`).
@@ -130,7 +131,13 @@ impl Db {
                 .bind(run),
             )
             .await?;
-        let mut slots: Vec<String> = rows.iter().filter_map(|r| r.get::<Option<String>, _>(0)).collect();
+        let mut slots: Vec<String> = rows
+            .iter()
+            .map(|r| r.cell::<Option<String>>("worker"))
+            .collect::<Result<Vec<_>, _>>()?
+            .into_iter()
+            .flatten()
+            .collect();
         slots.sort();
         Ok(slots)
     }

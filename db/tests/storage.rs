@@ -534,6 +534,34 @@ async fn another_programs_database_is_refused_and_left_alone() {
     }
 }
 
+/// A column that does not hold what arena wrote there (another program
+/// changed the file) is an error naming the column, not a panic.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_column_changed_by_another_program_is_an_error_not_a_panic() {
+    let target = backends("changed_column").await.remove(0);
+    let db = Db::open(&target).await.unwrap();
+    let run = new_run(&db, 1).await;
+    let pair = db.claim_pair(run, "w", LONG).await.unwrap().unwrap();
+    assert!(play(&db, &pair).await);
+    assert_eq!(db.game_counts(run).await.unwrap().len(), 2);
+    db.close().await;
+    let Target::Sqlite(path) = &target else { unreachable!("the first target is the SQLite file") };
+    sqlx::any::install_default_drivers();
+    let url = format!("sqlite://{}", path.display());
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
+    sqlx::query("UPDATE run_games SET plies = 'many'").execute(&pool).await.unwrap();
+    pool.close().await;
+    let db = Db::open(&target).await.unwrap();
+    match db.game_counts(run).await {
+        Err(error @ db::DbError::Column { .. }) => {
+            let line = error.to_string();
+            assert!(line.contains("column 'plies' cannot be read") && !line.contains('\n'), "{line}");
+        }
+        other => panic!("{other:?}"),
+    }
+    db.close().await;
+}
+
 /// A database a newer arena migrated (a migration this one lacks) is
 /// refused in one line that says so, on both backends.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
