@@ -20,6 +20,11 @@ pub(crate) trait Cells {
     fn cell<T>(&self, column: &str) -> Result<T, DbError>
     where
         T: for<'r> sqlx::Decode<'r, Any> + sqlx::Type<Any>;
+
+    /// The words of text column `column` (moves stored space-separated).
+    fn words(&self, column: &str) -> Result<Vec<String>, DbError> {
+        Ok(self.cell::<String>(column)?.split_whitespace().map(str::to_string).collect())
+    }
 }
 
 impl Cells for AnyRow {

@@ -653,9 +653,6 @@ impl Db {
 }
 
 fn claimed_pair(r: &AnyRow) -> Result<ClaimedPair, DbError> {
-    let words = |column: &str| {
-        r.cell::<String>(column).map(|text| text.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-    };
     Ok(ClaimedPair {
         id: r.cell("id")?,
         run: r.cell("run_id")?,
@@ -667,8 +664,8 @@ fn claimed_pair(r: &AnyRow) -> Result<ClaimedPair, DbError> {
             opening_index: r.cell("opening_index")?,
             opening_name: r.cell("opening_name")?,
             fen: r.cell("fen")?,
-            opening_moves: words("opening_moves")?,
-            opening_san: words("opening_san")?,
+            opening_moves: r.words("opening_moves")?,
+            opening_san: r.words("opening_san")?,
         },
     })
 }

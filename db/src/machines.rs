@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
+use model::{Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
 
 use crate::conn::{Cells, Conn};
 use crate::runs::delete_games_of;
@@ -216,10 +216,7 @@ impl Db {
         .bind(machine)).await?;
         let mut counts: Vec<PairingCounts> = Vec::new();
         for row in &rows {
-            let result = |column: &str| {
-                row.cell::<Option<String>>(column).map(|text| text.as_deref().and_then(GameResult::from_pgn))
-            };
-            let (Some(first), Some(second)) = (result("result0")?, result("result1")?) else { continue };
+            let Some([first, second]) = crate::read::pair_results(row)? else { continue };
             let (a, b): (String, String) = (row.cell("engine_a")?, row.cell("engine_b")?);
             let index = match counts.iter().position(|c| c.engine_a == a && c.engine_b == b) {
                 Some(i) => i,

@@ -43,9 +43,7 @@ impl Db {
             .await?;
         let mut outcomes = Vec::with_capacity(rows.len());
         for r in &rows {
-            let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
-                continue;
-            };
+            let Some(results) = pair_results(r)? else { continue };
             outcomes.push(PairOutcome {
                 index: r.cell("idx")?,
                 engine_a: r.cell("engine_a")?,
@@ -53,7 +51,7 @@ impl Db {
                 opening_name: r.cell("opening_name")?,
                 finished_seq: r.cell("finished_seq")?,
                 llr: r.cell("llr")?,
-                results: [first, second],
+                results,
                 machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
             });
         }
@@ -75,9 +73,7 @@ impl Db {
               FROM pairs WHERE run_id = ? AND status = 'done') played WHERE nth > 1 ORDER BY idx",
             run,
             |r| {
-                let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
-                    return Ok(None);
-                };
+                let Some(results) = pair_results(r)? else { return Ok(None) };
                 Ok(Some(PairOutcome {
                     index: r.cell("idx")?,
                     engine_a: r.cell("engine_a")?,
@@ -85,7 +81,7 @@ impl Db {
                     opening_name: r.cell("opening_name")?,
                     finished_seq: r.cell::<Option<i64>>("finished_seq")?.unwrap_or(0),
                     llr: r.cell("llr")?,
-                    results: [first, second],
+                    results,
                     machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
                 }))
             },
@@ -107,16 +103,14 @@ impl Db {
              FROM run_progress WHERE run_id = ? ORDER BY block",
             run,
             |r| {
-                let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
-                    return Ok(None);
-                };
+                let Some(results) = pair_results(r)? else { return Ok(None) };
                 Ok(Some(ProgressCount {
                     block: r.cell("block")?,
                     count: PairCount {
                         engine_a: r.cell("engine_a")?,
                         engine_b: r.cell("engine_b")?,
                         machine: r.cell("machine")?,
-                        results: [first, second],
+                        results,
                         pairs: u64::try_from(r.cell::<i64>("pairs")?).unwrap_or(0),
                     },
                     last_seq: r.cell("last_seq")?,
@@ -141,14 +135,12 @@ impl Db {
             .await?;
         let mut counts = Vec::with_capacity(rows.len());
         for r in &rows {
-            let (Some(first), Some(second)) = (pair_result(r, "result0")?, pair_result(r, "result1")?) else {
-                continue;
-            };
+            let Some(results) = pair_results(r)? else { continue };
             counts.push(PairCount {
                 engine_a: r.cell("engine_a")?,
                 engine_b: r.cell("engine_b")?,
                 machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
-                results: [first, second],
+                results,
                 pairs: u64::try_from(r.cell::<i64>("pairs")?).unwrap_or(0),
             });
         }
@@ -477,9 +469,12 @@ fn stored_game(row: &AnyRow, with_moves: bool) -> Result<(GameRow, StoredMoves),
     Ok((game_row(row)?, stored))
 }
 
-/// A pair's game result from `column` (`None` while the game is unplayed).
-fn pair_result(r: &AnyRow, column: &str) -> Result<Option<GameResult>, DbError> {
-    Ok(r.cell::<Option<String>>(column)?.as_deref().and_then(GameResult::from_pgn))
+/// A pair's two game results, from columns `result0` and `result1` (`None`
+/// until both games are played).
+pub(crate) fn pair_results(r: &AnyRow) -> Result<Option<[GameResult; 2]>, DbError> {
+    let result =
+        |column: &str| r.cell::<Option<String>>(column).map(|text| text.as_deref().and_then(GameResult::from_pgn));
+    Ok(result("result0")?.zip(result("result1")?).map(|(first, second)| [first, second]))
 }
 
 /// Which fields of each move [`StoredMoves::read_fields_into`] reads.
@@ -557,9 +552,6 @@ impl StoredMoves {
 }
 
 fn game_row(r: &AnyRow) -> Result<GameRow, DbError> {
-    let words = |column: &str| {
-        r.cell::<String>(column).map(|text| text.split_whitespace().map(str::to_string).collect::<Vec<_>>())
-    };
     Ok(GameRow {
         id: r.cell("id")?,
         pair_index: r.cell("idx")?,
@@ -572,8 +564,8 @@ fn game_row(r: &AnyRow) -> Result<GameRow, DbError> {
             detail: r.cell("detail")?,
             start_fen: r.cell("start_fen")?,
             opening: r.cell("opening")?,
-            opening_moves: words("opening_moves")?,
-            opening_san: words("opening_san")?,
+            opening_moves: r.words("opening_moves")?,
+            opening_san: r.words("opening_san")?,
             moves: Vec::new(),
             started_ms: r.cell("started_ms")?,
             finished_ms: r.cell("finished_ms")?,

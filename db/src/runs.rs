@@ -163,7 +163,6 @@ impl Db {
                 .bind(engine_b),
             )
             .await?;
-        let words = |text: String| text.split_whitespace().map(str::to_string).collect::<Vec<_>>();
         rows.iter()
             .map(|r| {
                 Ok(PairPlan {
@@ -173,8 +172,8 @@ impl Db {
                     opening_index: r.cell("opening_index")?,
                     opening_name: r.cell("opening_name")?,
                     fen: r.cell("fen")?,
-                    opening_moves: words(r.cell("opening_moves")?),
-                    opening_san: words(r.cell("opening_san")?),
+                    opening_moves: r.words("opening_moves")?,
+                    opening_san: r.words("opening_san")?,
                 })
             })
             .collect()

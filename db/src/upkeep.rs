@@ -241,6 +241,5 @@ impl Db {
 /// A game's start position and opening moves, read from `row`'s columns
 /// `start_fen` and `opening_moves`.
 fn stored_start(row: &sqlx::any::AnyRow) -> Result<(String, Vec<String>), DbError> {
-    let opening: String = row.cell("opening_moves")?;
-    Ok((row.cell("start_fen")?, opening.split_whitespace().map(str::to_string).collect()))
+    Ok((row.cell("start_fen")?, row.words("opening_moves")?))
 }
