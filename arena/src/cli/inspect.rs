@@ -5,13 +5,38 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use clap::Args;
-use model::Spec;
+use model::{Invalid, RunStatus, Spec};
 
 use super::common::open_existing;
 use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::serve::run_row;
+
+/// `arena runs`: the dashboard's filters, as flags.
+#[derive(Args, Debug)]
+pub struct RunsArgs {
+    /// Only the runs of this status: running, stopped or finished.
+    #[arg(long, value_parser = run_status)]
+    status: Option<RunStatus>,
+    /// Only the runs that play this engine (a scaling run's copies NAME@BUDGET count as NAME).
+    #[arg(long, value_name = "NAME")]
+    engine: Option<String>,
+    /// Only runs older than run ID (the next page: the last ID of the page before).
+    #[arg(long, value_name = "ID", value_parser = super::at_least::<i64, 1>)]
+    before: Option<i64>,
+    /// At most N runs, the newest (all by default).
+    #[arg(long, value_name = "N", value_parser = super::at_least::<i64, 1>)]
+    limit: Option<i64>,
+    #[command(flatten)]
+    db: DbArg,
+}
+
+/// `--status`: a run's status, as stored.
+fn run_status(text: &str) -> Result<RunStatus, Invalid> {
+    RunStatus::parse(text.trim())
+        .ok_or_else(|| Invalid::new("status", format!("'{text}' is not one of running, stopped, finished")))
+}
 
 /// `arena show`.
 #[derive(Args, Debug)]
@@ -66,10 +91,16 @@ pub struct LogArgs {
 }
 
 /// `arena runs`: the dashboard's list of runs (`serve::runs_table`), as text.
-pub(super) async fn runs(args: DbArg) -> CliResult {
-    let db = open_existing(&args.target).await?;
+pub(super) async fn runs(args: RunsArgs) -> CliResult {
+    let db = open_existing(&args.db.target).await?;
+    let filter = db::RunFilter {
+        before: args.before,
+        status: args.status,
+        engine: args.engine,
+        limit: args.limit.unwrap_or(i64::MAX),
+    };
     let mut rows = Vec::new();
-    for run in db.runs().await? {
+    for run in db.runs_page(&filter).await? {
         rows.push(run_row(&db, &run).await?);
     }
     out!("{}", crate::serve::runs_table(&rows).text(false));

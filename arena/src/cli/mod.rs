@@ -124,8 +124,8 @@ pub enum Command {
     Extend(play::ExtendArgs),
     /// A live dashboard of the database's runs and workers, with run control (stop, resume, priority).
     Serve(serve::ServeArgs),
-    /// List the runs in the database, as the dashboard does: games, verdict, Elo (a scaling run: its slope), LLR, ETA.
-    Runs(DbArg),
+    /// List the runs in the database, newest first, as the dashboard does: games, verdict, Elo (a scaling run: its slope), LLR, ETA.
+    Runs(inspect::RunsArgs),
     /// Results of one run.
     Show(inspect::RunArgs),
     /// The full report of a run: text, markdown, HTML with plots, or JSON.

@@ -412,6 +412,19 @@ fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
             (now.split_whitespace().collect(), then.split_whitespace().collect());
         assert!(now_words.starts_with(&then_words), "{now}\nbegins as before:\n{then}");
     }
+    // The dashboard's filters as flags: the same rows, fewer of them.
+    let ids = |args: &[&str]| -> Vec<String> {
+        let listed = stdout(&arena_ok(&dir, &[&["runs"][..], args].concat()));
+        let words = |line: &str| line.split_whitespace().map(str::to_string).collect::<Vec<_>>();
+        for line in listed.lines().skip(1) {
+            assert!(runs.lines().any(|l| words(l) == words(line)), "{line}\nis not a row of the whole list:\n{runs}");
+        }
+        listed.lines().skip(1).map(|l| l.split_whitespace().next().unwrap().to_string()).collect()
+    };
+    assert_eq!(ids(&["--status", "finished", "--engine", "nmp2"]), ["7", "2"]);
+    assert_eq!(ids(&["--limit", "3"]), ["8", "7", "6"]);
+    assert_eq!(ids(&["--before", "6", "--limit", "2"]), ["5", "4"]);
+    assert!(ids(&["--status", "running", "--engine", "fhr"]).is_empty());
     // The Elo and the LLR there are the ones `show` prints.
     let row = |run: &str| runs.lines().find(|l| l.split_whitespace().next() == Some(run)).unwrap().to_string();
     let show = |run: &str| stdout(&arena_ok(&dir, &["show", run]));
