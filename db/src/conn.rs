@@ -2,7 +2,7 @@
 //! [`DbError`]s (classified by the database's code, see `connect.rs`): a
 //! [`Conn`] (a write transaction, or a pooled connection for a statement
 //! committed alone) and the pool itself, through [`Db`]'s methods of the
-//! same names.
+//! same names; and [`Cells`], how every row's columns are read.
 
 use futures_util::{Stream, TryStreamExt};
 use sqlx::any::{AnyArguments, AnyQueryResult, AnyRow};
