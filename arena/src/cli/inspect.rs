@@ -25,9 +25,9 @@ pub struct RunsArgs {
     /// Only runs older than run ID (the next page: the last ID of the page before).
     #[arg(long, value_name = "ID", value_parser = super::at_least::<i64, 1>)]
     before: Option<i64>,
-    /// At most N runs, the newest (all by default).
+    /// Only the newest N runs (all by default; the dashboard's ?limit=).
     #[arg(long, value_name = "N", value_parser = super::at_least::<i64, 1>)]
-    limit: Option<i64>,
+    count: Option<i64>,
     #[command(flatten)]
     db: DbArg,
 }
@@ -97,7 +97,7 @@ pub(super) async fn runs(args: RunsArgs) -> CliResult {
         before: args.before,
         status: args.status,
         engine: args.engine,
-        limit: args.limit.unwrap_or(i64::MAX),
+        limit: args.count.unwrap_or(i64::MAX),
     };
     let mut rows = Vec::new();
     for run in db.runs_page(&filter).await? {

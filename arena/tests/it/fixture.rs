@@ -422,8 +422,8 @@ fn a_database_of_the_release_before_the_layers_reads_and_resumes_as_it_did() {
         listed.lines().skip(1).map(|l| l.split_whitespace().next().unwrap().to_string()).collect()
     };
     assert_eq!(ids(&["--status", "finished", "--engine", "nmp2"]), ["7", "2"]);
-    assert_eq!(ids(&["--limit", "3"]), ["8", "7", "6"]);
-    assert_eq!(ids(&["--before", "6", "--limit", "2"]), ["5", "4"]);
+    assert_eq!(ids(&["--count", "3"]), ["8", "7", "6"]);
+    assert_eq!(ids(&["--before", "6", "--count", "2"]), ["5", "4"]);
     assert!(ids(&["--status", "running", "--engine", "fhr"]).is_empty());
     // The Elo and the LLR there are the ones `show` prints.
     let row = |run: &str| runs.lines().find(|l| l.split_whitespace().next() == Some(run)).unwrap().to_string();
