@@ -29,7 +29,12 @@ pub struct SuiteLimits(pub Vec<SuiteLimit>);
 ///
 /// The bad value and the syntax, in one line.
 pub fn depths(text: &str) -> Result<SuiteLimits, Invalid> {
-    parse_limits(Some(text), None, None).map(SuiteLimits)
+    numbers(text, "depth")?
+        .into_iter()
+        .map(|d| u32::try_from(d).ok().filter(|d| *d <= 200).map(SuiteLimit::Depth))
+        .collect::<Option<Vec<_>>>()
+        .map(SuiteLimits)
+        .ok_or_else(|| Invalid::new("limits", format!("--depth values must be at most 200, got '{text}'")))
 }
 
 /// `--nodes 1000,5000` or `2700x2^1..2^10` (2,700 × 2ⁱ for i = 1..10, the
@@ -39,7 +44,20 @@ pub fn depths(text: &str) -> Result<SuiteLimits, Invalid> {
 ///
 /// The bad value and the syntax, in one line.
 pub fn node_budgets(text: &str) -> Result<SuiteLimits, Invalid> {
-    parse_limits(None, Some(text), None).map(SuiteLimits)
+    let Some((base, powers)) = text.split_once("x2^") else {
+        return Ok(SuiteLimits(numbers(text, "nodes")?.into_iter().map(SuiteLimit::Nodes).collect()));
+    };
+    let bad = || Invalid::new("limits", format!("bad --nodes '{text}': use BASEx2^I..2^J, e.g. 2700x2^1..2^10"));
+    let base: u64 = base.parse().map_err(|_| bad())?;
+    let (lo, hi) = powers.split_once("..2^").unwrap_or((powers, powers));
+    let (lo, hi): (u32, u32) = (lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?);
+    if base == 0 || lo > hi || hi > 40 {
+        return Err(bad());
+    }
+    (lo..=hi)
+        .map(|i| base.checked_mul(1 << i).map(SuiteLimit::Nodes).ok_or_else(bad))
+        .collect::<Result<_, _>>()
+        .map(SuiteLimits)
 }
 
 /// `--movetime 100,1000` (milliseconds).
@@ -48,7 +66,7 @@ pub fn node_budgets(text: &str) -> Result<SuiteLimits, Invalid> {
 ///
 /// The bad value and the syntax, in one line.
 pub fn move_times(text: &str) -> Result<SuiteLimits, Invalid> {
-    parse_limits(None, None, Some(text)).map(SuiteLimits)
+    Ok(SuiteLimits(numbers(text, "movetime")?.into_iter().map(SuiteLimit::MoveTime).collect()))
 }
 
 /// The limits of the one kind given.
@@ -71,58 +89,26 @@ pub fn one_kind(
     }
 }
 
-/// Limits of one kind, from the text of the one flag given.
-fn parse_limits(depth: Option<&str>, nodes: Option<&str>, movetime: Option<&str>) -> Result<Vec<SuiteLimit>, Invalid> {
-    let given = [depth, nodes, movetime].iter().filter(|v| v.is_some()).count();
-    if given != 1 {
-        return Err(Invalid::new(
-            "limits",
-            "give exactly one of --depth 8,9,10, --nodes 2700x2^1..2^10 or --movetime 100",
-        ));
-    }
-    let numbers = |text: &str, what: &str| -> Result<Vec<u64>, Invalid> {
-        let bad =
-            || Invalid::new("limits", format!("bad --{what} '{text}': use a list like 8,9,10 or a range like 4..8"));
-        let mut out = Vec::new();
-        for part in text.split(',').map(str::trim) {
-            if let Some((lo, hi)) = part.split_once("..") {
-                let (lo, hi): (u64, u64) = (lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?);
-                if lo > hi || hi - lo > 1000 {
-                    return Err(bad());
-                }
-                out.extend(lo..=hi);
-            } else {
-                out.push(part.parse().map_err(|_| bad())?);
-            }
-        }
-        if out.contains(&0) {
-            Err(Invalid::new("limits", format!("--{what} values must be positive, got '{text}'")))
-        } else {
-            Ok(out)
-        }
-    };
-    if let Some(text) = depth {
-        return numbers(text, "depth")?
-            .into_iter()
-            .map(|d| u32::try_from(d).ok().filter(|d| *d <= 200).map(SuiteLimit::Depth))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| Invalid::new("limits", format!("--depth values must be at most 200, got '{text}'")));
-    }
-    if let Some(text) = nodes {
-        if let Some((base, powers)) = text.split_once("x2^") {
-            let bad =
-                || Invalid::new("limits", format!("bad --nodes '{text}': use BASEx2^I..2^J, e.g. 2700x2^1..2^10"));
-            let base: u64 = base.parse().map_err(|_| bad())?;
-            let (lo, hi) = powers.split_once("..2^").unwrap_or((powers, powers));
-            let (lo, hi): (u32, u32) = (lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?);
-            if base == 0 || lo > hi || hi > 40 {
+/// Positive numbers of flag `--what`: a list like 8,9,10 or a range like 4..8.
+fn numbers(text: &str, what: &str) -> Result<Vec<u64>, Invalid> {
+    let bad = || Invalid::new("limits", format!("bad --{what} '{text}': use a list like 8,9,10 or a range like 4..8"));
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim) {
+        if let Some((lo, hi)) = part.split_once("..") {
+            let (lo, hi): (u64, u64) = (lo.parse().map_err(|_| bad())?, hi.parse().map_err(|_| bad())?);
+            if lo > hi || hi - lo > 1000 {
                 return Err(bad());
             }
-            return (lo..=hi).map(|i| base.checked_mul(1 << i).map(SuiteLimit::Nodes).ok_or_else(bad)).collect();
+            out.extend(lo..=hi);
+        } else {
+            out.push(part.parse().map_err(|_| bad())?);
         }
-        return Ok(numbers(text, "nodes")?.into_iter().map(SuiteLimit::Nodes).collect());
     }
-    Ok(numbers(movetime.unwrap_or_default(), "movetime")?.into_iter().map(SuiteLimit::MoveTime).collect())
+    if out.contains(&0) {
+        Err(Invalid::new("limits", format!("--{what} values must be positive, got '{text}'")))
+    } else {
+        Ok(out)
+    }
 }
 
 #[cfg(test)]
@@ -131,13 +117,20 @@ mod tests {
 
     #[test]
     fn limits_parse_lists_ranges_and_power_series() {
-        let depths = parse_limits(Some("4..6,8"), None, None).unwrap();
+        let parse = |depth: Option<&str>, nodes: Option<&str>, movetime: Option<&str>| {
+            one_kind(
+                depth.map(depths).transpose()?,
+                nodes.map(node_budgets).transpose()?,
+                movetime.map(move_times).transpose()?,
+            )
+        };
+        let depths = parse(Some("4..6,8"), None, None).unwrap();
         assert_eq!(depths, [4, 5, 6, 8].map(SuiteLimit::Depth));
-        let budgets = parse_limits(None, Some("2700x2^1..2^10"), None).unwrap();
+        let budgets = parse(None, Some("2700x2^1..2^10"), None).unwrap();
         assert_eq!(budgets.len(), 10);
         assert_eq!((budgets[0], budgets[9]), (SuiteLimit::Nodes(5_400), SuiteLimit::Nodes(2_764_800)));
-        assert_eq!(parse_limits(None, Some("2700x2^3"), None).unwrap(), [SuiteLimit::Nodes(21_600)]);
-        assert_eq!(parse_limits(None, None, Some("100")).unwrap(), [SuiteLimit::MoveTime(100)]);
+        assert_eq!(parse(None, Some("2700x2^3"), None).unwrap(), [SuiteLimit::Nodes(21_600)]);
+        assert_eq!(parse(None, None, Some("100")).unwrap(), [SuiteLimit::MoveTime(100)]);
         for (depth, nodes, movetime) in [
             (None, None, None),
             (Some("8"), Some("100"), None),
@@ -147,7 +140,7 @@ mod tests {
             (None, Some("2700x2^a"), None),
             (None, Some("2700x2^1..2^99"), None),
         ] {
-            let error = parse_limits(depth, nodes, movetime).unwrap_err().to_string();
+            let error = parse(depth, nodes, movetime).unwrap_err().to_string();
             assert!(!error.contains('\n'), "{error}");
         }
     }
