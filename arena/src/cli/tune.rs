@@ -115,11 +115,12 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let (plus, minus) = (format!("{}+", base.name), format!("{}-", base.name));
     let book = open_book(&args.play)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
+    // The run's settings are checked before the plan is shown, as a run checks them.
+    let spec = build_spec(&args.play, GamesKind::Tune(Box::new(spsa.clone())), engines, vec![(0, 1)], iterations, 1)?;
     say_reach(&spsa, args.plan || !args.play.quiet.quiet);
     if args.plan {
         return Ok(());
     }
-    let spec = build_spec(&args.play, GamesKind::Tune(Box::new(spsa)), engines, vec![(0, 1)], iterations, 1)?;
     start(&args.play, spec, &book).await
 }
 
