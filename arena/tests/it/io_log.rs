@@ -9,11 +9,28 @@ use crate::common::{FAKE, arena_ok, assert_refused, stdout, stored_games, temp_d
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_line_of_a_game_is_one_command_away() {
     let dir = temp_dir("io-log");
+    // feldmann25 in file order: the crasher reaches its sixth `go` in both
+    // games (a shuffled book can hand it an opening where it is mated first).
     let toml = format!("[[engine]]\nname = \"crasher\"\ncommand = \"{FAKE}\"\nargs = [\"crash-mid-game\", \"6\"]\n");
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
     arena_ok(
         &dir,
-        &["match", "--a", "crasher", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "l.db", "--quiet"],
+        &[
+            "match",
+            "--a",
+            "crasher",
+            "--b",
+            "plain",
+            "--games",
+            "2",
+            "--tc",
+            "nodes=500",
+            "--openings",
+            "feldmann25",
+            "--db",
+            "l.db",
+            "--quiet",
+        ],
     );
 
     for game in &stored_games(&dir.join("l.db")).await {
