@@ -366,7 +366,7 @@ impl Db {
     ) -> Result<T, DbError> {
         match tokio::spawn(job).await {
             Ok(done) => done,
-            Err(e) => Err(DbError::Sql(format!("a database task ended early: {e}"))),
+            Err(e) => Err(DbError::Unexpected(format!("a database task ended early: {e}"))),
         }
     }
 

@@ -45,7 +45,7 @@ impl PackedGame {
 
 /// `game`'s moves packed for storing.
 fn pack(game: &GameRecord) -> Result<Vec<u8>, DbError> {
-    crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(|e| DbError::Sql(e.to_string()))
+    crate::packed::pack(&game.moves, crate::lines::Start::of(game)).map_err(DbError::Compress)
 }
 
 /// The two work queues, which share the lease columns (`status`,
@@ -245,7 +245,10 @@ impl Db {
         let overheads = stored.first_overheads.as_deref().is_some_and(|text| !text.is_empty())
             || game.overheads().iter().any(|side| side.moves() > 0);
         let first = stored.first_result.as_deref().and_then(GameResult::from_pgn).ok_or_else(|| {
-            DbError::Sql(format!("pair {} of run {} is finishing without its first game", pair.plan.index, pair.run))
+            DbError::Unexpected(format!(
+                "pair {} of run {} is finishing without its first game",
+                pair.plan.index, pair.run
+            ))
         })?;
 
         let add = Tally::of_pair(first, game.result);

@@ -137,10 +137,37 @@ pub enum DbError {
         /// What sqlx said.
         source: sqlx::Error,
     },
-    /// What the database holds contradicts what arena expects of it (a run
-    /// changed meanwhile, moves that cannot be read).
+    /// A column holding JSON that does not read as what arena wrote there.
+    #[error(
+        "database error: column '{column}' does not hold what arena wrote there ({source}); the database was changed by another program or is damaged"
+    )]
+    Json {
+        /// The column.
+        column: String,
+        /// What serde_json said.
+        source: serde_json::Error,
+    },
+    /// A game's stored moves that do not read: a damaged value, or one
+    /// packed by a newer arena.
+    #[error("database error: game {game}: its stored moves cannot be read ({source})")]
+    Moves {
+        /// The game's id.
+        game: i64,
+        /// What is wrong with them.
+        source: UnreadableMoves,
+    },
+    /// The compressor failed to pack a game's moves for storing (it could
+    /// not get memory); nothing was stored.
+    #[error("cannot compress a game's moves: {0}")]
+    Compress(#[source] std::io::Error),
+    /// A role or schema name that cannot be written into a statement.
+    #[error(transparent)]
+    BadRole(#[from] BadIdentifier),
+    /// What the database holds, or what was asked of it, contradicts what
+    /// arena expects: a run changed meanwhile, a run not finished, a role
+    /// that does not exist, a status this version does not know.
     #[error("database error: {0}")]
-    Sql(String),
+    Unexpected(String),
 }
 
 /// A unit of work handed out under a lease: a pair ([`ClaimedPair`]) or a

@@ -1,13 +1,9 @@
 //! What is wrong with a game's packed moves (`packed.rs`, read through
-//! `lines.rs` and `uci_code.rs`), or with the compressor when packing: a
-//! module of its own, below all three.
+//! `lines.rs` and `uci_code.rs`): a module of its own, below all three.
 
-/// What is wrong with a packed value, or with the compressor when packing.
+/// What is wrong with a packed value.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum PackError {
-    /// The compressor failed (it could not get memory).
-    #[error("cannot compress a game's moves: {0}")]
-    Compress(std::io::Error),
     /// A format this arena does not read.
     #[error("packed moves of format {format}, this arena reads formats 1 to {newest}")]
     Format {

@@ -115,7 +115,7 @@ pub(crate) enum Fields {
 
 /// The moves packed, moves and PVs indexed in the positions reached from
 /// `start`; an error only when the compressor cannot get memory.
-pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, PackError> {
+pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> std::io::Result<Vec<u8>> {
     let lines = lines(moves, start);
     let sections: [Vec<u8>; SECTIONS] = [lines.moves, lines.words, san(moves), numbers(moves)];
     let mut out = Vec::with_capacity(moves.len() * 16 + 32);
@@ -125,11 +125,7 @@ pub(crate) fn pack(moves: &[MoveRecord], start: Start<'_>) -> Result<Vec<u8>, Pa
     let mut frames = Vec::with_capacity(SECTIONS);
     for section in &sections {
         // An empty section is no frame at all.
-        let frame = if section.is_empty() {
-            Vec::new()
-        } else {
-            zstd::bulk::compress(section, LEVEL).map_err(PackError::Compress)?
-        };
+        let frame = if section.is_empty() { Vec::new() } else { zstd::bulk::compress(section, LEVEL)? };
         unsigned(&mut out, section.len() as u128);
         unsigned(&mut out, frame.len() as u128);
         frames.push(frame);

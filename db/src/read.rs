@@ -374,9 +374,7 @@ impl Db {
         let page = self.stored_page(run, after, limit, with_moves).await?;
         let mut games = Vec::with_capacity(page.len());
         for (mut game, stored) in page {
-            stored.read_into(&mut game.record).map_err(|e| {
-                DbError::Sql(format!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))
-            })?;
+            stored.read_into(&mut game.record).map_err(|source| DbError::Moves { game: game.id, source })?;
             games.push(game);
         }
         Ok(games)
@@ -502,6 +500,18 @@ enum Unreadable {
     Json(serde_json::Error),
 }
 
+impl From<crate::pack_error::PackError> for UnreadableMoves {
+    fn from(e: crate::pack_error::PackError) -> UnreadableMoves {
+        UnreadableMoves(Unreadable::Packed(e))
+    }
+}
+
+impl From<serde_json::Error> for UnreadableMoves {
+    fn from(e: serde_json::Error) -> UnreadableMoves {
+        UnreadableMoves(Unreadable::Json(e))
+    }
+}
+
 /// A game's moves as stored: packed, or the JSON of a game stored before
 /// moves were packed, or none (a run whose moves were pruned).
 pub struct StoredMoves {
@@ -536,11 +546,11 @@ impl StoredMoves {
                     MoveFields::Pgn => crate::packed::Fields::Pgn,
                 };
                 crate::packed::unpack_into(packed, &mut moves, fields, crate::lines::Start::of(game))
-                    .map_err(|e| UnreadableMoves(Unreadable::Packed(e)))
+                    .map_err(UnreadableMoves::from)
             }
-            (None, Some(json)) => crate::moves::decode(json)
-                .map(|decoded| moves = decoded)
-                .map_err(|e| UnreadableMoves(Unreadable::Json(e))),
+            (None, Some(json)) => {
+                crate::moves::decode(json).map(|decoded| moves = decoded).map_err(UnreadableMoves::from)
+            }
             (None, None) => {
                 moves.clear();
                 Ok(())

@@ -163,17 +163,17 @@ impl Db {
     /// As above.
     pub async fn grant_worker(&self, role: &str) -> Result<Vec<String>, DbError> {
         if !self.is_shared() {
-            return Err(DbError::Sql(
+            return Err(DbError::Unexpected(
                 "roles are PostgreSQL's: a SQLite file is guarded by its file's permissions".into(),
             ));
         }
-        let sql = worker_role_sql(&self.schema().await?, role).map_err(|e| DbError::Sql(e.to_string()))?;
+        let sql = worker_role_sql(&self.schema().await?, role)?;
         let exists = self
             .fetch_one(sqlx::query("SELECT COUNT(*) AS roles FROM pg_roles WHERE rolname = $1").bind(role))
             .await?
             .cell::<i64>("roles")?;
         if exists == 0 {
-            return Err(DbError::Sql(format!(
+            return Err(DbError::Unexpected(format!(
                 "no role '{role}' on this server: create it first, e.g. CREATE ROLE \"{role}\" LOGIN PASSWORD '…' \
                  (as a superuser or a role with CREATEROLE)"
             )));

@@ -73,7 +73,7 @@ impl Db {
     ///
     /// # Errors
     ///
-    /// [`DbError::Sql`] when the run changed meanwhile; a database failure
+    /// [`DbError::Unexpected`] when the run changed meanwhile; a database failure
     /// (then nothing is stored).
     pub async fn extend_run(&self, run: i64, old_spec: &str, spec: &Spec, pairs: &[PairPlan]) -> Result<(), DbError> {
         let engines = engine_rows(spec);
@@ -94,7 +94,7 @@ impl Db {
             .await?
             .rows_affected();
         if changed == 0 {
-            return Err(DbError::Sql(format!("run {run} was changed by another process meanwhile; try again")));
+            return Err(DbError::Unexpected(format!("run {run} was changed by another process meanwhile; try again")));
         }
         self.insert_engines(&mut tx, run, &engines).await?;
         self.insert_pairs(&mut tx, run, pairs).await?;
@@ -457,7 +457,7 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     let status: String = r.cell("status")?;
     let verdict: Option<String> = r.cell("verdict")?;
     let unknown = |what: &str, text: &str| {
-        DbError::Sql(format!(
+        DbError::Unexpected(format!(
             "run {id} has {what} '{text}', which this arena version does not know (use a newer arena)"
         ))
     };
@@ -487,7 +487,9 @@ fn engine_rows(spec: &Spec) -> Vec<(String, String)> {
 
 fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {
     RunKind::parse(text).ok_or_else(|| {
-        DbError::Sql(format!("run {run} has kind '{text}', which this arena version does not know (use a newer arena)"))
+        DbError::Unexpected(format!(
+            "run {run} has kind '{text}', which this arena version does not know (use a newer arena)"
+        ))
     })
 }
 

@@ -23,7 +23,8 @@ pub struct TuneStep<'a> {
 }
 
 fn vector<T: serde::de::DeserializeOwned>(row: &AnyRow, column: &str) -> Result<Vec<T>, DbError> {
-    serde_json::from_str(&row.cell::<String>(column)?).map_err(|e| DbError::Sql(format!("a stored tuning vector: {e}")))
+    serde_json::from_str(&row.cell::<String>(column)?)
+        .map_err(|source| DbError::Json { column: column.to_string(), source })
 }
 
 fn json<T: serde::Serialize>(value: &[T]) -> String {
@@ -90,7 +91,7 @@ impl Db {
             None => step.spsa.start(),
         };
         if theta.len() != step.spsa.params.len() {
-            return Err(DbError::Sql(format!(
+            return Err(DbError::Unexpected(format!(
                 "run {run} stores θ of {} values for {} parameters",
                 theta.len(),
                 step.spsa.params.len()

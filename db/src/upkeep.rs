@@ -84,8 +84,8 @@ impl Db {
             let (fen, opening) = stored_start(row)?;
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
-                .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
-            let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
+                .map_err(|e| DbError::Moves { game, source: e.into() })?;
+            let packed = crate::packed::pack(&moves, start).map_err(DbError::Compress)?;
             done.games += 1;
             done.old_bytes += old.len() as u64;
             done.packed_bytes += packed.len() as u64;
@@ -124,14 +124,13 @@ impl Db {
         for row in &rows {
             let game: i64 = row.cell("game_id")?;
             let json: String = row.cell("moves_json")?;
-            let moves = crate::moves::decode(&json)
-                .map_err(|e| DbError::Sql(format!("game {game}: its stored moves cannot be read ({e})")))?;
+            let moves = crate::moves::decode(&json).map_err(|e| DbError::Moves { game, source: e.into() })?;
             done.games += 1;
             done.old_bytes += json.len() as u64;
             done.last_game = game;
             let (fen, opening) = stored_start(row)?;
             let start = crate::lines::Start { fen: &fen, opening: &opening };
-            let packed = crate::packed::pack(&moves, start).map_err(|e| DbError::Sql(e.to_string()))?;
+            let packed = crate::packed::pack(&moves, start).map_err(DbError::Compress)?;
             done.packed_bytes += self.insert_packed_moves(&mut tx, game, packed).await? as u64;
             tx.execute(sqlx::query(self.backend.sql("DELETE FROM game_moves WHERE game_id = ?")).bind(game)).await?;
         }
@@ -205,12 +204,12 @@ impl Db {
     ///
     /// # Errors
     ///
-    /// [`DbError::Sql`] naming the run's status when it is not finished; a
+    /// [`DbError::Unexpected`] naming the run's status when it is not finished; a
     /// database failure (nothing is deleted then).
     pub async fn prune(&self, run: i64, machine: &str) -> Result<Shed, DbError> {
         let info = self.run(run).await?;
         if info.status != RunStatus::Finished {
-            return Err(DbError::Sql(format!(
+            return Err(DbError::Unexpected(format!(
                 "run {run} is {}, not finished: only a finished run sheds its moves (let it finish, or stop it for good first)",
                 info.status.as_str()
             )));

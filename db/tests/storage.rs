@@ -548,9 +548,34 @@ async fn a_column_changed_by_another_program_is_an_error_not_a_panic() {
     let Target::Sqlite(path) = &target else { unreachable!("the first target is the SQLite file") };
     sqlx::any::install_default_drivers();
     let url = format!("sqlite://{}", path.display());
-    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
-    sqlx::query("UPDATE run_games SET plies = 'many'").execute(&pool).await.unwrap();
-    pool.close().await;
+    let change = |sql: &'static str, bind: i64| {
+        let url = url.clone();
+        async move {
+            let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
+            sqlx::query(sql).bind(bind).execute(&pool).await.unwrap();
+            pool.close().await;
+        }
+    };
+
+    // One game's packed moves cut short.
+    let db = Db::open(&target).await.unwrap();
+    let cut = db.games_page(run, 0, 10, false).await.unwrap()[0].id;
+    db.close().await;
+    change("UPDATE packed_moves SET data = substr(data, 1, 6) WHERE game_id = ?", cut).await;
+    let db = Db::open(&target).await.unwrap();
+    match db.games_page(run, 0, 10, true).await {
+        Err(error @ db::DbError::Moves { game, .. }) => {
+            let line = error.to_string();
+            assert_eq!(game, cut);
+            assert!(line.contains(&format!("game {cut}: its stored moves cannot be read (")), "{line}");
+            assert!(!line.contains('\n'), "{line}");
+        }
+        other => panic!("{other:?}"),
+    }
+    db.close().await;
+
+    // A number column holding text.
+    change("UPDATE run_games SET plies = 'many' WHERE run_id = ?", run).await;
     let db = Db::open(&target).await.unwrap();
     match db.game_counts(run).await {
         Err(error @ db::DbError::Column { .. }) => {
