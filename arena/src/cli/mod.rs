@@ -165,8 +165,8 @@ pub enum Command {
     /// Speak UCI as the bundled engine (used by the arena itself).
     #[command(name = model::spec::BUNDLED_SUBCOMMAND, hide = true)]
     EngineUci {
-        /// Pruning preset.
-        #[arg(long, default_value = "plain")]
+        /// Pruning preset, or presets joined by '+' (nmp2+multicut).
+        #[arg(long, default_value = "plain", value_parser = pruning_preset)]
         pruning: String,
         /// `bench`: search the bench positions and print `N nodes N nps`, as engines' `bench` commands do.
         #[arg(value_parser = ["bench"])]
@@ -176,6 +176,12 @@ pub enum Command {
 
 /// Default database file.
 pub const DEFAULT_DB: &str = "arena.db";
+
+/// `engine-uci --pruning`: a preset or `+`-joined presets the engine knows,
+/// checked when clap parses it (the engine is given the name).
+fn pruning_preset(name: &str) -> Result<String, engine::search::pruning::UnknownPreset> {
+    engine::search::PruningConfig::preset(name).map(|_| name.to_string())
+}
 
 /// `--engines-file`, shared by every command that names engines.
 #[derive(Args, Debug, Clone, Default)]
