@@ -388,6 +388,24 @@ impl Db {
         self.fetch_all(sqlx::query(self.backend.sql(sql)).bind(run)).await
     }
 
+    /// The rows of a query about many runs: each `{runs}` in `sql` becomes
+    /// a list of their ids, at most [`RUNS_AT_ONCE`] to a statement (a list
+    /// of runs takes a statement or two, not one per run).
+    pub(crate) async fn rows_of_runs(&self, sql: &str, runs: &[i64]) -> Result<Vec<AnyRow>, DbError> {
+        let mut rows = Vec::new();
+        for chunk in runs.chunks(RUNS_AT_ONCE) {
+            let list = vec!["?"; chunk.len()].join(", ");
+            let mut query = sqlx::query(self.backend.sql(&sql.replace("{runs}", &list)));
+            for _ in 0..sql.matches("{runs}").count() {
+                for &run in chunk {
+                    query = query.bind(run);
+                }
+            }
+            rows.extend(self.fetch_all(query).await?);
+        }
+        Ok(rows)
+    }
+
     /// [`Db::rows_of_run`], each row made a `T` as it arrives: a view's
     /// thousands of rows (a million-game run's progress blocks) are not all
     /// held as rows at once, whose fresh memory a cold page paid for in page
@@ -407,6 +425,10 @@ impl Db {
         Ok(out)
     }
 }
+
+/// Run ids in one statement of [`Db::rows_of_runs`]: well below SQLite's
+/// and PostgreSQL's limits on parameters, twice over.
+const RUNS_AT_ONCE: usize = 500;
 
 /// The PostgreSQL server the tests and benchmarks use: `ARENA_TEST_POSTGRES`,
 /// or the one `.ci/start-postgres` starts.

@@ -9,6 +9,7 @@
 //! is handed out again and replayed whole, and whatever its old holder sends
 //! later is discarded, never counted twice.
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use sqlx::any::AnyRow;
@@ -352,22 +353,30 @@ impl Db {
     ///
     /// A database failure.
     pub async fn pairing_counts(&self, run: i64) -> Result<Vec<PairingCounts>, DbError> {
+        Ok(self.pairing_counts_of(&[run]).await?.remove(&run).unwrap_or_default())
+    }
+
+    /// [`Db::pairing_counts`] of each of `runs` that has finished pairs, in
+    /// a statement or two for all of them (a list of runs).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn pairing_counts_of(&self, runs: &[i64]) -> Result<HashMap<i64, Vec<PairingCounts>>, DbError> {
         let rows = self
-            .rows_of_run(
-                "SELECT engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4 FROM tallies WHERE run_id = ? \
-                 ORDER BY engine_a, engine_b",
-                run,
+            .rows_of_runs(
+                "SELECT run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4 FROM tallies \
+                 WHERE run_id IN ({runs}) ORDER BY run_id, engine_a, engine_b",
+                runs,
             )
             .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(PairingCounts {
-                    engine_a: r.cell("engine_a")?,
-                    engine_b: r.cell("engine_b")?,
-                    tally: stored_tally(r)?,
-                })
-            })
-            .collect()
+        let mut counts: HashMap<i64, Vec<PairingCounts>> = HashMap::new();
+        for r in &rows {
+            let pairing =
+                PairingCounts { engine_a: r.cell("engine_a")?, engine_b: r.cell("engine_b")?, tally: stored_tally(r)? };
+            counts.entry(r.cell("run_id")?).or_default().push(pairing);
+        }
+        Ok(counts)
     }
 
     /// Hands out the next `free` item of `queue` for run `run` on

@@ -2,6 +2,8 @@
 //! dashboard's workers page), and what the runs list needs to know of a
 //! run's pace.
 
+use std::collections::HashMap;
+
 use model::{WorkerBeat, WorkerInfo};
 
 use crate::conn::Cells;
@@ -121,24 +123,32 @@ impl Db {
     ///
     /// A database failure.
     pub async fn slots_on(&self, run: i64) -> Result<Vec<String>, DbError> {
+        Ok(self.slots_of(&[run]).await?.remove(&run).unwrap_or_default())
+    }
+
+    /// [`Db::slots_on`] each of `runs` that has a live lease, sorted, in a
+    /// statement or two for all of them (a list of runs).
+    ///
+    /// # Errors
+    ///
+    /// A database failure.
+    pub async fn slots_of(&self, runs: &[i64]) -> Result<HashMap<i64, Vec<String>>, DbError> {
         let rows = self
-            .fetch_all(
-                sqlx::query(self.backend.sql(
-                    "SELECT worker FROM pairs WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms} \
-             UNION SELECT worker FROM suite_chunks WHERE run_id = ? AND status = 'running' AND lease_until > {now_ms}",
-                ))
-                .bind(run)
-                .bind(run),
+            .rows_of_runs(
+                "SELECT run_id, worker FROM pairs \
+                 WHERE run_id IN ({runs}) AND status = 'running' AND lease_until > {now_ms} \
+                 UNION SELECT run_id, worker FROM suite_chunks \
+                 WHERE run_id IN ({runs}) AND status = 'running' AND lease_until > {now_ms}",
+                runs,
             )
             .await?;
-        let mut slots: Vec<String> = rows
-            .iter()
-            .map(|r| r.cell::<Option<String>>("worker"))
-            .collect::<Result<Vec<_>, _>>()?
-            .into_iter()
-            .flatten()
-            .collect();
-        slots.sort();
+        let mut slots: HashMap<i64, Vec<String>> = HashMap::new();
+        for r in &rows {
+            if let Some(worker) = r.cell::<Option<String>>("worker")? {
+                slots.entry(r.cell("run_id")?).or_default().push(worker);
+            }
+        }
+        slots.values_mut().for_each(|each| each.sort());
         Ok(slots)
     }
 }

@@ -765,3 +765,35 @@ async fn moves_of_the_older_packed_format_are_packed_anew_and_read_the_same() {
         db.close().await;
     }
 }
+
+/// The runs list reads every run's counts and live slots in a statement or
+/// two: the same as asking run by run, also past one statement's share of
+/// ids, and a run without either is absent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counts_and_slots_of_many_runs_are_each_runs_own() {
+    for target in backends("many_runs").await {
+        let db = Db::open(&target).await.unwrap();
+        let (played, holding, idle) = (new_run(&db, 2).await, new_run(&db, 2).await, new_run(&db, 1).await);
+        for _ in 0..2 {
+            let pair = db.claim_pair(played, "box:1/0", LONG).await.unwrap().unwrap();
+            assert!(play(&db, &pair).await);
+        }
+        let first = db.claim_pair(holding, "box:1/0", LONG).await.unwrap().unwrap();
+        assert!(play(&db, &first).await);
+        db.claim_pair(holding, "box:2/1", LONG).await.unwrap().unwrap();
+
+        // Ids past the first statement's share, most of them of no run.
+        let ids: Vec<i64> = (1..=1_200).rev().collect();
+        let counts = db.pairing_counts_of(&ids).await.unwrap();
+        let slots = db.slots_of(&ids).await.unwrap();
+        for run in [played, holding] {
+            assert_eq!(counts[&run], db.pairing_counts(run).await.unwrap(), "{target}: run {run}");
+        }
+        assert_eq!(counts[&played][0].tally.wins + counts[&played][0].tally.draws, 4, "{target}");
+        assert_eq!(counts.len(), 2, "{target}: {counts:?}");
+        assert_eq!(slots.get(&holding), Some(&vec!["box:2/1".to_string()]), "{target}");
+        assert_eq!(slots.len(), 1, "{target}: {slots:?}");
+        assert!(db.slots_on(idle).await.unwrap().is_empty());
+        db.close().await;
+    }
+}

@@ -11,7 +11,7 @@ use super::common::open_existing;
 use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out};
 use crate::reporting::{Ask, Detail, report_of};
-use crate::serve::run_row;
+use crate::serve::run_rows;
 
 /// `arena runs`: the dashboard's filters, as flags.
 #[derive(Args, Debug)]
@@ -99,10 +99,7 @@ pub(super) async fn runs(args: RunsArgs) -> CliResult {
         engine: args.engine,
         limit: args.count.unwrap_or(i64::MAX),
     };
-    let mut rows = Vec::new();
-    for run in db.runs_page(&filter).await? {
-        rows.push(run_row(&db, &run).await?);
-    }
+    let rows = run_rows(&db, &db.runs_page(&filter).await?).await?;
     out!("{}", crate::serve::runs_table(&rows).text(false));
     Ok(())
 }

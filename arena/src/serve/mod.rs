@@ -24,7 +24,7 @@ mod control;
 mod pages;
 mod rows;
 
-pub use rows::{RunRow, run_row, runs_table};
+pub use rows::{RunRow, run_rows, runs_table};
 
 use std::collections::HashMap;
 use std::net::SocketAddr;

@@ -13,7 +13,7 @@ use db::DbError;
 use reports::report::{Align, Table, html_escape as escape};
 
 use super::answer::{ApiError, PageError, document};
-use super::rows::{RunRow, run_row, runs_table};
+use super::rows::{RunRow, run_rows, runs_table};
 use super::{App, CachedReport, ReportKey};
 use crate::reporting::{Ask, Detail, ReportError, report_of};
 use crate::term::duration;
@@ -112,11 +112,7 @@ fn runs_query(filter: &db::RunFilter, before: Option<i64>) -> String {
 }
 
 async fn rows(app: &App, filter: &db::RunFilter) -> Result<Vec<RunRow>, DbError> {
-    let mut rows = Vec::new();
-    for run in app.db.runs_page(filter).await? {
-        rows.push(run_row(&app.db, &run).await?);
-    }
-    Ok(rows)
+    run_rows(&app.db, &app.db.runs_page(filter).await?).await
 }
 
 /// The filter form above the runs list.
