@@ -4,34 +4,18 @@
 //! including the end of an engine that crashed; `--no-io-log` keeps none;
 //! bad input is one line.
 
+use std::path::Path;
+
 use crate::common::{FAKE, arena_ok, assert_refused, stdout, stored_games, temp_dir};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_line_of_a_game_is_one_command_away() {
     let dir = temp_dir("io-log");
-    // feldmann25 in file order: the crasher reaches its sixth `go` in both
-    // games (a shuffled book can hand it an opening where it is mated first).
     let toml = format!("[[engine]]\nname = \"crasher\"\ncommand = \"{FAKE}\"\nargs = [\"crash-mid-game\", \"6\"]\n");
     std::fs::write(dir.join("engines.toml"), toml).unwrap();
-    arena_ok(
-        &dir,
-        &[
-            "match",
-            "--a",
-            "crasher",
-            "--b",
-            "plain",
-            "--games",
-            "2",
-            "--tc",
-            "nodes=500",
-            "--openings",
-            "feldmann25",
-            "--db",
-            "l.db",
-            "--quiet",
-        ],
-    );
+    // feldmann25 in file order: the crasher reaches its sixth `go` in both
+    // games (a shuffled book can hand it an opening where it is mated first).
+    two_games(&dir, "crasher", "l.db", &["--openings", "feldmann25"]);
 
     for game in &stored_games(&dir.join("l.db")).await {
         let record = &game.record;
@@ -55,10 +39,7 @@ async fn every_line_of_a_game_is_one_command_away() {
     }
 
     // Fault-free games: both in one file, one after the other, each printed whole.
-    arena_ok(
-        &dir,
-        &["match", "--a", "fhr", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", "f.db", "--quiet"],
-    );
+    two_games(&dir, "fhr", "f.db", &[]);
     let games = stored_games(&dir.join("f.db")).await;
     let places: Vec<&str> = games.iter().map(|g| g.record.io_log.as_deref().expect("named")).collect();
     let files: Vec<&str> = places.iter().map(|p| p.rsplit_once('@').unwrap().0).collect();
@@ -70,30 +51,20 @@ async fn every_line_of_a_game_is_one_command_away() {
     }
 
     // Without logs: nothing written, and the command says so.
-    arena_ok(
-        &dir,
-        &[
-            "match",
-            "--a",
-            "fhr",
-            "--b",
-            "plain",
-            "--games",
-            "2",
-            "--tc",
-            "nodes=500",
-            "--db",
-            "n.db",
-            "--quiet",
-            "--no-io-log",
-        ],
-    );
+    two_games(&dir, "fhr", "n.db", &["--no-io-log"]);
     assert_refused(&dir, &["log", "1", "1.1", "--db", "n.db"], "played without an I/O log", "none");
     for (game, needle) in
         [("0.1", "is not a game"), ("1.3", "is not a game"), ("x", "is not a game"), ("7.1", "no game 7.1")]
     {
         assert_refused(&dir, &["log", "1", game, "--db", "l.db"], needle, "none");
     }
+}
+
+/// `arena match`: `a` against plain, two games at 500 nodes into `db`, and `extra`.
+fn two_games(dir: &Path, a: &str, db: &str, extra: &[&str]) {
+    let mut args = vec!["match", "--a", a, "--b", "plain", "--games", "2", "--tc", "nodes=500", "--db", db, "--quiet"];
+    args.extend_from_slice(extra);
+    arena_ok(dir, &args);
 }
 
 /// An engine that prints a million `info` lines before each move (a debug

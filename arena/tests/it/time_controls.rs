@@ -18,11 +18,15 @@ fn every_time_control_form_plays_without_a_forfeit() {
     // long as the move time the forms play on, and the engine's mean time
     // below shows that it keeps its overhead back. The margin-less rule is
     // `a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs`'s.
+    // The clocks, shrunk this far, leave as little: at 20/1 plain had 145 ms
+    // for 8 moves (a share of 11 ms) and was not heard from for 146 ms while
+    // the suite loaded both cores. A margin of 200 ms takes such a stall;
+    // an engine whose own allocation overran its clock by more still loses.
     let forms = [
-        "20/1",
-        "1+0.01",
-        "10/0.5+0.01",
-        "10/0.5:10/0.5",
+        "20/1,timemargin=200",
+        "1+0.01,timemargin=200",
+        "10/0.5+0.01,timemargin=200",
+        "10/0.5:10/0.5,timemargin=200",
         "st=0.05,timemargin=50",
         "st=0.1,timemargin=100",
         "nodes=300",
