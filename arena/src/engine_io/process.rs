@@ -163,8 +163,7 @@ pub enum ThinkFailure {
     Timeout {
         /// Wall time waited.
         elapsed: Duration,
-        /// What the engine did meanwhile, where the system says (read
-        /// under [`Deadline::Available`]).
+        /// What the engine did meanwhile, where the system says.
         spent: Option<Spent>,
         /// Nodes last reported before the deadline.
         nodes: Option<u64>,
@@ -495,8 +494,10 @@ impl EngineProcess {
     /// [`ThinkFailure`] on timeout or disconnect; the process should then be
     /// discarded (it may still be thinking).
     pub async fn think(&mut self, position: &str, go: &str, deadline: Deadline) -> Result<Thought, ThinkFailure> {
+        // Read before `go`, outside the time the clock counts.
+        let before = self.schedule();
         let start = self.write_search(position, go).await?;
-        self.answer(start, deadline, Info::default()).await
+        self.answer(start, deadline, Info::default(), before).await
     }
 
     /// Starts pondering: the position after the expected reply and `go ponder …`.
@@ -541,8 +542,9 @@ impl EngineProcess {
     ///
     /// As [`EngineProcess::think`].
     pub async fn ponderhit(&mut self, deadline: Deadline, info: Info) -> Result<Thought, ThinkFailure> {
+        let before = self.schedule();
         let start = self.write_search("ponderhit", "").await?;
-        self.answer(start, deadline, info).await
+        self.answer(start, deadline, info, before).await
     }
 
     /// Another reply was played (or the game ended): `stop`, and the
@@ -553,7 +555,7 @@ impl EngineProcess {
     /// As [`EngineProcess::think`]: an engine that does not answer `stop`.
     pub async fn stop_pondering(&mut self, limit: Duration) -> Result<(), ThinkFailure> {
         let start = self.write_search("stop", "").await?;
-        self.answer(start, Deadline::Wall(limit), Info::default()).await.map(|_| ())
+        self.answer(start, Deadline::Wall(limit), Info::default(), None).await.map(|_| ())
     }
 
     /// Writes one or two command lines (an empty second is left out) at once,
@@ -576,12 +578,16 @@ impl EngineProcess {
         written.map(|()| start).map_err(|_| ThinkFailure::Disconnected)
     }
 
-    /// Reads until `bestmove`, or until `deadline` after `start`.
-    async fn answer(&mut self, start: Instant, deadline: Deadline, mut info: Info) -> Result<Thought, ThinkFailure> {
-        let at_start = match deadline {
-            Deadline::Available(_) => self.schedule(),
-            Deadline::Wall(_) => None,
-        };
+    /// Reads until `bestmove`, or until `deadline` after `start`; `before`
+    /// is the engine's schedule when the search began, where the system
+    /// says (a search out of time then says how much it ran and waited).
+    async fn answer(
+        &mut self,
+        start: Instant,
+        deadline: Deadline,
+        mut info: Info,
+        before: Option<Schedule>,
+    ) -> Result<Thought, ThinkFailure> {
         // One timer for the whole search, not one per line read; moved on
         // while the engine has not run its limit under `Deadline::Available`.
         let expired = tokio::time::sleep_until(start + deadline.limit());
@@ -608,7 +614,7 @@ impl EngineProcess {
                     return Err(ThinkFailure::Disconnected);
                 }
                 Err(()) => {
-                    let spent = at_start.as_ref().zip(self.schedule()).map(|(before, now)| now.since(before));
+                    let spent = before.as_ref().zip(self.schedule()).map(|(before, now)| now.since(before));
                     if let Some(more) = deadline.more_time(start.elapsed(), spent) {
                         expired.as_mut().reset(Instant::now() + more);
                         continue;

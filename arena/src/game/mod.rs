@@ -26,6 +26,7 @@ use shakmaty::{CastlingMode, Chess, Color, EnPassantMode, Outcome, Position};
 use crate::engine_io::iolog::IoLog;
 use crate::engine_io::player::Player;
 use crate::engine_io::process::{Deadline, ThinkFailure, Thought};
+use crate::engine_io::starvation::Spent;
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::output::Score;
 use crate::game::clock::{Clock, go_limits};
@@ -276,8 +277,8 @@ fn failed_search(failure: ThinkFailure, clock: &Clock) -> (Termination, String, 
             format!("no bestmove {} ms after stop (its ponder move was not played)", waited.as_millis()),
             Some(millis(waited)),
         ),
-        ThinkFailure::Timeout { elapsed, .. } if clock.deadline_is_time_forfeit() => {
-            (Termination::TimeForfeit, format!("no move after {} ms", elapsed.as_millis()), Some(millis(elapsed)))
+        ThinkFailure::Timeout { elapsed, spent, .. } if clock.deadline_is_time_forfeit() => {
+            (Termination::TimeForfeit, out_of_time(elapsed, spent), Some(millis(elapsed)))
         }
         ThinkFailure::Timeout { elapsed, spent, .. } => {
             (Termination::Stalled, stalled(elapsed, spent), Some(millis(elapsed)))
@@ -395,16 +396,37 @@ pub fn final_position(record: &GameRecord) -> Chess {
 /// so, the part of it the engine's busiest thread ran (what
 /// [`Deadline::Available`] counts) and the part it waited for a processor.
 /// The rest it was blocked: on itself (a deadlock) or on a frozen machine.
-pub fn stalled(elapsed: std::time::Duration, spent: Option<crate::engine_io::starvation::Spent>) -> String {
+pub fn stalled(elapsed: std::time::Duration, spent: Option<Spent>) -> String {
     let detail = format!("no bestmove after {} ms", elapsed.as_millis());
     match spent {
-        Some(spent) => format!(
-            "{detail} ({} ms of them on a processor, {} ms waiting for one)",
-            spent.busiest.as_millis(),
-            spent.waited.as_millis()
-        ),
+        Some(spent) => format!("{detail} ({})", ran_and_waited(spent)),
         None => detail,
     }
+}
+
+/// The detail of a loss on time, split as a stall's is where the system
+/// says. An engine kept waiting for a processor a quarter of the time or
+/// more lost to its machine, not to its time management: the detail says
+/// so, and what to do. One that neither ran nor waited for most of it was
+/// blocked, or the machine was paused (a virtual machine's host took it).
+fn out_of_time(elapsed: std::time::Duration, spent: Option<Spent>) -> String {
+    let detail = format!("no move after {} ms", elapsed.as_millis());
+    let Some(spent) = spent else { return detail };
+    let split = ran_and_waited(spent);
+    if spent.waited * 4 >= elapsed {
+        format!(
+            "{detail} ({split}; the machine was too busy for this clock: play fewer games at once \
+             (--concurrency), or add ,timemargin=MS to --tc)"
+        )
+    } else if (spent.busiest + spent.waited) * 2 < elapsed {
+        format!("{detail} ({split}; the rest it neither ran nor waited: blocked, or the machine was paused)")
+    } else {
+        format!("{detail} ({split})")
+    }
+}
+
+fn ran_and_waited(spent: Spent) -> String {
+    format!("{} ms of them on a processor, {} ms waiting for one", spent.busiest.as_millis(), spent.waited.as_millis())
 }
 
 fn side_color(side: usize) -> Color {

@@ -47,8 +47,8 @@ pub struct PairWork {
     tablebase: Option<Tablebases>,
     /// Mate-PV warnings said so far, per engine.
     pv_warned: Mutex<std::collections::HashMap<String, u32>>,
-    /// Engines warned of a loss on time under `st=`.
-    movetime_warned: Mutex<std::collections::HashSet<String>>,
+    /// Engines warned of a loss on time.
+    forfeit_warned: Mutex<std::collections::HashSet<String>>,
     /// The factor this machine's clocks are multiplied by (`--scale-nps`).
     clock_scale: Option<f64>,
 }
@@ -99,7 +99,7 @@ impl PairWork {
             tallies: Mutex::new(tallies),
             tablebase,
             pv_warned: Mutex::default(),
-            movetime_warned: Mutex::default(),
+            forfeit_warned: Mutex::default(),
             clock_scale,
         })
     }
@@ -147,31 +147,39 @@ impl PairWork {
         }
     }
 
-    /// The first game each engine loses on time under `st=`, in one line
-    /// with the way out: engines often answer `go movetime` a few
+    /// The first game each engine loses on time, in one line with the way
+    /// out. Under `st=`: engines often answer `go movetime` a few
     /// milliseconds late, and an answer later than the move time plus the
     /// time control's `timemargin` loses (cutechess's rule), so a run
-    /// without a margin can lose every game on time.
-    fn warn_movetime_forfeit(&self, pair: i64, game: u32, record: &GameRecord) {
+    /// without a margin can lose every game on time. Under a clock the
+    /// detail says, where the system does, whether the engine was kept
+    /// waiting for a processor (a machine too busy for the clock).
+    fn warn_time_forfeit(&self, pair: i64, game: u32, record: &GameRecord) {
         if record.termination != model::Termination::TimeForfeit {
             return;
         }
         let engine = record.mover(record.moves.len());
         let Some(tc) = self.spec.engines.iter().position(|e| e.name == engine).map(|i| &self.tcs[i]) else { return };
-        if !matches!(tc.limit, model::Limit::MoveTime(_)) || !lock(&self.movetime_warned).insert(engine.to_string()) {
+        if !lock(&self.forfeit_warned).insert(engine.to_string()) {
             return;
         }
-        let fix = match tc.margin_ms {
-            0 => "add ,timemargin=MS to the time control".to_string(),
-            ms => format!("raise its timemargin ({ms} ms)"),
+        let (run, pair, detail) = (self.run, pair + 1, &record.detail);
+        let line = match (&tc.limit, tc.margin_ms) {
+            (model::Limit::MoveTime(_), margin) => {
+                let fix = match margin {
+                    0 => "add ,timemargin=MS to the time control".to_string(),
+                    ms => format!("raise its timemargin ({ms} ms)"),
+                };
+                format!(
+                    "{engine} lost on time under {tc} in run {run} pair {pair} game {game} ({detail}): engines often \
+                     answer go movetime a few ms late; {fix} (arena check {engine} measures how late)"
+                )
+            }
+            _ => {
+                format!("{engine} lost on time under time control {tc} in run {run} pair {pair} game {game}: {detail}")
+            }
         };
-        crate::term::warn(&format!(
-            "{engine} lost on time under {tc} in run {} pair {} game {game} ({}): engines often answer go movetime \
-             a few ms late; {fix} (arena check {engine} measures how late)",
-            self.run,
-            pair + 1,
-            record.detail
-        ));
+        crate::term::warn(&line);
     }
 
     /// The run's state after a pair: the one pairing's record, Elo and LLR,
@@ -393,7 +401,7 @@ impl Work for PairWork {
             .map_err(|e| on_failure(e.into()))?;
         record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 1, &record);
-        self.warn_movetime_forfeit(plan.index, 1, &record);
+        self.warn_time_forfeit(plan.index, 1, &record);
         let first_faulted = record.termination.is_fault();
         // The first game is stored (and its log written) while the second
         // is played: the slot does not wait for the database between them.
@@ -412,7 +420,7 @@ impl Work for PairWork {
         let mut record = second.map_err(|e| on_failure(e.into()))?;
         record.tc_scale = self.clock_scale;
         self.warn_pv_issues(plan.index, 2, &record);
-        self.warn_movetime_forfeit(plan.index, 2, &record);
+        self.warn_time_forfeit(plan.index, 2, &record);
         let faulted = first_faulted || record.termination.is_fault();
         let tuning = tuning.map(|(_, perturbation)| perturbation);
         let tune = self.spec.kind.tune().is_some();

@@ -154,6 +154,8 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
 /// (nice 5, so that the other tests' processes still come first) to one
 /// processor, runs about a twentieth of the time there: its 100 ms of work
 /// on the first move take about 2 s of wall time, twice its stall deadline.
+/// Under a clock of 1 s it loses on time, and the loss says that it waited
+/// for a processor and what to do.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_waiting_for_a_processor_is_not_stalled() {
     if !cfg!(target_os = "linux") {
@@ -169,33 +171,44 @@ async fn an_engine_waiting_for_a_processor_is_not_stalled() {
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("taskset (util-linux) runs");
-    let tc = "nodes=1000,stall=1";
-    let spec = EngineSpec {
-        name: "fake-starved".into(),
-        command: "taskset".into(),
-        args: ["-c", "0", "nice", "-n", "19", &engine.display().to_string(), "busy", "100"].map(String::from).to_vec(),
-        ..EngineSpec::default()
+    let players = |tc: &str| {
+        let spec = EngineSpec {
+            name: "fake-starved".into(),
+            command: "taskset".into(),
+            args: ["-c", "0", "nice", "-n", "19", &engine.display().to_string(), "busy", "100"]
+                .map(String::from)
+                .to_vec(),
+            ..EngineSpec::default()
+        };
+        let launch = spec.launch(Path::new(ARENA));
+        // Generous protocol timeouts: the engine starts on the busy processor.
+        let patient = Timeouts {
+            handshake: Duration::from_secs(20),
+            ready: Duration::from_secs(20),
+            quit: Duration::from_secs(1),
+        };
+        let starved = Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, patient);
+        let spec = EngineSpec {
+            name: "fake-instant".into(),
+            command: engine.display().to_string(),
+            args: vec!["instant".into()],
+            ..EngineSpec::default()
+        };
+        let launch = spec.launch(Path::new(ARENA));
+        (starved, Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, timeouts()))
     };
-    let launch = spec.launch(Path::new(ARENA));
-    // Generous protocol timeouts: the engine starts on the busy processor.
-    let patient =
-        Timeouts { handshake: Duration::from_secs(20), ready: Duration::from_secs(20), quit: Duration::from_secs(1) };
-    let mut starved = Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, patient);
-    let spec = EngineSpec {
-        name: "fake-instant".into(),
-        command: engine.display().to_string(),
-        args: vec!["instant".into()],
-        ..EngineSpec::default()
-    };
-    let launch = spec.launch(Path::new(ARENA));
-    let mut good = Player::new(spec, tc.parse::<TimeControl>().unwrap(), launch, None, timeouts());
     let opening = openings::builtin("feldmann25").unwrap().get(0);
-    let record = arena::game::play(&mut starved, &mut good, &opening, short_game().into()).await.unwrap();
+    let mut records = Vec::new();
+    for tc in ["nodes=1000,stall=1", "1+0"] {
+        let (mut starved, mut good) = players(tc);
+        records.push(arena::game::play(&mut starved, &mut good, &opening, short_game().into()).await.unwrap());
+        starved.shutdown().await;
+        good.shutdown().await;
+    }
     let _ = hog.kill();
     let _ = hog.wait();
-    starved.shutdown().await;
-    good.shutdown().await;
     let _ = std::fs::remove_dir_all(&dir);
+    let record = &records[0];
     assert!(!record.termination.is_fault(), "{:?}: {}", record.termination, record.detail);
     assert!(record.moves.len() >= 20, "{} moves", record.moves.len());
     // The engine was kept waiting: its first answer took longer than the stall deadline.
@@ -204,6 +217,12 @@ async fn an_engine_waiting_for_a_processor_is_not_stalled() {
         "first move in {} ms: the processor was not busy",
         record.moves[0].time_ms
     );
+    let lost = &records[1];
+    assert_eq!(lost.termination, Termination::TimeForfeit, "{}", lost.detail);
+    for needle in ["no move after 1", "ms waiting for one", "the machine was too busy for this clock", "--concurrency"]
+    {
+        assert!(lost.detail.contains(needle), "{needle}: {}", lost.detail);
+    }
 }
 
 /// An engine frozen mid-game (stopped with SIGSTOP for 2.5 s, as a paused

@@ -12,23 +12,23 @@ use crate::common::{FAKE, arena_ok, stdout, temp_dir};
 fn every_time_control_form_plays_without_a_forfeit() {
     let dir = temp_dir("time-controls");
     // Each README form, scaled down to fractions of a second; games cut at
-    // move 20. A move time of 50 or 100 ms leaves the engine's answer only
-    // its Move Overhead (50 ms) of slack, which a loaded CI machine's
-    // scheduler has taken (one loss on time in a CI run); with a margin as
-    // long as the move time the forms play on, and the engine's mean time
-    // below shows that it keeps its overhead back. The margin-less rule is
+    // move 20. So shrunk, a clock or move time leaves an answer tens of
+    // milliseconds of slack, and this machine has been seen to take more
+    // while the suite loaded it: plain, 145 ms left for 8 moves at 20/1,
+    // was not heard from for 146 ms; at st=0.05 an answer took 101 ms,
+    // the engine on a processor for 20 ms of them and waiting for one for
+    // none (the virtual machine itself paused). So every timed form plays
+    // with a margin of 200 ms: an engine whose own allocation overran the
+    // clock by more still loses, and the mean move below shows that under
+    // st= the engine keeps its Move Overhead back. The margin-less rule is
     // `a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs`'s.
-    // The clocks, shrunk this far, leave as little: at 20/1 plain had 145 ms
-    // for 8 moves (a share of 11 ms) and was not heard from for 146 ms while
-    // the suite loaded both cores. A margin of 200 ms takes such a stall;
-    // an engine whose own allocation overran its clock by more still loses.
     let forms = [
         "20/1,timemargin=200",
         "1+0.01,timemargin=200",
         "10/0.5+0.01,timemargin=200",
         "10/0.5:10/0.5,timemargin=200",
-        "st=0.05,timemargin=50",
-        "st=0.1,timemargin=100",
+        "st=0.05,timemargin=200",
+        "st=0.1,timemargin=200",
         "nodes=300",
         "depth=3",
     ];
@@ -56,7 +56,8 @@ fn every_time_control_form_plays_without_a_forfeit() {
 
 /// An engine that answers `go movetime` late loses on time under `st=`
 /// (cutechess's rule), and the run says so once per engine, with the way
-/// out; with a `timemargin` covering the delay it plays on.
+/// out; with a `timemargin` covering the delay it plays on. Under a clock
+/// its first loss on time is one line per engine too, with the detail.
 #[test]
 fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs() {
     let dir = temp_dir("movetime-late");
@@ -95,6 +96,15 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
     }
     let (forfeits, warnings) = play("st=0.05,timemargin=100", "margin.db");
     assert_eq!((forfeits, warnings.len()), (0, 0), "{warnings:?}");
+    // Under a clock of 50 ms the first move of every game is out of time:
+    // one line per engine again, with what the loss's detail says.
+    let (forfeits, warnings) = play("0.05", "clock.db");
+    assert_eq!((forfeits, warnings.len()), (4, 2), "{warnings:?}");
+    for engine in ["e1", "e2"] {
+        let line = warnings.iter().find(|l| l.contains(&format!("{engine} lost on time under time control 0.05 in")));
+        let line = line.unwrap_or_else(|| panic!("{engine}: {warnings:?}"));
+        assert!(line.contains(": no move after ") && line.contains("ms waiting for one"), "{line}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
