@@ -17,7 +17,7 @@ use tokio::time::{Instant, timeout_at};
 
 use crate::engine_io::engines::{EngineSpec, Launch};
 use crate::engine_io::iolog::{Direction, IoLog};
-use crate::engine_io::starvation::{Schedule, Spent};
+use crate::engine_io::starvation::{Schedule, Spent, Threads};
 use crate::engine_io::uci::command;
 use crate::engine_io::uci::lines::LineReader;
 use crate::engine_io::uci::output::{EngineLine, Info, OptionDecl, parse};
@@ -183,6 +183,8 @@ pub struct EngineProcess {
     child: Child,
     /// The process id, for its wait for a processor (`None` once it exited).
     pid: Option<u32>,
+    /// Its threads' times, opened at the first search.
+    threads: Option<Threads>,
     stdin: ChildStdin,
     stdout: LineReader<BufReader<ChildStdout>>,
     id_name: Option<String>,
@@ -253,6 +255,7 @@ impl EngineProcess {
         let mut process = EngineProcess {
             name: spec.name.clone(),
             pid: child.id(),
+            threads: None,
             child,
             stdin,
             stdout: LineReader::new(BufReader::with_capacity(64 * 1024, stdout)),
@@ -629,8 +632,11 @@ impl EngineProcess {
 
     /// The time this engine's threads have run and waited for a
     /// processor, where the system says.
-    fn schedule(&self) -> Option<Schedule> {
-        self.pid.and_then(crate::engine_io::starvation::schedule)
+    fn schedule(&mut self) -> Option<Schedule> {
+        if self.threads.is_none() {
+            self.threads = self.pid.and_then(Threads::of);
+        }
+        self.threads.as_mut()?.schedule()
     }
 
     /// Writes one line to the engine, as it is (`arena check` speaks the
