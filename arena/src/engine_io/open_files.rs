@@ -9,9 +9,11 @@
 /// async runtime, the database (file, write-ahead log, shared memory, or
 /// sockets), with room to spare.
 const BASE_FILES: u64 = 64;
-/// Open files per game slot: two engines with three pipes and a log file each,
-/// and room for a restart while the old process is reaped.
-const FILES_PER_SLOT: u64 = 12;
+/// Open files per game slot: two engines with three pipes and a log file
+/// each, their threads' schedules (a folder and
+/// [`crate::engine_io::starvation::KEPT_OPEN`] files each), and room for a
+/// restart while the old process is reaped.
+const FILES_PER_SLOT: u64 = 12 + 2 * (1 + crate::engine_io::starvation::KEPT_OPEN as u64);
 
 /// A concurrency this machine cannot hold.
 #[derive(Debug, thiserror::Error)]

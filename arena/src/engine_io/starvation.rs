@@ -45,19 +45,25 @@ impl Schedule {
     }
 }
 
-/// A process's threads, their `schedstat` files kept open: reading the
-/// schedule again costs an `fstat` of `/proc/PID/task` (whose link count
-/// is the thread count plus two) and a `pread` per thread, where listing
-/// the folder and opening each file cost some 18 µs, a third of arena's
-/// time per ply with engines that answer at once. The threads are listed
-/// again when their count changed or one of them has ended, so the
-/// schedule is always of the threads alive.
+/// A process's threads, the `schedstat` files of its first
+/// [`KEPT_OPEN`] kept open: reading the schedule again costs an `fstat` of
+/// `/proc/PID/task` (whose link count is the thread count plus two) and a
+/// `pread` per thread, where listing the folder and opening each file cost
+/// some 18 µs, a third of arena's time per ply with engines that answer at
+/// once. Further threads' files are opened at each read, so an engine of
+/// many threads holds no more descriptors (`open_files.rs` counts these).
+/// The threads are listed again when their count changed or one of them
+/// has ended, so the schedule is always of the threads alive.
 #[derive(Debug)]
 pub struct Threads {
     pid: u32,
     folder: File,
-    files: Vec<(u64, File)>,
+    files: Vec<(u64, Option<File>)>,
 }
+
+/// `schedstat` files kept open per process: a single-threaded engine's
+/// and one beside it (a UCI thread and a search thread).
+pub const KEPT_OPEN: usize = 2;
 
 impl Threads {
     /// The threads of process `pid`; `None` when the system does not say.
@@ -95,10 +101,15 @@ impl Threads {
         self.files.clear();
         for task in std::fs::read_dir(format!("/proc/{}/task", self.pid)).ok()?.flatten() {
             let Some(tid) = task.file_name().to_str().and_then(|t| t.parse().ok()) else { continue };
-            // A thread that ended since the listing has no time to add.
-            if let Ok(file) = File::open(task.path().join("schedstat")) {
-                self.files.push((tid, file));
-            }
+            let file = match self.files.len() < KEPT_OPEN {
+                // A thread that ended since the listing has no time to add.
+                true => match File::open(task.path().join("schedstat")) {
+                    Ok(file) => Some(file),
+                    Err(_) => continue,
+                },
+                false => None,
+            };
+            self.files.push((tid, file));
         }
         Some(())
     }
@@ -108,7 +119,13 @@ impl Threads {
         let mut schedule = Schedule::default();
         let mut buffer = [0u8; 128];
         for (tid, file) in &self.files {
-            let read = file.read_at(&mut buffer, 0).ok().filter(|n| *n > 0)?;
+            let read = match file {
+                Some(file) => file.read_at(&mut buffer, 0).ok(),
+                None => File::open(format!("/proc/{}/task/{tid}/schedstat", self.pid))
+                    .and_then(|file| file.read_at(&mut buffer, 0))
+                    .ok(),
+            };
+            let read = read.filter(|n| *n > 0)?;
             let (ran, waited) = parse(std::str::from_utf8(&buffer[..read]).ok()?)?;
             schedule.threads.push((*tid, Duration::from_nanos(ran)));
             schedule.waited += Duration::from_nanos(waited);

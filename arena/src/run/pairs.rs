@@ -164,9 +164,9 @@ impl PairWork {
             return;
         }
         let (run, pair, detail) = (self.run, pair + 1, &record.detail);
-        let line = match (&tc.limit, tc.margin_ms) {
-            (model::Limit::MoveTime(_), margin) => {
-                let fix = match margin {
+        let line = match tc.limit {
+            model::Limit::MoveTime(_) => {
+                let fix = match tc.margin_ms {
                     0 => "add ,timemargin=MS to the time control".to_string(),
                     ms => format!("raise its timemargin ({ms} ms)"),
                 };

@@ -200,8 +200,8 @@ fn power_law(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
     (!logs.is_empty()).then(|| ((my - k * mx).exp(), k))
 }
 
-/// The rows of `runs`, in their order: what every row needs read for all
-/// of them at once (a page of 50 runs took 200 statements).
+/// The rows of `runs`, in their order. Their slots and counts are read
+/// for all of them at once: two statements a page, not two a run.
 ///
 /// # Errors
 ///
