@@ -8,7 +8,8 @@
 //! thread's time on a processor and its time on a run queue, waiting for
 //! one, as the first two numbers of `/proc/PID/task/TID/schedstat`
 //! (nanoseconds); elsewhere both are unknown and such a deadline is wall
-//! time. A stall names both.
+//! time. A stall names both, and so does a loss on time (a clock is wall
+//! time, but its detail tells a machine too busy for it from an engine).
 
 use std::fs::File;
 use std::os::unix::fs::{FileExt, MetadataExt};
