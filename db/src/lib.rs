@@ -149,8 +149,10 @@ pub enum DbError {
     },
     /// A game's stored moves that do not read: a damaged value, or one
     /// packed by a newer arena.
-    #[error("database error: game {game}: its stored moves cannot be read ({source})")]
+    #[error("game {game} of run {run}: its stored moves cannot be read ({source})")]
     Moves {
+        /// The game's run.
+        run: i64,
         /// The game's id.
         game: i64,
         /// What is wrong with them.

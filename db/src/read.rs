@@ -374,7 +374,7 @@ impl Db {
         let page = self.stored_page(run, after, limit, with_moves).await?;
         let mut games = Vec::with_capacity(page.len());
         for (mut game, stored) in page {
-            stored.read_into(&mut game.record).map_err(|source| DbError::Moves { game: game.id, source })?;
+            stored.read_into(&mut game.record).map_err(|source| DbError::Moves { run, game: game.id, source })?;
             games.push(game);
         }
         Ok(games)

@@ -67,7 +67,7 @@ impl Db {
         let rows = tx
             .fetch_all(
                 sqlx::query(self.backend.sql(
-                    "SELECT pm.game_id, pm.data, g.start_fen, g.opening_moves FROM packed_moves pm \
+                    "SELECT pm.game_id, g.run_id, pm.data, g.start_fen, g.opening_moves FROM packed_moves pm \
              JOIN games g ON g.id = pm.game_id WHERE pm.game_id > ? AND substr(pm.data, 1, 1) <> ? \
              ORDER BY pm.game_id LIMIT ?",
                 ))
@@ -79,12 +79,12 @@ impl Db {
         let mut done = Compacted { last_game: after, ..Compacted::default() };
         let mut moves = Vec::new();
         for row in &rows {
-            let game: i64 = row.cell("game_id")?;
+            let (game, run): (i64, i64) = (row.cell("game_id")?, row.cell("run_id")?);
             let old: Vec<u8> = row.cell("data")?;
             let (fen, opening) = stored_start(row)?;
             let start = crate::lines::Start { fen: &fen, opening: &opening };
             crate::packed::unpack_into(&old, &mut moves, crate::packed::Fields::All, start)
-                .map_err(|e| DbError::Moves { game, source: e.into() })?;
+                .map_err(|e| DbError::Moves { run, game, source: e.into() })?;
             let packed = crate::packed::pack(&moves, start).map_err(DbError::Compress)?;
             done.games += 1;
             done.old_bytes += old.len() as u64;
@@ -114,7 +114,7 @@ impl Db {
         let rows = tx
             .fetch_all(
                 sqlx::query(self.backend.sql(
-                    "SELECT m.game_id, m.moves_json, g.start_fen, g.opening_moves FROM game_moves m \
+                    "SELECT m.game_id, g.run_id, m.moves_json, g.start_fen, g.opening_moves FROM game_moves m \
              JOIN games g ON g.id = m.game_id ORDER BY m.game_id LIMIT ?",
                 ))
                 .bind(limit),
@@ -122,9 +122,9 @@ impl Db {
             .await?;
         let mut done = Compacted::default();
         for row in &rows {
-            let game: i64 = row.cell("game_id")?;
+            let (game, run): (i64, i64) = (row.cell("game_id")?, row.cell("run_id")?);
             let json: String = row.cell("moves_json")?;
-            let moves = crate::moves::decode(&json).map_err(|e| DbError::Moves { game, source: e.into() })?;
+            let moves = crate::moves::decode(&json).map_err(|e| DbError::Moves { run, game, source: e.into() })?;
             done.games += 1;
             done.old_bytes += json.len() as u64;
             done.last_game = game;

@@ -117,17 +117,9 @@ impl Db {
             .collect()
     }
 
-    /// The game slots holding a live lease on a unit of run `run` (`host:pid/index`).
-    ///
-    /// # Errors
-    ///
-    /// A database failure.
-    pub async fn slots_on(&self, run: i64) -> Result<Vec<String>, DbError> {
-        Ok(self.slots_of(&[run]).await?.remove(&run).unwrap_or_default())
-    }
-
-    /// [`Db::slots_on`] each of `runs` that has a live lease, sorted, in a
-    /// statement or two for all of them (a list of runs).
+    /// The game slots holding a live lease on a unit of each of `runs`
+    /// (`host:pid/index`), sorted, in a statement or two for all of them;
+    /// a run without one is absent.
     ///
     /// # Errors
     ///

@@ -323,9 +323,11 @@ fn format_chunk(
     let mut text = String::with_capacity(chunk.len() * 4096);
     for (mut game, stored) in chunk {
         game.record.moves = std::mem::take(moves);
-        stored
-            .read_fields_into(&mut game.record, format.fields)
-            .map_err(|e| anyhow::anyhow!("game {} of run {run}: its stored moves cannot be read ({e})", game.id))?;
+        stored.read_fields_into(&mut game.record, format.fields).map_err(|source| db::DbError::Moves {
+            run,
+            game: game.id,
+            source,
+        })?;
         (format.write)(&game, &mut text);
         *moves = std::mem::take(&mut game.record.moves);
     }

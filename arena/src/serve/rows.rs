@@ -211,23 +211,15 @@ pub async fn run_rows(db: &Db, runs: &[RunInfo]) -> Result<Vec<RunRow>, DbError>
     let (mut slots, mut counts) = (db.slots_of(&ids).await?, db.pairing_counts_of(&ids).await?);
     let mut rows = Vec::with_capacity(runs.len());
     for run in runs {
-        let stored = Stored {
-            slots: slots.remove(&run.id).unwrap_or_default(),
-            counts: counts.remove(&run.id).unwrap_or_default(),
-        };
-        rows.push(run_row(db, run, stored).await?);
+        let (run_slots, run_counts) =
+            (slots.remove(&run.id).unwrap_or_default(), counts.remove(&run.id).unwrap_or_default());
+        rows.push(run_row(db, run, run_slots, run_counts).await?);
     }
     Ok(rows)
 }
 
-/// What [`run_rows`] reads of all its runs at once, of one run.
-struct Stored {
-    slots: Vec<String>,
-    counts: Vec<PairingCounts>,
-}
-
-/// The row of `run`, given what was read of it with the others.
-async fn run_row(db: &Db, run: &RunInfo, Stored { slots, counts }: Stored) -> Result<RunRow, DbError> {
+/// The row of `run`, given its live slots and its pairings' counts.
+async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<PairingCounts>) -> Result<RunRow, DbError> {
     let spec = Spec::of(run).ok();
     let (done, planned) = done_and_planned(db, run, spec.as_ref()).await?;
     let mut row = RunRow {
