@@ -1,82 +1,90 @@
 //! The statistics of a match as one documented object (`arena stats --json`,
 //! `arena elo`), and its text rendering with a one-line verdict.
 //!
-//! JSON fields (version 1, stable): `version`, `games`, `score` (A's mean per
+//! One model per run ([`crate::stats::answer`]): pairs when the games were
+//! played as pairs, else games; the interval, p, LOS, the verdict and the
+//! advice all come from it, so they cannot disagree.
+//!
+//! JSON fields (version 2, stable): `version`, `games`, `score` (A's mean per
 //! game), `wins`/`draws`/`losses` (when game counts are known), `pentanomial`
-//! (`[LL, LD, DD+WL, WD, WW]`, when pair counts are known), `trinomial_estimate`
-//! and `pentanomial_estimate` (each: `elo`, `elo_ci95` `[low, high]`, `los`,
-//! `p_value`, `nelo`, `nelo_ci95`, `draw_ratio`, `bound`: `null`, `"at least"`
-//! or `"at most"`, `elo_limit`: the one-sided 95 % bound when the score's interval reaches 0 or 1,
-//! `elo_text`: the Elo as the views print it), `exact_p_value` (sign test on decisive games), `sprt`
-//! (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`, `lower`, `upper`,
-//! `verdict`: `"H1"`, `"H0"`, `"continue"`, `"inconclusive"`), and `verdict` (text).
+//! (`[LL, LD, DD+WL, WD, WW]`, when pair counts are known), `estimate` (the
+//! one model's answer: `model` `"pairs"` or `"games"`, `samples`, `decisive`,
+//! `elo` (null when unbounded: all won or all lost), `elo_ci95` (`[low,
+//! high]`, an end null when unbounded; null when too few samples to decide),
+//! `los`, `p_value` (null when too few), `nelo`, `nelo_ci95` (null without a
+//! spread or when too few), `draw_ratio`, `elo_text`: the Elo as the views
+//! print it), `sprt` (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`,
+//! `lower`, `upper`, `verdict`: `"H1"`, `"H0"`, `"continue"`,
+//! `"inconclusive"`), and `verdict` (text).
 
 use std::cmp::Ordering;
 
 use serde::Serialize;
 
 use crate::stats::Counts;
-use crate::stats::elo::{OneSided, Summary, alike, exact_p_value, summarize};
+use crate::stats::answer::{Answer, Basis, MIN_DECISIVE, MIN_SAMPLES};
 use crate::stats::sprt::{Model, Test, Verdict};
 use crate::stats::{interval, p_equals, p_value, signed};
 
 /// Version of the JSON object.
-pub const JSON_VERSION: u32 = 1;
+pub const JSON_VERSION: u32 = 2;
 
-/// One estimate (from game or pair counts).
+/// The run's one model's answer, as the views print it and JSON carries it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
-    /// Logistic Elo.
-    pub elo: f64,
-    /// 95 % interval of `elo`.
-    pub elo_ci95: [f64; 2],
-    /// Likelihood of superiority.
-    pub los: f64,
-    /// Two-sided p-value (normal approximation).
-    pub p_value: f64,
-    /// Normalized Elo.
-    pub nelo: f64,
+    /// `pairs` or `games`.
+    pub model: Basis,
+    /// Pairs or games.
+    pub samples: u64,
+    /// Samples not in the middle: pairs other than DD and WL, games not drawn.
+    pub decisive: u64,
+    /// Logistic Elo of the mean score; `None` when unbounded (all won or lost).
+    pub elo: Option<f64>,
+    /// 95 % interval of `elo`, an end `None` when unbounded; `None` when too
+    /// few samples to decide.
+    pub elo_ci95: Option<[Option<f64>; 2]>,
+    /// Likelihood of superiority; `None` when too few samples.
+    pub los: Option<f64>,
+    /// Two-sided p-value of "equal"; `None` when too few samples.
+    pub p_value: Option<f64>,
+    /// Normalized Elo; `None` without a spread or when too few samples.
+    pub nelo: Option<f64>,
     /// 95 % interval of `nelo`.
-    pub nelo_ci95: [f64; 2],
-    /// Of the games estimate: draws / games; of the pairs estimate: the
-    /// share of balanced pairs (DD and WL), the pentanomial's middle.
+    pub nelo_ci95: Option<[f64; 2]>,
+    /// Of games: draws / games; of pairs: the share of balanced pairs (DD
+    /// and WL), the pentanomial's middle.
     pub draw_ratio: f64,
-    /// `"at least"` / `"at most"` when the sample has no losses / no wins.
-    pub bound: Option<&'static str>,
-    /// When the score's interval reaches 100 % (or 0 %): the one-sided 95 %
-    /// bound of the Elo, which the views print instead of `elo` and `elo_ci95`.
-    pub elo_limit: Option<f64>,
-    /// The Elo as every view prints it: `+12.3 ± 4.5`, or `> +507.3 (all won)`.
+    /// The Elo as every view prints it: `+12.3 ± 4.5`, `> +439.4 (all won)`,
+    /// or `+77.7 (too few pairs for an interval)`.
     pub elo_text: String,
 }
 
-impl From<Summary> for Estimate {
-    fn from(s: Summary) -> Estimate {
-        let elo_text = s.elo_text();
+impl Estimate {
+    fn of(answer: &Answer) -> Estimate {
+        let inference = answer.inference.as_ref();
+        let nelo = answer.nelo();
         Estimate {
-            elo: s.elo,
-            elo_ci95: [s.elo_ci95.0, s.elo_ci95.1],
-            los: s.los,
-            p_value: s.p_value,
-            nelo: s.nelo,
-            nelo_ci95: [s.nelo_ci95.0, s.nelo_ci95.1],
-            draw_ratio: s.draw_ratio,
-            bound: s.bound.map(|b| match b {
-                OneSided::AtLeast => "at least",
-                OneSided::AtMost => "at most",
-            }),
-            elo_limit: s.limit.map(|(_, limit)| limit),
-            elo_text,
+            model: answer.basis,
+            samples: answer.samples,
+            decisive: answer.decisive,
+            elo: answer.elo,
+            elo_ci95: inference.map(|i| [i.elo_ci95.0, i.elo_ci95.1]),
+            los: inference.map(|i| i.los),
+            p_value: inference.map(|i| i.p_value),
+            nelo: nelo.map(|n| n.0),
+            nelo_ci95: nelo.map(|n| [n.1.0, n.1.1]),
+            draw_ratio: (answer.samples - answer.decisive) as f64 / answer.samples as f64,
+            elo_text: answer.elo_text(),
         }
     }
-}
 
-impl Estimate {
-    /// The Elo and its 95 % interval as a point of a curve or a line: `None`
-    /// for a one-sided sample, whose views print a bound (`elo_limit`) and
-    /// whose interval is only the clamp of a score near 0 or 1.
+    /// The Elo and its 95 % interval as a point of a curve or a line:
+    /// `None` without a two-sided interval.
     pub fn point(&self) -> Option<(f64, [f64; 2])> {
-        self.elo_limit.is_none().then_some((self.elo, self.elo_ci95))
+        match (self.elo, self.elo_ci95) {
+            (Some(elo), Some([Some(low), Some(high)])) => Some((elo, [low, high])),
+            _ => None,
+        }
     }
 }
 
@@ -126,44 +134,28 @@ pub struct Statistics {
     pub losses: Option<u64>,
     /// Pair counts.
     pub pentanomial: Option<[u64; 5]>,
-    /// From game counts.
-    pub trinomial_estimate: Option<Estimate>,
-    /// From pair counts.
-    pub pentanomial_estimate: Option<Estimate>,
-    /// Exact sign test on decisive games (given pairs alone: on the pairs
-    /// that scored above or below even).
-    pub exact_p_value: Option<f64>,
+    /// The one model's answer: from the pairs when the games were played
+    /// as pairs, else from the games; `None` before a game.
+    pub estimate: Option<Estimate>,
     /// SPRT state.
     pub sprt: Option<SprtState>,
     /// One line saying what the numbers mean.
     pub verdict: String,
 }
 
-/// True when every sample (game or pair, `counts` from the lowest score
-/// up) went alike, neither all won nor all lost, at a score other than ½:
-/// one pair won and drawn, say. Its normalized Elo, fishtest's t-value
-/// over a spread that is only the regularisation's, is thousands ± tens of
-/// thousands (+2001.6 ± 41,458 for that pair), and no view prints it. At ½
-/// (all drawn) the t-value is 0 and its interval finite (±68 nElo for 100
-/// draws, as fishtest's).
-fn alike_off_even(counts: &[u64]) -> bool {
-    alike(counts) && counts[counts.len() / 2] == 0
-}
-
 impl Statistics {
     /// Statistics from game counts and/or pair counts; `sprt` adds the test
-    /// (evaluated on pairs when given, else on games). `verdict_override`
+    /// (evaluated on pairs when given, else on games). `sprt_final`
     /// replaces the SPRT state (e.g. `inconclusive` at the game limit).
+    /// Pair counts, when given, are the run's one model.
     pub fn new(
         wdl: Option<(u64, u64, u64)>,
         pentanomial: Option<[u64; 5]>,
         sprt: Option<Test>,
         sprt_final: Option<Verdict>,
     ) -> Statistics {
-        let trinomial_estimate = wdl
-            .and_then(|(wins, draws, losses)| summarize(&Counts::Trinomial { wins, draws, losses }))
-            .map(Estimate::from);
-        let pentanomial_estimate = pentanomial.and_then(|p| summarize(&Counts::Pentanomial(p))).map(Estimate::from);
+        let counts = model_counts(wdl, pentanomial);
+        let answer = counts.as_ref().and_then(Answer::of);
         let games = match (wdl, pentanomial) {
             (Some((w, d, l)), _) => w + d + l,
             (None, Some(p)) => 2 * p.iter().sum::<u64>(),
@@ -177,11 +169,7 @@ impl Statistics {
             _ => 0.5,
         };
         let sprt = sprt.map(|test| {
-            let counts = match (pentanomial, wdl) {
-                (Some(p), _) => Counts::Pentanomial(p),
-                (None, Some((wins, draws, losses))) => Counts::Trinomial { wins, draws, losses },
-                (None, None) => Counts::Trinomial { wins: 0, draws: 0, losses: 0 },
-            };
+            let counts = counts.unwrap_or(Counts::Trinomial { wins: 0, draws: 0, losses: 0 });
             let llr = crate::stats::sprt::llr(&test, &counts);
             let bounds = test.bounds();
             let verdict = sprt_final.or_else(|| test.decide(llr));
@@ -195,13 +183,7 @@ impl Statistics {
             draws: wdl.map(|t| t.1),
             losses: wdl.map(|t| t.2),
             pentanomial,
-            // The sign test on decisive games; given pairs alone, on pairs
-            // that scored above or below even (DD+WL pairs are ties).
-            exact_p_value: wdl
-                .map(|(w, _, l)| exact_p_value(w, l))
-                .or_else(|| pentanomial.map(|p| exact_p_value(p[3] + p[4], p[0] + p[1]))),
-            trinomial_estimate,
-            pentanomial_estimate,
+            estimate: answer.as_ref().map(Estimate::of),
             sprt,
             verdict: String::new(),
         };
@@ -209,14 +191,14 @@ impl Statistics {
         statistics
     }
 
-    /// The estimate the verdict rests on: pairs when known, else games.
-    pub fn primary(&self) -> Option<&Estimate> {
-        self.pentanomial_estimate.as_ref().or(self.trinomial_estimate.as_ref())
+    /// The counts of the run's one model: pairs when known, else games.
+    pub fn counts(&self) -> Option<Counts> {
+        model_counts(self.wins.zip(self.draws).zip(self.losses).map(|((w, d), l)| (w, d, l)), self.pentanomial)
     }
 
     /// One line: significant or not, and how many more games would resolve the difference.
     pub fn verdict_line(&self, a: &str, b: &str) -> String {
-        let Some(estimate) = self.primary() else { return "no games yet".to_string() };
+        let Some(estimate) = &self.estimate else { return "no games yet".to_string() };
         if let Some(sprt) = &self.sprt {
             match sprt.verdict {
                 // Accepting H1 rules out a gain of elo0 or less (wrongly
@@ -247,35 +229,40 @@ impl Statistics {
                 None => {}
             }
         }
-        let (p, _) = self.p_shown(estimate);
-        if p < 0.05 {
-            let (stronger, weaker) = if estimate.elo > 0.0 { (a, b) } else { (b, a) };
+        let noun = estimate.model.noun();
+        let (Some(p), Some(ci)) = (estimate.p_value, estimate.elo_ci95) else {
+            return format!(
+                "too few {noun} to decide ({} {noun}, {} decisive; an answer needs {MIN_SAMPLES}, {MIN_DECISIVE} of them decisive): play more",
+                estimate.samples, estimate.decisive
+            );
+        };
+        let score_above = self.score > 0.5;
+        // The interval clear of 0 is the test's rejection, and p < 0.05 with it.
+        let significant = ci[0].is_some_and(|low| low > 0.0) || ci[1].is_some_and(|high| high < 0.0);
+        if significant {
+            let (stronger, weaker) = if score_above { (a, b) } else { (b, a) };
             return format!("{stronger} is stronger than {weaker} at 5 % significance ({})", p_equals(p));
         }
-        let one_sided = [&self.trinomial_estimate, &self.pentanomial_estimate]
-            .into_iter()
-            .any(|e| e.as_ref().is_some_and(|e| e.point().is_none()));
-        let excludes_zero = estimate.elo_ci95[0] > 0.0 || estimate.elo_ci95[1] < 0.0;
-        if one_sided || self.games < TOO_FEW || excludes_zero {
-            // All won (or lost), or nearly, on either line of evidence; a
-            // handful of games; or an interval clear of 0 that the exact
-            // test does not find significant: no interval worth scaling, so
-            // no count of games would be more than a guess.
-            return format!("not significant ({}): too few games to size the difference; play more", p_equals(p));
+        let (Some(elo), [Some(low), Some(high)]) = (estimate.elo, ci) else {
+            return format!("not significant ({}): play more", p_equals(p));
+        };
+        // Resolve the difference seen: an interval of ±|elo| (at least ±2)
+        // would exclude zero if the estimate held.
+        let target = elo.abs().max(2.0);
+        let needed = self.counts().and_then(|counts| Answer::games_for_width(&counts, target));
+        match needed {
+            Some(needed) if needed > self.games => format!(
+                "not significant ({}): play about {} more games to resolve ±{target:.0} Elo",
+                p_equals(p),
+                needed - self.games
+            ),
+            Some(_) => format!(
+                "not significant ({}): the 95 % interval {} is already narrower than ±{target:.0} Elo",
+                p_equals(p),
+                interval(low, high)
+            ),
+            None => format!("not significant ({}): play more", p_equals(p)),
         }
-        let half = (estimate.elo_ci95[1] - estimate.elo_ci95[0]) / 2.0;
-        let target = estimate.elo.abs().max(2.0);
-        let needed = (self.games as f64 * (half / target).powi(2)).ceil() as u64;
-        if needed <= self.games {
-            // The interval is already that narrow: more games would not say more of this size.
-            let [low, high] = estimate.elo_ci95;
-            return format!(
-                "not significant ({}): the 95 % interval [{low:+.1}, {high:+.1}] is already narrower than ±{target:.0} Elo",
-                p_equals(p)
-            );
-        }
-        let more = needed - self.games;
-        format!("not significant ({}): play about {more} more games to resolve ±{target:.0} Elo", p_equals(p))
     }
 
     /// Human-readable block, `a` and `b` naming the engines.
@@ -287,18 +274,10 @@ impl Statistics {
             }
             _ => format!("{a} vs {b}: {games}, score {}\n", percent(self.score)),
         };
-        let games = [self.losses, self.draws, self.wins].map(|c| c.unwrap_or(0));
-        let pairs = self.pentanomial.unwrap_or_default();
-        if let Some(e) = &self.trinomial_estimate {
-            out += &elo_line("Elo (games)", e);
-        }
-        if let Some(e) = &self.pentanomial_estimate {
-            out += &elo_line("Elo (pairs)", e);
-            out += &nelo_line("nElo (pairs)", e, &pairs);
-        } else if let Some(e) = &self.trinomial_estimate {
-            out += &nelo_line("nElo (games)", e, &games);
-        }
-        if let Some(e) = self.primary() {
+        if let Some(e) = &self.estimate {
+            let unit = if e.model == Basis::Pairs { "(pairs)" } else { "(games)" };
+            out += &elo_line(&format!("Elo {unit}"), e);
+            out += &nelo_line(&format!("nElo {unit}"), e);
             out += &self.los_line(e);
         }
         if let Some(p) = self.pentanomial {
@@ -308,88 +287,86 @@ impl Statistics {
             out += &sprt_line(s);
         }
         out += &format!("verdict: {}\n", self.verdict_line(a, b));
-        let estimates = [&self.trinomial_estimate, &self.pentanomial_estimate];
-        if estimates.iter().any(|e| e.as_ref().is_some_and(|e| e.elo_limit.is_some())) {
+        if let Some(e) = &self.estimate
+            && e.elo_ci95.is_some_and(|[low, high]| low.is_none() != high.is_none())
+        {
             out += &format!("{ONE_SIDED_NOTE}\n");
         }
         out
     }
 
-    /// The one p-value shown for estimate `e`, and whether it is the exact
-    /// sign test's: below [`EXACT_BELOW`] games the exact one (the normal
-    /// approximation is poor on few decisive games), else the estimate's.
-    /// The verdict and the LOS line both show this one.
-    pub fn p_shown(&self, e: &Estimate) -> (f64, bool) {
-        match self.exact_p_value {
-            Some(exact) if self.games < EXACT_BELOW => (exact, true),
-            _ => (e.p_value, false),
-        }
-    }
-
     /// The likelihood of superiority, the p-value and draw ratio of
     /// estimate `e`, as a line.
     fn los_line(&self, e: &Estimate) -> String {
-        let (p, exact) = self.p_shown(e);
-        let exact = if exact { " (exact sign test)" } else { "" };
         // The games' draw ratio, as W-D-L counts it; the pairs' middle
         // share (fastchess's "DrawRatio") named as such beside it.
-        let draws = match (&self.trinomial_estimate, &self.pentanomial_estimate) {
-            (Some(games), Some(pairs)) => {
-                format!("draw ratio {} (DD+WL pairs {})", percent(games.draw_ratio), percent(pairs.draw_ratio))
-            }
-            (Some(games), None) => format!("draw ratio {}", percent(games.draw_ratio)),
-            (None, _) => format!("DD+WL pairs {}", percent(e.draw_ratio)),
+        let games_draws = match (self.draws, self.games) {
+            (Some(d), g) if g > 0 => Some(d as f64 / g as f64),
+            _ => None,
         };
-        format!("LOS {}   p {}{exact}   {draws}\n", percent(e.los), p_value(p))
+        let draws = match (e.model, games_draws) {
+            (Basis::Pairs, Some(games)) => {
+                format!("draw ratio {} (DD+WL pairs {})", percent(games), percent(e.draw_ratio))
+            }
+            (Basis::Pairs, None) => format!("DD+WL pairs {}", percent(e.draw_ratio)),
+            (Basis::Games, _) => format!("draw ratio {}", percent(e.draw_ratio)),
+        };
+        match (e.los, e.p_value) {
+            (Some(los), Some(p)) => format!("LOS {}   p {}   {draws}\n", percent(los), p_value(p)),
+            _ => format!("LOS -   p -   {draws}\n"),
+        }
     }
 }
 
-/// Below this many games the p-value shown is the exact sign test's.
-pub const EXACT_BELOW: u64 = 200;
+/// The counts of a run's one model: pairs when known, else games.
+fn model_counts(wdl: Option<(u64, u64, u64)>, pentanomial: Option<[u64; 5]>) -> Option<Counts> {
+    match (pentanomial, wdl) {
+        (Some(p), _) => Some(Counts::Pentanomial(p)),
+        (None, Some((wins, draws, losses))) => Some(Counts::Trinomial { wins, draws, losses }),
+        (None, None) => None,
+    }
+}
 
-/// Below this many games a verdict names no count of games to play.
-pub const TOO_FEW: u64 = 10;
-
-/// The note under a sample whose Elo is a one-sided bound.
-pub const ONE_SIDED_NOTE: &str = "note: '>' and '<' give a one-sided 95 % bound (Wilson's): with no game lost (or \
-     none won) the score's interval reaches 100 % (0 %), so only how low (high) the Elo can be is known";
+/// The note under a sample whose Elo interval has one end.
+pub const ONE_SIDED_NOTE: &str = "note: '>' and '<' give the end of the 95 % interval that exists: with every \
+     result won (or lost) the interval's other end is unbounded, so only how low (high) the Elo can be is known";
 
 /// `x` in [0, 1] as a percentage, `43.0 %`.
 fn percent(x: f64) -> String {
     format!("{:.1} %", 100.0 * x)
 }
 
-/// The Elo of estimate `e` as a line labelled `label`: its interval, or
-/// for a one-sided sample its bound, not the regularised estimate.
+/// The Elo of estimate `e` as a line labelled `label`: its estimate, half
+/// the interval's width and the interval (not symmetric in Elo), or its one
+/// end, or why there is none.
 fn elo_line(label: &str, e: &Estimate) -> String {
-    if e.elo_limit.is_some() {
-        return format!("{label:<16}{}\n", e.elo_text);
+    match (e.elo, e.elo_ci95) {
+        (Some(elo), Some([Some(low), Some(high)])) => {
+            format!("{label:<16}{:>7} ± {:5.1}  {}\n", signed(elo), (high - low) / 2.0, interval(low, high))
+        }
+        (_, Some(_)) => format!("{label:<16}{}\n", e.elo_text),
+        (_, None) => {
+            let noun = e.model.noun();
+            format!(
+                "{label:<16}{}: {} {noun}, {} decisive, of the {MIN_SAMPLES} and {MIN_DECISIVE} an interval needs\n",
+                e.elo_text, e.samples, e.decisive
+            )
+        }
     }
-    let bound = e.bound.map(|b| format!(" ({b})")).unwrap_or_default();
-    format!(
-        "{label:<16}{:>7} ± {:5.1}  {}{bound}\n",
-        signed(e.elo),
-        (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0,
-        interval(e.elo_ci95[0], e.elo_ci95[1])
-    )
 }
 
-/// The normalized Elo of estimate `e` of `counts` as a line labelled
-/// `label`, or `unbounded` and why, where every sample went one way or
-/// every one alike off ½.
-fn nelo_line(label: &str, e: &Estimate, counts: &[u64]) -> String {
-    if e.elo_text.ends_with("(all won)") || e.elo_text.ends_with("(all lost)") {
-        let why = e.elo_text.find(" (").map_or("", |at| &e.elo_text[at..]);
-        return format!("{label:<16}unbounded{why}\n");
+/// The normalized Elo of estimate `e` as a line labelled `label`, or
+/// `unbounded` and why, where every sample went one way or alike.
+fn nelo_line(label: &str, e: &Estimate) -> String {
+    let unit = e.model.singular();
+    match (e.nelo, e.nelo_ci95) {
+        (Some(nelo), Some([low, high])) => format!("{label:<16}{:>7} ± {:5.1}\n", signed(nelo), (high - low) / 2.0),
+        _ if e.elo_ci95.is_none() => format!("{label:<16}-\n"),
+        _ if e.elo_text.ends_with("(all won)") => format!("{label:<16}unbounded (all won)\n"),
+        _ if e.elo_text.ends_with("(all lost)") => format!("{label:<16}unbounded (all lost)\n"),
+        // The score's distance from ½ in units of a spread of nothing.
+        _ => format!("{label:<16}unbounded (every {unit} alike: no spread to measure it by)\n"),
     }
-    if alike_off_even(counts) {
-        // The score's distance from ½ in units of a spread of nothing but
-        // the regularisation's: thousands, ± tens of thousands, which says
-        // no more than this.
-        let unit = if counts.len() == 5 { "pair" } else { "game" };
-        return format!("{label:<16}unbounded (every {unit} alike: no spread to measure it by)\n");
-    }
-    format!("{label:<16}{:>7} ± {:5.1}\n", signed(e.nelo), (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
 }
 
 /// The SPRT's bounds, model, LLR and state as a line.
@@ -429,24 +406,115 @@ fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::answer::half_width_at;
 
     #[test]
-    fn a_sample_without_a_two_sided_interval_asks_for_more_games_without_a_count() {
-        // Four games all won (two WW pairs): the sign test's p is 0.125, and
-        // the Elo has a one-sided bound only, so no count of games is named.
+    fn a_sample_too_small_or_all_won_asks_for_more_without_a_count() {
+        // Four games all won (two WW pairs): too few pairs to decide.
         let all_won = Statistics::new(Some((4, 0, 0)), Some([0, 0, 0, 0, 2]), None, None);
-        assert_eq!(all_won.verdict, "not significant (p = 0.125): too few games to size the difference; play more");
-        // A sample with an interval still gets its count.
+        assert_eq!(
+            all_won.verdict,
+            "too few pairs to decide (2 pairs, 2 decisive; an answer needs 20, 10 of them decisive): play more"
+        );
+        assert!(all_won.estimate.as_ref().unwrap().p_value.is_none());
+        // A sample with an interval gets its count.
         let some = Statistics::new(Some((30, 40, 30)), Some([5, 10, 20, 10, 5]), None, None);
         assert!(some.verdict.contains("more games to resolve ±2 Elo"), "{}", some.verdict);
-        // +1 =2 -7 in pairs LL 2 LD 2 DD+WL 1 (seen in a views test): the games' Elo is
-        // a one-sided bound and the pairs' interval clears 0 while the exact p is 0.070;
-        // "play about 2 more games to resolve ±241 Elo" said nothing true.
-        let lopsided = Statistics::new(Some((1, 2, 7)), Some([2, 2, 1, 0, 0]), None, None);
-        assert_eq!(lopsided.verdict, "not significant (p = 0.070): too few games to size the difference; play more");
         // Even, and an interval narrower than the ±2 Elo a count would aim at: no count.
         let even = Statistics::new(None, Some([1000, 6000, 15000, 6100, 1000]), None, None);
         assert!(even.verdict.contains("is already narrower than ±2 Elo"), "{}", even.verdict);
+    }
+
+    /// The README's main command once printed an interval clear of zero
+    /// beside "not significant", and `--ptnml 4,0,4,14,3` the reverse.
+    #[test]
+    fn the_interval_and_the_verdict_tell_one_story() {
+        let readme = Statistics::new(None, Some([1, 3, 9, 8, 4]), None, None);
+        let e = readme.estimate.clone().unwrap();
+        let [low, _] = e.elo_ci95.unwrap();
+        assert_eq!(low.unwrap() > 0.0, readme.verdict.contains("at 5 % significance"), "{e:?} {}", readme.verdict);
+        let reverse = Statistics::new(None, Some([4, 0, 4, 14, 3]), None, None);
+        let e = reverse.estimate.clone().unwrap();
+        let [low, _] = e.elo_ci95.unwrap();
+        assert_eq!(low.unwrap() > 0.0, reverse.verdict.contains("at 5 % significance"), "{e:?} {}", reverse.verdict);
+        // `--wdl 24,13,13` asked for 12 more games to resolve ±78 Elo
+        // beside a printed ±86: now the count that makes the interval ±78.
+        let games = Statistics::new(Some((24, 13, 13)), None, None, None);
+        assert!(games.verdict.contains("more games to resolve ±78 Elo"), "{}", games.verdict);
+        let more: u64 = games.verdict.split("play about ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+        let now = Answer::of(&Counts::Trinomial { wins: 24, draws: 13, losses: 13 }).unwrap();
+        let elo = now.elo.unwrap();
+        assert!(half_width_at(&games.counts().unwrap(), (50 + more) as f64 / 50.0).unwrap() <= elo);
+        assert!(half_width_at(&games.counts().unwrap(), (49 + more) as f64 / 50.0).unwrap() > elo);
+    }
+
+    /// Thousands of random counts (tiny, all alike, lopsided, up to 10⁵
+    /// games), through the code the views use: the interval clear of 0,
+    /// p < 0.05, an LOS outside [2.5 %, 97.5 %] and a significant verdict
+    /// hold together or not at all, and the advice never asks for fewer
+    /// games than make the interval as narrow as it says.
+    #[test]
+    fn interval_p_los_and_verdict_agree_on_random_counts() {
+        let mut rng = fastrand::Rng::with_seed(86);
+        let mut checked = 0;
+        for case in 0..3000 {
+            let scale = [3, 10, 40, 200, 2000, 50_000][case % 6];
+            let skew = rng.f64();
+            let mut draw = |n: u64| -> u64 {
+                match rng.u8(0..4) {
+                    0 => 0,
+                    1 => (rng.u64(0..=n) as f64 * skew) as u64,
+                    _ => rng.u64(0..=n),
+                }
+            };
+            let (statistics, counts) = if case % 2 == 0 {
+                let p = [draw(scale), draw(scale), draw(scale), draw(scale), draw(scale)];
+                (Statistics::new(None, Some(p), None, None), Counts::Pentanomial(p))
+            } else {
+                let (w, d, l) = (draw(2 * scale), draw(2 * scale), draw(2 * scale));
+                (Statistics::new(Some((w, d, l)), None, None, None), Counts::Trinomial { wins: w, draws: d, losses: l })
+            };
+            let Some(e) = &statistics.estimate else { continue };
+            let text = statistics.render_text("A", "B");
+            let significant = statistics.verdict.contains("at 5 % significance");
+            let Some([low, high]) = e.elo_ci95 else {
+                assert!(statistics.verdict.starts_with("too few"), "{text}");
+                assert!(e.p_value.is_none() && e.los.is_none(), "{e:?}");
+                continue;
+            };
+            checked += 1;
+            let clear = low.is_some_and(|l| l > 0.0) || high.is_some_and(|h| h < 0.0);
+            let (p, los) = (e.p_value.unwrap(), e.los.unwrap());
+            assert_eq!(clear, significant, "{text}");
+            assert_eq!(p < 0.05, significant, "{text}");
+            assert_eq!(!(0.025..=0.975).contains(&los), significant, "{text}");
+            if let Some(more) = statistics.verdict.split("play about ").nth(1) {
+                let more: u64 = more.split(' ').next().unwrap().parse().unwrap();
+                let target: f64 =
+                    statistics.verdict.split('±').nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+                // Played at the same proportions, the asked-for games give an
+                // interval at most as wide as promised, and one sample fewer
+                // would not.
+                let total = statistics.games + more;
+                let one = if counts.is_pentanomial() { 2 } else { 1 };
+                let width = |games: u64| half_width_at(&counts, games as f64 / statistics.games as f64).unwrap();
+                let exact_target = statistics.estimate.as_ref().unwrap().elo.unwrap().abs().max(2.0);
+                assert!(width(total) <= exact_target && width(total - one) > exact_target, "{text}");
+                assert!((target - exact_target).abs() <= 0.5, "{text}");
+                // Twice the games at the same proportions ask for the same
+                // total (or none more), so for fewer more.
+                let doubled = match counts {
+                    Counts::Pentanomial(p) => Counts::Pentanomial(p.map(|c| 2 * c)),
+                    Counts::Trinomial { wins, draws, losses } => {
+                        Counts::Trinomial { wins: 2 * wins, draws: 2 * draws, losses: 2 * losses }
+                    }
+                };
+                let later = Answer::games_for_width(&doubled, exact_target).unwrap();
+                assert!(later.abs_diff(total.max(2 * statistics.games)) <= one, "{text} {later}");
+                assert!(later.saturating_sub(2 * statistics.games) < more, "{text} {later}");
+            }
+        }
+        assert!(checked > 1500, "{checked}");
     }
 
     #[test]
@@ -469,21 +537,6 @@ mod tests {
         assert!(h0.starts_with("SPRT accepted H0: A is weaker than B (LLR "), "{h0}");
         let h0 = verdict(lost, -5.0, -2.5, Model::Logistic);
         assert!(h0.starts_with("SPRT accepted H0: A loses more than 2.5 Elo to B (LLR "), "{h0}");
-    }
-
-    /// Pairs alone (`arena stats --ptnml`): the small sample's p is the
-    /// sign test's on pairs above and below even, not the normal
-    /// approximation's, which called one pair of two wins significant
-    /// beside a lower bound of -51.8 Elo.
-    #[test]
-    fn pairs_alone_take_the_sign_test_on_pairs() {
-        let one_pair = Statistics::new(None, Some([0, 0, 0, 0, 1]), None, None);
-        assert!((one_pair.exact_p_value.unwrap() - 1.0).abs() < 1e-9, "{:?}", one_pair.exact_p_value);
-        assert_eq!(one_pair.verdict, "not significant (p = 1.000): too few games to size the difference; play more");
-        // Five pairs, 3 above even (WD, WW, WW) and 1 below (LD): p = 0.625.
-        let five = Statistics::new(None, Some([0, 1, 1, 1, 2]), None, None);
-        assert!((five.exact_p_value.unwrap() - 0.625).abs() < 1e-12, "{:?}", five.exact_p_value);
-        assert!(five.verdict.starts_with("not significant (p = 0.625)"), "{}", five.verdict);
     }
 
     #[test]
@@ -535,15 +588,13 @@ mod tests {
             let text = Statistics::new(wdl, pentanomial, None, None).render_text("A", "B");
             text.lines().find(|l| l.starts_with("nElo")).unwrap().to_string()
         };
-        // One pair won and drawn (fishtest: +2001.6 ± 41,458).
-        let one_pair = nelo(Some((1, 1, 0)), Some([0, 0, 0, 1, 0]));
-        assert_eq!(one_pair, "nElo (pairs)    unbounded (every pair alike: no spread to measure it by)");
-        assert!(nelo(None, Some([0, 3, 0, 0, 0])).contains("every pair alike"));
-        // All drawn: 0, with fishtest's interval.
-        assert_eq!(nelo(Some((0, 100, 0)), None), "nElo (games)       +0.0 ±  68.1");
-        // Pairs alike at ½, or a spread however small: a number.
-        assert!(nelo(None, Some([0, 0, 4, 0, 0])).contains(" ± "));
-        assert!(nelo(None, Some([0, 0, 0, 9, 1])).contains(" ± "));
-        assert!(nelo(None, Some([0, 0, 0, 0, 3])).ends_with("unbounded (all won)"));
+        // Thirty pairs each won and drawn (fishtest: thousands ± tens of thousands).
+        let alike = nelo(None, Some([0, 0, 0, 30, 0]));
+        assert_eq!(alike, "nElo (pairs)    unbounded (every pair alike: no spread to measure it by)");
+        // All drawn: no decisive game, too few to decide.
+        assert_eq!(nelo(Some((0, 100, 0)), None), "nElo (games)    -");
+        // A spread however small: a number.
+        assert!(nelo(None, Some([0, 0, 0, 18, 12])).contains(" ± "));
+        assert!(nelo(None, Some([0, 0, 0, 0, 30])).ends_with("unbounded (all won)"));
     }
 }

@@ -25,7 +25,13 @@ pub struct ImportedGame {
     pub record: GameRecord,
     /// Where it starts: `FILE:LINE`.
     pub at: String,
+    /// Its `Round` tag in the form `N.K` (arena's and cutechess's for the
+    /// K-th game of round N): the games of a pair share N.
+    pub round: Option<Round>,
 }
+
+/// A `Round` tag `N.K`: round N, its K-th game.
+pub type Round = (u64, u64);
 
 /// What a file holds.
 #[derive(Debug, Default)]
@@ -42,7 +48,7 @@ pub fn read(name: &str, text: &str) -> Reading {
     for (line, chunk) in chunks(text) {
         let at = format!("{name}:{line}");
         match read_game(chunk) {
-            Ok(Some(record)) => reading.games.push(ImportedGame { record, at }),
+            Ok(Some((record, round))) => reading.games.push(ImportedGame { record, at, round }),
             Ok(None) => {}
             Err(problem) => reading.skipped.push(format!("{at}: {problem}")),
         }
@@ -185,7 +191,7 @@ impl Visitor for Collect {
 
 /// One game's text as a record; `None` for text without a game (a file's
 /// trailing blank lines).
-fn read_game(text: &str) -> Result<Option<GameRecord>, Unimportable> {
+fn read_game(text: &str) -> Result<Option<(GameRecord, Option<Round>)>, Unimportable> {
     let mut reader = Reader::new(text.as_bytes());
     let game = match reader.read_game(&mut Collect) {
         Ok(Some(game)) => game?,
@@ -207,6 +213,10 @@ fn read_game(text: &str) -> Result<Option<GameRecord>, Unimportable> {
         return Err(Unimportable::SamePlayers(white.to_string(), black.to_string()));
     }
     let termination = termination(&game, result)?;
+    let round = tag("Round").and_then(|r| {
+        let (round, game) = r.split_once('.')?;
+        Some((round.parse().ok()?, game.parse().ok()?))
+    });
     let book = game.moves.iter().take_while(|(_, said)| said.as_deref() == Some("book")).count();
     let mut moves: Vec<MoveRecord> = Vec::with_capacity(game.moves.len());
     let (mut opening_moves, mut opening_san) = (Vec::new(), Vec::new());
@@ -222,7 +232,7 @@ fn read_game(text: &str) -> Result<Option<GameRecord>, Unimportable> {
         moves.push(record);
     }
     let opening = if opening_san.is_empty() { game.start_fen.clone() } else { opening_san.join(" ") };
-    Ok(Some(GameRecord {
+    let record = GameRecord {
         white: white.to_string(),
         black: black.to_string(),
         start_fen: game.start_fen,
@@ -240,7 +250,8 @@ fn read_game(text: &str) -> Result<Option<GameRecord>, Unimportable> {
         machine: MACHINE.to_string(),
         lost_ms: None,
         tc_scale: None,
-    }))
+    };
+    Ok(Some((record, round)))
 }
 
 /// Why a game ended: the final position where it says so, else the
@@ -306,20 +317,62 @@ fn read_comment(said: &str, record: &mut MoveRecord) {
     }
 }
 
-/// Consecutive games on one opening with colours reversed, as the tools
-/// play a pair; the games left alone are returned apart.
+/// The games of a pair, as the tools play one: two games on one opening
+/// with colours reversed, either consecutive in the file or (as arena
+/// writes them, in the order games finish) the games `N.1` and `N.2` of one
+/// round. The games left alone are returned apart, in file order.
 pub fn pairs(games: Vec<ImportedGame>) -> (Vec<[ImportedGame; 2]>, Vec<ImportedGame>) {
-    let (mut pairs, mut alone) = (Vec::new(), Vec::new());
-    let mut games = games.into_iter().peekable();
-    while let Some(first) = games.next() {
-        let partner = games.peek().is_some_and(|second| {
-            let (a, b) = (&first.record, &second.record);
-            a.start_fen == b.start_fen && a.opening_moves == b.opening_moves && a.white == b.black && a.black == b.white
-        });
-        match (partner, games.next_if(|_| partner)) {
-            (true, Some(second)) => pairs.push([first, second]),
-            _ => alone.push(first),
+    let partners = |a: &GameRecord, b: &GameRecord| {
+        a.start_fen == b.start_fen && a.opening_moves == b.opening_moves && a.white == b.black && a.black == b.white
+    };
+    // Rounds first: a round's first game is met with its second wherever
+    // the second stands; a round named twice or not at all pairs by place.
+    let mut of_round: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, game) in games.iter().enumerate() {
+        if let Some((round, 1 | 2)) = game.round {
+            of_round.entry(round).or_default().push(i);
         }
+    }
+    let mut partner: Vec<Option<usize>> = vec![None; games.len()];
+    for indices in of_round.values() {
+        if let [x, y] = indices[..]
+            && games[x].round.map(|r| r.1) != games[y].round.map(|r| r.1)
+            && partners(&games[x].record, &games[y].record)
+        {
+            let (first, second) = if games[x].round.map(|r| r.1) == Some(1) { (x, y) } else { (y, x) };
+            partner[first] = Some(second);
+            partner[second] = Some(usize::MAX);
+        }
+    }
+    let mut slots: Vec<Option<ImportedGame>> = games.into_iter().map(Some).collect();
+    let (mut pairs, mut alone) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < slots.len() {
+        match partner[i] {
+            Some(usize::MAX) => {}
+            Some(second) => {
+                if let (Some(first), Some(second)) = (slots[i].take(), slots[second].take()) {
+                    pairs.push([first, second]);
+                }
+            }
+            None => {
+                let Some(first) = slots[i].take() else {
+                    i += 1;
+                    continue;
+                };
+                let next = i + 1;
+                let consecutive = next < slots.len()
+                    && partner[next].is_none()
+                    && slots[next].as_ref().is_some_and(|second| partners(&first.record, &second.record));
+                if consecutive && let Some(second) = slots[next].take() {
+                    pairs.push([first, second]);
+                    i += 1;
+                } else {
+                    alone.push(first);
+                }
+            }
+        }
+        i += 1;
     }
     (pairs, alone)
 }

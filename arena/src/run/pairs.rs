@@ -14,9 +14,10 @@ use std::time::Duration;
 use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
 use model::{GameRecord, GamesSpec, PairPlan, PairingCounts, Perturbation, RunStatus, Spsa, Tally, Variant};
 use openings::Opening;
+use reports::stats::Counts;
+use reports::stats::answer::Answer;
 use reports::stats::machines::{pair_scores, residuals, to_set_aside};
 use reports::stats::sprt::llr;
-use reports::stats::{Counts, summarize};
 use shakmaty::CastlingMode;
 use tokio::sync::watch;
 
@@ -193,8 +194,8 @@ impl PairWork {
             [tally] => {
                 let (a, b) = (&counts.engine_a, &counts.engine_b);
                 let mut line = format!("{a} vs {b} +{} ={} -{}", tally.wins, tally.draws, tally.losses);
-                if let Some(s) = summarize(&Counts::pairs(tally)) {
-                    line += &format!("  Elo {}", s.elo_text());
+                if let Some(answer) = Answer::of(&Counts::pairs(tally)) {
+                    line += &format!("  Elo {}", answer.elo_text());
                 }
                 line
             }

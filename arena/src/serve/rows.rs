@@ -6,10 +6,11 @@
 use db::{Db, DbError};
 use model::{GamesKind, GamesSpec, PairingCounts, RunInfo, RunStatus, Spec};
 use reports::report::{Align, Table};
+use reports::stats::Counts;
+use reports::stats::answer::Answer;
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
 use reports::stats::sprt::llr;
-use reports::stats::{Counts, summarize};
-use reports::summary::Estimate;
+use reports::summary::Statistics;
 use serde::Serialize;
 
 use crate::reporting::done_and_planned;
@@ -37,10 +38,13 @@ pub struct RunRow {
     /// The first pairing's wins, draws and losses of A (none for a scaling
     /// run: its `trend` is the run's number).
     pub wdl: Option<[u64; 3]>,
-    /// Its Elo (pentanomial) and the half-width of the 95 % interval.
+    /// Its Elo and the half-width of the 95 % interval, from the run's one
+    /// model (pairs when played as pairs, else games); `None` without a
+    /// two-sided interval (too few to decide, all won or all lost).
     pub elo: Option<(f64, f64)>,
-    /// The Elo as every view prints it: `+12.3 ± 4.5`, or the one-sided
-    /// bound of a sample that lost nothing or won nothing, `> +507.3 (all won)`.
+    /// The Elo as every view prints it: `+12.3 ± 4.5`, `> +439.4 (all
+    /// won)`, or `+77.7 (too few pairs for an interval)`; for a tournament
+    /// its leader: `3 pairings, leader fhr 7.5/12`.
     pub elo_text: Option<String>,
     /// A scaling run's Elo per doubling of the budget, with its interval
     /// and p-value, as its report's trend line states it.
@@ -251,7 +255,7 @@ async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<Pairing
                 row.trend = trend(&counts, games, budgets);
             } else {
                 row.time_control = games.tc.to_string();
-                first_pairing(&counts, games, &mut row);
+                result(&counts, games, run, &mut row);
             }
             if run.status == RunStatus::Running {
                 row.eta_s = games_eta(db, run, games, &counts, row.planned - row.done).await?;
@@ -270,26 +274,76 @@ async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<Pairing
 fn trend(counts: &[PairingCounts], games: &GamesSpec, budgets: &model::Budgets) -> Option<Trend> {
     let points = games.pairing_names().into_iter().zip(&budgets.0).filter_map(|((a, b), tc)| {
         let pairing = counts.iter().find(|c| c.engine_a == a && c.engine_b == b)?;
-        let (elo, interval) = Estimate::from(summarize(&Counts::pairs(&pairing.tally))?).point()?;
+        let (elo, interval) = Answer::of(&Counts::pairs(&pairing.tally))?.point()?;
         Some((tc.budget()?, elo, interval))
     });
     budget_trend(points)
 }
 
-/// The first pairing's W-D-L, Elo and, for an SPRT, LLR into `row`.
-fn first_pairing(counts: &[PairingCounts], games: &GamesSpec, row: &mut RunRow) {
+/// A match's W-D-L, Elo and, for an SPRT, LLR into `row`, with the
+/// verdict of a run that ended without an SPRT's (from the same model as
+/// its report's); a tournament's number of pairings and its leader.
+fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut RunRow) {
     let names = games.pairing_names();
+    if names.len() > 1 {
+        row.elo_text = Some(leader(counts, names.len()));
+        return;
+    }
     let Some((a, b)) = names.first() else { return };
     let Some(first) = counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b) else { return };
     let tally = first.tally;
     row.wdl = Some([tally.wins, tally.draws, tally.losses]);
-    let counts = Counts::pairs(&tally);
-    let summary = summarize(&counts);
-    row.elo = summary.as_ref().map(|s| (s.elo, (s.elo_ci95.1 - s.elo_ci95.0) / 2.0));
-    row.elo_text = summary.as_ref().map(reports::stats::Summary::elo_text);
+    let paired = games.kind.imported().iter().all(|f| f.unpaired == 0);
+    let wdl = (tally.wins, tally.draws, tally.losses);
+    let statistics = Statistics::new(Some(wdl), paired.then_some(tally.pentanomial), None, None);
+    if let Some(estimate) = &statistics.estimate {
+        row.elo = estimate.point().map(|(elo, [low, high])| (elo, (high - low) / 2.0));
+        row.elo_text = Some(estimate.elo_text.clone());
+    }
     if let Some(test) = games.kind.sprt() {
         let bounds = test.bounds();
-        row.llr = Some((llr(&test, &counts), bounds.lower, bounds.upper));
+        row.llr = Some((llr(&test, &Counts::pairs(&tally)), bounds.lower, bounds.upper));
+    } else if run.status == RunStatus::Finished
+        && matches!(games.kind, GamesKind::Elo | GamesKind::Match | GamesKind::Import(_))
+    {
+        row.verdict = short_verdict(&statistics, a, b);
+    }
+}
+
+/// The verdict of a finished run's statistics in a few words:
+/// `fhr stronger`, `not significant`, `too few pairs`.
+fn short_verdict(statistics: &Statistics, a: &str, b: &str) -> Option<String> {
+    let estimate = statistics.estimate.as_ref()?;
+    let Some([low, high]) = estimate.elo_ci95 else { return Some(format!("too few {}", estimate.model.noun())) };
+    Some(if low.is_some_and(|l| l > 0.0) {
+        format!("{a} stronger")
+    } else if high.is_some_and(|h| h < 0.0) {
+        format!("{b} stronger")
+    } else {
+        "not significant".to_string()
+    })
+}
+
+/// A tournament's pairings and the engine with the most points so far.
+fn leader(counts: &[PairingCounts], pairings: usize) -> String {
+    let mut points: Vec<(String, f64, u64)> = Vec::new();
+    let mut add = |name: &str, scored: f64, games: u64| match points.iter_mut().find(|p| p.0 == name) {
+        Some(entry) => {
+            entry.1 += scored;
+            entry.2 += games;
+        }
+        None => points.push((name.to_string(), scored, games)),
+    };
+    for c in counts {
+        let t = &c.tally;
+        let (a_points, games) = (t.wins as f64 + t.draws as f64 / 2.0, t.games());
+        add(&c.engine_a, a_points, games);
+        add(&c.engine_b, games as f64 - a_points, games);
+    }
+    let best = points.iter().max_by(|x, y| (x.1 / x.2.max(1) as f64).total_cmp(&(y.1 / y.2.max(1) as f64)));
+    match best {
+        Some((name, scored, games)) if *games > 0 => format!("{pairings} pairings, leader {name} {scored}/{games}"),
+        _ => format!("{pairings} pairings"),
     }
 }
 

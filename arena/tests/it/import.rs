@@ -45,7 +45,8 @@ fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
     let (w, d, l) = ["wins", "draws", "losses"].map(|k| expected[k].as_f64().unwrap()).into();
     let score = (w + d / 2.0) / (w + d + l);
     let elo = -400.0 * (1.0 / score - 1.0).log10();
-    let reported = stats["trinomial_estimate"]["elo"].as_f64().unwrap();
+    // A paired run's one model is its pairs: the same mean score.
+    let reported = stats["estimate"]["elo"].as_f64().unwrap();
     assert!((reported - elo).abs() < 1e-9, "{reported} against {elo}");
     // Every view: the runs list and show say the same counts.
     let runs = stdout(&arena_ok(&dir, &["runs"]));
@@ -88,10 +89,10 @@ fn games_not_played_as_pairs_count_as_games() {
     for key in ["wins", "draws", "losses"] {
         assert_eq!(stats[key], expected[key], "{key}");
     }
-    assert!(stats["pentanomial"].is_null() && stats["pentanomial_estimate"].is_null(), "{stats}");
+    assert!(stats["pentanomial"].is_null() && stats["estimate"]["model"] == "games", "{stats}");
     let (w, d, l) = ["wins", "draws", "losses"].map(|k| expected[k].as_f64().unwrap()).into();
     let elo = -400.0 * (1.0 / ((w + d / 2.0) / (w + d + l)) - 1.0).log10();
-    assert!((stats["trinomial_estimate"]["elo"].as_f64().unwrap() - elo).abs() < 1e-9, "{stats}");
+    assert!((stats["estimate"]["elo"].as_f64().unwrap() - elo).abs() < 1e-9, "{stats}");
     let shown = stdout(&arena_ok(&dir, &["show", "1"]));
     assert!(shown.contains(&format!("unpaired: {unpaired} imported games")), "{shown}");
     assert!(!shown.contains("Elo (pairs)") && !shown.contains("pairs LL"), "{shown}");
@@ -104,5 +105,40 @@ fn a_file_that_cannot_be_imported_is_one_line() {
     assert_refused(&dir, &["import", "missing.pgn"], "cannot read missing.pgn", "arena.db");
     std::fs::write(dir.join("empty.pgn"), "\n\n").unwrap();
     assert_refused(&dir, &["import", "empty.pgn"], "with colours reversed in empty.pgn", "arena.db");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Arena's own PGN imports back with its pairs: the games are written as
+/// they finish (`Round "2.1"`, `"2.2"`, `"1.1"` …, two at a time), and the
+/// import pairs them by round, so the imported run has the played run's
+/// pentanomial, and every view of it the same numbers.
+#[test]
+fn arenas_own_pgn_imports_back_with_its_pairs() {
+    let dir = temp_dir("import-round-trip");
+    arena_ok(
+        &dir,
+        &["elo", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=300", "--pgn", "m.pgn", "--quiet"],
+    );
+    let played: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    let pgn = std::fs::read_to_string(dir.join("m.pgn")).unwrap();
+    let rounds: Vec<&str> = pgn.lines().filter_map(|l| l.strip_prefix("[Round \"")).collect();
+    assert_eq!(rounds.len(), 40, "{pgn}");
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(dir.join("m.pgn"), other.join("m.pgn")).unwrap();
+    let out = arena_ok(&other, &["import", "m.pgn"]);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("40 games (20 pairs) imported") && !said.contains("not played as pairs"), "{said}");
+    let imported: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(&other, &["report", "1", "--format", "json"]))).unwrap();
+    let (was, now) = (&played["pairings"][0]["statistics"], &imported["pairings"][0]["statistics"]);
+    for key in ["wins", "draws", "losses", "pentanomial", "estimate", "verdict"] {
+        assert_eq!(was[key], now[key], "{key}");
+    }
+    let elo = now["estimate"]["elo_text"].as_str().unwrap();
+    let runs = stdout(&arena_ok(&other, &["runs"]));
+    let show = stdout(&arena_ok(&other, &["show", "1"]));
+    assert!(runs.contains(elo) && show.contains("pairs LL "), "{runs}\n{show}");
     let _ = std::fs::remove_dir_all(&dir);
 }

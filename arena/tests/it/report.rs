@@ -131,13 +131,13 @@ fn sprt_run_report_agrees_across_formats_and_renders() {
     assert!((llr.last().unwrap()["llr"].as_f64().unwrap() - final_llr).abs() < 1e-9);
 
     // The same numbers in every format and in `arena show`.
-    // The Elo as the views print it: the estimate, or its one-sided bound
-    // where the score's interval reaches 0 % or 100 % (few games).
-    let estimate = &stats["pentanomial_estimate"];
-    let elo = match estimate["elo_limit"].is_null() {
+    // The Elo as the views print it: the estimate, or where it is
+    // unbounded (all won or lost) the text that says so.
+    let estimate = &stats["estimate"];
+    let elo = match estimate["elo"].as_f64() {
         // What rounds to zero prints +0.0 (an even score's Elo may be -1e-14).
-        true => format!("{:+.1}", estimate["elo"].as_f64().unwrap()).replace("-0.0", "+0.0"),
-        false => estimate["elo_text"].as_str().unwrap().to_string(),
+        Some(elo) => format!("{elo:+.1}").replace("-0.0", "+0.0"),
+        None => estimate["elo_text"].as_str().unwrap().split(" (").next().unwrap().to_string(),
     };
     let record = format!("+{w} ={d} -{l}");
     let llr_text = format!("LLR {final_llr:.2}");

@@ -54,15 +54,30 @@ fn facts(report: &Value) -> Vec<(String, String)> {
         let p = &stats["pentanomial"];
         facts
             .push((format!("{name} pairs"), format!("LL {} LD {} DD+WL {} WD {} WW {}", p[0], p[1], p[2], p[3], p[4])));
-        let estimate = &stats["pentanomial_estimate"];
-        if estimate["elo_limit"].is_null() {
-            let elo = estimate["elo"].as_f64().unwrap();
-            let [low, high] = [0, 1].map(|i| estimate["elo_ci95"][i].as_f64().unwrap());
-            facts.push((format!("{name} Elo"), signed(elo)));
-            facts.push((format!("{name} interval"), format!("[{}, {}]", interval_end(low), interval_end(high))));
-        } else {
-            facts.push((format!("{name} Elo bound"), estimate["elo_text"].as_str().unwrap().to_string()));
+        let estimate = &stats["estimate"];
+        let ends = [0, 1].map(|i| estimate["elo_ci95"][i].as_f64());
+        match (estimate["elo"].as_f64(), ends) {
+            (Some(elo), [Some(low), Some(high)]) => {
+                facts.push((format!("{name} Elo"), signed(elo)));
+                facts.push((format!("{name} interval"), format!("[{}, {}]", interval_end(low), interval_end(high))));
+            }
+            _ => facts.push((format!("{name} Elo"), estimate["elo_text"].as_str().unwrap().to_string())),
         }
+        if let Some(p) = estimate["p_value"].as_f64() {
+            facts.push((format!("{name} p"), format!("p {}", reports::stats::p_value(p))));
+        }
+        // The JSON's verdict names the engines A and B, the views by name.
+        let (a, b) = (pairing["a"].as_str().unwrap(), pairing["b"].as_str().unwrap());
+        let verdict = stats["verdict"].as_str().unwrap();
+        let named = [
+            ("A is ", format!("{a} is ")),
+            ("B is ", format!("{b} is ")),
+            ("than B", format!("than {b}")),
+            ("than A", format!("than {a}")),
+        ]
+        .iter()
+        .fold(verdict.to_string(), |v, (from, to)| v.replace(from, to));
+        facts.push((format!("{name} verdict"), named));
         if let Some(llr) = stats["sprt"]["llr"].as_f64() {
             facts.push((format!("{name} LLR"), format!("LLR {llr:.2}")));
         }
@@ -135,12 +150,31 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
         return facts;
     }
     let Some(first) = report["pairings"].as_array().and_then(|p| p.first()) else { return facts };
+    if let Some(engines) = report["tournament"]["engines"].as_array() {
+        // A tournament's row is the tournament: its pairings and leader, not
+        // its first pairing.
+        let pairings = report["pairings"].as_array().unwrap().len();
+        assert!(row["wdl"].is_null() && row["elo"].is_null(), "a tournament's row: {row}");
+        let text = row["elo_text"].as_str().unwrap();
+        assert!(text.starts_with(&format!("{pairings} pairings, leader ")), "{row}");
+        let leader = text.split("leader ").nth(1).unwrap().split(' ').next().unwrap();
+        assert!(engines.iter().any(|e| e == leader), "{row}");
+        facts.push(("tournament".into(), text.to_string()));
+        return facts;
+    }
     let stats = &first["statistics"];
     let wdl = [&stats["wins"], &stats["draws"], &stats["losses"]];
     assert_eq!(row["wdl"].as_array().unwrap().iter().collect::<Vec<_>>(), wdl, "/api/runs W-D-L: {row}");
     facts.push(("W-D-L".into(), format!("{}-{}-{}", wdl[0], wdl[1], wdl[2])));
-    let estimate = &stats["pentanomial_estimate"];
-    assert_eq!(row["elo"][0], estimate["elo"], "/api/runs Elo: {row}");
+    let estimate = &stats["estimate"];
+    if estimate["elo_ci95"][0].is_number() && estimate["elo_ci95"][1].is_number() {
+        assert_eq!(row["elo"][0], estimate["elo"], "/api/runs Elo: {row}");
+    } else {
+        assert!(row["elo"].is_null(), "/api/runs Elo without a two-sided interval: {row}");
+    }
+    if report["header"]["status"] == "finished" && stats["sprt"].is_null() && report["header"]["kind"] != "tune" {
+        assert!(row["verdict"].is_string(), "a finished run's verdict: {row}");
+    }
     assert_eq!(row["elo_text"], estimate["elo_text"], "/api/runs Elo text: {row}");
     facts.push(("Elo".into(), estimate["elo_text"].as_str().unwrap().to_string()));
     if let Some(llr) = stats["sprt"]["llr"].as_f64() {
@@ -167,15 +201,13 @@ pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, 
         ("report --format html", unescape(&std::fs::read_to_string(dir.join(&html_file)).unwrap())),
         ("the run page", unescape(&get(address, &format!("/runs/{run}")))),
     ];
-    let statistics = &json["pairings"][0]["statistics"];
-    let games = statistics["games"].as_u64().unwrap_or(0);
-    let one_sided = ["trinomial_estimate", "pentanomial_estimate"]
-        .iter()
-        .any(|key| !statistics[key]["elo_limit"].is_null() && statistics[key].is_object());
+    let estimate = &json["pairings"][0]["statistics"]["estimate"];
+    let one_sided = estimate["elo_ci95"].as_array().is_some_and(|ends| ends.iter().any(Value::is_null));
+    let decided = !estimate["elo_ci95"].is_null();
     for (view, text) in &views {
         assert_shows(&format!("run {run}: {view}"), text, &facts);
-        if json["header"]["kind"] != "suite" && json["header"]["kind"] != "scale" {
-            assert_one_story(&format!("run {run}: {view}"), text, games, one_sided);
+        if estimate.is_object() && json["header"]["kind"] != "scale" {
+            assert_one_story(&format!("run {run}: {view}"), text, decided, one_sided);
         }
     }
     let api_run: Value = serde_json::from_str(&get(address, &format!("/api/runs/{run}"))).unwrap();
@@ -202,24 +234,37 @@ pub fn assert_views_agree(dir: &std::path::Path, address: std::net::SocketAddr, 
     assert_shows(&format!("run {run}: arena runs"), line, &listed);
 }
 
-/// One statistical story in a text view of a run of `games` games (the
-/// first pairing): one p-value per line of evidence, the verdict's equal to
-/// the LOS line's; no count of games to play below 10 games or on a
-/// one-sided sample; a one-sided bound explained where it is printed.
-fn assert_one_story(view: &str, text: &str, games: u64, one_sided: bool) {
-    assert!(!text.contains(", exact "), "{view}: two p-values on one line:\n{text}");
+/// One statistical story in a text view of a run (its first pairing):
+/// one p-value, the verdict's equal to the LOS line's, and significant
+/// exactly when the interval excludes zero; no p and no count of games
+/// to play where the sample is too small to decide or has an unbounded
+/// end; an interval with one end explained where it is printed.
+fn assert_one_story(view: &str, text: &str, decided: bool, one_sided: bool) {
+    assert!(!text.contains(", exact ") && !text.contains("exact sign test"), "{view}: two p-values:\n{text}");
     let los = text.lines().find_map(|l| l.trim_start().strip_prefix("LOS ")).map(|l| l.split_once("   p ").unwrap().1);
-    let verdict = text.lines().find_map(|l| l.split_once("verdict: not significant (p = ").map(|v| v.1));
-    if let (Some(los), Some(verdict)) = (los, verdict) {
-        let number = |s: &str| s.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect::<String>();
-        assert_eq!(number(los), number(verdict), "{view}: the verdict's p is the LOS line's:\n{text}");
-        assert_eq!(los.contains("(exact sign test)"), games < 200, "{view}: {los}");
+    let verdict = text.lines().find_map(|l| l.split_once("verdict: ").map(|v| v.1)).unwrap_or_default();
+    if let (Some(los), Some((_, p))) = (los, verdict.split_once("(p ")) {
+        let number =
+            |s: &str| s.trim_start_matches("= ").chars().take_while(|c| *c != ')' && *c != ' ').collect::<String>();
+        assert_eq!(number(los), number(p), "{view}: the verdict's p is the LOS line's:\n{text}");
     }
-    if games < 10 || one_sided {
+    if !decided {
+        assert!(verdict.starts_with("too few ") || verdict.starts_with("SPRT"), "{view}: {verdict}");
+        assert!(los.is_none_or(|l| l.starts_with('-')), "{view}: a p-value from too few:\n{text}");
+    }
+    if let Some(elo) =
+        text.lines().find(|l| l.trim_start().starts_with("Elo (pairs)") || l.trim_start().starts_with("Elo (games)"))
+        && let Some((_, range)) = elo.split_once('[')
+    {
+        let ends: Vec<f64> = range.trim_end_matches(']').split(", ").map(|e| e.parse().unwrap()).collect();
+        let clear = ends[0] > 0.0 || ends[1] < 0.0;
+        assert_eq!(clear, verdict.contains("at 5 % significance"), "{view}: interval and verdict:\n{text}");
+    }
+    if !decided || one_sided {
         assert!(!text.contains("more games to resolve"), "{view}: a count of games from too few:\n{text}");
     }
     if one_sided {
-        assert!(text.contains("one-sided 95 % bound (Wilson's)"), "{view}: a bound without its note:\n{text}");
+        assert!(text.contains("the end of the 95 % interval that exists"), "{view}: a bound without its note:\n{text}");
     }
 }
 
@@ -252,12 +297,13 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         vec!["tune", "--engine", "fhr", "--param", "FHRMargin=0..400", "--games", "4"],
         vec!["suite", "--engines", "plain,fhr", "--suite", "wac", "--depth", "2..3", "--count", "4", "--quiet"],
         vec!["match", "--a", "fhr", "--b", "plain", "--games", "2", "--openings", "frc"],
-        vec!["match", "--a", "fhr", "--b", "random", "--games", "6"],
+        vec!["match", "--a", "fhr", "--b", "random", "--games", "40"],
         vec!["scale", "--a", "fhr", "--b", "plain", "--budgets", "nodes=150,nodes=300", "--games", "4"],
-        // Small samples: one pair, five pairs, and an even score (a preset
-        // against a copy of itself: each pair's games mirror each other).
+        // Small samples: one pair, and an even score (a preset against a
+        // copy of itself: each pair's games mirror each other); and 20
+        // pairs, enough for an interval.
         vec!["match", "--a", "fhr", "--b", "plain", "--games", "2"],
-        vec!["match", "--a", "fhr", "--b", "plain", "--games", "10"],
+        vec!["match", "--a", "fhr", "--b", "plain", "--games", "40"],
         vec!["match", "--a", "fhr", "--b", "fhr-copy", "--games", "10"],
     ];
     let mut summaries = Vec::new();
@@ -300,10 +346,14 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
         assert!(status == 400 && unescape(&body).contains(line), "{path}: {status} {body}");
     }
 
-    // The perfect score is a bound in every view, never the regularised thousands.
+    // The perfect score (20 pairs all won) has a lower end and no upper one
+    // in every view, never the regularised thousands.
     let perfect: Value = serde_json::from_str(&get(address, "/api/runs/9")).unwrap();
-    let text = perfect["pairings"][0]["statistics"]["pentanomial_estimate"]["elo_text"].as_str().unwrap();
-    assert!(text.starts_with("> +") && text.ends_with(')'), "{text}");
+    let text = perfect["pairings"][0]["statistics"]["estimate"]["elo_text"].as_str().unwrap();
+    assert!(text.starts_with("> +") && text.ends_with("(all won)"), "{text}");
+    // Twenty pairs of fhr against plain: an interval, and a verdict that agrees with it.
+    let decided: Value = serde_json::from_str(&get(address, "/api/runs/12")).unwrap();
+    assert!(decided["pairings"][0]["statistics"]["estimate"]["p_value"].is_number(), "{decided}");
     let _ = server.kill();
     let _ = server.wait();
     let _ = std::fs::remove_dir_all(&dir);

@@ -411,8 +411,8 @@ fn elo_plot(pairing: &super::PairingReport) -> Option<Block> {
         rules: vec![(0.0, String::new())],
         x_names: Vec::new(),
     };
-    let caption = match &pairing.statistics.pentanomial_estimate {
-        Some(e) if e.elo_limit.is_some() => format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text),
+    let caption = match &pairing.statistics.estimate {
+        Some(e) if e.point().is_none() => format!("Elo after {} games: {}", pairing.statistics.games, e.elo_text),
         _ => format!("Elo after {} games: {} {}", last.games, signed(last.elo), interval(last.low, last.high)),
     };
     Some(Block::Plot { caption, svg: plot.to_svg() })

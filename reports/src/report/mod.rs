@@ -589,20 +589,12 @@ fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<Llr
         if (k + 1) % stride != 0 && k + 1 != steps.len() {
             continue;
         }
-        // A one-sided sample (nothing lost or nothing won) has a bound, not
-        // a point with an interval, and a sample for which the normal
-        // interval says nothing (a few pairs, every pair alike) only
-        // Wilson's: both are left out of the curve.
-        if let Some(summary) = crate::stats::summarize(&Counts::Pentanomial(so_far.pentanomial))
-            && summary.limit.is_none()
-            && !summary.wilson
+        // A sample without a two-sided interval (too few pairs, or every
+        // pair won or lost) is left out of the curve.
+        if let Some((elo, [low, high])) =
+            crate::stats::answer::Answer::of(&Counts::Pentanomial(so_far.pentanomial)).and_then(|a| a.point())
         {
-            elo_progress.push(EloPoint {
-                games: so_far.games(),
-                elo: summary.elo,
-                low: summary.elo_ci95.0,
-                high: summary.elo_ci95.1,
-            });
+            elo_progress.push(EloPoint { games: so_far.games(), elo, low, high });
         }
         if let (true, Some(llr)) = (sprt, llr) {
             llr_progress.push(LlrPoint { games: so_far.games(), llr: *llr });

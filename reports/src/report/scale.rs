@@ -40,12 +40,10 @@ pub struct ScalePoint {
     pub losses: u64,
     /// Elo of A − B (pentanomial), absent before the first pair.
     pub elo: Option<f64>,
-    /// Its 95 % interval.
-    pub elo_ci95: Option<[f64; 2]>,
-    /// When A lost (or won) nearly every game there: the one-sided 95 %
-    /// bound the views print; the budget is then left out of the curve and
-    /// the line.
-    pub elo_limit: Option<f64>,
+    /// Its 95 % interval, an end `None` when unbounded (all won or lost);
+    /// `None` when too few pairs to decide. A budget without both ends is
+    /// left out of the curve and the line.
+    pub elo_ci95: Option<[Option<f64>; 2]>,
     /// The Elo and interval the curve and the line use ([`Estimate::point`]).
     #[serde(skip)]
     point: Option<(f64, [f64; 2])>,
@@ -86,7 +84,7 @@ impl ScaleSection {
             .zip(pairings)
             .map(|(budget, pairing)| {
                 let s = &pairing.statistics;
-                let estimate = s.pentanomial_estimate.as_ref();
+                let estimate = s.estimate.as_ref();
                 ScalePoint {
                     budget: budget.label.clone(),
                     amount: budget.amount,
@@ -94,9 +92,8 @@ impl ScaleSection {
                     wins: s.wins.unwrap_or(0),
                     draws: s.draws.unwrap_or(0),
                     losses: s.losses.unwrap_or(0),
-                    elo: estimate.map(|e| e.elo),
-                    elo_ci95: estimate.map(|e| e.elo_ci95),
-                    elo_limit: estimate.and_then(|e| e.elo_limit),
+                    elo: estimate.and_then(|e| e.elo),
+                    elo_ci95: estimate.and_then(|e| e.elo_ci95),
                     point: estimate.and_then(Estimate::point),
                     elo_text: estimate.map_or_else(|| "-".to_string(), |e| e.elo_text.clone()),
                     draw_ratio: (s.games > 0).then(|| s.draws.unwrap_or(0) as f64 / s.games as f64),
@@ -109,9 +106,10 @@ impl ScaleSection {
             .collect();
         let trend = budget_trend(points.iter().filter_map(|p| Some((p.amount, p.point?.0, p.point?.1))));
         let mut verdict = verdict(trend.as_ref());
-        let bounded: Vec<&str> = points.iter().filter(|p| p.elo_limit.is_some()).map(|p| p.budget.as_str()).collect();
+        let bounded: Vec<&str> =
+            points.iter().filter(|p| p.games > 0 && p.point.is_none()).map(|p| p.budget.as_str()).collect();
         if trend.is_some() && !bounded.is_empty() {
-            verdict = format!("{verdict}; leaves out {} (only a one-sided bound there)", bounded.join(", "));
+            verdict = format!("{verdict}; leaves out {} (no two-sided interval there)", bounded.join(", "));
         }
         ScaleSection { a: a.to_string(), b: b.to_string(), points, trend, verdict }
     }
@@ -227,18 +225,18 @@ mod tests {
 
     #[test]
     fn a_budget_with_only_a_bound_is_left_out_of_the_line_and_the_curve() {
-        // Pairs LL, LD, DD+WL, WD, WW. At 1000 nodes A scored nothing but
-        // draws and losses in three pairs: its Elo is a bound ("< …").
-        let lost = (1000, [2, 1, 0, 0, 0]);
+        // Pairs LL, LD, DD+WL, WD, WW. At 1000 nodes A lost every game of
+        // 30 pairs: its Elo has an upper end only ("< …").
+        let lost = (1000, [30, 0, 0, 0, 0]);
         let (even, ahead) = ((4000, [10, 20, 40, 20, 10]), (16000, [5, 15, 40, 25, 15]));
         let both = section(&[lost, even, ahead]);
-        assert!(both.points[0].elo_limit.is_some() && both.points[0].elo_text.starts_with('<'));
-        assert!(both.points[1..].iter().all(|p| p.elo_limit.is_none()));
+        assert!(both.points[0].point.is_none() && both.points[0].elo_text.starts_with('<'));
+        assert!(both.points[1..].iter().all(|p| p.point.is_some()));
         let two = section(&[even, ahead]);
         assert_eq!(both.trend, two.trend, "the bounded budget changes nothing");
         assert!(two.trend.is_some());
         // The verdict says what it left out.
-        assert_eq!(both.verdict, format!("{}; leaves out nodes=1000 (only a one-sided bound there)", two.verdict));
+        assert_eq!(both.verdict, format!("{}; leaves out nodes=1000 (no two-sided interval there)", two.verdict));
         assert_eq!(plots(&both), 1);
         // With one budget left there is no line and no curve, and the
         // verdict says why rather than printing a slope of the clamp.
@@ -247,7 +245,8 @@ mod tests {
         assert_eq!(one.verdict, "not measured (fewer than two budgets with a two-sided Elo interval)");
         assert_eq!(plots(&one), 0);
         let json = serde_json::to_value(&one.points[0]).unwrap();
-        assert!(json["elo_limit"].is_number() && json["elo"].is_number(), "{json}");
+        // All lost: no Elo, an interval with only its upper end.
+        assert!(json["elo"].is_null() && json["elo_ci95"][0].is_null() && json["elo_ci95"][1].is_number(), "{json}");
         assert!(json.get("point").is_none());
     }
 }

@@ -5,6 +5,7 @@
 //! never a NaN), the 95 % interval is `elo ± (elo(μ⁺) − elo(μ⁻))/2` with
 //! μ± = μ ± 1.96σ/√n, normalized Elo is (μ − ½)/σ per game × 800/ln 10.
 
+pub mod answer;
 mod distribution;
 pub mod elo;
 pub mod machines;

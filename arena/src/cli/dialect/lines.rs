@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use model::{GameResult, GameRow, Termination, Test};
-use reports::summary::{Estimate, Statistics};
+use reports::stats::{Counts, Summary, summarize};
+use reports::summary::Statistics;
 
 use super::parse::{Foreign, Style};
 use crate::cli::common::GameLines;
@@ -72,6 +73,20 @@ impl Tally {
         let pairs = self.pentanomial().iter().sum::<u64>();
         let ptnml = (penta && pairs > 0).then(|| self.pentanomial());
         Statistics::new(Some((self.wins, self.draws, self.losses)), ptnml, test, None)
+    }
+
+    /// The figures fastchess and cutechess print (fishtest's formulas: the
+    /// normal approximation), of the pairs (`penta`) or the games; `None`
+    /// before a game.
+    fn figures(&self, penta: bool) -> Option<Summary> {
+        let pairs = self.pentanomial().iter().sum::<u64>();
+        if penta && pairs > 0 {
+            summarize(&Counts::Pentanomial(self.pentanomial()))
+        } else if penta {
+            None
+        } else {
+            summarize(&Counts::Trinomial { wins: self.wins, draws: self.draws, losses: self.losses })
+        }
     }
 
     fn points(&self) -> f64 {
@@ -285,8 +300,7 @@ impl Lines {
     fn fastchess_block(&self) -> String {
         let t = &self.head_to_head;
         let stats = t.statistics(self.test, self.penta);
-        let estimate = if self.penta { stats.pentanomial_estimate.as_ref() } else { stats.trinomial_estimate.as_ref() };
-        let (mut elo, mut nelo, los, draws) = figures(estimate);
+        let (mut elo, mut nelo, los, draws) = figures(t.figures(self.penta).as_ref());
         let mut los = format!("{los:.2}");
         if let Some(degenerate) = without_spread(t, self.penta) {
             (elo, nelo, los) = degenerate;
@@ -350,8 +364,9 @@ impl Lines {
             let _ = writeln!(text, "...      White vs Black: {ww} - {wl} - {d}  [{score:.3}] {games}");
         }
         let stats = t.statistics(self.test, false);
-        let estimate = stats.trinomial_estimate.as_ref();
-        let (elo, error) = estimate.map_or((0.0, 0.0), |e| (e.elo, (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0));
+        let figures = t.figures(false);
+        let estimate = figures.as_ref();
+        let (elo, error) = estimate.map_or((0.0, 0.0), |e| (e.elo, (e.elo_ci95.1 - e.elo_ci95.0) / 2.0));
         let los = estimate.map_or(50.0, |e| 100.0 * e.los);
         let draws = if games == 0 { 0.0 } else { 100.0 * t.draws as f64 / games as f64 };
         let _ = writeln!(text, "Elo difference: {elo:.1} +/- {error:.1}, LOS: {los:.1} %, DrawRatio: {draws:.1} %");
@@ -377,19 +392,18 @@ impl Lines {
     /// Three engines or more: the ranking table both tools print.
     fn ranking(&self) -> String {
         let width = self.names.iter().map(String::len).max().unwrap_or(0).max(25);
-        let mut rows: Vec<(usize, Statistics)> =
-            self.engines.iter().enumerate().map(|(i, t)| (i, t.statistics(None, self.penta))).collect();
-        let elo = |s: &Statistics| s.trinomial_estimate.as_ref().map_or(f64::NAN, |e| e.elo);
-        rows.sort_by(|a, b| elo(&b.1).total_cmp(&elo(&a.1)));
+        let mut rows: Vec<(usize, Option<Summary>)> =
+            self.engines.iter().enumerate().map(|(i, t)| (i, t.figures(self.penta))).collect();
+        let elo = |i: usize| self.engines[i].figures(false).map_or(f64::NAN, |e| e.elo);
+        rows.sort_by(|a, b| elo(b.0).total_cmp(&elo(a.0)));
         let mut text = format!(
             "{:<4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
             "Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw"
         );
-        for (rank, (i, stats)) in rows.iter().enumerate() {
+        for (rank, (i, figures)) in rows.iter().enumerate() {
             let t = &self.engines[*i];
-            let e = if self.penta { stats.pentanomial_estimate.as_ref() } else { stats.trinomial_estimate.as_ref() };
-            let (elo, error, nelo, nerror) = e.map_or((0.0, 0.0, 0.0, 0.0), |e| {
-                (e.elo, (e.elo_ci95[1] - e.elo_ci95[0]) / 2.0, e.nelo, (e.nelo_ci95[1] - e.nelo_ci95[0]) / 2.0)
+            let (elo, error, nelo, nerror) = figures.as_ref().map_or((0.0, 0.0, 0.0, 0.0), |e| {
+                (e.elo, (e.elo_ci95.1 - e.elo_ci95.0) / 2.0, e.nelo, (e.nelo_ci95.1 - e.nelo_ci95.0) / 2.0)
             });
             let games = t.games();
             let score = if games == 0 { 0.0 } else { 100.0 * t.points() / games as f64 };
@@ -434,11 +448,11 @@ fn limit_text(tc: &model::TimeControl) -> String {
 }
 
 /// Elo and nElo as `x +/- y`, LOS and the draw ratio in percent.
-fn figures(estimate: Option<&Estimate>) -> (String, String, f64, f64) {
+fn figures(estimate: Option<&Summary>) -> (String, String, f64, f64) {
     let Some(e) = estimate else {
         return ("0.00 +/- 0.00".into(), "0.00 +/- 0.00".into(), 50.0, 0.0);
     };
-    let half = |ci: [f64; 2]| (ci[1] - ci[0]) / 2.0;
+    let half = |ci: (f64, f64)| (ci.1 - ci.0) / 2.0;
     (
         format!("{:.2} +/- {:.2}", e.elo + 0.0, half(e.elo_ci95)),
         format!("{:.2} +/- {:.2}", e.nelo + 0.0, half(e.nelo_ci95)),
