@@ -194,7 +194,7 @@ pub struct MachineRecord {
 /// A move that lost a game on time or by a stall.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LostMove {
-    /// Pair position in the plan (0-based).
+    /// Pair position in the plan, 0-based (the text's `pair 8 game 1` is index 7, game 0).
     pub pair_index: i64,
     /// 0 or 1.
     pub game_in_pair: i64,

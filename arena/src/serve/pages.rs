@@ -338,7 +338,7 @@ fn machines_table(states: &[(i64, model::MachineState)]) -> String {
         let standing = match (&s.set_aside, s.readmitted) {
             (Some(why), _) => format!("set aside: {why}"),
             (None, true) => "readmitted".to_string(),
-            (None, false) => "playing".to_string(),
+            (None, false) => "counted".to_string(),
         };
         vec![
             run.to_string(),

@@ -176,7 +176,8 @@ fn the_run_page_moves_as_games_arrive_in_a_real_browser() {
         return;
     }
     let dir = temp_dir("serve-browser");
-    let mut playing = start_match(&dir, "arena.db", "2000", 6);
+    // 20 pairs: the fewest for which the Elo plot has an interval to draw.
+    let mut playing = start_match(&dir, "arena.db", "2000", 40);
     let (mut server, address) = start_serve(&dir, &["--refresh", "1"]);
     let mut browser = Browser::open(&dir.join("chromium-profile"));
     browser.call(
@@ -206,7 +207,7 @@ fn the_run_page_moves_as_games_arrive_in_a_real_browser() {
     let _ = server.kill();
     let _ = server.wait();
 
-    assert!(first["games"].as_i64().unwrap() >= 6, "{first}");
+    assert!(first["games"].as_i64().unwrap() >= 40, "{first}");
     assert!(
         later["games"].as_i64() > first["games"].as_i64().map(|g| g + 3),
         "no new games shown: {first} then {later}"

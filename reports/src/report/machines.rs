@@ -58,7 +58,7 @@ pub struct MachineRow {
     pub overhead_p99_ms: Option<u64>,
     /// Its residual against the pooled result.
     pub residual: Option<Residual>,
-    /// `playing`, `set aside: WHY` or `readmitted`.
+    /// `counted` (its games count), `set aside: WHY` or `readmitted`.
     pub status: String,
 }
 
@@ -112,7 +112,7 @@ impl MachineSection {
             || self
                 .rows
                 .iter()
-                .any(|r| r.time_losses + r.other_faults > 0 || r.scale.is_some() || r.status != "playing")
+                .any(|r| r.time_losses + r.other_faults > 0 || r.scale.is_some() || r.status != "counted")
     }
 
     /// The table, the standing and the lost moves (`brief`: the short view's
@@ -261,7 +261,7 @@ fn row(
     let status = match state {
         Some(MachineState { set_aside: Some(why), .. }) => format!("set aside: {why}"),
         Some(MachineState { readmitted: true, .. }) => "readmitted".to_string(),
-        _ => "playing".to_string(),
+        _ => "counted".to_string(),
     };
     MachineRow {
         machine: record.machine.clone(),
