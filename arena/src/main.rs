@@ -4,7 +4,7 @@ use std::io::{BufReader, stdin, stdout};
 use std::process::ExitCode;
 
 use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 
 /// mimalloc (a maintained allocator, used by many Rust tools) instead of
@@ -84,8 +84,32 @@ fn refused(error: &clap::Error) -> ExitCode {
         .filter(|word| !word.starts_with('-') && Cli::command().get_subcommands().any(|c| c.get_name() == word));
     let help =
         command.map_or("arena --help lists the commands".to_string(), |c| format!("arena {c} --help lists its flags"));
-    eprintln!("arena: {} ({help})", clap_line(&error.to_string()));
+    eprintln!("arena: {} ({help})", refusal(error));
     ExitCode::from(2)
+}
+
+/// What clap refused, in one line that names what is wrong: the missing
+/// arguments by name (clap lists them on lines of their own), a mistyped
+/// command with the nearest command.
+fn refusal(error: &clap::Error) -> String {
+    match (error.kind(), error.get(ContextKind::InvalidArg), error.get(ContextKind::InvalidSubcommand)) {
+        (ErrorKind::MissingRequiredArgument, Some(ContextValue::Strings(missing)), _) => {
+            format!("the following required arguments were not provided: {}", missing.join(", "))
+        }
+        (ErrorKind::InvalidSubcommand, _, Some(ContextValue::String(typed))) => {
+            let nearest = Cli::command()
+                .get_subcommands()
+                .filter(|c| !c.is_hide_set())
+                .map(|c| (strsim::damerau_levenshtein(typed, c.get_name()), c.get_name().to_string()))
+                .filter(|(distance, name)| *distance <= 2 && *distance < name.len())
+                .min();
+            match nearest {
+                Some((_, name)) => format!("unrecognized command '{typed}'; did you mean '{name}'?"),
+                None => clap_line(&error.to_string()),
+            }
+        }
+        _ => clap_line(&error.to_string()),
+    }
 }
 
 /// The first line of clap's message, without its `error: ` and with a

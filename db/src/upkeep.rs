@@ -210,7 +210,7 @@ impl Db {
         let info = self.run(run).await?;
         if info.status != RunStatus::Finished {
             return Err(DbError::Unexpected(format!(
-                "run {run} is {}, not finished: only a finished run sheds its moves (let it finish, or stop it for good first)",
+                "run {run} is {}, not finished: only a finished run sheds its moves (arena resume {run} plays it to its end)",
                 info.status.as_str()
             )));
         }

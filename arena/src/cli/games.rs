@@ -37,7 +37,7 @@ pub struct PlayArgs {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Openings", long, add = clap_complete::ArgValueCompleter::new(super::complete::books))]
     pub(super) openings: Option<String>,
-    /// Shuffle the openings with this seed (file order without it).
+    /// Shuffle the openings with this seed; without it a book given with --openings plays in file order, and the default book of sprt, match and tune is shuffled with a new seed, kept in the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Openings", long)]
     seed: Option<u64>,
@@ -147,13 +147,13 @@ pub struct PlayArgs {
 #[command(next_help_heading = "Engines")]
 pub struct SourceArgs {
     /// Build the engines from this git repository (a path or any URL git can clone), each revision resolved to its commit when the run is created.
-    #[arg(hide_short_help = true, long, value_name = "PATH|URL")]
+    #[arg(long, value_name = "PATH|URL")]
     pub(super) repo: Option<String>,
     /// With --repo: the build command, run in a checkout of each commit; {exe} is where the binary must end up.
-    #[arg(hide_short_help = true, long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
+    #[arg(long, value_name = "COMMAND", requires = "repo", default_value = DEFAULT_BUILD)]
     build: String,
     /// With --repo: the bench signature check: measured from each build when the run is created, or none.
-    #[arg(hide_short_help = true, long, value_enum, requires = "repo", default_value_t)]
+    #[arg(long, value_enum, requires = "repo", default_value_t)]
     bench: BenchCheck,
 }
 

@@ -276,10 +276,10 @@ pub struct PairArgs {
     #[command(flatten)]
     source: SourceArgs,
     /// With --repo: the revision under test (engine A): a branch, tag or commit.
-    #[arg(hide_short_help = true, long, value_name = "REV", requires = "repo")]
+    #[arg(long, value_name = "REV", requires = "repo")]
     dev: Option<String>,
     /// With --repo: the reference revision (engine B).
-    #[arg(hide_short_help = true, long, value_name = "REV", requires = "repo")]
+    #[arg(long, value_name = "REV", requires = "repo")]
     base: Option<String>,
 }
 

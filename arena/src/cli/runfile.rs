@@ -199,10 +199,23 @@ pub(super) async fn run_file(args: RunFileArgs) -> CliResult {
     let shown = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("{shown}: cannot read the run file"))?;
     let line = to_args(&shown, &text, &args.rest)?;
+    let command = line.first().cloned().unwrap_or_default();
     let cli = Cli::try_parse_from(std::iter::once("arena".to_string()).chain(line)).map_err(|e| {
         let said = e.to_string();
         let first = said.lines().next().unwrap_or_default().trim_start_matches("error: ").to_string();
-        anyhow!("{shown}: {first} (each key of [flags] is a flag of the command, without its dashes)")
+        // A flag given after the file is the command line's, not the file's.
+        let given = match e.get(clap::error::ContextKind::InvalidArg) {
+            Some(clap::error::ContextValue::String(arg)) => {
+                let flag = arg.split(['=', ' ']).next().unwrap_or_default();
+                args.rest.iter().any(|word| word.split('=').next() == Some(flag))
+            }
+            _ => false,
+        };
+        if given {
+            anyhow!("after {shown} on the command line: {first} (arena {command} --help lists its flags)")
+        } else {
+            anyhow!("{shown}: {first} (each key of [flags] is a flag of the command, without its dashes)")
+        }
     })?;
     if matches!(cli.command, Command::Run(_)) {
         return Err(anyhow!("{shown}: a run file cannot start another run file"));

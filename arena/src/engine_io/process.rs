@@ -39,11 +39,20 @@ impl Default for Timeouts {
     }
 }
 
+/// What to do about a program that would not start: make it executable,
+/// or name it right.
+fn spawn_hint(source: &std::io::Error, program: &str) -> String {
+    match source.kind() {
+        std::io::ErrorKind::PermissionDenied => format!("is it executable? chmod +x '{program}'"),
+        _ => "check its command in engines.toml, or PATH".to_string(),
+    }
+}
+
 /// Why an engine could not be started or configured.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
     /// The program could not be started.
-    #[error("engine '{name}': cannot start '{program}': {source} (check its command in engines.toml, or PATH)")]
+    #[error("engine '{name}': cannot start '{program}': {source} ({})", spawn_hint(source, program))]
     Spawn {
         /// Engine name.
         name: String,
@@ -51,6 +60,14 @@ pub enum EngineError {
         program: String,
         /// The cause.
         source: std::io::Error,
+    },
+    /// The folder it is to run in (`dir =`) is not there.
+    #[error("engine '{name}': its folder '{dir}' does not exist (dir = in engines.toml): create it, or give another")]
+    NoFolder {
+        /// Engine name.
+        name: String,
+        /// The folder.
+        dir: String,
     },
     /// No answer in time.
     #[error("engine '{name}' did not answer '{command}' within {ms} ms{why}")]
@@ -242,6 +259,9 @@ impl EngineProcess {
             // engines in the middle of a game (where it read as their crash).
             .process_group(0);
         if let Some(dir) = &launch.dir {
+            if !dir.is_dir() {
+                return Err(EngineError::NoFolder { name: spec.name.clone(), dir: dir.display().to_string() });
+            }
             command.current_dir(dir);
         }
         let mut child = crate::engine_io::affinity::spawn_on(cpus, || command.spawn()).map_err(|source| {

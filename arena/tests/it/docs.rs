@@ -535,3 +535,27 @@ fn quoted_output_in_the_guide_is_what_the_binary_prints() {
     }
     assert!(checked >= 8, "only {checked} quoted lines are checked");
 }
+
+/// engines.md's `engines.toml`, copied from the page as written, passes
+/// `arena check` for both its engines on a machine with Debian's Stockfish.
+#[test]
+fn the_engines_page_engines_toml_passes_check_as_written() {
+    if !std::path::Path::new("/usr/games/stockfish").exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI must install stockfish (see .ci/run)");
+        return;
+    }
+    let page = guide_page("engines");
+    let toml = page.split("```toml\n").nth(1).and_then(|rest| rest.split("```").next()).unwrap();
+    let dir = temp_dir("engines-page-toml");
+    std::fs::write(dir.join("engines.toml"), toml).unwrap();
+    let out = crate::common::arena(&dir, &["check", "sf1500", "fhr-wide"]);
+    let printed = format!("{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(out.status.code(), Some(0), "{printed}");
+    for name in ["sf1500", "fhr-wide"] {
+        assert!(
+            printed.lines().any(|l| l.trim().starts_with(&format!("{name}: ")) && l.ends_with(" 0 fail")),
+            "{printed}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -166,4 +166,12 @@ fn bad_run_files_are_one_line() {
         assert_refused(&dir, &["run", "bad.toml", "--db", "x.db"], needle, "x.db");
     }
     assert_refused(&dir, &["run", "missing.toml"], "missing.toml: cannot read the run file", "x.db");
+    // A flag the command does not take, given after the file: the command line's fault.
+    std::fs::write(dir.join("sprt.toml"), "command = \"sprt\"\nengines = [\"fhr\", \"plain\"]\n").unwrap();
+    assert_refused(
+        &dir,
+        &["run", "sprt.toml", "--games", "400", "--db", "x.db"],
+        "after sprt.toml on the command line: unexpected argument '--games' found (arena sprt --help lists its flags)",
+        "x.db",
+    );
 }

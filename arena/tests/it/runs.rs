@@ -208,9 +208,21 @@ async fn bad_input_gets_one_line_and_starts_nothing() {
     let dir = temp_dir("errors");
     std::fs::write(dir.join("ghost.toml"), "[[engine]]\nname = \"ghost\"\ncommand = \"/no/such/engine\"\n").unwrap();
     std::fs::write(dir.join("bad.epd"), "e4 e5\ne4 Ke2\n").unwrap();
+    std::fs::write(dir.join("noexec"), "#!/bin/sh\n").unwrap();
+    let away = format!("[[engine]]\nname = \"away\"\ncommand = \"{FAKE}\"\ndir = \"no-such-folder\"\n");
+    std::fs::write(dir.join("away.toml"), away).unwrap();
     let instant = format!("[[engine]]\nname = \"instant\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n");
     std::fs::write(dir.join("instant.toml"), instant).unwrap();
     let cases: &[(&[&str], &str)] = &[
+        // What is missing is named, clap's lines after its first joined into it.
+        (&["elo"], "the following required arguments were not provided: --a <A>, --b <B> (arena elo --help"),
+        (&["sprt", "--a", "fhr"], "the following required arguments were not provided: --b <B> (arena sprt --help"),
+        (&["eol"], "unrecognized command 'eol'; did you mean 'elo'?"),
+        (&["elo", "--a", "./noexec", "--b", "plain"], "Permission denied (os error 13) (is it executable? chmod +x '"),
+        (
+            &["elo", "--a", "away", "--b", "plain", "--engines-file", "away.toml"],
+            "its folder 'no-such-folder' does not exist (dir = in engines.toml)",
+        ),
         (&["elo", "--a", "fhx", "--b", "plain"], "unknown engine 'fhx'; known: plain"),
         (&["elo", "--a", "fhr", "--b", "plain", "--tc", "40/"], "bad time control '40/'"),
         (&["elo", "--a", "fhr", "--b", "plain", "--openings", "nothere.epd"], "nothere.epd: cannot read opening file"),

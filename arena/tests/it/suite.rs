@@ -3,7 +3,7 @@
 //! stopping the run, kill -9 and resume to exactly the planned answers, and
 //! one-line errors for bad flags; every JSON report meets the schema.
 
-use crate::common::{ARENA, FAKE, arena, temp_dir};
+use crate::common::{ARENA, FAKE, arena, stdout, temp_dir};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -111,8 +111,12 @@ async fn killed_suite_resumes_to_exactly_every_answer() {
     let before = db.suite_results(1).await.unwrap().len();
     db.close().await;
     assert!(before < 120, "killed before the end ({before} of 120)");
+    // The unfinished run's tables say they add up part of it.
+    let shown = stdout(&arena(&dir, &["show", "1"]));
+    assert!(shown.contains(&format!("partial: {before} of 60 answers")), "{shown}");
     let out = arena(&dir, &["resume", "1", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!stdout(&arena(&dir, &["show", "1"])).contains("partial:"), "finished");
     let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
     let results = db.suite_results(1).await.unwrap();
     assert_eq!(results.len(), 60, "2 engines x 1 limit x 30 positions");

@@ -191,6 +191,12 @@ impl Layout for SuiteReport {
             h.finished.as_ref().map(|f| format!(", finished {f} UTC")).unwrap_or_default(),
             h.machine
         ));
+        if h.status != RunStatus::Finished {
+            // The tables below add up what was answered: say how much that is.
+            let answered: u64 = self.rows.iter().map(|r| r.answered).sum();
+            let planned = h.positions as u64 * (h.engines.len() * h.limits.len()) as u64;
+            facts.push(format!("partial: {answered} of {planned} answers; every figure below covers those alone"));
+        }
         blocks.push(Block::Lines(false, facts));
         let mut header = columns(&[("Engine", Align::Left)]);
         header.extend(h.limits.iter().map(|l| (l.clone(), Align::Right)));
