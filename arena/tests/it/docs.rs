@@ -559,3 +559,52 @@ fn the_engines_page_engines_toml_passes_check_as_written() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// suites-and-papers.md's Bratko–Kopec table is what `arena suite
+/// --engines plain,fhr --suite bk --depth 4..8` prints: every node total,
+/// every share of plain's and every solved count (the engine is
+/// deterministic at a fixed depth).
+#[test]
+fn the_bk_table_is_what_the_suite_prints() {
+    let page = guide_page("suites-and-papers");
+    let table: Vec<Vec<String>> = page
+        .split("| depth | 4 | 5 | 6 | 7 | 8 |")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(|c| c.trim().to_string()).collect())
+        .collect();
+    let row = |name: &str| table.iter().find(|r| r[0] == name).unwrap_or_else(|| panic!("no row {name}"))[1..].to_vec();
+    let dir = temp_dir("bk-table");
+    arena_ok(&dir, &["suite", "--engines", "plain,fhr", "--suite", "bk", "--depth", "4..8", "--quiet"]);
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]))).unwrap();
+    let cell = |engine: &str, depth: usize, key: &str| {
+        let rows = json["rows"].as_array().unwrap();
+        let found = rows.iter().find(|r| r["engine"] == engine && r["limit"] == format!("depth {depth}"));
+        found.unwrap_or_else(|| panic!("{engine} depth {depth}: {json}"))[key].clone()
+    };
+    let thousands = |n: u64| {
+        let digits = n.to_string();
+        let mut out = String::new();
+        for (i, c) in digits.chars().enumerate() {
+            if i > 0 && (digits.len() - i) % 3 == 0 {
+                out.push(',');
+            }
+            out.push(c);
+        }
+        out
+    };
+    for (k, depth) in (4..=8).enumerate() {
+        let nodes = |engine: &str| cell(engine, depth, "nodes").as_u64().unwrap();
+        assert_eq!(row("plain")[k], thousands(nodes("plain")), "plain at depth {depth}");
+        assert_eq!(row("fhr")[k], thousands(nodes("fhr")), "fhr at depth {depth}");
+        let share = 100.0 * nodes("fhr") as f64 / nodes("plain") as f64;
+        assert_eq!(row("fhr / plain")[k], format!("{share:.0} %"), "share at depth {depth}");
+        let solved = |engine: &str| cell(engine, depth, "solved").as_u64().unwrap();
+        assert_eq!(row("solved plain / fhr")[k], format!("{} / {}", solved("plain"), solved("fhr")), "depth {depth}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
