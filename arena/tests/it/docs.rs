@@ -608,3 +608,42 @@ fn the_bk_table_is_what_the_suite_prints() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What `--help` states as a default is what a run given no such flag
+/// records: a match's clock, concurrency, adjudication, book (shuffled with
+/// a seed kept in the run) and 100 games; an elo run's feldmann25 in file
+/// order.
+#[test]
+fn help_states_the_defaults_the_binary_uses() {
+    let dir = temp_dir("help-defaults");
+    let help = stdout(&arena_ok(&dir, &["match", "--help"]));
+    let config = |run: &str| stdout(&arena_ok(&dir, &["show", run, "--config"]));
+    let flag = |config: &str, key: &str| {
+        config.lines().find_map(|l| l.strip_prefix(&format!("{key} = "))).map(|v| v.trim_matches('"').to_string())
+    };
+    arena_ok(&dir, &["match", "--a", "fhr", "--b", "plain", "--games", "2", "--quiet"]);
+    let first = config("1");
+    for (key, stated) in [
+        ("tc", "2+0.02"),
+        ("concurrency", "2"),
+        ("draw", "movenumber=40,movecount=8,score=10"),
+        ("resign", "movecount=3,score=1000,twosided=true"),
+        ("maxmoves-score", "200"),
+    ] {
+        assert!(help.contains(&format!("[default: {stated}")), "match --help states no default {stated} for {key}");
+        assert_eq!(flag(&first, key).as_deref(), Some(stated), "{key}: {first}");
+    }
+    assert!(help.contains("arena sprt, match and tune: noob_2moves, shuffled]"), "{help}");
+    assert_eq!(flag(&first, "openings").as_deref(), Some("noob_2moves"), "{first}");
+    assert!(flag(&first, "seed").is_some(), "shuffled with a new seed, kept in the run: {first}");
+    assert!(help.contains("[default: 100]"), "{help}");
+    arena_ok(&dir, &["match", "--a", "fhr", "--b", "plain", "--tc", "nodes=50", "--quiet"]);
+    assert_eq!(flag(&config("2"), "games").as_deref(), Some("100"));
+    let elo_help = stdout(&arena_ok(&dir, &["elo", "--help"]));
+    assert!(elo_help.contains("[default: feldmann25;"), "{elo_help}");
+    assert!(elo_help.contains("without it a book given with --openings plays in file order"), "{elo_help}");
+    arena_ok(&dir, &["elo", "--a", "fhr", "--b", "plain", "--games", "2", "--tc", "nodes=50", "--quiet"]);
+    let elo = config("3");
+    assert_eq!((flag(&elo, "openings").as_deref(), flag(&elo, "seed")), (Some("feldmann25"), None), "{elo}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
