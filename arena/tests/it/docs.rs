@@ -590,7 +590,7 @@ fn the_bk_table_is_what_the_suite_prints() {
         let digits = n.to_string();
         let mut out = String::new();
         for (i, c) in digits.chars().enumerate() {
-            if i > 0 && (digits.len() - i) % 3 == 0 {
+            if i > 0 && (digits.len() - i).is_multiple_of(3) {
                 out.push(',');
             }
             out.push(c);
