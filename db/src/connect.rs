@@ -491,11 +491,49 @@ pub fn pool_options<DB: sqlx::Database>() -> PoolOptions<DB> {
     PoolOptions::new().idle_timeout(None).max_lifetime(None)
 }
 
+/// True when `error` is the TLS handshake's: sqlx's own TLS error, or the
+/// I/O error rustls ends a handshake with when it refuses the server's
+/// certificate (`invalid peer certificate: UnknownIssuer`).
+fn tls_failure(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Tls(_) => true,
+        sqlx::Error::Io(io) => io.kind() == std::io::ErrorKind::InvalidData && io.to_string().contains("certificate"),
+        _ => false,
+    }
+}
+
 /// A failure to open `shown`, its cause kept.
 fn open_error(shown: &str, backend: Backend, e: sqlx::Error) -> DbError {
+    if tls_failure(&e) {
+        let cause = match &e {
+            sqlx::Error::Tls(cause) => cause.to_string(),
+            other => postgres_cause(other),
+        };
+        return DbError::Tls { target: shown.to_string(), mode: ssl_mode(shown), cause };
+    }
     match classify(shown, backend, e) {
         DbError::Query { source, .. } => DbError::Open { target: shown.to_string(), cause: source.to_string() },
         other => other,
+    }
+}
+
+/// The `sslmode` of a PostgreSQL URL, libpq's default `prefer` when it
+/// names none.
+fn ssl_mode(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.query_pairs().find(|(key, _)| key == "sslmode").map(|(_, mode)| mode.into_owned()))
+        .unwrap_or_else(|| "prefer".to_string())
+}
+
+/// What to do about a failed TLS handshake under `mode`.
+pub(crate) fn tls_hint(mode: &str) -> &'static str {
+    match mode {
+        "verify-ca" | "verify-full" => {
+            "sslrootcert=FILE must name the certificate authority that signed the server's certificate \
+             (and verify-full, the host the URL names), or sslmode=require encrypts without checking it"
+        }
+        _ => "check the server's ssl settings (ssl = on, its certificate and key)",
     }
 }
 
@@ -574,9 +612,10 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
     // One direct connection first: its error names the problem
     // (refused, unknown host, bad password) at once, where the
     // pool would retry until its timeout.
-    let probe = AnyConnection::connect_with(&options)
-        .await
-        .map_err(|e| DbError::Open { target: shown.into(), cause: postgres_cause(&e) })?;
+    let probe = AnyConnection::connect_with(&options).await.map_err(|e| match tls_failure(&e) {
+        true => open_error(shown, Backend::Postgres, e),
+        false => DbError::Open { target: shown.into(), cause: postgres_cause(&e) },
+    })?;
     probe.close().await.map_err(|e| open_error(shown, Backend::Postgres, e))?;
     let pool = pool_options::<Any>()
         .max_connections(POSTGRES_CONNECTIONS)

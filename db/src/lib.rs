@@ -54,6 +54,17 @@ pub enum DbError {
         /// What went wrong.
         cause: String,
     },
+    /// The TLS handshake with a PostgreSQL server failed: a certificate
+    /// the URL's `sslmode` does not accept, or a server without TLS.
+    #[error("cannot open database '{target}' over TLS (sslmode={mode}): {cause}; {}", crate::connect::tls_hint(mode))]
+    Tls {
+        /// The URL (never with its password).
+        target: String,
+        /// Its `sslmode` (libpq's default, `prefer`, when it names none).
+        mode: String,
+        /// What the TLS library said.
+        cause: String,
+    },
     /// The schema has a migration this arena does not know: a newer arena
     /// wrote the database (a machine of a fleet not yet upgraded).
     #[error(

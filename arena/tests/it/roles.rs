@@ -152,12 +152,17 @@ struct OwnServer {
 impl OwnServer {
     /// Starts it (`.ci/start-postgres PORT`): its URL.
     fn start(port: &'static str) -> Option<(OwnServer, String)> {
+        OwnServer::start_with(port, &[])
+    }
+
+    /// Starts it with `env` (`ARENA_PG_TLS=1`: TLS only): its URL.
+    fn start_with(port: &'static str, env: &[(&str, &str)]) -> Option<(OwnServer, String)> {
         let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/start-postgres");
-        let out = Command::new(&script).arg(port).output().unwrap();
+        let out = Command::new(&script).arg(port).envs(env.iter().copied()).output().unwrap();
         if !out.status.success() {
             let why = String::from_utf8_lossy(&out.stderr).into_owned();
             assert!(std::env::var_os("CI").is_none(), "CI needs a PostgreSQL server of the test's own: {why}");
-            eprintln!("skipping the outage test: {why}");
+            eprintln!("skipping a test of a server of its own: {why}");
             return None;
         }
         let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
@@ -218,5 +223,57 @@ async fn a_worker_rides_out_a_server_restart_and_an_outage_longer_than_its_lease
     let back: Vec<&str> = log.lines().filter(|line| line.starts_with("reconnected to")).collect();
     assert!(!lost.is_empty() && lost.len() == back.len(), "{log}");
     assert!(lost.iter().all(|line| !line.contains(":arena_test@")), "no password: {log}");
+    drop(server);
+}
+
+/// A fleet across an untrusted network: over a server that accepts TLS
+/// alone (`ARENA_PG_TLS=1 .ci/start-postgres 55434`: `hostssl` lines only,
+/// a certificate for 127.0.0.1 signed by a throwaway authority), a run is
+/// created and a worker plays it with `?sslmode=require`, and `show`
+/// agrees; a URL without `sslmode` (libpq's default, `prefer`) gets TLS
+/// too; `sslmode=disable` is refused by the server; `verify-full` accepts
+/// the authority that signed the certificate and refuses another in one
+/// line naming the mode and the fix.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certificate() {
+    let dir = temp_dir("tls");
+    let Some((server, url)) = OwnServer::start_with("55434", &[("ARENA_PG_TLS", "1")]) else { return };
+    let tls = Path::new("/tmp/arena-pg-55434/tls");
+    assert!(tls.join("ca.crt").exists(), "a TLS-only server (its cluster was made without ARENA_PG_TLS?)");
+    let Some(target) = scratch(&format!("{url}?sslmode=require"), "arena_tls").await else { return };
+    let db = url_of(&target);
+    assert!(db.ends_with("?sslmode=require"), "{db}");
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "4", "--tc", "nodes=300", "--no-local"];
+    arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
+    let child = Command::new(ARENA)
+        .args(["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--poll", "1"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let log = finish(child);
+    assert_consistent(&target, 1).await;
+    let show = |url: &str| crate::common::stdout(&arena_ok(&dir, &["show", "1", "--db", url]));
+    assert!(show(&db).contains("games 4 of 4 planned"), "{log}");
+    // libpq's default, prefer: TLS where the server offers it.
+    assert!(show(&db.replace("?sslmode=require", "")).contains("games 4 of 4 planned"));
+    let with = |mode: &str, ca: Option<&str>| {
+        let ca = ca.map(|file| format!("&sslrootcert={}", tls.join(file).display())).unwrap_or_default();
+        db.replace("sslmode=require", &format!("sslmode={mode}{ca}"))
+    };
+    assert!(show(&with("verify-full", Some("ca.crt"))).contains("games 4 of 4 planned"));
+    assert!(show(&with("verify-ca", Some("ca.crt"))).contains("games 4 of 4 planned"));
+    for (url, said) in [
+        (with("disable", None), "no encryption"),
+        (with("verify-full", Some("other-ca.crt")), "over TLS (sslmode=verify-full): "),
+        (with("verify-ca", Some("other-ca.crt")), "sslrootcert=FILE must name the certificate authority"),
+    ] {
+        let out = arena(&dir, &["show", "1", "--db", &url]);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {message}");
+        assert_eq!(message.trim().lines().count(), 1, "{url}: one line: {message}");
+        assert!(message.contains(said) && !message.contains(":arena_test@"), "{url}: '{said}' in {message}");
+    }
     drop(server);
 }
