@@ -78,6 +78,12 @@ impl Estimate {
         }
     }
 
+    /// True when the interval excludes an Elo of 0, which is exactly when
+    /// p < 0.05: what "significant" means in every view.
+    pub fn significant(&self) -> bool {
+        self.elo_ci95.is_some_and(|[low, high]| low.is_some_and(|l| l > 0.0) || high.is_some_and(|h| h < 0.0))
+    }
+
     /// The Elo and its 95 % interval as a point of a curve or a line:
     /// `None` without a two-sided interval.
     pub fn point(&self) -> Option<(f64, [f64; 2])> {
@@ -237,9 +243,7 @@ impl Statistics {
             );
         };
         let score_above = self.score > 0.5;
-        // The interval clear of 0 is the test's rejection, and p < 0.05 with it.
-        let significant = ci[0].is_some_and(|low| low > 0.0) || ci[1].is_some_and(|high| high < 0.0);
-        if significant {
+        if estimate.significant() {
             let (stronger, weaker) = if score_above { (a, b) } else { (b, a) };
             return format!("{stronger} is stronger than {weaker} at 5 % significance ({})", p_equals(p));
         }

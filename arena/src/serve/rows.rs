@@ -314,13 +314,11 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
 /// `fhr stronger`, `not significant`, `too few pairs`.
 fn short_verdict(statistics: &Statistics, a: &str, b: &str) -> Option<String> {
     let estimate = statistics.estimate.as_ref()?;
-    let Some([low, high]) = estimate.elo_ci95 else { return Some(format!("too few {}", estimate.model.noun())) };
-    Some(if low.is_some_and(|l| l > 0.0) {
-        format!("{a} stronger")
-    } else if high.is_some_and(|h| h < 0.0) {
-        format!("{b} stronger")
-    } else {
-        "not significant".to_string()
+    Some(match (estimate.elo_ci95.is_some(), estimate.significant(), statistics.score > 0.5) {
+        (false, _, _) => format!("too few {}", estimate.model.noun()),
+        (true, true, true) => format!("{a} stronger"),
+        (true, true, false) => format!("{b} stronger"),
+        (true, false, _) => "not significant".to_string(),
     })
 }
 

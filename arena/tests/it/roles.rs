@@ -105,13 +105,10 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "8", "--tc", "nodes=2000", "--no-local"];
     let created = arena_ok(&dir, &[&create[..], &["--db", &owner]].concat());
     assert_eq!(String::from_utf8_lossy(&created.stdout).trim(), "run 1");
-    let child = Command::new(ARENA)
-        .args(["worker", "--db", &worker, "--run", "1", "--concurrency", "2", "--lease", "3", "--poll", "1"])
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_worker(
+        &dir,
+        &["worker", "--db", &worker, "--run", "1", "--concurrency", "2", "--lease", "3", "--poll", "1"],
+    );
     let log = finish(child);
     assert!(!log.contains("refused"), "{log}");
     assert_consistent(&target, 1).await;
@@ -141,6 +138,11 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
     // It reads: the views work as it.
     let shown = arena_ok(&dir, &["show", "1", "--db", &worker]);
     assert!(String::from_utf8_lossy(&shown.stdout).contains("8 games"), "{}", String::from_utf8_lossy(&shown.stdout));
+}
+
+/// `arena worker ARGS…` in `dir`, its stderr kept for [`finish`].
+fn spawn_worker(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(ARENA).args(args).current_dir(dir).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
 }
 
 /// A PostgreSQL server of the test's own, stopped when dropped.
@@ -200,13 +202,10 @@ async fn a_worker_rides_out_a_server_restart_and_an_outage_longer_than_its_lease
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=2000", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
     let lease = 3;
-    let child = Command::new(ARENA)
-        .args(["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--lease", &lease.to_string(), "--poll", "1"])
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_worker(
+        &dir,
+        &["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--lease", &lease.to_string(), "--poll", "1"],
+    );
     pairs_done(&target, 3).await;
     // A restart: every connection ends; the server is back within the pool's wait.
     server.ctl("restart");
@@ -245,13 +244,7 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
     assert!(db.ends_with("?sslmode=require"), "{db}");
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "4", "--tc", "nodes=300", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
-    let child = Command::new(ARENA)
-        .args(["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--poll", "1"])
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_worker(&dir, &["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--poll", "1"]);
     let log = finish(child);
     assert_consistent(&target, 1).await;
     let show = |url: &str| crate::common::stdout(&arena_ok(&dir, &["show", "1", "--db", url]));

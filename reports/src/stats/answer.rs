@@ -219,14 +219,6 @@ impl Answer {
         Some(Answer { basis, samples, games: counts.games(), score, elo, decisive, inference, sigma: variance.sqrt() })
     }
 
-    /// The answer of a run's counts: pairs when it was played as pairs.
-    pub fn of_run(wdl: (u64, u64, u64), pentanomial: Option<[u64; 5]>) -> Option<Answer> {
-        match pentanomial {
-            Some(p) => Answer::of(&Counts::Pentanomial(p)),
-            None => Answer::of(&Counts::Trinomial { wins: wdl.0, draws: wdl.1, losses: wdl.2 }),
-        }
-    }
-
     /// The Elo as every view prints it: `+12.3 [+1.2, +23.9]`,
     /// `> +506.7 (all won)`, or `+77.7 (too few pairs for an interval)`.
     pub fn elo_text(&self) -> String {
