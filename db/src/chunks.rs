@@ -137,8 +137,9 @@ impl Db {
         self.insert_suite_results(&mut tx, chunk.run, results).await?;
         let status = if complete { "done" } else { "pending" };
         tx.execute(
-            sqlx::query(sql("UPDATE suite_chunks SET status = ?, lease_until = NULL WHERE id = ?"))
+            sqlx::query(sql("UPDATE suite_chunks SET status = ?, lease_until = NULL, lease_key = ? WHERE id = ?"))
                 .bind(status)
+                .bind(self.lease_key())
                 .bind(chunk.id),
         )
         .await?;

@@ -39,6 +39,18 @@ pub struct Db {
     shown: String,
     /// The SQLite file's URL, for [`Db::reader`].
     sqlite_url: Option<String>,
+    /// The secret this process claims leases with on PostgreSQL (the server
+    /// keeps its SHA-256: migration `0015_worker_guards`); `None` on SQLite.
+    pub(crate) lease_key: Option<std::sync::Arc<str>>,
+}
+
+/// 32 random bytes from the operating system, as hex: the key of the leases
+/// this process claims.
+fn new_lease_key() -> Result<std::sync::Arc<str>, DbError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| DbError::Unexpected(format!("no random numbers from the operating system: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect::<String>().into())
 }
 
 /// What a failed statement means for the user, as [`classify`] sorts it.
@@ -306,7 +318,11 @@ impl Db {
                 let _ = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)").execute(&pool).await;
             }
         }
-        let db = Db { pool, backend, shown, sqlite_url };
+        let lease_key = match backend {
+            Backend::Postgres => Some(new_lease_key()?),
+            Backend::Sqlite => None,
+        };
+        let db = Db { pool, backend, shown, sqlite_url, lease_key };
         let tx = db.write().await?;
         tx.commit().await?;
         // Runs stored before their counts were kept get them now (once).
@@ -332,7 +348,13 @@ impl Db {
         .map_err(|e| open_error(&self.shown, Backend::Sqlite, e))?;
         let pragmas = vec![format!("PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}"), "PRAGMA query_only = ON".into()];
         let pool = sqlite_pool(options, pragmas, &self.shown).await?;
-        Ok(Db { pool, backend: self.backend, shown: self.shown.clone(), sqlite_url: self.sqlite_url.clone() })
+        Ok(Db {
+            pool,
+            backend: self.backend,
+            shown: self.shown.clone(),
+            sqlite_url: self.sqlite_url.clone(),
+            lease_key: self.lease_key.clone(),
+        })
     }
 
     /// Closes the connections (checkpointing SQLite's write-ahead log).

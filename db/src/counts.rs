@@ -14,7 +14,6 @@ use std::collections::BTreeMap;
 use model::Latencies;
 
 use crate::conn::{Cells, Conn};
-use crate::dialect::Backend;
 use crate::{Db, DbError};
 
 /// Which games a statement counts: those of one pair, or of a run's finished pairs.
@@ -47,56 +46,18 @@ const OVERHEADS_PER_INSERT: usize = 500;
 
 impl Db {
     /// Adds the two games of finished pair `pair` of run `run` to the run's
-    /// counts, in `tx`, which has just marked the pair done, and keeps the
-    /// SPRT's `llr` after it in the pair's row; `overheads`: whether either
-    /// game measured move overheads (else they are not read). On PostgreSQL
-    /// all but the overheads are one statement (the upserts as
-    /// data-modifying `WITH` clauses; each reads the pair's and games' rows,
-    /// none another's table): the finishing transaction holds its run's row
-    /// meanwhile, and every round trip in it is a wait for the run's other
-    /// finishers.
+    /// counts, in `tx`, which has just marked the pair done (SQLite: on
+    /// PostgreSQL the server's `arena_finish_pair` counts the same);
+    /// `overheads`: whether either game measured move overheads (else they
+    /// are not read).
     pub(crate) async fn count_finished(
         &self,
         tx: &mut Conn<'_>,
         run: i64,
         pair: i64,
-        llr: Option<f64>,
         overheads: bool,
     ) -> Result<(), DbError> {
-        let games = Games::Pair(pair);
-        let set_llr = "UPDATE pairs SET llr = ? WHERE id = ?";
-        match self.backend {
-            Backend::Postgres => {
-                let statements = match llr {
-                    Some(_) => count_statements(run, games, "(SELECT llr FROM l)"),
-                    None => count_statements(run, games, "MAX(p.llr)"),
-                };
-                let mut clauses: Vec<String> =
-                    statements.iter().enumerate().map(|(i, (text, _))| format!("c{i} AS ({text})")).collect();
-                if llr.is_some() {
-                    clauses.insert(0, format!("l AS ({set_llr} RETURNING llr)"));
-                }
-                let text = format!("WITH {} SELECT 1", clauses.join(", "));
-                let mut query = sqlx::query(self.backend.sql(&text));
-                if let Some(llr) = llr {
-                    query = query.bind(llr).bind(pair);
-                }
-                for value in statements.iter().flat_map(|(_, binds)| binds.iter().copied()) {
-                    query = query.bind(value);
-                }
-                tx.execute(query).await?;
-                if overheads {
-                    self.add_overheads(tx, run, games).await?;
-                }
-                Ok(())
-            }
-            Backend::Sqlite => {
-                if let Some(llr) = llr {
-                    tx.execute(sqlx::query(self.backend.sql(set_llr)).bind(llr).bind(pair)).await?;
-                }
-                self.add_counts(tx, run, games, overheads).await
-            }
-        }
+        self.add_counts(tx, run, Games::Pair(pair), overheads).await
     }
 
     /// Fills the counts of every run stored before they were kept, a run per
@@ -143,7 +104,7 @@ impl Db {
     /// Adds `games` to run `run`'s `run_pairs`, `run_progress`, `run_games`,
     /// `run_engine_totals` and, with `overheads`, `run_overheads`.
     async fn add_counts(&self, tx: &mut Conn<'_>, run: i64, games: Games, overheads: bool) -> Result<(), DbError> {
-        for (text, binds) in &count_statements(run, games, "MAX(p.llr)") {
+        for (text, binds) in &count_statements(games) {
             let mut query = sqlx::query(self.backend.sql(text));
             for value in binds {
                 query = query.bind(*value);
@@ -204,67 +165,51 @@ impl Db {
 }
 
 /// The statements that add `games` of run `run` to the run's counts but its
-/// overheads, each with its parameters; `pair_llr` is where a finished
-/// pair's LLR is read (its row, or the `WITH` clause that sets it in the
-/// same statement, whose row the others do not see).
-fn count_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<i64>)> {
-    let mut statements = pair_statements(run, games, pair_llr);
+/// overheads, each with its parameters.
+fn count_statements(games: Games) -> Vec<(String, Vec<i64>)> {
+    let mut statements = pair_statements(games);
     statements.extend(game_statements(games));
     statements
 }
 
 /// The statements of [`count_statements`] that count pairs: the run's pair
-/// results by machine, and by block of finishing order with the LLR after
-/// each block.
-fn pair_statements(run: i64, games: Games, pair_llr: &str) -> Vec<(String, Vec<i64>)> {
+/// results by machine, and by block of finishing order. (The LLR after each
+/// block is not stored: the report computes it from these counts.)
+fn pair_statements(games: Games) -> Vec<(String, Vec<i64>)> {
     let id = games.id();
     let pairs = match games {
         Games::Pair(_) => "p.id = ?",
         Games::Run(_) => "p.run_id = ? AND p.status = 'done'",
     };
-    let mut statements = vec![(
-        format!(
-            "INSERT INTO run_pairs (run_id, engine_a, engine_b, machine, result0, result1, pairs) \
-             SELECT p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1, COUNT(*) \
-             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL \
-             GROUP BY p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1 \
-             ON CONFLICT (run_id, engine_a, engine_b, machine, result0, result1) \
-             DO UPDATE SET pairs = run_pairs.pairs + excluded.pairs"
-        ),
-        vec![id],
-    )];
     let block = model::PROGRESS_BLOCK;
-    let progress = |llr: &str, set_llr: &str, max_llr: &str| {
-        format!(
-            "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq{llr}) \
-             SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
-             p.result0, p.result1, COUNT(*), MAX(p.finished_seq){max_llr} \
-             FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL AND p.finished_seq IS NOT NULL \
-             GROUP BY p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
-             p.result0, p.result1 \
-             ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
-             DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, last_seq = excluded.last_seq{set_llr}",
-        )
-    };
-    match games {
-        // The pair just finished is the last of its block: the LLR after it is its own.
-        Games::Pair(_) => {
-            statements.push((progress(", llr", ", llr = excluded.llr", &format!(", {pair_llr}")), vec![id]));
-        }
-        Games::Run(_) => {
-            statements.push((progress("", "", ""), vec![id]));
-            // The LLR after each row's last pair, read from that pair's row.
-            statements.push((
-                format!(
-                    "UPDATE run_progress SET llr = (SELECT llr FROM pairs WHERE run_id = run_progress.run_id \
-                     AND finished_seq = run_progress.last_seq) \
-                     WHERE run_id = ? AND last_seq IN (SELECT p.finished_seq FROM pairs p WHERE {pairs})"
-                ),
-                vec![run, id],
-            ));
-        }
-    }
-    statements
+    vec![
+        (
+            format!(
+                "INSERT INTO run_pairs (run_id, engine_a, engine_b, machine, result0, result1, pairs) \
+                 SELECT p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1, COUNT(*) \
+                 FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL \
+                 GROUP BY p.run_id, p.engine_a, p.engine_b, COALESCE(p.machine, ''), p.result0, p.result1 \
+                 ON CONFLICT (run_id, engine_a, engine_b, machine, result0, result1) \
+                 DO UPDATE SET pairs = run_pairs.pairs + excluded.pairs"
+            ),
+            vec![id],
+        ),
+        (
+            format!(
+                "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq) \
+                 SELECT p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+                 p.result0, p.result1, COUNT(*), MAX(p.finished_seq) \
+                 FROM pairs p WHERE {pairs} AND p.result0 IS NOT NULL AND p.result1 IS NOT NULL \
+                 AND p.finished_seq IS NOT NULL \
+                 GROUP BY p.run_id, (p.finished_seq - 1) / {block}, p.engine_a, p.engine_b, COALESCE(p.machine, ''), \
+                 p.result0, p.result1 \
+                 ON CONFLICT (run_id, block, engine_a, engine_b, machine, result0, result1) \
+                 DO UPDATE SET pairs = run_progress.pairs + excluded.pairs, \
+                 last_seq = excluded.last_seq"
+            ),
+            vec![id],
+        ),
+    ]
 }
 
 /// The statements of [`count_statements`] that count games: results and

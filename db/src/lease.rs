@@ -253,7 +253,20 @@ impl Db {
         })?;
 
         let add = Tally::of_pair(first, game.result);
-        let (counts, pairs_left) = self.pair_done(&mut tx, pair, &add).await?;
+        let (counts, pairs_left) = match self.backend {
+            // The server finishes the pair and derives every count from its
+            // games (migration `0015_worker_guards`): a worker's role writes
+            // no count table.
+            Backend::Postgres => match self.finish_on_server(&mut tx, pair).await? {
+                Some(finished) => finished,
+                None => return Ok(None),
+            },
+            Backend::Sqlite => {
+                let done = self.pair_done(&mut tx, pair, &add).await?;
+                self.count_finished(&mut tx, pair.run, pair.id, overheads).await?;
+                done
+            }
+        };
         let sprt = judge(&counts);
         let theta = match tune {
             Some(step) => {
@@ -262,28 +275,62 @@ impl Db {
             }
             None => None,
         };
-        self.count_finished(&mut tx, pair.run, pair.id, sprt.as_ref().map(|step| step.llr), overheads).await?;
 
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
-        let verdict = match sprt.as_ref().and_then(|step| step.verdict) {
-            Some(verdict) => {
-                self.skip_pairs_left(&mut tx, pair.run).await?;
-                Some(Some(verdict))
-            }
+        let decided = sprt.as_ref().and_then(|step| step.verdict);
+        let verdict = match decided {
+            Some(verdict) => Some(Some(verdict)),
             None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
         };
         if let Some(verdict) = &verdict {
             let sql = "UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?";
             tx.execute(sqlx::query(self.backend.sql(sql)).bind(verdict.map(Verdict::as_str)).bind(pair.run)).await?;
         }
+        // After the run's status: a worker's role skips only the pairs of a
+        // run that no longer runs.
+        if decided.is_some() {
+            self.skip_pairs_left(&mut tx, pair.run).await?;
+        }
         tx.commit().await?;
         Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
     }
 
-    /// Marks `pair` done and adds `add` to its pairing's tally: the tally
-    /// as it now stands, and whether any other pair of the run is left. One
-    /// statement on PostgreSQL (the pair's update a `WITH` clause); the
-    /// pair is still running in the statement's snapshot.
+    /// The key this process claims leases with (PostgreSQL), bound where a
+    /// statement writes a pair, a suite chunk or a game.
+    pub(crate) fn lease_key(&self) -> Option<String> {
+        self.lease_key.as_deref().map(str::to_owned)
+    }
+
+    /// Finishes `pair` on PostgreSQL by the server's `arena_finish_pair`,
+    /// which checks this process's claim and key and derives the pair's
+    /// results and every count of its run from the stored games: the
+    /// pairing's tally as it now stands and whether another pair of the run
+    /// is left; `None` when the claim is lost.
+    async fn finish_on_server(
+        &self,
+        tx: &mut Conn<'_>,
+        pair: &ClaimedPair,
+    ) -> Result<Option<(PairingCounts, bool)>, DbError> {
+        let row = tx
+            .fetch_optional(
+                sqlx::query(self.backend.sql("SELECT * FROM arena_finish_pair(?, ?, ?)"))
+                    .bind(pair.id)
+                    .bind(pair.claim)
+                    .bind(self.lease_key()),
+            )
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let counts = PairingCounts {
+            engine_a: pair.plan.engine_a.clone(),
+            engine_b: pair.plan.engine_b.clone(),
+            tally: stored_tally(&row)?,
+        };
+        Ok(Some((counts, row.cell::<i64>("open_pairs")? > 0)))
+    }
+
+    /// Marks `pair` done and adds `add` to its pairing's tally (SQLite;
+    /// PostgreSQL: [`Db::finish_on_server`]): the tally as it now stands,
+    /// and whether any other pair of the run is left.
     async fn pair_done(
         &self,
         tx: &mut Conn<'_>,
@@ -295,6 +342,7 @@ impl Db {
             "UPDATE pairs SET status = 'done', {PAIR_RESULTS}, \
              finished_seq = (SELECT COALESCE(MAX(finished_seq), 0) + 1 FROM pairs WHERE run_id = ?) WHERE id = ?"
         );
+        tx.execute(sqlx::query(self.backend.sql(&done)).bind(pair.run).bind(pair.id)).await?;
         let tally = "INSERT INTO tallies (run_id, engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4) \
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (run_id, engine_a, engine_b) DO UPDATE SET \
              wins = tallies.wins + excluded.wins, draws = tallies.draws + excluded.draws, \
@@ -302,17 +350,8 @@ impl Db {
              p2 = tallies.p2 + excluded.p2, p3 = tallies.p3 + excluded.p3, p4 = tallies.p4 + excluded.p4 \
              RETURNING wins, draws, losses, p0, p1, p2, p3, p4, \
              (SELECT COUNT(*) FROM (SELECT 1 FROM pairs WHERE run_id = ? AND status IN ('pending', 'running') \
-                 AND id <> ? LIMIT 1) l) AS open_pairs";
-        let fused = self.backend == Backend::Postgres;
-        if !fused {
-            let done = self.backend.sql(&done);
-            tx.execute(sqlx::query(done).bind(pair.run).bind(pair.id)).await?;
-        }
-        let mut query = match fused {
-            true => sqlx::query(self.backend.sql(&format!("WITH d AS ({done}) {tally}"))).bind(pair.run).bind(pair.id),
-            false => sqlx::query(self.backend.sql(tally)),
-        };
-        query = query
+                 LIMIT 1) l) AS open_pairs";
+        let mut query = sqlx::query(self.backend.sql(tally))
             .bind(pair.run)
             .bind(&pair.plan.engine_a)
             .bind(&pair.plan.engine_b)
@@ -322,7 +361,7 @@ impl Db {
         for n in add.pentanomial {
             query = query.bind(wide(n));
         }
-        let row = tx.fetch_one(query.bind(pair.run).bind(pair.id)).await?;
+        let row = tx.fetch_one(query.bind(pair.run)).await?;
         let counts = PairingCounts {
             engine_a: pair.plan.engine_a.clone(),
             engine_b: pair.plan.engine_b.clone(),
@@ -403,8 +442,8 @@ impl Db {
             Free::Expired => "q.status = 'running' AND q.lease_until < {now_ms}",
         };
         connection.fetch_optional(sqlx::query(self.backend.sql(&format!(
-            "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ? \
-             WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
+            "UPDATE {table} SET status = 'running', claims = claims + 1, worker = ?, lease_until = {{now_ms}} + ?, \
+             lease_key = ? WHERE id = (SELECT q.id FROM {table} q WHERE q.run_id = ? AND {free} \
                  AND EXISTS (SELECT 1 FROM runs r WHERE r.id = ? AND r.status = 'running') \
                  AND NOT EXISTS (SELECT 1 FROM run_machines m WHERE m.run_id = ? AND m.machine = ? \
                      AND m.set_aside <> '') \
@@ -413,6 +452,7 @@ impl Db {
         )))
         .bind(worker)
         .bind(millis(lease))
+        .bind(self.lease_key())
         .bind(run)
         .bind(run)
         .bind(run)
@@ -429,14 +469,20 @@ impl Db {
     async fn renew_now(&self, queue: Queue, id: i64, claim: i64, lease: Duration) -> Result<bool, DbError> {
         let table = queue.table();
         let mut tx = self.write().await?;
-        let renewed = tx.execute(sqlx::query(self.backend.sql(&format!(
-            "UPDATE {table} SET lease_until = {{now_ms}} + ? WHERE id = ? AND claims = ? AND status = 'running' \
+        let renewed = tx
+            .execute(
+                sqlx::query(self.backend.sql(&format!(
+                    "UPDATE {table} SET lease_until = {{now_ms}} + ?, lease_key = ? WHERE id = ? AND claims = ? \
+             AND status = 'running' \
              AND EXISTS (SELECT 1 FROM runs r WHERE r.id = {table}.run_id AND r.status = 'running')"
-        )))
-        .bind(millis(lease))
-        .bind(id)
-        .bind(claim)).await?
-        .rows_affected();
+                )))
+                .bind(millis(lease))
+                .bind(self.lease_key())
+                .bind(id)
+                .bind(claim),
+            )
+            .await?
+            .rows_affected();
         tx.commit().await?;
         Ok(renewed == 1)
     }
@@ -456,10 +502,10 @@ impl Db {
                 self.delete_games_of_pair(&mut tx, id).await?;
             }
             tx.execute(
-                sqlx::query(
-                    self.backend
-                        .sql(&format!("UPDATE {table} SET status = 'pending', lease_until = NULL WHERE id = ?")),
-                )
+                sqlx::query(self.backend.sql(&format!(
+                    "UPDATE {table} SET status = 'pending', lease_until = NULL, lease_key = ? WHERE id = ?"
+                )))
+                .bind(self.lease_key())
                 .bind(id),
             )
             .await?;
@@ -515,9 +561,9 @@ impl Db {
              opening, opening_moves, opening_san, started_ms, finished_ms, io_log, machine, lost_ms, tc_scale, \
              white_overheads, black_overheads, white_moves, white_time_ms, white_depth_sum, white_depth_moves, white_nodes_sum, white_nodes_moves, \
              white_nps_sum, white_nps_moves, white_seldepth_sum, white_seldepth_moves, black_moves, black_time_ms, black_depth_sum, black_depth_moves, \
-             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, black_seldepth_sum, black_seldepth_moves) \
+             black_nodes_sum, black_nodes_moves, black_nps_sum, black_nps_moves, black_seldepth_sum, black_seldepth_moves, lease_key) \
              SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, \
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? \
              WHERE EXISTS (SELECT 1 FROM pairs WHERE id = ? AND claims = ? AND status = 'running' {for_update})";
         // The first game's result and overheads, for the second game's finish.
         let first = "(SELECT result FROM games WHERE pair_id = ? AND game_in_pair = 0) AS first_result, \
@@ -531,7 +577,7 @@ impl Db {
             false => format!("{insert} RETURNING id, {first}"),
         };
         let mut query = bind_game(sqlx::query(self.backend.sql(&text)), pair, game_in_pair, game);
-        query = query.bind(pair.id).bind(pair.claim);
+        query = query.bind(self.lease_key()).bind(pair.id).bind(pair.claim);
         let moves = match with_moves {
             true => {
                 query = query.bind(packed);

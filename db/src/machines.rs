@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use model::{Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
 
 use crate::conn::{Cells, Conn};
+use crate::dialect::Backend;
 use crate::runs::delete_games_of;
 use crate::{Db, DbError};
 
@@ -186,7 +187,13 @@ impl Db {
                 .bind(machine),
             )
             .await?;
-            if leave_out {
+            if leave_out && self.backend == Backend::Postgres {
+                // The server takes the machine's pairs out of the tallies
+                // (migration `0015_worker_guards`): a worker's role writes
+                // no count table.
+                tx.execute(sqlx::query(sql("SELECT 1 AS done FROM arena_leave_out(?, ?)")).bind(run).bind(machine))
+                    .await?;
+            } else if leave_out {
                 let counts = self.counts_of_machine(&mut tx, run, machine).await?;
                 self.add_to_tallies(&mut tx, run, &counts, -1).await?;
                 tx.execute(

@@ -35,7 +35,7 @@ impl Db {
         let rows = self
             .rows_of_run(
                 &format!(
-                    "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine \
+                    "SELECT idx, engine_a, engine_b, opening_name, finished_seq, result0, result1, machine \
                      FROM pairs {which}"
                 ),
                 run,
@@ -50,7 +50,6 @@ impl Db {
                 engine_b: r.cell("engine_b")?,
                 opening_name: r.cell("opening_name")?,
                 finished_seq: r.cell("finished_seq")?,
-                llr: r.cell("llr")?,
                 results,
                 machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
             });
@@ -67,8 +66,8 @@ impl Db {
     /// A database failure.
     pub async fn replayed_pairs(&self, run: i64) -> Result<Vec<PairOutcome>, DbError> {
         self.each_row_of_run(
-            "SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine FROM \
-             (SELECT idx, engine_a, engine_b, opening_name, finished_seq, llr, result0, result1, machine, \
+            "SELECT idx, engine_a, engine_b, opening_name, finished_seq, result0, result1, machine FROM \
+             (SELECT idx, engine_a, engine_b, opening_name, finished_seq, result0, result1, machine, \
               ROW_NUMBER() OVER (PARTITION BY engine_a, engine_b, fen, opening_moves ORDER BY idx) AS nth \
               FROM pairs WHERE run_id = ? AND status = 'done') played WHERE nth > 1 ORDER BY idx",
             run,
@@ -80,7 +79,6 @@ impl Db {
                     engine_b: r.cell("engine_b")?,
                     opening_name: r.cell("opening_name")?,
                     finished_seq: r.cell::<Option<i64>>("finished_seq")?.unwrap_or(0),
-                    llr: r.cell("llr")?,
                     results,
                     machine: r.cell::<Option<String>>("machine")?.unwrap_or_default(),
                 }))
@@ -97,9 +95,8 @@ impl Db {
     /// A database failure.
     pub async fn progress_counts(&self, run: i64) -> Result<Vec<ProgressCount>, DbError> {
         self.each_row_of_run(
-            // By block only: the report takes a block's LLR from its newest
-            // row whatever their order, and the key's order needs no sort.
-            "SELECT block, engine_a, engine_b, machine, result0, result1, pairs, last_seq, llr \
+            // By block only: the key's order needs no sort.
+            "SELECT block, engine_a, engine_b, machine, result0, result1, pairs, last_seq \
              FROM run_progress WHERE run_id = ? ORDER BY block",
             run,
             |r| {
@@ -114,7 +111,6 @@ impl Db {
                         pairs: u64::try_from(r.cell::<i64>("pairs")?).unwrap_or(0),
                     },
                     last_seq: r.cell("last_seq")?,
-                    llr: r.cell("llr")?,
                 }))
             },
         )

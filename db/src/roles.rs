@@ -2,41 +2,40 @@
 //! make a login role a worker's. The owner (the role that created the
 //! tables and runs the migrations) creates runs; a worker role reads
 //! everything, claims and renews the leases of unfinished pairs and suite
-//! chunks, stores the games of the pairs it holds (and the counts that go
-//! with them while their run is running), and nothing else: no DELETE but
-//! of the games of a pair not done, no UPDATE of a game, a finished pair, a
-//! finished run, a run's spec or engines, no DDL. The server enforces it:
-//! the worker role owns nothing, and a table's owner alone bypasses its
-//! policies.
+//! chunks, stores the games of the pairs it holds, and nothing else: no
+//! DELETE but of the games of a pair not done, no UPDATE of a game, a
+//! finished pair, a finished run, a run's spec or engines, no DDL, and no
+//! write to a count table at all: a pair is finished by the server's
+//! `arena_finish_pair` (migration `0015_worker_guards`), which checks that
+//! the caller holds the pair (the key it claimed it with) and derives every
+//! count from the pair's stored games. The server enforces it: the worker
+//! role owns nothing, and a table's owner alone bypasses its policies.
 
 use crate::conn::Cells;
 use crate::{Db, DbError};
 
-/// The counts kept beside a run's pairs, written as pairs finish: a worker
-/// adds to them while the run is running.
-const RUN_COUNTS: [&str; 8] = [
-    "tallies",
-    "run_pairs",
-    "run_games",
-    "run_engine_totals",
-    "run_overheads",
-    "run_progress",
-    "run_machines",
-    "tune_iterations",
-];
+/// The counts kept beside a run's pairs: a worker reads them and never
+/// writes them (the server's functions do, as the owner).
+const RUN_COUNTS: [&str; 6] =
+    ["tallies", "run_pairs", "run_games", "run_engine_totals", "run_overheads", "run_progress"];
 
-/// What a worker may write, by table, besides the counts: the statement's
-/// grants and its policies (`{running}`: the row's run is running).
-const WRITES: [(&str, &str, &[&str]); 10] = [
+/// The server's functions a worker runs: finishing a pair it holds, and
+/// taking a machine set aside out of the tallies.
+const FUNCTIONS: [&str; 2] = ["arena_finish_pair(BIGINT, BIGINT, TEXT)", "arena_leave_out(BIGINT, TEXT)"];
+
+/// What a worker may write, by table: the statement's grants and its
+/// policies (`{running}`: the row's run is running). Who holds a pair or a
+/// chunk is checked by the tables' triggers (the claim's key).
+const WRITES: [(&str, &str, &[&str]); 12] = [
     (
         "pairs",
-        "UPDATE (status, finished_seq, llr, lease_until, claims, worker, result0, result1, machine)",
+        "UPDATE (status, lease_until, claims, worker, lease_key)",
         &["FOR UPDATE USING (status IN ('pending', 'running')) \
-           WITH CHECK (status IN ('pending', 'running', 'done', 'skipped'))"],
+           WITH CHECK (status IN ('pending', 'running', 'skipped'))"],
     ),
     (
         "suite_chunks",
-        "UPDATE (status, lease_until, claims, worker)",
+        "UPDATE (status, lease_until, claims, worker, lease_key)",
         &["FOR UPDATE USING (status IN ('pending', 'running')) WITH CHECK (status IN ('pending', 'running', 'done'))"],
     ),
     (
@@ -59,7 +58,19 @@ const WRITES: [(&str, &str, &[&str]); 10] = [
     ("engine_identities", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
     ("suite_results", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
     ("workers", "INSERT, UPDATE", &["FOR INSERT WITH CHECK (true)", "FOR UPDATE USING (true)"]),
+    // A machine's speed and standing in a run, as the run's processes measure them.
+    (
+        "run_machines",
+        "INSERT, UPDATE",
+        &["FOR INSERT WITH CHECK ({running})", "FOR UPDATE USING ({running}) WITH CHECK ({running})"],
+    ),
+    // The tuning steps (θ), each moved by the process that finished its pair.
+    ("tune_iterations", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
 ];
+
+/// Policies a worker's role had in earlier layouts, dropped when the
+/// statements are applied again.
+const OLD_POLICIES: usize = 4;
 
 /// The policies of a game's rows in `table` (`game_id`): neither stored
 /// nor taken back once its pair is done. (The insert cannot ask for a held
@@ -118,16 +129,10 @@ pub fn worker_role_sql(schema: &str, role: &str) -> Result<Vec<String>, BadIdent
         };
         policies.push((table.to_string(), rules));
     }
-    for table in RUN_COUNTS {
-        sql.push(format!("GRANT INSERT, UPDATE ON {schema}.{table} TO {role}"));
-        let running = running(table);
-        policies.push((
-            table.to_string(),
-            vec![
-                format!("FOR INSERT WITH CHECK ({running})"),
-                format!("FOR UPDATE USING ({running}) WITH CHECK ({running})"),
-            ],
-        ));
+    // Read only: row-level security on, no policy but reading.
+    policies.extend(RUN_COUNTS.iter().map(|table| (table.to_string(), Vec::new())));
+    for function in FUNCTIONS {
+        sql.push(format!("GRANT EXECUTE ON FUNCTION {schema}.{function} TO {role}"));
     }
     for (table, rules) in policies {
         let table = format!("{schema}.{table}");
@@ -135,8 +140,10 @@ pub fn worker_role_sql(schema: &str, role: &str) -> Result<Vec<String>, BadIdent
         // Every role the grants let read reads every row.
         sql.push(format!("DROP POLICY IF EXISTS arena_read ON {table}"));
         sql.push(format!("CREATE POLICY arena_read ON {table} FOR SELECT USING (true)"));
-        for (index, rule) in rules.iter().enumerate() {
+        for index in 0..OLD_POLICIES.max(rules.len()) {
             sql.push(format!("DROP POLICY IF EXISTS arena_worker_{index} ON {table}"));
+        }
+        for (index, rule) in rules.iter().enumerate() {
             sql.push(format!("CREATE POLICY arena_worker_{index} ON {table} {rule}"));
         }
     }
@@ -202,10 +209,26 @@ mod tests {
     #[test]
     fn every_table_a_worker_writes_has_row_level_security() {
         let sql = worker_role_sql("public", "w").unwrap();
-        for statement in sql.iter().filter(|s| s.starts_with("GRANT") && s.contains(" ON \"public\".")) {
+        for statement in
+            sql.iter().filter(|s| s.starts_with("GRANT") && !s.contains(" FUNCTION ") && s.contains(" ON \"public\"."))
+        {
             let table = statement.split(" ON ").nth(1).unwrap().split(' ').next().unwrap();
             assert!(sql.contains(&format!("ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")), "{table}");
         }
         assert!(!sql.iter().any(|s| s.contains("DELETE") && (s.contains(".runs ") || s.contains(".tallies "))));
+    }
+
+    #[test]
+    fn a_worker_is_granted_no_write_of_a_count_table() {
+        let sql = worker_role_sql("public", "w").unwrap();
+        for table in RUN_COUNTS {
+            let grants: Vec<&String> =
+                sql.iter().filter(|s| s.starts_with("GRANT") && s.contains(&format!("\"public\".{table} "))).collect();
+            assert!(grants.is_empty(), "{table}: {grants:?}");
+            assert!(sql.contains(&format!("CREATE POLICY arena_read ON \"public\".{table} FOR SELECT USING (true)")));
+            assert!(
+                !sql.iter().any(|s| s.starts_with("CREATE POLICY arena_worker") && s.contains(&format!(".{table} ")))
+            );
+        }
     }
 }

@@ -317,8 +317,6 @@ pub struct PairOutcome {
     pub results: [GameResult; 2],
     /// Order of finishing.
     pub finished_seq: i64,
-    /// SPRT LLR after this pair.
-    pub llr: Option<f64>,
     /// The machine that played it (empty for pairs stored before it was kept).
     pub machine: String,
 }
@@ -368,7 +366,8 @@ impl PairCount {
 }
 
 /// Finished pairs of one block of finishing order counted alike: what a
-/// large run's Elo and LLR curves are drawn from instead of every pair.
+/// large run's Elo and LLR curves are drawn from instead of every pair (the
+/// LLR computed from the counts, never stored).
 /// Block `b` holds the pairs finished `b × PROGRESS_BLOCK + 1` to
 /// `(b + 1) × PROGRESS_BLOCK`.
 #[derive(Clone, Debug, PartialEq)]
@@ -377,8 +376,6 @@ pub struct ProgressCount {
     pub block: i64,
     /// The pairs counted alike.
     pub count: PairCount,
-    /// The LLR of the run's SPRT after the block's last pair of this kind.
-    pub llr: Option<f64>,
     /// The finishing place of the block's last pair of this kind.
     pub last_seq: i64,
 }

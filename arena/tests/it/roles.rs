@@ -1,15 +1,16 @@
 //! What a machine may do to a shared PostgreSQL database, through the
 //! `arena` binary: a worker connected with a worker's role (`arena roles`)
 //! plays a run to its end and the server refuses it a `DELETE` of runs, an
-//! `UPDATE` of a stored game and a `DROP TABLE`; and a worker whose server
-//! restarts, or goes away for longer than a lease, ends its run with every
-//! planned pair exactly once and says on one line what happened and when
-//! it reconnected.
+//! `UPDATE` of a stored game and a `DROP TABLE`, and on a running run any
+//! write of a count and any step of a pair another process holds; and a
+//! worker whose server restarts, crashes, or goes away for longer than a
+//! lease, ends its run with every planned pair exactly once and says on
+//! one line what happened and when it reconnected.
 //!
 //! The roles test uses the tests' server (`ARENA_TEST_POSTGRES`, or the one
 //! `.ci/start-postgres` starts; its role may create roles). The outage test
 //! starts a server of its own on port 55433 with `.ci/start-postgres`, which
-//! it restarts and stops. Without them the tests are skipped with a printed
+//! it restarts, crashes and stops. Without them the tests are skipped with a printed
 //! reason, except under CI (`CI` set), where that fails.
 
 use crate::common::{ARENA, arena, arena_ok, temp_dir};
@@ -116,19 +117,24 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
     assert_eq!(count(&target, done).await, 4);
 
     // The server refuses the worker's role what the layout leaves out.
-    for sql in ["DELETE FROM runs", "UPDATE games SET result = '0-1'", "DROP TABLE games", "TRUNCATE tallies"] {
+    for sql in [
+        "DELETE FROM runs",
+        "UPDATE games SET result = '0-1'",
+        "DROP TABLE games",
+        "TRUNCATE tallies",
+        "UPDATE tallies SET wins = wins + 100",
+        "UPDATE run_games SET games = 0",
+    ] {
         assert_eq!(execute(&worker, sql).await, Err("42501".into()), "{sql}");
     }
     // Finished rows are out of its reach: none changes.
     let wins = "SELECT CAST(SUM(wins) AS BIGINT) FROM tallies";
     let before = count(&target, wins).await;
     for sql in [
-        "UPDATE tallies SET wins = wins + 100",
         "UPDATE pairs SET status = 'pending'",
         "UPDATE runs SET status = 'running'",
         "DELETE FROM games",
         "DELETE FROM packed_moves",
-        "UPDATE run_games SET games = 0",
     ] {
         assert_eq!(execute(&worker, sql).await, Ok(0), "{sql}");
     }
@@ -136,6 +142,93 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
     assert_eq!(count(&target, done).await, 4);
     assert_eq!(count(&target, "SELECT COUNT(*) FROM games").await, 8);
     // It reads: the views work as it.
+    let shown = arena_ok(&dir, &["show", "1", "--db", &worker]);
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("8 games"), "{}", String::from_utf8_lossy(&shown.stdout));
+}
+
+/// What a worker's role can do to a running run's result by hand, with the
+/// server's own refusals: it writes no count table (each INSERT and UPDATE
+/// refused), marks no pair done, and cannot renew, give back, take over,
+/// store a game for or finish a pair another process holds (the claim's
+/// key, whose hash alone is stored, decides). A worker then plays the run,
+/// and every count equals its games.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_role_cannot_forge_a_running_runs_counts_nor_finish_a_pair_it_does_not_hold() {
+    let dir = temp_dir("forge");
+    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
+    let Some(target) = scratch(&server, "arena_forge").await else { return };
+    let owner = url_of(&target);
+    let create = format!(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{WORKER_ROLE}') THEN \
+         CREATE ROLE {WORKER_ROLE} LOGIN PASSWORD '{WORKER_ROLE}'; END IF; END $$"
+    );
+    execute(&owner, &create).await.expect("the tests' role may create roles (.ci/start-postgres)");
+    let worker = as_user(&owner, WORKER_ROLE, WORKER_ROLE);
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "8", "--tc", "nodes=1500", "--no-local"];
+    arena_ok(&dir, &[&create[..], &["--db", &owner]].concat());
+    arena_ok(&dir, &["roles", "--db", &owner, "--worker", WORKER_ROLE]);
+
+    // The issue's forgeries, and each count table's INSERT and UPDATE.
+    let forged = [
+        "INSERT INTO run_pairs (run_id, engine_a, engine_b, machine, result0, result1, pairs) \
+         VALUES (1, 'fhr', 'plain', 'x', '1-0', '0-1', 1000)",
+        "INSERT INTO run_games (run_id, machine, white, black, result, termination, plies, games) \
+         VALUES (1, 'x', 'fhr', 'plain', '1-0', 'checkmate', 40, 1000)",
+        "INSERT INTO tallies (run_id, engine_a, engine_b, wins, p4) VALUES (1, 'fhr', 'plain', 1000, 500)",
+        "INSERT INTO run_progress (run_id, block, engine_a, engine_b, machine, result0, result1, pairs, last_seq) \
+         VALUES (1, 0, 'fhr', 'plain', 'x', '1-0', '0-1', 1000, 1)",
+        "INSERT INTO run_engine_totals (run_id, engine, moves, time_ms, depth_sum, depth_moves, nodes_sum, nodes_moves, \
+         nps_sum, nps_moves, seldepth_sum, seldepth_moves) VALUES (1, 'fhr', 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)",
+        "INSERT INTO run_overheads (run_id, machine, engine, bucket, moves) VALUES (1, 'x', 'fhr', 3, 1000)",
+        "UPDATE tallies SET wins = wins + 100",
+        "UPDATE run_pairs SET pairs = pairs + 100",
+        "UPDATE run_games SET games = games + 100",
+        "UPDATE run_progress SET pairs = pairs + 100",
+        "UPDATE run_engine_totals SET moves = moves + 100",
+        "UPDATE run_overheads SET moves = moves + 100",
+        // A pair marked done by hand, or skipped while its run runs.
+        "UPDATE pairs SET status = 'done' WHERE run_id = 1",
+        "UPDATE pairs SET status = 'skipped' WHERE run_id = 1 AND status = 'pending'",
+    ];
+    for sql in forged {
+        assert_eq!(execute(&worker, sql).await, Err("42501".into()), "{sql}");
+    }
+
+    // A pair held by an honest process (the db crate as a worker does).
+    let honest = db::Db::open(&Target::Postgres(worker.clone())).await.unwrap();
+    let held = honest.claim_pair(1, "honest:1/0", Duration::from_secs(600)).await.unwrap().unwrap();
+    let (id, claim) = (held.id, held.claim);
+    let game = format!(
+        "INSERT INTO games (run_id, pair_id, game_in_pair, white, black, result, termination, detail, plies, \
+         start_fen, opening, opening_moves, opening_san, started_ms, finished_ms, lease_key) VALUES (1, {id}, 0, \
+         'fhr', 'plain', '1-0', 'checkmate', '', 40, 'startpos', 'x', '', '', 0, 0,"
+    );
+    let stolen = [
+        format!("SELECT * FROM arena_finish_pair({id}, {claim}, 'a guess')"),
+        format!("SELECT * FROM arena_finish_pair({id}, {claim}, NULL)"),
+        format!("UPDATE pairs SET lease_until = lease_until + 1000 WHERE id = {id}"),
+        format!("UPDATE pairs SET lease_until = lease_until + 1000, lease_key = 'a guess' WHERE id = {id}"),
+        format!("UPDATE pairs SET status = 'pending', lease_until = NULL WHERE id = {id}"),
+        format!("UPDATE pairs SET claims = claims + 1, worker = 'thief:1/0' WHERE id = {id}"),
+        // A made-up game for the held pair, with and without a guessed key.
+        format!("{game} NULL)"),
+        format!("{game} 'a guess')"),
+    ];
+    for sql in &stolen {
+        assert_eq!(execute(&worker, sql).await, Err("42501".into()), "{sql}");
+    }
+    let held_now = format!("SELECT COUNT(*) FROM pairs WHERE id = {id} AND status = 'running' AND claims = {claim}");
+    assert_eq!(count(&target, &held_now).await, 1, "the pair is still the honest process's");
+    assert_eq!(count(&target, "SELECT COUNT(*) FROM games").await, 0);
+    honest.release_pair(&held).await.unwrap();
+    honest.close().await;
+
+    // Nothing of it counted: a worker plays the run, its counts are its games.
+    let log = finish(spawn_worker(&dir, &["worker", "--db", &worker, "--run", "1", "--concurrency", "2"]));
+    assert!(!log.contains("refused"), "{log}");
+    assert_consistent(&target, 1).await;
+    assert_eq!(count(&target, "SELECT CAST(SUM(games) AS BIGINT) FROM run_games").await, 8);
+    assert_eq!(count(&target, "SELECT CAST(SUM(wins + draws + losses) AS BIGINT) FROM tallies").await, 8);
     let shown = arena_ok(&dir, &["show", "1", "--db", &worker]);
     assert!(String::from_utf8_lossy(&shown.stdout).contains("8 games"), "{}", String::from_utf8_lossy(&shown.stdout));
 }
@@ -171,7 +264,7 @@ impl OwnServer {
         Some((OwnServer { script, port }, url))
     }
 
-    /// `restart`, `stop` or `start`.
+    /// `restart`, `stop`, `start` or `crash`.
     fn ctl(&self, action: &str) {
         let out = Command::new(&self.script).args([self.port, action]).output().unwrap();
         assert!(out.status.success(), "{action}: {}", String::from_utf8_lossy(&out.stderr));
@@ -194,7 +287,7 @@ async fn pairs_done(target: &Target, at_least: i64) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_rides_out_a_server_restart_and_an_outage_longer_than_its_lease() {
+async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_its_lease() {
     let dir = temp_dir("outage");
     let Some((server, url)) = OwnServer::start("55433") else { return };
     let Some(target) = scratch(&url, "arena_outage").await else { return };
@@ -210,6 +303,11 @@ async fn a_worker_rides_out_a_server_restart_and_an_outage_longer_than_its_lease
     // A restart: every connection ends; the server is back within the pool's wait.
     server.ctl("restart");
     pairs_done(&target, 8).await;
+    // A crash (`pg_ctl stop -m immediate`): the server recovers from its
+    // write-ahead log on start; what was committed stays, what was not is
+    // gone, and the worker's pair in flight is stored once or played again.
+    server.ctl("crash");
+    pairs_done(&target, 11).await;
     // An outage longer than the lease and than the pool's wait (10 s).
     server.ctl("stop");
     tokio::time::sleep(Duration::from_secs(4 * lease + 1)).await;

@@ -150,7 +150,83 @@ pub(crate) async fn assert_consistent(target: &Target, run: i64) {
         "{target}: counts kept with the pairs equal the stored games"
     );
     assert_eq!(counts.tally.pentanomial, tally.pentanomial, "{target}");
+    assert_counts_are_the_games(target, run).await;
     db.close().await;
+}
+
+/// Every count kept beside run `run`'s pairs equals the same figure summed
+/// from its stored games and pairs: what a worker stores is its games, and
+/// the counts follow from them (on PostgreSQL the server derives them).
+pub(crate) async fn assert_counts_are_the_games(target: &Target, run: i64) {
+    let both = |kept: &str, from_games: &str| {
+        format!("SELECT CAST(COALESCE(({kept}), 0) - COALESCE(({from_games}), 0) AS BIGINT)")
+    };
+    for (what, kept, from_games) in [
+        (
+            "pairs by result",
+            format!("SELECT SUM(pairs) FROM run_pairs WHERE run_id = {run}"),
+            format!("SELECT COUNT(*) FROM pairs WHERE run_id = {run} AND status = 'done'"),
+        ),
+        (
+            "pairs by block",
+            format!("SELECT SUM(pairs) FROM run_progress WHERE run_id = {run}"),
+            format!("SELECT COUNT(*) FROM pairs WHERE run_id = {run} AND status = 'done'"),
+        ),
+        (
+            "games",
+            format!("SELECT SUM(games) FROM run_games WHERE run_id = {run}"),
+            format!("SELECT COUNT(*) FROM games WHERE run_id = {run}"),
+        ),
+        (
+            "White's wins",
+            format!("SELECT SUM(games) FROM run_games WHERE run_id = {run} AND result = '1-0'"),
+            format!("SELECT COUNT(*) FROM games WHERE run_id = {run} AND result = '1-0'"),
+        ),
+        (
+            "plies",
+            format!("SELECT SUM(games * plies) FROM run_games WHERE run_id = {run}"),
+            format!("SELECT SUM(plies) FROM games WHERE run_id = {run}"),
+        ),
+        (
+            "moves",
+            format!("SELECT SUM(moves) FROM run_engine_totals WHERE run_id = {run}"),
+            format!("SELECT SUM(white_moves + black_moves) FROM games WHERE run_id = {run}"),
+        ),
+        (
+            "nodes",
+            format!("SELECT SUM(nodes_sum) FROM run_engine_totals WHERE run_id = {run}"),
+            format!("SELECT SUM(white_nodes_sum + black_nodes_sum) FROM games WHERE run_id = {run}"),
+        ),
+    ] {
+        assert_eq!(count(target, &both(&kept, &from_games)).await, 0, "{target}: {what} of run {run}");
+    }
+    // The overheads' histograms, read as model::Latencies reads them.
+    sqlx::any::install_default_drivers();
+    let url = match target {
+        Target::Sqlite(path) => format!("sqlite://{}", path.display()),
+        Target::Postgres(url) => url.clone(),
+    };
+    let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT white_overheads, black_overheads FROM games WHERE run_id = {run}"
+    )))
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+    let measured: i64 = rows
+        .iter()
+        .map(|r| {
+            let [w, b]: [String; 2] = [r.get(0), r.get(1)];
+            (model::Latencies::decode(&w).moves() + model::Latencies::decode(&b).moves()) as i64
+        })
+        .sum();
+    let kept = count(
+        target,
+        &format!("SELECT CAST(COALESCE(SUM(moves), 0) AS BIGINT) FROM run_overheads WHERE run_id = {run}"),
+    )
+    .await;
+    assert_eq!(kept, measured, "{target}: move overheads of run {run}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -227,12 +303,25 @@ async fn an_sprt_verdict_stops_every_worker_at_the_first_crossing() {
         assert!(info.pairs_done < 200, "{target}: stopped early");
         let skipped = count(&target, "SELECT COUNT(*) FROM pairs WHERE run_id = 1 AND status = 'skipped'").await;
         assert_eq!(skipped, 200 - info.pairs_done, "{target}: every other pair skipped");
-        // Only the last finished pair's LLR is beyond the bound: no pair was
-        // counted after the verdict.
+        // Only the last finished pair's LLR (from the counts in finishing
+        // order) is beyond the bound: no pair was counted after the verdict.
         let bound = (0.9f64 / 0.1).ln(); // ln((1 - beta) / alpha)
-        let outcomes = Db::open(&target).await.unwrap().pair_outcomes(1).await.unwrap();
-        let crossed: Vec<i64> =
-            outcomes.iter().filter(|o| o.llr.is_some_and(|llr| llr >= bound)).map(|o| o.finished_seq).collect();
+        let db = Db::open(&target).await.unwrap();
+        let spec = model::Spec::parse(1, info.kind, &info.spec).unwrap();
+        let model::Spec::Games(spec) = spec else { panic!("an SPRT plays games") };
+        let test = spec.kind.sprt().unwrap();
+        let mut outcomes = db.pair_outcomes(1).await.unwrap();
+        outcomes.sort_by_key(|o| o.finished_seq);
+        let mut tally = model::Tally::default();
+        let crossed: Vec<i64> = outcomes
+            .iter()
+            .filter_map(|o| {
+                assert_eq!((o.engine_a.as_str(), o.engine_b.as_str()), ("strong", "weak"));
+                tally.add_pair(o.results[0], o.results[1]);
+                let llr = reports::stats::sprt::llr(&test, &reports::stats::Counts::pairs(&tally));
+                (llr >= bound).then_some(o.finished_seq)
+            })
+            .collect();
         assert_eq!(crossed, [info.pairs_done], "{target}");
     }
 }

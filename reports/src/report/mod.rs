@@ -512,7 +512,7 @@ fn pairing(
         })
         .collect();
     // The points of the curves: the counts after each pair, or after each block.
-    let steps: Vec<(Tally, Option<f64>)> = match progress {
+    let steps: Vec<Tally> = match progress {
         None => {
             let mut so_far = Tally::default();
             relevant
@@ -520,13 +520,13 @@ fn pairing(
                 .map(|&(pair, a_first)| {
                     let (a_white_result, a_black_result) = a_results(pair.results, a_first);
                     so_far.add_pair(a_white_result, a_black_result);
-                    (so_far, pair.llr)
+                    so_far
                 })
                 .collect()
         }
         Some(rows) => block_steps(rows, a, b),
     };
-    let (elo_progress, llr_progress) = curves(&steps, sprt.is_some());
+    let (elo_progress, llr_progress) = curves(&steps, sprt.as_ref().map(|(test, _)| test));
     let openings_of = progress.map(|_| tally.pentanomial.iter().sum::<u64>());
     for side in [&mut colours.a_white, &mut colours.a_black] {
         let games = side.wins + side.draws + side.losses;
@@ -551,41 +551,36 @@ fn pairing(
     }
 }
 
-/// A against B's counts after each block of `rows` in which they played,
-/// with the LLR after the block's last pair of theirs.
-fn block_steps(rows: &[&ProgressCount], a: &str, b: &str) -> Vec<(Tally, Option<f64>)> {
-    let mut steps: Vec<(Tally, Option<f64>)> = Vec::new();
+/// A against B's counts after each block of `rows` in which they played.
+fn block_steps(rows: &[&ProgressCount], a: &str, b: &str) -> Vec<Tally> {
+    let mut steps: Vec<Tally> = Vec::new();
     let mut so_far = Tally::default();
-    let mut current: Option<(i64, i64, Option<f64>)> = None;
+    let mut current: Option<i64> = None;
     for row in rows {
         let count = &row.count;
         let Some(a_first) = a_first(&count.engine_a, &count.engine_b, a, b) else { continue };
-        if let Some((block, _, llr)) = current
-            && block != row.block
-        {
-            steps.push((so_far, llr));
-            current = None;
+        if current.is_some_and(|block| block != row.block) {
+            steps.push(so_far);
         }
         let (a_white_result, a_black_result) = a_results(count.results, a_first);
         so_far.add_pairs(a_white_result, a_black_result, count.pairs);
-        current = match current {
-            Some((block, seq, llr)) if seq > row.last_seq => Some((block, seq, llr)),
-            _ => Some((row.block, row.last_seq, row.llr)),
-        };
+        current = Some(row.block);
     }
-    if let Some((_, _, llr)) = current {
-        steps.push((so_far, llr));
+    if current.is_some() {
+        steps.push(so_far);
     }
     steps
 }
 
 /// The Elo curve and, with an SPRT, the LLR curve through at most
-/// [`PROGRESS_POINTS`] of `steps` (every stride-th and the last).
-fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<LlrPoint>) {
+/// [`PROGRESS_POINTS`] of `steps` (every stride-th and the last). The LLR
+/// is computed from the counts, as the SPRT's verdict is: no stored figure
+/// that a worker wrote is drawn.
+fn curves(steps: &[Tally], sprt: Option<&Test>) -> (Vec<EloPoint>, Vec<LlrPoint>) {
     let mut elo_progress = Vec::new();
     let mut llr_progress = Vec::new();
     let stride = steps.len().div_ceil(PROGRESS_POINTS).max(1);
-    for (k, (so_far, llr)) in steps.iter().enumerate() {
+    for (k, so_far) in steps.iter().enumerate() {
         if (k + 1) % stride != 0 && k + 1 != steps.len() {
             continue;
         }
@@ -596,8 +591,9 @@ fn curves(steps: &[(Tally, Option<f64>)], sprt: bool) -> (Vec<EloPoint>, Vec<Llr
         {
             elo_progress.push(EloPoint { games: so_far.games(), elo, low, high });
         }
-        if let (true, Some(llr)) = (sprt, llr) {
-            llr_progress.push(LlrPoint { games: so_far.games(), llr: *llr });
+        if let Some(test) = sprt {
+            let llr = crate::stats::sprt::llr(test, &Counts::pairs(so_far));
+            llr_progress.push(LlrPoint { games: so_far.games(), llr });
         }
     }
     (elo_progress, llr_progress)

@@ -34,7 +34,7 @@ fn header(names: &[&str]) -> Header {
     }
 }
 
-fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2], llr: f64) -> PairOutcome {
+fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2]) -> PairOutcome {
     PairOutcome {
         index,
         engine_a: a.to_string(),
@@ -42,7 +42,6 @@ fn pair(index: i64, a: &str, b: &str, results: [GameResult; 2], llr: f64) -> Pai
         opening_name: format!("opening {index}"),
         results,
         finished_seq: index + 1,
-        llr: Some(llr),
         machine: String::new(),
     }
 }
@@ -75,10 +74,10 @@ fn test() -> Test {
 fn two_engine_report_agrees_with_statistics_and_across_formats() {
     // fhr: W+L, W+W, D+D, L+D (A's view, White first).
     let pairs = vec![
-        pair(0, "fhr", "plain", [WhiteWins, WhiteWins], 0.1),
-        pair(1, "fhr", "plain", [WhiteWins, BlackWins], 0.4),
-        pair(2, "fhr", "plain", [Draw, Draw], 0.3),
-        pair(3, "fhr", "plain", [BlackWins, Draw], -0.2),
+        pair(0, "fhr", "plain", [WhiteWins, WhiteWins]),
+        pair(1, "fhr", "plain", [WhiteWins, BlackWins]),
+        pair(2, "fhr", "plain", [Draw, Draw]),
+        pair(3, "fhr", "plain", [BlackWins, Draw]),
     ];
     let games = games_of(&pairs, &[Termination::Checkmate, Termination::AdjudicatedDraw, Termination::TimeForfeit]);
     let totals = vec![EngineMoveTotals {
@@ -126,8 +125,18 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
     assert_eq!(pairing.statistics, expected);
     // Four pairs are too few for an interval: the Elo curve has no point.
     assert!(pairing.elo_progress.is_empty(), "{:?}", pairing.elo_progress);
+    // The LLR after each pair, computed from the counts so far.
+    let mut so_far = Tally::default();
+    let expected_llrs: Vec<f64> = pairs
+        .iter()
+        .map(|p| {
+            so_far.add_pair(p.results[0], p.results[1]);
+            crate::stats::sprt::llr(&test(), &Counts::pairs(&so_far))
+        })
+        .collect();
     let llrs: Vec<f64> = pairing.llr_progress.iter().map(|p| p.llr).collect();
-    assert_eq!(llrs, vec![0.1, 0.4, 0.3, -0.2]);
+    assert_eq!(llrs, expected_llrs);
+    assert_eq!(llrs.last(), expected.sprt.as_ref().map(|s| s.llr).as_ref());
 
     let fhr = &report.engines[0];
     assert_eq!((fhr.games, fhr.points, fhr.moves), (8, 4.5, 100));
@@ -192,7 +201,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
                 (2, 0) => [Draw, Draw],
                 _ => [WhiteWins, WhiteWins],
             };
-            pairs.push(pair((k * 6 + i) as i64, x, y, results, 0.0));
+            pairs.push(pair((k * 6 + i) as i64, x, y, results));
         }
     }
     let games = games_of(&pairs, &[Termination::Checkmate]);
@@ -409,12 +418,11 @@ fn blocks_of(pairs: &[PairOutcome], size: i64) -> Vec<ProgressCount> {
         match rows.iter_mut().find(alike) {
             Some(row) => {
                 row.count.pairs += 1;
-                (row.last_seq, row.llr) = (pair.finished_seq, pair.llr);
+                row.last_seq = pair.finished_seq;
             }
             None => rows.push(ProgressCount {
                 block,
                 count: PairCount::of(std::slice::from_ref(pair)).remove(0),
-                llr: pair.llr,
                 last_seq: pair.finished_seq,
             }),
         }
@@ -433,7 +441,7 @@ fn curves_from_blocks_match_the_curves_from_pairs() {
                 1 => ("plain", "fhr"),
                 _ => ("fhr", "vnm"),
             };
-            pair(i, a, b, results[(i as usize * 7) % 5], i as f64 / 10.0)
+            pair(i, a, b, results[(i as usize * 7) % 5])
         })
         .collect();
     let build = |progress: Option<&[ProgressCount]>| {
@@ -472,6 +480,17 @@ fn curves_from_blocks_match_the_curves_from_pairs() {
     assert_eq!(y.llr_progress.len(), 60usize.div_ceil(8));
     assert_eq!(x.elo_progress.last(), y.elo_progress.last());
     assert_eq!(x.llr_progress.last(), y.llr_progress.last());
-    // After block 0 (pairs 1 to 8; the pairing's last there is pair 7): its LLR.
-    assert_eq!(y.llr_progress[0], LlrPoint { games: 12, llr: 0.7 });
+    // After block 0 (pairs 1 to 8, of which 1, 4 and 7 are fhr against
+    // plain, 2 and 5 with colours the other way): the LLR of those counts.
+    let counts = PairCount::of(&pairs[..8]);
+    let mut tally = Tally::default();
+    for count in counts.iter().filter(|c| c.engine_b != "vnm") {
+        let a_first = count.engine_a == "fhr";
+        let [first, second] = count.results;
+        let (white, black) = if a_first { (first, second) } else { (second, first) };
+        tally.add_pairs(white, black, count.pairs);
+    }
+    assert_eq!(tally.games(), 12);
+    let llr = crate::stats::sprt::llr(&test(), &Counts::pairs(&tally));
+    assert_eq!(y.llr_progress[0], LlrPoint { games: 12, llr });
 }
