@@ -54,13 +54,30 @@ impl PageError {
     pub(super) fn not_found(message: impl Into<String>) -> PageError {
         PageError::new(StatusCode::NOT_FOUND, message)
     }
+
+    /// A failure of the server's own (500): `cause` (a database error with
+    /// its own cause, which may name tables, files or the server) goes to
+    /// the log, the answer says only that it failed and where to look.
+    pub(super) fn internal(cause: &dyn std::error::Error) -> PageError {
+        let mut line = cause.to_string();
+        let mut source = cause.source();
+        while let Some(inner) = source {
+            let text = inner.to_string();
+            if !line.contains(&text) {
+                line = format!("{line}: {text}");
+            }
+            source = inner.source();
+        }
+        eprintln!("arena serve: error answering a request: {line}");
+        PageError::new(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard could not answer this request: its log says why")
+    }
 }
 
 impl From<DbError> for PageError {
     fn from(e: DbError) -> PageError {
         match e {
             DbError::NoSuchRun(run) => PageError::not_found(format!("no run {run} in this database")),
-            e => PageError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            e => PageError::internal(&e),
         }
     }
 }
@@ -69,7 +86,9 @@ impl From<ReportError> for PageError {
     fn from(e: ReportError) -> PageError {
         match e {
             ReportError::Db(e) => e.into(),
-            e => PageError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            ReportError::Anchor(why) => PageError::bad_request(why),
+            // Which version stored the run, and what to run instead: no internals.
+            e @ ReportError::Spec(_) => PageError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
         }
     }
 }

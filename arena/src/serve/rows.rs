@@ -302,7 +302,15 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
     }
     if let Some(test) = games.kind.sprt() {
         let bounds = test.bounds();
-        row.llr = Some((llr(&test, &Counts::pairs(&tally)), bounds.lower, bounds.upper));
+        let llr = llr(&test, &Counts::pairs(&tally));
+        row.llr = Some((llr, bounds.lower, bounds.upper));
+        // The verdict the counts give (as the report's), not the one stored
+        // with the run, which the process that finished it wrote; a run that
+        // ran out of pairs first keeps its `inconclusive`.
+        row.verdict = test
+            .decide(llr)
+            .or(run.verdict.filter(|v| *v == model::Verdict::Inconclusive))
+            .map(|v| v.as_str().to_string());
     } else if run.status == RunStatus::Finished
         && matches!(games.kind, GamesKind::Elo | GamesKind::Match | GamesKind::Import(_))
     {

@@ -151,8 +151,14 @@ pub fn start_serve(dir: &Path, args: &[&str]) -> (Child, SocketAddr) {
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     let line = lines.next().expect("serve says where it listens").unwrap();
     let address = line.split("http://").nth(1).and_then(|rest| rest.split('/').next()).expect(&line);
-    // Keep reading its log so it never blocks on a full pipe.
-    std::thread::spawn(move || for _ in lines {});
+    // Keep reading its log so it never blocks on a full pipe, into
+    // `serve.log` in `dir` for the tests that read it.
+    let mut log = std::fs::File::create(dir.join("serve.log")).unwrap();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            let _ = writeln!(log, "{line}");
+        }
+    });
     (child, address.parse().unwrap())
 }
 

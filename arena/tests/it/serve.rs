@@ -347,3 +347,38 @@ fn a_budget_added_to_a_running_scaling_run_shows_at_once() {
     server.wait().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database failure under the dashboard (a table gone behind its back) is
+/// answered with a generic 500, as a page and as the API's JSON, and its
+/// cause (the table's name, the database's words) goes to the log alone.
+#[test]
+fn a_database_error_is_a_generic_500_and_its_cause_goes_to_the_log() {
+    let dir = temp_dir("serve-500");
+    arena_ok(&dir, &["match", "--a", "fhr", "--b", "plain", "--games", "2", "--tc", "nodes=500", "--quiet"]);
+    let (mut serve, address) = start_serve(&dir, &["--db", "arena.db"]);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        sqlx::any::install_default_drivers();
+        let url = format!("sqlite://{}", dir.join("arena.db").display());
+        let pool = db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await.unwrap();
+        sqlx::query("DROP TABLE run_games").execute(&pool).await.unwrap();
+        pool.close().await;
+    });
+    for path in ["/runs/1", "/api/runs/1"] {
+        let (status, body) = http(address, "GET", path, &[], "");
+        assert_eq!(status, 500, "{path}: {body}");
+        assert!(body.contains("could not answer this request: its log says why"), "{path}: {body}");
+        assert!(!body.contains("run_games") && !body.contains("no such table") && !body.contains("arena.db"), "{body}");
+    }
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let log = loop {
+        let log = std::fs::read_to_string(dir.join("serve.log")).unwrap_or_default();
+        if log.contains("no such table: run_games") || Instant::now() > deadline {
+            break log;
+        }
+        std::thread::yield_now();
+    };
+    assert!(log.contains("arena serve: error answering a request: ") && log.contains("no such table: run_games"), "{log}");
+    serve.kill().unwrap();
+    serve.wait().unwrap();
+}
