@@ -69,7 +69,10 @@ impl PageError {
             source = inner.source();
         }
         eprintln!("arena serve: error answering a request: {line}");
-        PageError::new(StatusCode::INTERNAL_SERVER_ERROR, "the dashboard could not answer this request: its log says why")
+        PageError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the dashboard could not answer this request: its log says why",
+        )
     }
 }
 

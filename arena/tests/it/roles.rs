@@ -366,5 +366,42 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
         assert_eq!(message.trim().lines().count(), 1, "{url}: one line: {message}");
         assert!(message.contains(said) && !message.contains(":arena_test@"), "{url}: '{said}' in {message}");
     }
+
+    // many-machines.md's lines as written, but for the server's address,
+    // the database's name and the authority's file: the owner's first open,
+    // `arena roles`, and the worker's `verify-full` line with PGPASSWORD.
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/many-machines.md")).unwrap();
+    let name = url::Url::parse(&db).unwrap().path().trim_start_matches('/').to_string();
+    let role = format!(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arena_worker') THEN \
+         CREATE ROLE arena_worker LOGIN PASSWORD 'another-one'; END IF; END $$"
+    );
+    execute(&db, &role).await.expect("the tests' role may create roles");
+    let lines: Vec<String> =
+        ["arena runs --db postgres://arena@", "arena roles --db", "arena worker --db 'postgres://"]
+            .iter()
+            .map(|start| {
+                let line = page.lines().map(str::trim).find(|l| l.starts_with(start)).expect(start);
+                line.replace("postgres://arena@db.lan/arena", &db)
+                    .replace("db.example:5432/arena", &format!("127.0.0.1:55434/{name}"))
+                    .replace("/etc/arena/ca.crt", &tls.join("ca.crt").display().to_string())
+            })
+            .collect();
+    assert!(lines[2].contains("sslmode=verify-full&sslrootcert="), "{lines:?}");
+    arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
+    for (k, line) in lines.iter().enumerate() {
+        // The words before the line's `#` comment, the quotes of the URL taken off.
+        let command = line.split(" # ").next().unwrap();
+        let mut words: Vec<String> =
+            command.split_whitespace().skip(1).map(|w| w.trim_matches('\'').to_string()).collect();
+        if k == 2 {
+            words.extend(["--run".into(), "2".into(), "--poll".into(), "1".into()]);
+        }
+        let out = Command::new(ARENA).args(&words).env("PGPASSWORD", "another-one").current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let shown = crate::common::stdout(&arena_ok(&dir, &["show", "2", "--db", &db]));
+    assert!(shown.contains("games 4 of 4 planned"), "the page's worker played run 2 over verify-full: {shown}");
     drop(server);
 }

@@ -378,7 +378,10 @@ fn a_database_error_is_a_generic_500_and_its_cause_goes_to_the_log() {
         }
         std::thread::yield_now();
     };
-    assert!(log.contains("arena serve: error answering a request: ") && log.contains("no such table: run_games"), "{log}");
+    assert!(
+        log.contains("arena serve: error answering a request: ") && log.contains("no such table: run_games"),
+        "{log}"
+    );
     serve.kill().unwrap();
     serve.wait().unwrap();
 }
