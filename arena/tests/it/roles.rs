@@ -373,7 +373,7 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
     let page =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/many-machines.md")).unwrap();
     let name = url::Url::parse(&db).unwrap().path().trim_start_matches('/').to_string();
-    let role = format!(
+    let role = concat!(
         "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arena_worker') THEN \
          CREATE ROLE arena_worker LOGIN PASSWORD 'another-one'; END IF; END $$"
     );
