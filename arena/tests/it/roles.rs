@@ -373,11 +373,9 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
     let page =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/src/many-machines.md")).unwrap();
     let name = url::Url::parse(&db).unwrap().path().trim_start_matches('/').to_string();
-    let role = concat!(
-        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arena_worker') THEN \
-         CREATE ROLE arena_worker LOGIN PASSWORD 'another-one'; END IF; END $$"
-    );
-    execute(&db, &role).await.expect("the tests' role may create roles");
+    let role = "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'arena_worker') THEN \
+                CREATE ROLE arena_worker LOGIN PASSWORD 'another-one'; END IF; END $$";
+    execute(&db, role).await.expect("the tests' role may create roles");
     let lines: Vec<String> =
         ["arena runs --db postgres://arena@", "arena roles --db", "arena worker --db 'postgres://"]
             .iter()
