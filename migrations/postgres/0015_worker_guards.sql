@@ -27,25 +27,25 @@ CREATE FUNCTION arena_half_points(result TEXT, a_white BOOLEAN) RETURNS INTEGER 
                       WHEN (result = '1-0') = a_white THEN 2 ELSE 0 END $$;
 
 -- What a role other than the owner may change in a pair or a suite chunk
--- (the same columns): claim it when it
--- is pending or its lease ran out (the claim's key then holds it), renew or
--- give back a pair it holds (its key), give back one whose lease ran out or
--- that a machine set aside holds, skip the pairs of a run no longer running. It never marks a pair
--- done: arena_finish_pair does, as the owner.
+-- (the same columns): claim it when it is pending or its lease ran out (the
+-- claim's key then holds it); renew or give back one it holds (its key);
+-- give back one whose lease ran out or that a machine set aside holds; skip
+-- the pairs of a run no longer running. It never marks a pair done:
+-- arena_finish_pair does, as the owner.
 CREATE FUNCTION arena_pairs_guard() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 DECLARE
     now_ms BIGINT := CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000 AS BIGINT);
-    trusted BOOLEAN := arena_trusted(TG_RELID);
 BEGIN
     IF NEW.claims IS DISTINCT FROM OLD.claims THEN
-        IF NOT trusted AND NOT (OLD.status = 'pending' OR (OLD.status = 'running' AND OLD.lease_until < now_ms)) THEN
+        IF NOT (OLD.status = 'pending' OR (OLD.status = 'running' AND OLD.lease_until < now_ms))
+            AND NOT arena_trusted(TG_RELID) THEN
             RAISE EXCEPTION 'pair % of run % is held by another worker', OLD.idx, OLD.run_id USING ERRCODE = '42501';
         END IF;
         NEW.lease_hash := arena_key_hash(NEW.lease_key);
-    ELSIF NOT trusted THEN
-        IF NEW.status = 'done' AND TG_TABLE_NAME = 'pairs' OR NEW.status = 'skipped' AND EXISTS
+    ELSIF NOT arena_trusted(TG_RELID) THEN
+        IF NEW.status = 'skipped' AND EXISTS
             (SELECT 1 FROM runs r WHERE r.id = OLD.run_id AND r.status = 'running') THEN
-            RAISE EXCEPTION 'a worker neither finishes pair % of run % by hand nor skips it while its run runs',
+            RAISE EXCEPTION 'a worker skips pair % of run % only once its run no longer runs',
                 OLD.idx, OLD.run_id USING ERRCODE = '42501';
         ELSIF NEW.status = 'pending' AND OLD.status = 'running' AND (OLD.lease_until < now_ms OR EXISTS
             (SELECT 1 FROM run_machines m WHERE m.run_id = OLD.run_id AND m.set_aside <> ''
@@ -62,7 +62,11 @@ BEGIN
     NEW.lease_key := NULL;
     RETURN NEW;
 END $$;
-CREATE TRIGGER arena_pairs_guard BEFORE UPDATE ON pairs FOR EACH ROW EXECUTE FUNCTION arena_pairs_guard();
+-- A pair marked done is none of the trigger's business: only the owner
+-- may (row-level security lets a worker's role write no 'done'), which
+-- arena_finish_pair is.
+CREATE TRIGGER arena_pairs_guard BEFORE UPDATE ON pairs FOR EACH ROW WHEN (NEW.status <> 'done')
+    EXECUTE FUNCTION arena_pairs_guard();
 CREATE TRIGGER arena_chunks_guard BEFORE UPDATE ON suite_chunks FOR EACH ROW EXECUTE FUNCTION arena_pairs_guard();
 
 -- A role other than the owner stores a game only for a pair it holds.
@@ -110,11 +114,10 @@ BEGIN
     IF stored <> 2 OR r0 NOT IN ('1-0', '0-1', '1/2-1/2') OR r1 NOT IN ('1-0', '0-1', '1/2-1/2') THEN
         RAISE EXCEPTION 'pair % of run % is finishing without its two games', pr.idx, pr.run_id USING ERRCODE = '23514';
     END IF;
-    UPDATE pairs SET status = 'done', result0 = r0, result1 = r1,
+    UPDATE pairs SET status = 'done', result0 = r0, result1 = r1, lease_hash = NULL,
         machine = (SELECT MAX(g.machine) FROM games g WHERE g.pair_id = p_pair),
         finished_seq = (SELECT COALESCE(MAX(q.finished_seq), 0) + 1 FROM pairs q WHERE q.run_id = pr.run_id)
-        WHERE id = p_pair;
-    SELECT * INTO pr FROM pairs WHERE id = p_pair;
+        WHERE id = p_pair RETURNING * INTO pr;
 
     INSERT INTO run_pairs AS c (run_id, engine_a, engine_b, machine, result0, result1, pairs)
         VALUES (pr.run_id, pr.engine_a, pr.engine_b, COALESCE(pr.machine, ''), r0, r1, 1)
@@ -217,15 +220,17 @@ BEGIN
     UPDATE run_machines SET left_out = CAST(kept AS TEXT) WHERE run_id = p_run AND machine = p_machine;
 END $$;
 
--- The functions read tables of this schema only, never a caller's: each
--- runs with this schema and then pg_temp on its path. A worker may run
--- the two that count (db/src/roles.rs grants them); nobody else may.
+-- The functions that read tables read this schema's only, never a
+-- caller's (a temporary table named `pairs` included): each runs with this
+-- schema and then pg_temp on its path. (The three small ones name only the
+-- system catalog's functions and tables, which come first on any path, and
+-- are left free to be inlined.) A worker may run the two that count
+-- (db/src/roles.rs grants them); nobody else may.
 DO $$
 DECLARE
     f TEXT;
 BEGIN
-    FOREACH f IN ARRAY ARRAY['arena_key_hash(text)', 'arena_trusted(oid)', 'arena_half_points(text, boolean)',
-        'arena_pairs_guard()', 'arena_games_guard()', 'arena_finish_pair(bigint, bigint, text)',
+    FOREACH f IN ARRAY ARRAY['arena_pairs_guard()', 'arena_games_guard()', 'arena_finish_pair(bigint, bigint, text)',
         'arena_leave_out(bigint, text)'] LOOP
         EXECUTE format('ALTER FUNCTION %s SET search_path = %I, pg_temp', f, current_schema());
     END LOOP;

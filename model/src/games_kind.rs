@@ -168,7 +168,7 @@ mod tests {
 
     #[test]
     fn each_kind_reads_back_what_it_wrote_and_the_old_flat_layout_reads() {
-        let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: crate::sprt::Model::Normalized };
+        let test = Test::new(0.0, 5.0, 0.05, 0.05, crate::sprt::Model::Normalized).unwrap();
         let budgets = Budgets(vec!["nodes=1000".parse().unwrap(), "nodes=4000".parse().unwrap()]);
         for kind in [GamesKind::Elo, GamesKind::Sprt(test), GamesKind::Scale(budgets.clone())] {
             let json = serde_json::to_string(&kind).unwrap();

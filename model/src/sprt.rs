@@ -53,48 +53,90 @@ impl std::fmt::Display for Model {
 }
 
 impl std::str::FromStr for Model {
-    type Err = String;
+    type Err = Invalid;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         match text {
             "normalized" => Ok(Model::Normalized),
             "logistic" => Ok(Model::Logistic),
-            _ => Err(format!("unknown SPRT model '{text}' (normalized or logistic)")),
+            _ => Err(Invalid::new("model", format!("unknown SPRT model '{text}': give normalized or logistic"))),
         }
     }
 }
 
-/// A sequential test: H0 (Elo = `elo0`) against H1 (Elo = `elo1`).
+/// A sequential test: H0 (Elo = `elo0`) against H1 (Elo = `elo1`), valid
+/// once built: elo0 below elo1, α and β in (0, 0.5) ([`Test::new`]; a
+/// stored test is checked as it is read).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "TestFields")]
 pub struct Test {
-    /// Elo under H0.
-    pub elo0: f64,
-    /// Elo under H1.
-    pub elo1: f64,
-    /// False-positive rate.
-    pub alpha: f64,
-    /// False-negative rate.
-    pub beta: f64,
-    /// The Elo model of `elo0` and `elo1`.
-    pub model: Model,
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: Model,
+}
+
+/// A test's fields as they are stored, before they are checked.
+#[derive(Deserialize)]
+struct TestFields {
+    elo0: f64,
+    elo1: f64,
+    alpha: f64,
+    beta: f64,
+    model: Model,
+}
+
+impl TryFrom<TestFields> for Test {
+    type Error = Invalid;
+
+    fn try_from(f: TestFields) -> Result<Test, Invalid> {
+        Test::new(f.elo0, f.elo1, f.alpha, f.beta, f.model)
+    }
 }
 
 impl Test {
-    /// Checks the parameters.
+    /// The test of H0 (Elo = `elo0`) against H1 (Elo = `elo1`) with
+    /// false-positive rate `alpha` and false-negative rate `beta`, in `model`.
     ///
     /// # Errors
     ///
-    /// A message when elo0 ≥ elo1 or α, β are not in (0, 0.5).
-    pub fn validate(&self) -> Result<(), Invalid> {
-        if self.elo0.is_nan() || self.elo1.is_nan() || self.elo0 >= self.elo1 {
-            return Err(Invalid::new("sprt", format!("elo0 ({}) must be below elo1 ({})", self.elo0, self.elo1)));
+    /// elo0 not below elo1, or α or β not in (0, 0.5).
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64, model: Model) -> Result<Test, Invalid> {
+        if elo0.is_nan() || elo1.is_nan() || elo0 >= elo1 {
+            return Err(Invalid::new("sprt", format!("elo0 ({elo0}) must be below elo1 ({elo1})")));
         }
-        for (name, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
             if !(value > 0.0 && value < 0.5) {
                 return Err(Invalid::new("sprt", format!("{name} must be in (0, 0.5), got {value}")));
             }
         }
-        Ok(())
+        Ok(Test { elo0, elo1, alpha, beta, model })
+    }
+
+    /// Elo under H0.
+    pub fn elo0(&self) -> f64 {
+        self.elo0
+    }
+
+    /// Elo under H1.
+    pub fn elo1(&self) -> f64 {
+        self.elo1
+    }
+
+    /// False-positive rate.
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// False-negative rate.
+    pub fn beta(&self) -> f64 {
+        self.beta
+    }
+
+    /// The Elo model of `elo0` and `elo1`.
+    pub fn model(&self) -> Model {
+        self.model
     }
 
     /// The decision bounds.

@@ -52,7 +52,7 @@ fn one_test(test: &Test, true_elo: f64, draw_ratio: f64, rng: &mut fastrand::Rng
 
 fn main() {
     let tests: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(2000);
-    let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Logistic };
+    let test = Test::new(0.0, 5.0, 0.05, 0.05, Model::Logistic).expect("a valid test");
     println!("logistic [0, 5], alpha = beta = 0.05, draw ratio 0.5, {tests} simulated tests per point");
     for true_elo in [0.0, 2.5, 5.0] {
         let threads = 2;

@@ -213,7 +213,7 @@ impl Statistics {
                 Some(Verdict::AcceptH1) => {
                     return format!(
                         "SPRT accepted H1: {} (LLR {:.2} ≥ {:.2})",
-                        gain_claim(a, b, Ordering::Greater, sprt.test.elo0, sprt.test.model),
+                        gain_claim(a, b, Ordering::Greater, sprt.test.elo0(), sprt.test.model()),
                         sprt.llr,
                         sprt.upper
                     );
@@ -221,7 +221,7 @@ impl Statistics {
                 Some(Verdict::AcceptH0) => {
                     return format!(
                         "SPRT accepted H0: {} (LLR {:.2} ≤ {:.2})",
-                        gain_claim(a, b, Ordering::Less, sprt.test.elo1, sprt.test.model),
+                        gain_claim(a, b, Ordering::Less, sprt.test.elo1(), sprt.test.model()),
                         sprt.llr,
                         sprt.lower
                     );
@@ -375,16 +375,16 @@ fn nelo_line(label: &str, e: &Estimate) -> String {
 
 /// The SPRT's bounds, model, LLR and state as a line.
 fn sprt_line(s: &SprtState) -> String {
-    let model = match s.test.model {
+    let model = match s.test.model() {
         crate::stats::sprt::Model::Normalized => "normalized",
         crate::stats::sprt::Model::Logistic => "logistic",
     };
     format!(
         "SPRT [{}, {}] {model} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
-        s.test.elo0,
-        s.test.elo1,
-        s.test.alpha,
-        s.test.beta,
+        s.test.elo0(),
+        s.test.elo1(),
+        s.test.alpha(),
+        s.test.beta(),
         s.llr,
         s.lower,
         s.upper,
@@ -524,7 +524,7 @@ mod tests {
     #[test]
     fn an_sprt_verdict_claims_what_its_error_rates_bound_in_the_tests_own_unit() {
         let verdict = |wdl, elo0, elo1, model| {
-            let test = Test { elo0, elo1, alpha: 0.05, beta: 0.05, model };
+            let test = Test::new(elo0, elo1, 0.05, 0.05, model).unwrap();
             Statistics::new(Some(wdl), None, Some(test), None).verdict
         };
         let won = (900, 300, 300);
@@ -574,7 +574,7 @@ mod tests {
             (None, Some([0, 0, 20, 0, 0])),
             (Some((1, 0, 1)), Some([0, 0, 1, 0, 0])),
         ] {
-            let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized };
+            let test = Test::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
             let stats = Statistics::new(wdl, pentanomial, Some(test), None);
             let text = stats.render_text("A", "B");
             let json = serde_json::to_string(&stats).unwrap();

@@ -389,11 +389,11 @@ impl SprtParams {
     /// The flags of a stored test.
     fn of(test: &Test) -> SprtParams {
         SprtParams {
-            elo0: Some(test.elo0),
-            elo1: Some(test.elo1),
-            alpha: test.alpha,
-            beta: test.beta,
-            model: test.model,
+            elo0: Some(test.elo0()),
+            elo1: Some(test.elo1()),
+            alpha: test.alpha(),
+            beta: test.beta(),
+            model: test.model(),
         }
     }
 
@@ -413,8 +413,8 @@ impl SprtParams {
         match (self.elo0, self.elo1) {
             (None, None) => Ok(None),
             (Some(elo0), Some(elo1)) => {
-                let test = Test { elo0, elo1, alpha: self.alpha, beta: self.beta, model };
-                test.validate().map_err(|e| anyhow!("bad SPRT: {e}"))?;
+                let test =
+                    Test::new(elo0, elo1, self.alpha, self.beta, model).map_err(|e| anyhow!("bad SPRT: {e}"))?;
                 Ok(Some(test))
             }
             _ => Err(anyhow!("give both --elo0 and --elo1")),

@@ -395,7 +395,7 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
 /// `sprt-calc`'s approximation at a draw ratio of ½), in whole pairs; and
 /// that expectation.
 fn cap_of(test: &model::Test) -> (usize, f64) {
-    let (low, high) = (test.elo0, test.elo1);
+    let (low, high) = (test.elo0(), test.elo1());
     let expected = (0..=40)
         .map(|step| low + (high - low) * f64::from(step) / 40.0)
         .map(|elo| reports::stats::sprt::operating_characteristic(test, 0.5, elo).1)

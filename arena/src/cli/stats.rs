@@ -63,19 +63,19 @@ pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
     let bounds = test.bounds();
     outln!(
         "SPRT [{}, {}] {} Elo, alpha {}, beta {}, draw ratio {}: LLR bounds ({:.3}, {:.3})",
-        test.elo0,
-        test.elo1,
+        test.elo0(),
+        test.elo1(),
         args.sprt.model,
-        test.alpha,
-        test.beta,
+        test.alpha(),
+        test.beta(),
         args.draw_ratio,
         bounds.lower,
         bounds.upper
     );
-    outln!("{:>10}  {:>8}  {:>14}", format!("true {}", test.model.unit()), "pass %", "expected games");
-    let width = test.elo1 - test.elo0;
+    outln!("{:>10}  {:>8}  {:>14}", format!("true {}", test.model().unit()), "pass %", "expected games");
+    let width = test.elo1() - test.elo0();
     for step in 0..=12 {
-        let elo = test.elo0 - width + step as f64 * width / 4.0;
+        let elo = test.elo0() - width + step as f64 * width / 4.0;
         let (pass, games) = operating_characteristic(&test, args.draw_ratio, elo);
         outln!("{elo:>10.2}  {:>8.1}  {games:>14.0}", 100.0 * pass);
     }

@@ -422,7 +422,7 @@ fn elo_plot(pairing: &super::PairingReport) -> Option<Block> {
 fn sprt_plot(pairing: &super::PairingReport) -> Option<Block> {
     let (Some(sprt), Some(last)) = (&pairing.statistics.sprt, pairing.llr_progress.last()) else { return None };
     let plot = LinePlot {
-        title: format!("SPRT [{}, {}]: LLR against its bounds", sprt.test.elo0, sprt.test.elo1),
+        title: format!("SPRT [{}, {}]: LLR against its bounds", sprt.test.elo0(), sprt.test.elo1()),
         x_label: "games",
         y_label: "LLR",
         series: vec![Series {

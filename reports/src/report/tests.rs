@@ -67,7 +67,7 @@ fn games_of(pairs: &[PairOutcome], terminations: &[Termination]) -> Vec<GameCoun
 }
 
 fn test() -> Test {
-    Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Normalized }
+    Test::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap()
 }
 
 #[test]

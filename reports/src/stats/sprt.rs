@@ -112,9 +112,9 @@ pub fn llr_bayeselo(elo0: f64, elo1: f64, wins: u64, draws: u64, losses: u64) ->
 
 /// The LLR of a sample under `test`'s model.
 pub fn llr(test: &Test, counts: &Counts) -> f64 {
-    match test.model {
-        Model::Normalized => llr_normalized(test.elo0, test.elo1, counts),
-        Model::Logistic => llr_logistic(test.elo0, test.elo1, counts),
+    match test.model() {
+        Model::Normalized => llr_normalized(test.elo0(), test.elo1(), counts),
+        Model::Logistic => llr_logistic(test.elo0(), test.elo1(), counts),
     }
 }
 
@@ -128,11 +128,11 @@ pub fn llr(test: &Test, counts: &Counts) -> f64 {
 pub fn operating_characteristic(test: &Test, draw_ratio: f64, true_elo: f64) -> (f64, f64) {
     let draw_ratio = draw_ratio.clamp(0.0, 0.999);
     let sigma2 = (1.0 - draw_ratio) / 4.0;
-    let score = |elo: f64| match test.model {
+    let score = |elo: f64| match test.model() {
         Model::Logistic => score_of_elo(elo),
         Model::Normalized => 0.5 + elo / NELO_PER_T * sigma2.sqrt(),
     };
-    let (s0, s1, s) = (score(test.elo0), score(test.elo1), score(true_elo));
+    let (s0, s1, s) = (score(test.elo0()), score(test.elo1()), score(true_elo));
     let delta = s1 - s0;
     let drift = delta * (s - (s0 + s1) / 2.0) / sigma2;
     let variance = delta * delta / sigma2;
@@ -162,7 +162,7 @@ mod tests {
     /// ratio 0.5: about 12.8 k games at elo0 or elo1, 20.9 k at the midpoint.
     #[test]
     fn operating_characteristic_matches_fishtest_figures() {
-        let test = Test { elo0: 0.0, elo1: 5.0, alpha: 0.05, beta: 0.05, model: Model::Logistic };
+        let test = Test::new(0.0, 5.0, 0.05, 0.05, Model::Logistic).unwrap();
         let (p0, n0) = operating_characteristic(&test, 0.5, 0.0);
         let (p_mid, n_mid) = operating_characteristic(&test, 0.5, 2.5);
         let (p1, n1) = operating_characteristic(&test, 0.5, 5.0);

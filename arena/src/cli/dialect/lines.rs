@@ -338,8 +338,8 @@ impl Lines {
                 100.0 * fraction,
                 sprt.lower,
                 sprt.upper,
-                sprt.test.elo0,
-                sprt.test.elo1
+                sprt.test.elo0(),
+                sprt.test.elo1()
             );
         }
         text.push_str("--------------------------------------------------\n");

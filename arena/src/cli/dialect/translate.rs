@@ -294,11 +294,11 @@ fn sprt(dialect: Dialect, foreign: &Foreign) -> CliResult<Option<Test>> {
         bail!("-sprt needs elo0= and elo1=, e.g. -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05");
     };
     let model = match (&keys.model, dialect) {
-        (Some(model), _) => model.parse().map_err(|e: String| anyhow!("-sprt model={model}: {e}"))?,
+        (Some(model), _) => model.parse().map_err(|e: model::Invalid| anyhow!("-sprt model={model}: {e}"))?,
         (None, Dialect::Fastchess) => model::Model::Normalized,
         (None, Dialect::Cutechess) => model::Model::Logistic,
     };
-    let test = Test { elo0, elo1, alpha: keys.alpha.unwrap_or(0.05), beta: keys.beta.unwrap_or(0.05), model };
-    test.validate().map_err(|e| anyhow!("-sprt: {e}"))?;
+    let test = Test::new(elo0, elo1, keys.alpha.unwrap_or(0.05), keys.beta.unwrap_or(0.05), model)
+        .map_err(|e| anyhow!("-sprt: {e}"))?;
     Ok(Some(test))
 }
