@@ -21,6 +21,10 @@ use crate::run::plan::{apply_variant, cap_replays, on_a_clock, plan};
 use model::TimeControl;
 use model::adjudication::{DrawFlag, ResignFlag, RuleFlag};
 
+/// `--maxmoves-score` without the flag: the lead in centipawns that wins at
+/// the move limit.
+pub(super) const MAXMOVES_SCORE: i64 = 200;
+
 /// Options shared by every command that plays games. Each flag is declared
 /// once, here: clap reads it from the command line (and from a run file's
 /// `[flags]`, through the same parser), serde writes it back into a run
@@ -40,104 +44,104 @@ pub struct PlayArgs {
     /// Shuffle the openings with this seed; without it a book given with --openings plays in file order, and the default book of sprt, match and tune is shuffled with a new seed, kept in the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Openings", long)]
-    seed: Option<u64>,
+    pub(super) seed: Option<u64>,
     /// Index of the first opening.
     #[serde(skip_serializing_if = "is_zero")]
     #[arg(hide_short_help = true, help_heading = "Openings", long, default_value_t = 0)]
-    start: usize,
+    pub(super) start: usize,
     /// Cut openings to this many plies.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Openings", long)]
-    plies: Option<usize>,
+    pub(super) plies: Option<usize>,
     #[serde(flatten)]
     #[command(flatten)]
     pub(super) concurrency: ConcurrencyArg,
     #[serde(skip)]
     #[command(flatten)]
-    db: DbArg,
+    pub(super) db: DbArg,
     #[serde(skip)]
     #[command(flatten)]
     pub(super) registry: EnginesFileArg,
     #[serde(skip)]
     #[command(flatten)]
-    record: RecordArgs,
+    pub(super) record: RecordArgs,
     #[serde(skip)]
     #[command(flatten)]
-    slots: SlotArgs,
+    pub(super) slots: SlotArgs,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP (each key optional), or off.
     #[serde(serialize_with = "as_text")]
     #[arg(help_heading = "Adjudication", long, default_value_t, value_name = "RULE")]
-    draw: DrawFlag,
+    pub(super) draw: DrawFlag,
     /// Resign adjudication: movecount=N,score=CP,twosided=BOOL (each key optional), or off.
     #[serde(serialize_with = "as_text")]
     #[arg(help_heading = "Adjudication", long, default_value_t, value_name = "RULE")]
-    resign: ResignFlag,
+    pub(super) resign: ResignFlag,
     /// End games at this full move and adjudicate (the FHR paper used 100).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Adjudication", long, value_name = "N", value_parser = super::at_least::<u32, 1>)]
-    maxmoves: Option<u32>,
+    pub(super) maxmoves: Option<u32>,
     /// Lead in centipawns that wins at the move limit (both engines agreeing).
-    #[arg(hide_short_help = true, help_heading = "Adjudication", long, default_value_t = 200)]
-    maxmoves_score: i64,
+    #[arg(hide_short_help = true, help_heading = "Adjudication", long, default_value_t = MAXMOVES_SCORE)]
+    pub(super) maxmoves_score: i64,
     /// Syzygy tablebase folders (DIR or DIR:DIR…), or `builtin` for the 3–4 piece tables arena carries: a game ends as soon as its position is in the tables.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(help_heading = "Adjudication", long, value_name = "DIR[:DIR…]")]
-    tb: Option<String>,
+    pub(super) tb: Option<String>,
     /// Probe positions with at most this many pieces (default: the largest in the folders).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Adjudication", long, value_name = "N")]
-    tb_pieces: Option<u32>,
+    pub(super) tb_pieces: Option<u32>,
     /// Which tablebase results end a game.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Adjudication", long, value_enum, value_name = "WHICH")]
-    tb_adjudicate: Option<TbWhich>,
+    pub(super) tb_adjudicate: Option<TbWhich>,
     /// Count a cursed win or blessed loss as decisive (default: a draw, as the 50-move rule makes it).
     #[serde(skip_serializing_if = "is_false")]
     #[arg(hide_short_help = true, help_heading = "Adjudication", long)]
-    tb_ignore_50: bool,
+    pub(super) tb_ignore_50: bool,
     /// Do not check that the PV behind each mate score is legal and mates in time.
     #[serde(skip_serializing_if = "is_false")]
     #[arg(hide_short_help = true, help_heading = "Adjudication", long)]
-    no_check_mate_pvs: bool,
+    pub(super) no_check_mate_pvs: bool,
     /// Let every engine that declares Ponder think on the expected reply while its opponent thinks (as cutechess's -pondering); per engine: ponder = true in engines.toml. With pinning, each game slot gets two CPUs.
     #[serde(skip_serializing_if = "is_false")]
     #[arg(hide_short_help = true, help_heading = "Engines", long)]
-    ponder: bool,
+    pub(super) ponder: bool,
     /// Scale clocks to each machine's speed: the reference nodes per second of the first engine's bench; a machine measured at half of it plays twice the time control (node and depth limits are not scaled).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "NPS")]
-    scale_nps: Option<u64>,
+    pub(super) scale_nps: Option<u64>,
     /// With --scale-nps: refuse machines slower than this (default: a quarter of the reference).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "NPS", requires = "scale_nps")]
-    min_nps: Option<u64>,
+    pub(super) min_nps: Option<u64>,
     /// Set a machine aside (no more pairs of this run) when its faults or its residual are this unlikely: a Bonferroni-corrected p-value; 0 never sets one aside.
     #[serde(skip_serializing_if = "is_default_p")]
     #[arg(hide_short_help = true, help_heading = "Many machines", long, value_name = "P", default_value_t = model::spec::SET_ASIDE_P)]
-    set_aside_p: f64,
+    pub(super) set_aside_p: f64,
     /// Count the games of machines set aside (by default the result leaves them out).
     #[serde(skip_serializing_if = "is_false")]
     #[arg(hide_short_help = true, help_heading = "Many machines", long)]
-    count_set_aside: bool,
+    pub(super) count_set_aside: bool,
     #[serde(skip)]
     #[command(flatten)]
     pub(super) quiet: QuietArg,
     /// Only create the run: `arena worker`s play it (on a shared --db postgres://…).
     #[serde(skip)]
     #[arg(help_heading = "Many machines", long)]
-    no_local: bool,
+    pub(super) no_local: bool,
     /// What the command chose where a flag was left out (a large book, a
     /// game cap), said with the run's first line once the run exists: a
     /// refusal before it stays one line.
     #[serde(skip)]
     #[arg(skip)]
-    chosen: Vec<String>,
+    pub(super) chosen: Vec<String>,
     /// The game cap the command chose, said with the run's first line
     /// unless the book lowers it (a deterministic limit: see `cap_replays`,
     /// whose note then says both numbers).
     #[serde(skip)]
     #[arg(skip)]
-    chosen_cap: Option<String>,
+    pub(super) chosen_cap: Option<String>,
 }
 
 /// An engine built from a revision of a git repository, on the command

@@ -268,7 +268,7 @@ pub struct PgnStyle {
 }
 
 /// A `--pgn-match-line` pattern.
-fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
+pub(crate) fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
     regex::Regex::new(text).map_err(|e| {
         let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
         Invalid::new(
@@ -413,8 +413,7 @@ impl SprtParams {
         match (self.elo0, self.elo1) {
             (None, None) => Ok(None),
             (Some(elo0), Some(elo1)) => {
-                let test =
-                    Test::new(elo0, elo1, self.alpha, self.beta, model).map_err(|e| anyhow!("bad SPRT: {e}"))?;
+                let test = Test::new(elo0, elo1, self.alpha, self.beta, model).map_err(|e| anyhow!("bad SPRT: {e}"))?;
                 Ok(Some(test))
             }
             _ => Err(anyhow!("give both --elo0 and --elo1")),

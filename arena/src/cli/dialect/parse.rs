@@ -5,6 +5,7 @@
 //! theirs is either read here or refused in one line that names it and
 //! what arena offers instead; nothing is dropped unsaid.
 
+use crate::cli::games::TbWhich;
 use anyhow::{anyhow, bail};
 
 use super::Dialect;
@@ -208,7 +209,7 @@ pub(super) struct Foreign {
     pub(super) maxmoves: Option<u32>,
     pub(super) tb: Option<String>,
     pub(super) tb_pieces: Option<u32>,
-    pub(super) tb_adjudicate: Option<&'static str>,
+    pub(super) tb_adjudicate: Option<TbWhich>,
     pub(super) tb_ignore_50: bool,
     pub(super) srand: Option<u64>,
     pub(super) gauntlet: bool,
@@ -378,9 +379,9 @@ fn read_plain(foreign: &mut Foreign, group: &Group) -> CliResult {
         "tbpieces" => foreign.tb_pieces = Some(number("-tbpieces", single(group)?)?),
         "tbadjudicate" => {
             foreign.tb_adjudicate = Some(match single(group)?.to_ascii_uppercase().as_str() {
-                "WIN_LOSS" => "win",
-                "DRAW" => "draw",
-                "BOTH" => "both",
+                "WIN_LOSS" => TbWhich::Win,
+                "DRAW" => TbWhich::Draw,
+                "BOTH" => TbWhich::Both,
                 other => bail!("-tbadjudicate {other}: give WIN_LOSS, DRAW or BOTH"),
             });
         }

@@ -1,28 +1,22 @@
 //! A foreign command line ([`Foreign`]) as arena's own: the run-wide
-//! settings become the words of arena's flags, read by the same clap
-//! parsers as `arena match` reads them ([`PlayArgs`]), and the engines
-//! become [`EngineSpec`]s; the run is then built by the same
-//! [`build_spec`] as every command's.
+//! settings become [`PlayArgs`], built field by field from the typed
+//! options (each refusal names the tool's option as the user wrote it),
+//! and the engines become [`EngineSpec`]s; the run is then built by the
+//! same [`build_spec`] as every command's.
 
 use std::path::Path;
 
 use anyhow::{anyhow, bail};
-use clap::Parser;
+use model::adjudication::{DrawFlag, ResignFlag};
 use model::{GamesKind, GamesSpec, Test, TimeControl};
 
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
-use crate::cli::CliResult;
-use crate::cli::games::{PlayArgs, build_spec, open_book};
+use crate::cli::games::{MAXMOVES_SCORE, PlayArgs, build_spec, open_book};
+use crate::cli::{
+    CliResult, ConcurrencyArg, DbArg, EnginesFileArg, PgnLevel, PgnStyle, QuietArg, RecordArgs, SlotArgs,
+};
 use crate::engine_io::engines::{EngineSpec, Registry};
-
-/// [`PlayArgs`] as clap reads them from the translated words.
-#[derive(Parser, Debug)]
-#[command(name = "arena")]
-struct Translated {
-    #[command(flatten)]
-    play: PlayArgs,
-}
 
 /// The run a foreign command line asks for, ready to start.
 pub(super) struct Run {
@@ -31,17 +25,102 @@ pub(super) struct Run {
     pub(super) book: openings::Book,
 }
 
-/// The run-wide settings of `foreign` as arena's flags read them.
+/// The run-wide settings of `foreign`, as `arena match` holds its flags:
+/// every field said here (no defaults filled in behind it), so that a
+/// setting added to [`PlayArgs`] does not compile until this front end
+/// says what it does with it.
 ///
 /// # Errors
 ///
-/// A setting arena's flags refuse, in one line.
+/// A setting arena refuses, in one line naming the tool's option.
 pub(super) fn play_args(foreign: &Foreign) -> CliResult<PlayArgs> {
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
-    let words = play_words(foreign, &confs)?;
-    Ok(Translated::try_parse_from(std::iter::once("arena".to_string()).chain(words))
-        .map_err(|e| anyhow!("{}", e.to_string().lines().next().unwrap_or_default().trim_start_matches("error: ")))?
-        .play)
+    let book_depth = match confs.first().and_then(|c| c.bookdepth.as_deref()) {
+        Some(depth) => Some(number::<usize>("bookdepth=", depth)?),
+        None => None,
+    };
+    if foreign.concurrency == Some(0) {
+        bail!("-concurrency 0: give 1 or more games at once");
+    }
+    if foreign.maxmoves == Some(0) {
+        bail!("-maxmoves 0: give a move number of 1 or more");
+    }
+    let draw: DrawFlag = match &foreign.draw {
+        Some(rule) => rule.parse().map_err(|e| anyhow!("-draw: {e}"))?,
+        None => "off".parse()?,
+    };
+    let resign: ResignFlag = match &foreign.resign {
+        Some(rule) => rule.parse().map_err(|e| anyhow!("-resign: {e}"))?,
+        None => "off".parse()?,
+    };
+    let target = match &foreign.db {
+        Some(text) => text.parse().map_err(|e: db::BadTarget| anyhow!("--db: {e}"))?,
+        None => DbArg::default().target,
+    };
+    let record = match &foreign.pgnout {
+        Some(pgn) => RecordArgs {
+            pgn: Some(pgn.file.clone().into()),
+            epdout: foreign.epdout.as_ref().map(Into::into),
+            style: PgnStyle {
+                pgn_level: match pgn.level {
+                    "min" => PgnLevel::Min,
+                    "full" => PgnLevel::Full,
+                    _ => PgnLevel::Normal,
+                },
+                event: foreign.event.clone(),
+                site: foreign.site.clone(),
+                pgn_match_line: pgn
+                    .match_lines
+                    .iter()
+                    .map(|pattern| {
+                        crate::cli::read_pattern(pattern).map_err(|e| anyhow!("-pgnout match_line={pattern}: {e}"))
+                    })
+                    .collect::<CliResult<_>>()?,
+            },
+        },
+        None => RecordArgs {
+            pgn: None,
+            epdout: foreign.epdout.as_ref().map(Into::into),
+            style: PgnStyle { event: foreign.event.clone(), site: foreign.site.clone(), ..PgnStyle::default() },
+        },
+    };
+    Ok(PlayArgs {
+        // Each engine's own limit is its spec's (see `translate`).
+        tc: None,
+        openings: openings_file(foreign, &confs)?,
+        // Without -srand the tools seed from the clock; the seed is kept in the run.
+        seed: foreign.openings.random.then(|| foreign.srand.unwrap_or_else(|| fastrand::u64(..))),
+        start: foreign.openings.start.map_or(0, |start| start.saturating_sub(1)),
+        plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
+        concurrency: ConcurrencyArg { concurrency: foreign.concurrency },
+        db: DbArg { target },
+        registry: EnginesFileArg::default(),
+        record,
+        // Pinned only when asked: the tools leave engines to the operating system.
+        slots: SlotArgs {
+            affinity: Some(foreign.affinity.clone().unwrap_or_else(|| "none".to_string())),
+            no_io_log: false,
+        },
+        draw,
+        resign,
+        maxmoves: foreign.maxmoves,
+        // The tools call a game at the move limit a draw, whatever the scores.
+        maxmoves_score: if foreign.maxmoves.is_some() { i64::MAX } else { MAXMOVES_SCORE },
+        tb: foreign.tb.clone(),
+        tb_pieces: foreign.tb_pieces,
+        tb_adjudicate: foreign.tb_adjudicate,
+        tb_ignore_50: foreign.tb_ignore_50,
+        no_check_mate_pvs: false,
+        ponder: !confs.is_empty() && confs.iter().all(|c| c.ponder),
+        scale_nps: None,
+        min_nps: None,
+        set_aside_p: model::spec::SET_ASIDE_P,
+        count_set_aside: false,
+        quiet: QuietArg { quiet: true },
+        no_local: false,
+        chosen: Vec::new(),
+        chosen_cap: None,
+    })
 }
 
 /// Translates `foreign` into a checked run spec.
@@ -94,84 +173,13 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     Ok(Run { play, spec, book })
 }
 
-/// The words of arena's flags for the run-wide settings.
-fn play_words(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Vec<String>> {
-    let mut words: Vec<String> = Vec::new();
-    let mut flag = |name: &str, value: Option<String>| {
-        words.push(format!("--{name}"));
-        words.extend(value);
-    };
-    if let Some(file) = openings_file(foreign, confs)? {
-        flag("openings", Some(file));
-    }
-    let book_depth = confs[0].bookdepth.as_deref().map(|d| number::<usize>("bookdepth=", d)).transpose()?;
-    if let Some(plies) = foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)) {
-        flag("plies", Some(plies.to_string()));
-    }
-    if let Some(start) = foreign.openings.start {
-        flag("start", Some(start.saturating_sub(1).to_string()));
-    }
-    if foreign.openings.random {
-        // Without -srand the tools seed from the clock; the seed is kept in the run.
-        let seed = foreign.srand.unwrap_or_else(|| fastrand::u64(..));
-        flag("seed", Some(seed.to_string()));
-    }
-    if let Some(n) = foreign.concurrency {
-        flag("concurrency", Some(n.to_string()));
-    }
-    // Pinned only when asked: the tools leave engines to the operating system.
-    flag("affinity", Some(foreign.affinity.clone().unwrap_or_else(|| "none".to_string())));
-    flag("draw", Some(foreign.draw.clone().unwrap_or_else(|| "off".to_string())));
-    flag("resign", Some(foreign.resign.clone().unwrap_or_else(|| "off".to_string())));
-    if let Some(moves) = foreign.maxmoves {
-        // The tools call a game at the move limit a draw, whatever the scores.
-        flag("maxmoves", Some(moves.to_string()));
-        flag("maxmoves-score", Some(i64::MAX.to_string()));
-    }
-    if let Some(tb) = &foreign.tb {
-        flag("tb", Some(tb.clone()));
-    }
-    if let Some(pieces) = foreign.tb_pieces {
-        flag("tb-pieces", Some(pieces.to_string()));
-    }
-    if let Some(which) = foreign.tb_adjudicate {
-        flag("tb-adjudicate", Some(which.to_string()));
-    }
-    if foreign.tb_ignore_50 {
-        flag("tb-ignore-50", None);
-    }
-    if confs.iter().all(|c| c.ponder) {
-        flag("ponder", None);
-    }
-    if let Some(pgn) = &foreign.pgnout {
-        flag("pgn", Some(pgn.file.clone()));
-        flag("pgn-level", Some(pgn.level.to_string()));
-        for pattern in &pgn.match_lines {
-            flag("pgn-match-line", Some(pattern.clone()));
-        }
-    }
-    if let Some(epd) = &foreign.epdout {
-        flag("epdout", Some(epd.clone()));
-    }
-    if let Some(event) = &foreign.event {
-        flag("event", Some(event.clone()));
-    }
-    if let Some(site) = &foreign.site {
-        flag("site", Some(site.clone()));
-    }
-    if let Some(db) = &foreign.db {
-        flag("db", Some(db.clone()));
-    }
-    flag("quiet", None);
-    Ok(words)
-}
-
 /// The opening file: `-openings file=`, else a Polyglot `book=` that every
 /// engine shares; `None`: arena's default set (the tools would play every
 /// game from the start position).
 fn openings_file(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Option<String>> {
-    let book = confs[0].book.clone();
-    if confs.iter().any(|c| c.book != book || c.bookdepth != confs[0].bookdepth) {
+    let Some(first) = confs.first() else { return Ok(foreign.openings.file.clone()) };
+    let book = first.book.clone();
+    if confs.iter().any(|c| c.book != book || c.bookdepth != first.bookdepth) {
         bail!("arena plays one opening book for all engines: give book= and bookdepth= with -each");
     }
     let file = match (foreign.openings.file.clone(), book) {
