@@ -25,6 +25,39 @@ pub enum Level {
     Full,
 }
 
+/// Whose PGN conventions a file follows: the `Termination` tag's values
+/// and where the way the game ended is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Conventions {
+    /// arena's own: the PGN standard's tags (`rules infraction`, `stalled`),
+    /// the end as a comment of its own after the last move.
+    #[default]
+    Arena,
+    /// fastchess's (app/src/game/pgn/pgn_builder.cpp): `illegal move`, a
+    /// stall `abandoned` as a disconnection; the end at the close of the
+    /// last move's comment.
+    Fastchess,
+    /// cutechess-cli's (projects/lib/src/pgngame.cpp): no tag for a game
+    /// ended by the rules, `illegal move`, `stalled connection`; the end at
+    /// the close of the last move's comment, after `, `.
+    Cutechess,
+}
+
+impl Conventions {
+    /// The `Termination` tag of a game ended by `termination`, if any.
+    fn termination(self, termination: Termination) -> Option<&'static str> {
+        let standard = termination.pgn_tag();
+        match (self, termination) {
+            (Conventions::Arena, _) => Some(standard),
+            (_, Termination::IllegalMove) => Some("illegal move"),
+            (Conventions::Fastchess, Termination::Stalled) => Some("abandoned"),
+            (Conventions::Cutechess, Termination::Stalled) => Some("stalled connection"),
+            (Conventions::Cutechess, _) if standard == "normal" => None,
+            _ => Some(standard),
+        }
+    }
+}
+
 /// Tag values that come from the run, not the game, and the comment level.
 #[derive(Clone, Debug, Default)]
 pub struct Context<'a> {
@@ -44,6 +77,8 @@ pub struct Context<'a> {
     /// Per engine move, lines of the engine's output to add to its comment
     /// as `line="…"` (fastchess's `-pgnout match_line=`); empty: none.
     pub lines: &'a [Vec<String>],
+    /// Whose conventions: arena's, or a tool's whose command line ran.
+    pub conventions: Conventions,
 }
 
 /// Appends one game in PGN to `out`.
@@ -58,6 +93,13 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     for san in &game.opening_san {
         text.san(out, san);
     }
+    let ending = if context.level == Level::Min { None } else { ending_comment(game) };
+    // The tools close the last move's comment with the end; arena writes it apart.
+    let (mut in_last, apart) = match (context.conventions, game.moves.is_empty()) {
+        (Conventions::Arena, _) | (_, true) => (None, ending),
+        (_, false) => (ending, None),
+    };
+    let last = game.moves.len().saturating_sub(1);
     for (i, mv) in game.moves.iter().enumerate() {
         text.san(out, &mv.san);
         let lines = context.lines.get(i).map_or(&[][..], Vec::as_slice);
@@ -77,13 +119,16 @@ pub fn write_game(out: &mut String, game: &GameRecord, context: &Context<'_>) {
             text.token.extend(line.chars().filter(|c| !matches!(c, '{' | '}' | '"')));
             text.token.push('"');
         }
+        if i == last
+            && let Some(ending) = in_last.take()
+        {
+            let _ = write!(text.token, ", {ending}");
+        }
         text.token.push('}');
         text.flush(out);
         text.need_number = true;
     }
-    if context.level != Level::Min
-        && let Some(comment) = ending_comment(game)
-    {
+    if let Some(comment) = apart {
         text.token.clear();
         let _ = write!(text.token, "{{{comment}}}");
         text.flush(out);
@@ -128,7 +173,9 @@ fn write_tags(out: &mut String, game: &GameRecord, context: &Context<'_>) {
     }
     tag(out, "Opening", &game.opening);
     tag(out, "TimeControl", context.time_control);
-    tag(out, "Termination", game.termination.pgn_tag());
+    if let Some(termination) = context.conventions.termination(game.termination) {
+        tag(out, "Termination", termination);
+    }
     tag(out, "PlyCount", &plies.to_string());
     out.push('\n');
 }

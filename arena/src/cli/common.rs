@@ -228,11 +228,22 @@ pub(super) async fn play_run(
     if let View::Lines(lines) = &mut view {
         lines.started(run, target)?;
     }
+    // A tool's PGN continued: the games of this run in its file already are not written again.
+    let continued;
+    let record = match (&record.pgn, record.continued) {
+        (Some(path), true) => {
+            let mut again = record.clone();
+            again.style.written = std::sync::Arc::new(super::export::games_in(path));
+            continued = again;
+            &continued
+        }
+        _ => record,
+    };
     let end = match spec {
         Spec::Games(spec) => {
             let playing = crate::run::local::play_pairs(runtime, run, &spec);
             let pgn = match &record.pgn {
-                Some(path) => LivePgn::create(db, run, path, &record.style).await?,
+                Some(path) => LivePgn::create(db, run, path, &record.style, record.append).await?,
                 None => None,
             };
             match (pgn, &mut view) {
@@ -274,7 +285,7 @@ pub(super) async fn play_run(
     if let Some(path) = &record.pgn {
         let games = match live {
             Some(pgn) => pgn.finish().await?,
-            None => write_pgn(db, run, path, &record.style).await?,
+            None => write_pgn(db, run, path, &record.style, record.append).await?,
         };
         if noted {
             crate::term::note(&format!("wrote {games} games to {}", path.display()));

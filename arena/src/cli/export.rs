@@ -23,6 +23,9 @@ struct PgnFormat {
     level: Level,
     /// `--pgn-match-line`.
     patterns: Vec<regex::Regex>,
+    conventions: reports::pgn::Conventions,
+    /// Games in the file already, by Round, White and Black.
+    written: std::collections::HashSet<[String; 3]>,
     /// Games whose I/O log could not be read for `patterns`.
     unread_logs: std::sync::atomic::AtomicU64,
 }
@@ -35,8 +38,16 @@ impl PgnFormat {
             Ok(Spec::Games(spec)) => (Some(spec.tc.pgn_tag()), spec.variant),
             _ => (None, Variant::Standard),
         };
+        let event = style.event.clone().unwrap_or_else(|| format!("arena run {run} ({})", info.kind));
+        let written = style
+            .written
+            .iter()
+            .filter(|[written_event, ..]| *written_event == event)
+            .map(|[_, round, white, black]| [round.clone(), white.clone(), black.clone()])
+            .collect();
         Ok(PgnFormat {
-            event: style.event.clone().unwrap_or_else(|| format!("arena run {run} ({})", info.kind)),
+            event,
+            written,
             site: style.site.clone().unwrap_or(info.machine),
             time_control: tc.unwrap_or_else(|| "-".to_string()),
             variant,
@@ -46,6 +57,7 @@ impl PgnFormat {
                 PgnLevel::Full => Level::Full,
             },
             patterns: style.pgn_match_line.clone(),
+            conventions: style.conventions,
             unread_logs: std::sync::atomic::AtomicU64::new(0),
         })
     }
@@ -60,15 +72,22 @@ impl PgnFormat {
 
     /// Appends `game` to `text`.
     fn write(&self, text: &mut String, game: &GameRow) {
+        let round = format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1);
+        if !self.written.is_empty()
+            && self.written.contains(&[round.clone(), game.record.white.clone(), game.record.black.clone()])
+        {
+            return;
+        }
         let lines = self.engine_lines(game);
         let context = Context {
             event: &self.event,
             site: &self.site,
-            round: format!("{}.{}", game.pair_index + 1, game.game_in_pair + 1),
+            round,
             time_control: &self.time_control,
             variant: self.variant,
             level: self.level,
             lines: &lines,
+            conventions: self.conventions,
         };
         write_game(text, &game.record, &context);
     }
@@ -335,12 +354,37 @@ fn format_chunk(
 }
 
 /// Writes a run's games to `path`; returns how many.
-pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> CliResult<u64> {
-    let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle, append: bool) -> CliResult<u64> {
+    let file = super::open_record(path, append).with_context(|| format!("cannot write {}", path.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let games = stream_pgn(db, run, &mut out, style).await?;
     out.flush().with_context(|| format!("cannot write {}", path.display()))?;
     Ok(games)
+}
+
+/// The games of the PGN file at `path` by their Event, Round, White and
+/// Black tags (none when it cannot be read): what a continued run does not
+/// write again.
+pub(super) fn games_in(path: &Path) -> std::collections::HashSet<[String; 4]> {
+    let mut games = std::collections::HashSet::new();
+    let Ok(file) = std::fs::File::open(path) else { return games };
+    let mut tags: [String; 4] = Default::default();
+    for line in std::io::BufRead::lines(std::io::BufReader::new(file)).map_while(Result::ok) {
+        let Some(rest) = line.strip_prefix('[') else { continue };
+        let Some((name, value)) = rest.split_once(" \"") else { continue };
+        let value = value.trim_end_matches("\"]").replace("\\\"", "\"").replace("\\\\", "\\");
+        match name {
+            "Event" => tags = [value, String::new(), String::new(), String::new()],
+            "Round" => tags[1] = value,
+            "White" => tags[2] = value,
+            "Black" => {
+                tags[3] = value;
+                games.insert(tags.clone());
+            }
+            _ => {}
+        }
+    }
+    games
 }
 
 /// How often a live PGN looks for games that became final.
@@ -367,13 +411,19 @@ pub(super) struct LivePgn {
 impl LivePgn {
     /// A live PGN of run `run` to `path`; `None` on PostgreSQL, where games
     /// are written when the run ends.
-    pub(super) async fn create(db: &Db, run: i64, path: &Path, style: &PgnStyle) -> CliResult<Option<LivePgn>> {
+    pub(super) async fn create(
+        db: &Db,
+        run: i64,
+        path: &Path,
+        style: &PgnStyle,
+        append: bool,
+    ) -> CliResult<Option<LivePgn>> {
         if db.is_shared() {
             return Ok(None);
         }
         let format = PgnFormat::of(db, run, style).await?;
         let db = db.reader().await?;
-        let file = std::fs::File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        let file = super::open_record(path, append).with_context(|| format!("cannot write {}", path.display()))?;
         Ok(Some(LivePgn {
             db,
             format,

@@ -475,7 +475,7 @@ pub(super) async fn start_as(play: &PlayArgs, mut spec: GamesSpec, book: &Book, 
     let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
     let clocked = on_a_clock(&spec);
     let mut spec = Spec::Games(spec);
-    play.record.check()?;
+    play.record.check(false)?;
     let concurrency = play.concurrency.or_default();
     let affinity = play.slots.resolve(concurrency, per_slot)?;
     if !play.no_local {

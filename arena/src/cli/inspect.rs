@@ -161,7 +161,7 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
     match &args.output {
         Some(path) => {
-            let games = write_pgn(&db, args.run, path, &args.style).await?;
+            let games = write_pgn(&db, args.run, path, &args.style, false).await?;
             crate::term::note(&format!("wrote {games} games to {}", path.display()));
         }
         None => {

@@ -265,6 +265,15 @@ pub struct PgnStyle {
     /// Adds to each engine move's comment the last line of the engine's output during that search matching REGEX, as line="…" (from the game's I/O log; repeat for more patterns).
     #[arg(hide_short_help = true, long, value_name = "REGEX", value_parser = read_pattern)]
     pub(crate) pgn_match_line: Vec<regex::Regex>,
+    /// Whose PGN conventions: arena's, or those of the tool whose command
+    /// line ran (`arena fastchess`, `arena cutechess`).
+    #[arg(skip)]
+    pub(crate) conventions: reports::pgn::Conventions,
+    /// Games the file holds already, by Event, Round, White and Black: a
+    /// game of the run with the same tags is not written again (a tool's
+    /// run continued into the file it was writing).
+    #[arg(skip)]
+    pub(crate) written: std::sync::Arc<std::collections::HashSet<[String; 4]>>,
 }
 
 /// A `--pgn-match-line` pattern.
@@ -303,22 +312,59 @@ pub struct RecordArgs {
     pub(crate) epdout: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub(crate) style: PgnStyle,
+    /// The PGN file is appended to, as fastchess's and cutechess-cli's
+    /// `-pgnout` do; arena's own `--pgn` writes a file of its own.
+    #[arg(skip)]
+    pub(crate) append: bool,
+    /// With `append`: the run is continued (fastchess's `-config file=`)
+    /// into the file it was writing, which holds some of its games already
+    /// ([`PgnStyle::written`]): the rest are added.
+    #[arg(skip)]
+    pub(crate) continued: bool,
 }
 
 impl RecordArgs {
-    /// Creates the output files now, so that a path that cannot be written
-    /// is refused in one line before the run starts, not after it.
+    /// Opens the output files now, so that a path that cannot be written is
+    /// refused in one line before the run starts, not after it. A PGN file
+    /// that already holds something is appended to ([`RecordArgs::append`]),
+    /// written again when `rewrite` (`arena resume` writes its run's file
+    /// whole again), and otherwise refused: a run never overwrites games it
+    /// did not write.
     ///
     /// # Errors
     ///
     /// [`CliError`] naming the file and the reason.
-    pub(crate) fn check(&self) -> CliResult {
-        for path in self.pgn.iter().chain(&self.epdout) {
-            std::fs::File::create(path).map_err(|e| {
-                anyhow!("cannot write {}: {e} (give a file in a folder that exists and is writable)", path.display())
-            })?;
+    pub(crate) fn check(&self, rewrite: bool) -> CliResult {
+        let cannot = |path: &std::path::Path, e: std::io::Error| {
+            anyhow!("cannot write {}: {e} (give a file in a folder that exists and is writable)", path.display())
+        };
+        if let Some(path) = &self.pgn {
+            let held = std::fs::metadata(path).map_or(0, |m| m.len());
+            if held > 0 && !self.append && !rewrite {
+                return Err(anyhow!(
+                    "{} holds {held} bytes already: give --pgn a new file, or remove this one to replace it",
+                    path.display()
+                ));
+            }
+            open_record(path, self.append).map_err(|e| cannot(path, e))?;
+        }
+        if let Some(path) = &self.epdout {
+            std::fs::File::create(path).map_err(|e| cannot(path, e))?;
         }
         Ok(())
+    }
+}
+
+/// `path` opened for writing a run's records: appended to with `append`,
+/// else emptied first.
+///
+/// # Errors
+///
+/// The file cannot be opened so.
+pub(crate) fn open_record(path: &std::path::Path, append: bool) -> std::io::Result<std::fs::File> {
+    match append {
+        true => std::fs::OpenOptions::new().create(true).append(true).open(path),
+        false => std::fs::File::create(path),
     }
 }
 

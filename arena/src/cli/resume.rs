@@ -68,7 +68,7 @@ pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliRe
     let concurrency = how.concurrency.unwrap_or(spec.concurrency());
     check_concurrency(concurrency)?;
     spec.set_concurrency(concurrency);
-    how.record.check()?;
+    how.record.check(true)?;
     let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
     let per_slot = if ponders { 2 } else { 1 };
     let affinity = how.slots.resolve(concurrency, per_slot)?;

@@ -149,7 +149,8 @@ impl PairWork {
     }
 
     /// The first game each engine loses on time, in one line with the way
-    /// out. Under `st=`: engines often answer `go movetime` a few
+    /// out: worded without "on time" or "timeout", which fishtest's worker
+    /// counts as a time loss on any line (a dialect's game line says it). Under `st=`: engines often answer `go movetime` a few
     /// milliseconds late, and an answer later than the move time plus the
     /// time control's `timemargin` loses (cutechess's rule), so a run
     /// without a margin can lose every game on time. Under a clock the
@@ -172,12 +173,14 @@ impl PairWork {
                     ms => format!("raise its timemargin ({ms} ms)"),
                 };
                 format!(
-                    "{engine} lost on time under {tc} in run {run} pair {pair} game {game} ({detail}): engines often \
+                    "{engine} ran out of time under {tc} in run {run} pair {pair} game {game} ({detail}): engines often \
                      answer go movetime a few ms late; {fix} (arena check {engine} measures how late)"
                 )
             }
             _ => {
-                format!("{engine} lost on time under time control {tc} in run {run} pair {pair} game {game}: {detail}")
+                format!(
+                    "{engine} ran out of time under time control {tc} in run {run} pair {pair} game {game}: {detail}"
+                )
             }
         };
         crate::term::warn(&line);

@@ -30,6 +30,22 @@ fn parsed(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&done.stdout).unwrap()
 }
 
+/// What OpenBench's version check reads in `out` against `minimum`.
+fn version_as_openbench_reads_it(out: &Output, minimum: &str) -> serde_json::Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/scripts/foreign_parsers.py");
+    let mut child = Command::new("python3")
+        .arg(script)
+        .args(["--version", minimum])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &out.stdout).unwrap();
+    let done = child.wait_with_output().unwrap();
+    assert!(done.status.success());
+    serde_json::from_slice(&done.stdout).unwrap()
+}
+
 /// An engine of the command line: arena's bundled one with `preset`.
 fn engine(name: &str, preset: &str) -> Vec<String> {
     ["-engine", &format!("name={name}"), &format!("cmd={ARENA}"), "dir=."]
@@ -220,8 +236,18 @@ fn what_arena_cannot_honour_is_one_line() {
     let text = stdout(&checked);
     assert!(checked.status.success() && text.contains(" pass, 0 warn, 0 fail"), "{text}");
     assert_refused(&dir, &["fastchess", "--compliance", "./no-such-engine"], "no-such-engine", "arena.db");
-    let version = arena(&dir, &["fastchess", "-version"]);
-    assert!(stdout(&version).starts_with("fastchess command line, played by arena "));
+    // The version, as OpenBench's client reads it (the spellings it tries
+    // that fastchess answers; a bare `version` is a stray word to both):
+    // fastchess 1.8.2, at least the 1.8.1 its server asks for.
+    for option in ["--version", "-v", "-version"] {
+        let version = arena(&dir, &["fastchess", option]);
+        let text = stdout(&version);
+        assert!(version.status.success() && text.starts_with("fastchess alpha 1.8.2 compatible (arena "), "{text}");
+        let read = version_as_openbench_reads_it(&version, "1.8.1");
+        assert_eq!((read["version"].as_str(), read["acceptable"].as_bool()), (Some("1.8.2"), Some(true)), "{text}");
+    }
+    let version = stdout(&arena(&dir, &["cutechess", "--version"]));
+    assert!(version.starts_with("cutechess-cli 1.5.1 compatible (arena "), "{version}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -275,4 +301,51 @@ async fn a_killed_fastchess_run_continues_from_its_config_file() {
     let pgn = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
     assert_eq!(pgn_counts(&pgn, "a"), (w, d, l), "the PGN holds every game");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The two things a client reads besides the counts, as fastchess writes
+/// them: `-pgnout` without `append=` adds to the file (two runs leave both
+/// runs' games in it), each game's `Termination` is fastchess's
+/// (`illegal move`, `time forfeit`), the way a game ended closes its last
+/// move's comment (no comment stands apart), and fishtest's patterns, read
+/// on standard output and standard error together as its worker reads
+/// them, count each time loss once.
+#[test]
+fn a_tools_pgn_is_appended_to_and_each_fault_is_counted_once() {
+    if !have_python("json") {
+        return;
+    }
+    let dir = temp_dir("dialect-pgn");
+    let link = dir.join("fastchess");
+    std::os::unix::fs::symlink(ARENA, &link).unwrap();
+    let fake = env!("CARGO_BIN_EXE_fake-engine");
+    let play = |mode: &str, tc: &str| {
+        let args = format!(
+            "-engine name=bad cmd={fake} args={mode} -engine name=good cmd={fake} args=instant -each tc={tc} \
+             -rounds 2 -games 2 -repeat -pgnout file=out.pgn -maxmoves 20 -db run-{mode}.db"
+        );
+        let out = Command::new(&link).args(args.split_whitespace()).current_dir(&dir).output().unwrap();
+        assert!(out.status.success(), "{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+        out
+    };
+    play("illegal", "10+0.1");
+    let out = play("hang", "0.3+0");
+    let pgn = std::fs::read_to_string(dir.join("out.pgn")).unwrap();
+    let tags = |name: &str| pgn.lines().filter(|l| l.starts_with(&format!("[{name} "))).collect::<Vec<_>>();
+    assert_eq!(tags("Event").len(), 8, "both runs' games: {pgn}");
+    let terminations = tags("Termination");
+    assert_eq!(terminations[..4], ["[Termination \"illegal move\"]"; 4], "{pgn}");
+    assert_eq!(terminations[4..], ["[Termination \"time forfeit\"]"; 4], "{pgn}");
+    // Movetext: every comment follows a move, never another comment.
+    let movetext: String = pgn.lines().filter(|l| !l.starts_with('[')).collect::<Vec<_>>().join(" ");
+    for (at, _) in movetext.match_indices('{') {
+        assert!(!movetext[..at].trim_end().ends_with('}'), "a comment apart: {}", &movetext[at.saturating_sub(80)..at]);
+    }
+    assert!(movetext.contains("loses on time: ") && movetext.contains("makes an illegal move"), "{movetext}");
+    // fishtest reads both streams: each game lost on time counted once.
+    let mut both = out.clone();
+    both.stdout.extend_from_slice(&out.stderr);
+    let read = parsed(&both);
+    assert_eq!(read["fishtest"]["time_losses"], 4, "{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
+    assert_eq!(read["fishtest"]["crashes"], 0);
 }

@@ -134,3 +134,21 @@ fn an_output_that_cannot_be_written_is_refused_before_the_run() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("invalid value 'huge'"));
 }
+
+/// arena's own `--pgn` never overwrites games it did not write: a file
+/// that holds something is refused in one line, before anything is stored
+/// or played; an empty one is written.
+#[test]
+fn pgn_refuses_a_file_that_holds_games_already() {
+    let dir = temp_dir("pgn-refuse");
+    let first = ["match", "--a", "fhr", "--b", "plain", "--games", "2", "--tc", "nodes=300", "--quiet"];
+    arena_ok(&dir, &[&first[..], &["--pgn", "games.pgn", "--db", "one.db"]].concat());
+    let kept = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(kept.matches("[Event ").count(), 2);
+    let again = [&first[..], &["--pgn", "games.pgn", "--db", "two.db"]].concat();
+    assert_refused(&dir, &again, "games.pgn holds", "two.db");
+    assert_eq!(std::fs::read_to_string(dir.join("games.pgn")).unwrap(), kept, "the file is as it was");
+    std::fs::write(dir.join("empty.pgn"), "").unwrap();
+    arena_ok(&dir, &[&first[..], &["--pgn", "empty.pgn", "--db", "three.db"]].concat());
+    assert_eq!(std::fs::read_to_string(dir.join("empty.pgn")).unwrap().matches("[Event ").count(), 2);
+}

@@ -80,7 +80,7 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
             .sum();
         let warnings: Vec<String> = String::from_utf8_lossy(&out.stderr)
             .lines()
-            .filter(|l| l.contains("lost on time"))
+            .filter(|l| l.contains("ran out of time"))
             .map(str::to_string)
             .collect();
         (forfeits, warnings)
@@ -90,7 +90,7 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
     assert_eq!(forfeits, 4, "{warnings:?}");
     assert_eq!(warnings.len(), 2, "{warnings:?}");
     for engine in ["e1", "e2"] {
-        let line = warnings.iter().find(|l| l.contains(&format!("{engine} lost on time under st=0.05 in run 1")));
+        let line = warnings.iter().find(|l| l.contains(&format!("{engine} ran out of time under st=0.05 in run 1")));
         let line = line.unwrap_or_else(|| panic!("{engine}: {warnings:?}"));
         assert!(line.contains("add ,timemargin=MS") && line.contains(&format!("arena check {engine}")), "{line}");
     }
@@ -101,7 +101,8 @@ fn a_late_answer_to_movetime_is_one_warning_per_engine_with_the_margin_it_needs(
     let (forfeits, warnings) = play("0.05", "clock.db");
     assert_eq!((forfeits, warnings.len()), (4, 2), "{warnings:?}");
     for engine in ["e1", "e2"] {
-        let line = warnings.iter().find(|l| l.contains(&format!("{engine} lost on time under time control 0.05 in")));
+        let line =
+            warnings.iter().find(|l| l.contains(&format!("{engine} ran out of time under time control 0.05 in")));
         let line = line.unwrap_or_else(|| panic!("{engine}: {warnings:?}"));
         assert!(line.contains(": no move after ") && line.contains("ms waiting for one"), "{line}");
     }

@@ -15,12 +15,26 @@ The patterns are theirs, as published:
   tokens[6] the result; games 2k-1 and 2k a pair, pentanomial index
   lookup[r1] + 2 - lookup[r2] with lookup 0-1: 0, 1/2-1/2: 1, 1-0: 2.
 - cutechess-cli's `Score of A vs B: W - L - D  [score] N` (projects/cli/src/enginematch.cpp).
+- OpenBench's version check, Client/worker.py (get_version,
+  compare_versions): the first `\\d+\\.\\d+(\\.\\d+)?` of the runner's
+  standard output, compared number by number with the server's
+  `fastchess_min_version` (Config/config.json: 1.8.1).
 
     foreign_parsers.py < OUTPUT
+    foreign_parsers.py --version MINIMUM < OUTPUT_OF_VERSION
 """
 import json
 import re
 import sys
+
+if len(sys.argv) == 3 and sys.argv[1] == "--version":
+    found = re.search(r"\d+\.\d+(\.\d+)?", sys.stdin.read())
+    version = found.group() if found else None
+    acceptable = version is not None and tuple(map(int, version.split("."))) >= tuple(
+        map(int, sys.argv[2].split("."))
+    )
+    print(json.dumps({"version": version, "acceptable": acceptable}))
+    sys.exit(0)
 
 pattern_WLD = re.compile(
     r"Games: ([0-9]+), Wins: ([0-9]+), Losses: ([0-9]+), Draws: ([0-9]+), Points: ([0-9.]+) \("

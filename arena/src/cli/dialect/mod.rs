@@ -45,6 +45,19 @@ impl Dialect {
         }
     }
 
+    /// The tool and release whose command line and output arena implements,
+    /// as that tool's `--version` begins: fastchess v1.8.2-alpha prints
+    /// `fastchess alpha 1.8.2 …` (app/src/main.cpp), cutechess-cli 1.5.1
+    /// `cutechess-cli 1.5.1` (projects/cli/src/main.cpp). A client that reads
+    /// the first number of it (OpenBench's `get_version`) reads that
+    /// release; the words after it say that arena plays it.
+    fn version(self) -> &'static str {
+        match self {
+            Dialect::Fastchess => "fastchess alpha 1.8.2",
+            Dialect::Cutechess => "cutechess-cli 1.5.1",
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             Dialect::Fastchess => "fastchess",
@@ -79,12 +92,7 @@ pub fn read_only(dialect: Dialect, words: &[String]) -> CliResult {
 pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     let foreign = parse::read(dialect, &args.words)?;
     if foreign.version {
-        outln!(
-            "{} command line, played by arena {} ({})",
-            dialect.name(),
-            env!("CARGO_PKG_VERSION"),
-            env!("ARENA_COMMIT")
-        );
+        outln!("{} compatible (arena {}, {})", dialect.version(), env!("CARGO_PKG_VERSION"), env!("ARENA_COMMIT"));
         return Ok(());
     }
     if let Some(words) = &foreign.compliance {

@@ -166,6 +166,8 @@ pub(super) struct PgnOut {
     pub(super) level: &'static str,
     /// `match_line=REGEX`, each.
     pub(super) match_lines: Vec<String>,
+    /// `append=` (default true): add to the file, not replace it.
+    pub(super) append: bool,
 }
 
 /// `-config file= discard= outname= stats=` (fastchess): the state file
@@ -511,6 +513,8 @@ fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
     let mut file = None;
     let mut level = "normal";
     let mut match_lines = Vec::new();
+    // fastchess appends unless append=false; cutechess-cli always appends.
+    let mut append = true;
     for value in &group.values {
         match value.split_once('=') {
             None if value == "min" => level = "min",
@@ -520,9 +524,10 @@ fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
             Some(("file", path)) => file = Some(path.to_string()),
             Some(("min", on)) => level = if on == "true" { "min" } else { level },
             Some(("nodes" | "seldepth" | "nps", on)) => level = if on == "true" { "full" } else { level },
-            Some(("notation", "san")) | Some(("append", "false")) => {}
+            Some(("notation", "san")) => {}
             Some(("notation", other)) => bail!("-pgnout notation={other}: arena writes SAN; give notation=san"),
-            Some(("append", _)) => bail!("-pgnout append=true: arena writes the file afresh; give another file"),
+            Some(("append", on @ ("true" | "false"))) => append = on == "true",
+            Some(("append", other)) => bail!("-pgnout append={other}: give append=true or append=false"),
             Some(("match_line", pattern)) => {
                 if regex::Regex::new(pattern).is_err() {
                     bail!(
@@ -537,7 +542,7 @@ fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
         }
     }
     let file = file.ok_or_else(|| anyhow!("-pgnout needs a file: -pgnout file=games.pgn"))?;
-    Ok(PgnOut { file, level, match_lines })
+    Ok(PgnOut { file, level, match_lines, append })
 }
 
 /// `-draw movenumber=N movecount=N score=CP`, `-resign movecount=N score=CP [twosided=B]`,

@@ -33,7 +33,7 @@ pub(super) struct Run {
 /// # Errors
 ///
 /// A setting arena refuses, in one line naming the tool's option.
-pub(super) fn play_args(foreign: &Foreign) -> CliResult<PlayArgs> {
+pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayArgs> {
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
     let book_depth = match confs.first().and_then(|c| c.bookdepth.as_deref()) {
         Some(depth) => Some(number::<usize>("bookdepth=", depth)?),
@@ -57,6 +57,10 @@ pub(super) fn play_args(foreign: &Foreign) -> CliResult<PlayArgs> {
         Some(text) => text.parse().map_err(|e: db::BadTarget| anyhow!("--db: {e}"))?,
         None => DbArg::default().target,
     };
+    let conventions = match dialect {
+        Dialect::Fastchess => reports::pgn::Conventions::Fastchess,
+        Dialect::Cutechess => reports::pgn::Conventions::Cutechess,
+    };
     let record = match &foreign.pgnout {
         Some(pgn) => RecordArgs {
             pgn: Some(pgn.file.clone().into()),
@@ -76,12 +80,24 @@ pub(super) fn play_args(foreign: &Foreign) -> CliResult<PlayArgs> {
                         crate::cli::read_pattern(pattern).map_err(|e| anyhow!("-pgnout match_line={pattern}: {e}"))
                     })
                     .collect::<CliResult<_>>()?,
+                conventions,
+                written: std::sync::Arc::default(),
             },
+            // fastchess appends unless append=false, cutechess-cli always.
+            append: pgn.append,
+            continued: false,
         },
         None => RecordArgs {
             pgn: None,
             epdout: foreign.epdout.as_ref().map(Into::into),
-            style: PgnStyle { event: foreign.event.clone(), site: foreign.site.clone(), ..PgnStyle::default() },
+            style: PgnStyle {
+                event: foreign.event.clone(),
+                site: foreign.site.clone(),
+                conventions,
+                ..PgnStyle::default()
+            },
+            append: false,
+            continued: false,
         },
     };
     Ok(PlayArgs {
@@ -133,7 +149,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         bail!("give at least two engines: -engine cmd=./dev name=dev -engine cmd=./base name=base");
     }
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
-    let play = play_args(foreign)?;
+    let play = play_args(dialect, foreign)?;
     let registry = play.registry.load()?;
     let limits: Vec<TimeControl> = confs.iter().map(limit).collect::<CliResult<_>>()?;
     let mut engines: Vec<EngineSpec> =
