@@ -240,7 +240,7 @@ impl Registry {
     /// program it names: a path (it holds a `/`: `./myengine`,
     /// `/usr/games/stockfish`) or a program on `PATH` (`stockfish`, as
     /// cutechess's `cmd=stockfish`), named as given and run by its absolute
-    /// path. Only for names a user types: a worker runs what its own
+    /// path, symbolic links kept. Only for names a user types: a worker runs what its own
     /// `engines.toml` names, never a path from the database.
     ///
     /// # Errors
@@ -260,7 +260,13 @@ impl Registry {
             return Err(off_path(name, GAMES_FOLDERS).unwrap_or(unknown));
         };
         let problem = |problem: &str| RegistryError::File { path: name.to_string(), problem: problem.to_string() };
-        let path = std::fs::canonicalize(found).map_err(|e| problem(&format!("no engine program there ({e})")))?;
+        // Absolute, but as given: a symbolic link is run by its own path (a
+        // virtualenv's python finds its modules by it, a program may read
+        // its own name); only the check follows it to the file.
+        let path = std::path::absolute(&found).map_err(|e| problem(&format!("no engine program there ({e})")))?;
+        if let Err(e) = std::fs::metadata(&path) {
+            return Err(problem(&format!("no engine program there ({e})")));
+        }
         if !path.is_file() {
             return Err(problem("not a program (give an engine's executable)"));
         }

@@ -100,10 +100,12 @@ impl Shared {
         let shared = self.clone();
         tokio::spawn(async move {
             let messages = [
-                "stopping: nothing new is claimed and the work in flight finishes; a second signal gives it back",
-                "giving the work in flight back to the queue; `arena resume` or a worker replays it whole",
+                "stopping: the work in flight finishes and nothing new starts; Ctrl-C again stops at once (the work \
+                 in flight then goes back to the queue)",
+                "stopping now: the work in flight goes back to the queue; `arena resume` or a worker replays it whole",
             ];
-            stop::watch_signals(&shared.stop, messages, |message| shared.note(message)).await;
+            // Said even with --quiet (and in a tool's dialect): a signal is answered at once.
+            stop::watch_signals(&shared.stop, messages, crate::term::note).await;
         })
     }
 

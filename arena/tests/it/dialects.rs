@@ -349,3 +349,66 @@ fn a_tools_pgn_is_appended_to_and_each_fault_is_counted_once() {
     assert_eq!(read["fishtest"]["time_losses"], 4, "{}{}", stdout(&out), String::from_utf8_lossy(&out.stderr));
     assert_eq!(read["fishtest"]["crashes"], 0);
 }
+
+/// A UCI engine in Python that plays the first legal move in sorted order,
+/// importing a module that only its virtualenv holds.
+const VENV_ENGINE: &str = r#"import sys
+import chess
+import venvonly
+
+board = chess.Board()
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "uci":
+        print("id name " + venvonly.NAME, "uciok", sep="\n", flush=True)
+    elif words[0] == "isready":
+        print("readyok", flush=True)
+    elif words[0] == "position":
+        at = words.index("moves") if "moves" in words else len(words)
+        board = chess.Board() if words[1] == "startpos" else chess.Board(" ".join(words[2:at]))
+        for move in words[at + 1:]:
+            board.push_uci(move)
+    elif words[0] == "go":
+        move = sorted(m.uci() for m in board.legal_moves)[0]
+        print("info depth 1 score cp 0 nodes 1", "bestmove " + move, sep="\n", flush=True)
+    elif words[0] == "quit":
+        break
+"#;
+
+/// An engine given as a virtualenv's python (a symbolic link to the base
+/// interpreter, which finds the virtualenv's modules only when run by the
+/// link's own path) is run as given, not through the link's target: the
+/// game is played, the engine's name is the one its virtualenv gave it.
+#[test]
+fn an_engine_run_by_a_virtualenvs_python_plays() {
+    if !have_python("chess") {
+        return;
+    }
+    let dir = temp_dir("dialect-venv");
+    let made = Command::new("python3")
+        .args(["-m", "venv", "--system-site-packages", "--without-pip", "v"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(made.success(), "python3 -m venv");
+    assert!(std::fs::symlink_metadata(dir.join("v/bin/python")).unwrap().file_type().is_symlink());
+    let lib = std::fs::read_dir(dir.join("v/lib")).unwrap().next().unwrap().unwrap().path();
+    std::fs::write(lib.join("site-packages/venvonly.py"), "NAME = \"venv-engine\"\n").unwrap();
+    std::fs::write(dir.join("engine.py"), VENV_ENGINE).unwrap();
+    let mut args: Vec<String> =
+        ["fastchess", "-engine", "name=py", "cmd=./v/bin/python", "args=engine.py"].map(String::from).into();
+    args.extend(engine("plain", "plain"));
+    args.extend(
+        ["-each", "tc=inf", "nodes=200", "-rounds", "1", "-games", "2", "-repeat", "-maxmoves", "10"].map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena_ok(&dir, &args);
+    assert!(stdout(&out).contains("Finished game 2 "), "{}", stdout(&out));
+    let json = stdout(&arena_ok(&dir, &["report", "1", "--format", "json"]));
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(report["header"]["games_played"], 2, "{json}");
+    assert_eq!(report["pairings"][0]["statistics"]["games"].as_u64(), Some(2), "{json}");
+    assert!(json.contains("v/bin/python"), "the command as given: {json}");
+}

@@ -563,3 +563,43 @@ async fn a_worker_plays_the_budgets_added_to_a_scaling_run_it_serves() {
     let played: Vec<_> = points.iter().map(|p| (p["amount"].as_f64(), p["games"].as_u64())).collect();
     assert_eq!(played, [(Some(300.0), Some(4)), (Some(600.0), Some(4)), (Some(1200.0), Some(4))]);
 }
+
+/// The first Ctrl-C of a quiet run (as a tool's dialect runs) is answered
+/// at once: one line says that the games in flight finish and how to stop
+/// at once, and the run ends stopped, resumable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_first_ctrl_c_of_a_quiet_run_says_what_it_finishes_and_how_to_stop_at_once() {
+    let dir = temp_dir("ctrl-c");
+    let args =
+        ["match", "--a", "fhr", "--b", "plain", "--games", "400", "--tc", "nodes=300", "--quiet", "--db", "c.db"];
+    let child = Command::new(ARENA).args(args).current_dir(&dir).stderr(Stdio::piped()).spawn().unwrap();
+    sqlx::any::install_default_drivers();
+    let url = format!("sqlite://{}", dir.join("c.db").display());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        assert!(Instant::now() < deadline, "the run stored no game");
+        let stored = match db::pool_options::<sqlx::Any>().max_connections(1).connect(&url).await {
+            Ok(pool) => {
+                let games =
+                    sqlx::query("SELECT COUNT(*) FROM games").fetch_one(&pool).await.map(|r| r.get::<i64, _>(0));
+                pool.close().await;
+                games.unwrap_or(0)
+            }
+            Err(_) => 0,
+        };
+        if stored >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let stderr = finish(child);
+    let first = stderr.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(
+            "Ctrl-C: stopping: the work in flight finishes and nothing new starts; Ctrl-C again stops at once"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("run 1 stopped; continue it with: arena resume 1"), "{stderr}");
+}
