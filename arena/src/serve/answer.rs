@@ -58,16 +58,8 @@ impl PageError {
     /// A failure of the server's own (500): `cause` (a database error with
     /// its own cause, which may name tables, files or the server) goes to
     /// the log, the answer says only that it failed and where to look.
-    pub(super) fn internal(cause: &dyn std::error::Error) -> PageError {
-        let mut line = cause.to_string();
-        let mut source = cause.source();
-        while let Some(inner) = source {
-            let text = inner.to_string();
-            if !line.contains(&text) {
-                line = format!("{line}: {text}");
-            }
-            source = inner.source();
-        }
+    pub(super) fn internal(cause: &(dyn std::error::Error + 'static)) -> PageError {
+        let line = crate::util::one_line(cause);
         eprintln!("arena serve: error answering a request: {line}");
         PageError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

@@ -62,19 +62,26 @@ async fn execute(url: &str, sql: &str) -> Result<u64, String> {
         .map_err(|e| e.as_database_error().and_then(|d| d.code()).map(|c| c.to_string()).unwrap_or(e.to_string()))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored() {
-    let dir = temp_dir("roles");
+/// A scratch database `name` on the tests' server, its owner's URL, and
+/// the URL of the worker's login role (made once per server, as an
+/// administrator would); `None` (skipped) without a server.
+async fn owner_and_worker(name: &str) -> Option<(Target, String, String)> {
     let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
-    let Some(target) = scratch(&server, "arena_roles").await else { return };
+    let target = scratch(&server, name).await?;
     let owner = url_of(&target);
-    // The login role, made once per server (as an administrator would).
     let create = format!(
         "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{WORKER_ROLE}') THEN \
          CREATE ROLE {WORKER_ROLE} LOGIN PASSWORD '{WORKER_ROLE}'; END IF; END $$"
     );
     execute(&owner, &create).await.expect("the tests' role may create roles (.ci/start-postgres)");
     let worker = as_user(&owner, WORKER_ROLE, WORKER_ROLE);
+    Some((target, owner, worker))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored() {
+    let dir = temp_dir("roles");
+    let Some((target, owner, worker)) = owner_and_worker("arena_roles").await else { return };
 
     // Refusals: one line each, nothing applied.
     for (args, expected) in [
@@ -155,15 +162,7 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_role_cannot_forge_a_running_runs_counts_nor_finish_a_pair_it_does_not_hold() {
     let dir = temp_dir("forge");
-    let server = std::env::var("ARENA_TEST_POSTGRES").unwrap_or_else(|_| db::TEST_POSTGRES_DEFAULT.to_string());
-    let Some(target) = scratch(&server, "arena_forge").await else { return };
-    let owner = url_of(&target);
-    let create = format!(
-        "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{WORKER_ROLE}') THEN \
-         CREATE ROLE {WORKER_ROLE} LOGIN PASSWORD '{WORKER_ROLE}'; END IF; END $$"
-    );
-    execute(&owner, &create).await.expect("the tests' role may create roles (.ci/start-postgres)");
-    let worker = as_user(&owner, WORKER_ROLE, WORKER_ROLE);
+    let Some((target, owner, worker)) = owner_and_worker("arena_forge").await else { return };
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "8", "--tc", "nodes=1500", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &owner]].concat());
     arena_ok(&dir, &["roles", "--db", &owner, "--worker", WORKER_ROLE]);
