@@ -291,7 +291,9 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     let Some((server, url)) = OwnServer::start("55433") else { return };
     let Some(target) = scratch(&url, "arena_outage").await else { return };
     let db = url_of(&target);
-    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=2000", "--no-local"];
+    // Enough pairs that the outage comes while some are left: a pair takes
+    // a fraction of a second, stopping the server about one.
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "80", "--tc", "nodes=2000", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
     let lease = 3;
     let child = spawn_worker(
@@ -313,7 +315,7 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     server.ctl("start");
     let log = finish(child);
     assert_consistent(&target, 1).await;
-    assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 20, "{log}");
+    assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 40, "{log}");
     // The outage said once, and its end.
     let lost: Vec<&str> = log.lines().filter(|line| line.contains("lost database")).collect();
     let back: Vec<&str> = log.lines().filter(|line| line.starts_with("reconnected to")).collect();
