@@ -82,17 +82,25 @@ fn refused(error: &clap::Error) -> ExitCode {
     let command = std::env::args()
         .nth(1)
         .filter(|word| !word.starts_with('-') && Cli::command().get_subcommands().any(|c| c.get_name() == word));
-    let help =
-        command.map_or("arena --help lists the commands".to_string(), |c| format!("arena {c} --help lists its flags"));
-    eprintln!("arena: {} ({help})", refusal(error));
+    let help = command
+        .as_ref()
+        .map_or("arena --help lists the commands".to_string(), |c| format!("arena {c} --help lists its flags"));
+    eprintln!("arena: {} ({help})", refusal(error, command.as_deref()));
     ExitCode::from(2)
 }
 
 /// What clap refused, in one line that names what is wrong: the missing
 /// arguments by name (clap lists them on lines of their own), a mistyped
 /// command with the nearest command.
-fn refusal(error: &clap::Error) -> String {
+fn refusal(error: &clap::Error, command: Option<&str>) -> String {
     match (error.kind(), error.get(ContextKind::InvalidArg), error.get(ContextKind::InvalidSubcommand)) {
+        // After a run file come this machine's flags; what is played is the file's.
+        (ErrorKind::UnknownArgument, Some(ContextValue::String(flag)), _) if command == Some("run") => {
+            let key = flag.trim_start_matches('-').split('=').next().unwrap_or_default();
+            format!(
+                "unexpected argument '{flag}' after the run file: change what the file plays with --set {key}=VALUE, or edit the file"
+            )
+        }
         (ErrorKind::MissingRequiredArgument, Some(ContextValue::Strings(missing)), _) => {
             format!("the following required arguments were not provided: {}", missing.join(", "))
         }

@@ -1,7 +1,7 @@
 //! Shell completion that knows arena's values: engine names (the bundled
 //! presets and the engines of `./engines.toml`) for `--a`, `--b` and
-//! `--engines`, the built-in books beside files for `--openings`, and every
-//! enum's values. The shell asks the binary as the user types (clap's
+//! `--engines` (the built-in books beside files for `--openings` are
+//! completed by `run::settings`), and every enum's values. The shell asks the binary as the user types (clap's
 //! dynamic completion, `COMPLETE=bash arena`), so the names come from the
 //! engines file of the folder the user is in.
 
@@ -36,13 +36,5 @@ pub(crate) fn engines(current: &OsStr) -> Vec<CompletionCandidate> {
     if registry.is_none() {
         found.extend(matching(&typed, presets.iter().map(|p| (p.to_string(), "bundled preset"))));
     }
-    found
-}
-
-/// Opening books: the built-in sets, then files.
-pub(crate) fn books(current: &OsStr) -> Vec<CompletionCandidate> {
-    let typed = current.to_string_lossy();
-    let mut found = matching(&typed, openings::BUILTIN.iter().map(|b| (b.to_string(), "built-in book")));
-    found.extend(PathCompleter::file().complete(current));
     found
 }

@@ -408,7 +408,8 @@ impl SlotArgs {
 }
 
 /// SPRT parameters shared by `stats`, `sprt-calc` and `sprt`.
-#[derive(Args, Debug, Clone, serde::Serialize)]
+#[derive(Args, Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 #[command(next_help_heading = "SPRT")]
 pub struct SprtParams {
     /// Elo under H0 [default: 0; arena stats: a test only when --elo1 is given].
@@ -420,18 +421,28 @@ pub struct SprtParams {
     #[arg(long, allow_hyphen_values = true)]
     elo1: Option<f64>,
     /// False-positive rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = SprtParams::RATE)]
     alpha: f64,
     /// False-negative rate.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = SprtParams::RATE)]
     beta: f64,
     /// normalized or logistic.
-    #[serde(serialize_with = "games::as_text")]
+    #[serde(with = "crate::run::settings::as_text")]
     #[arg(long, default_value_t)]
     model: Model,
 }
 
+impl Default for SprtParams {
+    /// The flags left out.
+    fn default() -> SprtParams {
+        SprtParams { elo0: None, elo1: None, alpha: Self::RATE, beta: Self::RATE, model: Model::default() }
+    }
+}
+
 impl SprtParams {
+    /// `--alpha` and `--beta` left out.
+    const RATE: f64 = 0.05;
+
     /// The flags of a stored test.
     fn of(test: &Test) -> SprtParams {
         SprtParams {
@@ -467,32 +478,7 @@ impl SprtParams {
     }
 }
 
-/// A number of at least `MIN`, as clap reads a count (`--games 0` is
-/// refused there, in its one line: "must be at least 1").
-pub(crate) fn at_least<T, const MIN: u16>(text: &str) -> Result<T, Invalid>
-where
-    T: std::str::FromStr + PartialOrd + From<u16>,
-{
-    let n: T = text.trim().parse().map_err(|_| Invalid::new("count", format!("'{text}' is not a whole number")))?;
-    if n < T::from(MIN) {
-        return Err(Invalid::new("count", format!("must be at least {MIN}")));
-    }
-    Ok(n)
-}
-
-/// A number of games, as clap reads `--games` and `--max-games`: whole
-/// pairs, since each opening is played twice with colours swapped (`--games
-/// 3` is refused, naming 2 and 4, rather than played as 4).
-pub(crate) fn whole_pairs(text: &str) -> Result<usize, Invalid> {
-    let games: usize = at_least::<usize, 2>(text)?;
-    if !games.is_multiple_of(2) {
-        return Err(Invalid::new(
-            "games",
-            format!("games come in pairs (each opening twice, colours swapped): give {} or {}", games - 1, games + 1),
-        ));
-    }
-    Ok(games)
-}
+pub(crate) use crate::run::settings::{at_least, whole_pairs};
 
 /// An engine's name as clap reads it: any text (a preset, an `engines.toml`
 /// name, a program), with the bundled presets offered to shell completion
@@ -536,30 +522,6 @@ impl clap::builder::TypedValueParser for DbParser {
         let text = value.to_str().ok_or_else(|| invalid("--db is not valid UTF-8\n".into()))?;
         text.parse().map_err(|e: db::BadTarget| invalid(format!("{e}\n")))
     }
-}
-
-/// The command, with its flags, that plays a stored run of games again: the
-/// `[flags]` of its run file ([`runfile::write`]), written by serde from the
-/// same declarations clap reads.
-///
-/// # Errors
-///
-/// A flag TOML cannot hold (none today).
-pub(crate) fn stored_flags(spec: &model::GamesSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
-    use model::GamesKind;
-    Ok(match &spec.kind {
-        GamesKind::Elo => ("elo", toml::Table::try_from(play::EloArgs::of(spec))?),
-        GamesKind::Match => ("match", toml::Table::try_from(play::MatchArgs::of(spec))?),
-        GamesKind::Tournament => ("tournament", toml::Table::try_from(play::TournamentArgs::of(spec))?),
-        GamesKind::Sprt(test) => ("sprt", toml::Table::try_from(play::SprtArgs::of(spec, test))?),
-        GamesKind::Scale(budgets) => ("scale", toml::Table::try_from(play::ScaleArgs::of(spec, budgets))?),
-        GamesKind::Tune(spsa) => ("tune", toml::Table::try_from(tune::TuneArgs::of(spec, spsa))?),
-        GamesKind::Import(_) => {
-            return Err(serde::ser::Error::custom(
-                "an imported run was not played here: it has no flags to play it again",
-            ));
-        }
-    })
 }
 
 /// Runs a parsed command.

@@ -7,48 +7,53 @@
 
 use anyhow::anyhow;
 use clap::Args;
-use model::{GamesKind, GamesSpec, RunStatus, Spec, Test};
-use serde::Serialize;
+use model::{GamesKind, GamesSpec, RunStatus, Spec};
+use serde::{Deserialize, Serialize};
 
 use openings::Book;
 
 use super::common::open_db;
-use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
-use super::{CliResult, DbArg, SprtParams, at_least, outln, whole_pairs};
+use super::games::{Chosen, PlayArgs, SourceArgs, open_book, resolve_engines, start};
+use super::{CliResult, DbArg, SprtParams, outln};
 use crate::engine_io::engines::EngineSpec;
 use crate::run::plan::{add_budgets, at_budget, first_pairing};
+use crate::run::settings::{as_text, at_least, checked, whole_pairs};
 
 /// `arena elo`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug)]
 pub struct EloArgs {
-    #[serde(skip)]
     #[command(flatten)]
-    engines: PairArgs,
-    #[serde(flatten)]
+    pub(super) engines: PairArgs,
     #[command(flatten)]
-    passes: PassArgs,
-    #[serde(flatten)]
+    pub(super) passes: PassArgs,
     #[command(flatten)]
-    play: PlayArgs,
+    pub(super) play: PlayArgs,
 }
 
 /// How much of the opening set `elo` and `tournament` play.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", default)]
 pub struct PassArgs {
     /// Passes through the opening set (each opening twice per pass and pairing, colours swapped).
+    #[serde(deserialize_with = "checked::count")]
     #[arg(long, default_value_t = 1, value_parser = at_least::<usize, 1>)]
     rounds: usize,
     /// Games per pairing and pass: the first N/2 openings (after --seed's shuffle) instead of the whole set.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "checked::some_games")]
     #[arg(long, value_parser = whole_pairs)]
     games: Option<usize>,
 }
 
+impl Default for PassArgs {
+    /// The flags left out.
+    fn default() -> PassArgs {
+        PassArgs { rounds: 1, games: None }
+    }
+}
+
 impl PassArgs {
     /// The passes of a stored run.
-    fn of(spec: &GamesSpec) -> PassArgs {
+    pub(super) fn of(spec: &GamesSpec) -> PassArgs {
         PassArgs { rounds: spec.rounds, games: Some(2 * spec.openings_per_round) }
     }
 
@@ -62,137 +67,167 @@ impl PassArgs {
 }
 
 /// `arena match`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug)]
 pub struct MatchArgs {
-    #[serde(skip)]
     #[command(flatten)]
-    engines: PairArgs,
+    pub(super) engines: PairArgs,
+    #[command(flatten)]
+    pub(super) games: MatchGames,
+    #[command(flatten)]
+    pub(super) play: PlayArgs,
+}
+
+/// How many games `arena match` plays.
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", default)]
+pub struct MatchGames {
     /// Games to play, in whole pairs (each opening twice, colours swapped); under a deterministic limit at most two per opening of the book.
-    #[arg(long, default_value_t = 100, value_parser = whole_pairs)]
+    #[serde(deserialize_with = "checked::games")]
+    #[arg(long, default_value_t = MatchGames::DEFAULT, value_parser = whole_pairs)]
     games: usize,
-    #[serde(flatten)]
-    #[command(flatten)]
-    play: PlayArgs,
+}
+
+impl MatchGames {
+    /// Without `--games`.
+    const DEFAULT: usize = 100;
+
+    /// The games of a stored match.
+    pub(super) fn of(spec: &GamesSpec) -> MatchGames {
+        MatchGames { games: 2 * spec.openings_per_round }
+    }
+}
+
+impl Default for MatchGames {
+    /// The flag left out.
+    fn default() -> MatchGames {
+        MatchGames { games: MatchGames::DEFAULT }
+    }
 }
 
 /// `arena tournament`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug)]
 pub struct TournamentArgs {
     /// Comma-separated engines: presets, engines.toml names or UCI programs (a path, or a program on PATH).
-    #[serde(skip)]
     #[arg(long, value_delimiter = ',', required = true, value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
-    engines: Vec<String>,
+    pub(super) engines: Vec<String>,
+    #[command(flatten)]
+    pub(super) gauntlet: Gauntlet,
+    #[command(flatten)]
+    pub(super) passes: PassArgs,
+    #[command(flatten)]
+    pub(super) play: PlayArgs,
+}
+
+/// The one engine of a gauntlet.
+#[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", default)]
+pub struct Gauntlet {
     /// Gauntlet: this engine plays all others, who do not play each other.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long)]
     gauntlet: Option<String>,
-    #[serde(flatten)]
-    #[command(flatten)]
-    passes: PassArgs,
-    #[serde(flatten)]
-    #[command(flatten)]
-    play: PlayArgs,
 }
 
-/// `arena sprt`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct SprtArgs {
-    #[serde(skip)]
-    #[command(flatten)]
-    engines: PairArgs,
-    #[serde(flatten)]
-    #[command(flatten)]
-    sprt: SprtParams,
-    /// Stop undecided after this many games ("inconclusive") [default: twice the games sprt-calc expects where the test is slowest, between elo0 and elo1; said when the run starts].
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, help_heading = "SPRT", value_parser = whole_pairs)]
-    max_games: Option<usize>,
-    #[serde(flatten)]
-    #[command(flatten)]
-    play: PlayArgs,
-}
-
-impl EloArgs {
-    /// The flags of a stored elo run.
-    pub(super) fn of(spec: &GamesSpec) -> EloArgs {
-        EloArgs { engines: PairArgs::of(spec), passes: PassArgs::of(spec), play: PlayArgs::of(spec) }
-    }
-}
-
-impl MatchArgs {
-    /// The flags of a stored match.
-    pub(super) fn of(spec: &GamesSpec) -> MatchArgs {
-        MatchArgs { engines: PairArgs::of(spec), games: 2 * spec.openings_per_round, play: PlayArgs::of(spec) }
-    }
-}
-
-impl TournamentArgs {
-    /// The flags of a stored tournament: a gauntlet when every pairing has
-    /// the same first engine and not every pair of engines meets.
-    pub(super) fn of(spec: &GamesSpec) -> TournamentArgs {
+impl Gauntlet {
+    /// The gauntlet of a stored tournament: when every pairing has the same
+    /// first engine and not every pair of engines meets.
+    pub(super) fn of(spec: &GamesSpec) -> Gauntlet {
         let n = spec.engines.len();
         let round_robin = spec.pairings.len() == n * (n - 1) / 2;
         let hero = spec.pairings.first().map(|&(hero, _)| hero);
         let gauntlet = hero
             .filter(|&hero| !round_robin && spec.pairings.iter().all(|&(a, _)| a == hero))
             .map(|hero| spec.engines[hero].name.clone());
-        let engines = spec.engines.iter().map(|e| e.name.clone()).collect();
-        TournamentArgs { engines, gauntlet, passes: PassArgs::of(spec), play: PlayArgs::of(spec) }
+        Gauntlet { gauntlet }
+    }
+}
+
+/// `arena sprt`.
+#[derive(Args, Debug)]
+pub struct SprtArgs {
+    #[command(flatten)]
+    pub(super) engines: PairArgs,
+    #[command(flatten)]
+    pub(super) sprt: SprtParams,
+    #[command(flatten)]
+    pub(super) cap: SprtCap,
+    #[command(flatten)]
+    pub(super) play: PlayArgs,
+}
+
+/// The cap of `arena sprt`.
+#[derive(Args, Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case", default)]
+pub struct SprtCap {
+    /// Stop undecided after this many games ("inconclusive") [default: twice the games sprt-calc expects where the test is slowest, between elo0 and elo1; said when the run starts].
+    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "checked::some_games")]
+    #[arg(long, help_heading = "SPRT", value_parser = whole_pairs)]
+    max_games: Option<usize>,
+}
+
+impl SprtCap {
+    /// The cap of a stored SPRT.
+    pub(super) fn of(spec: &GamesSpec) -> SprtCap {
+        SprtCap { max_games: Some(2 * spec.openings_per_round) }
     }
 }
 
 /// `arena scale`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug)]
 pub struct ScaleArgs {
-    #[serde(skip)]
     #[command(flatten)]
-    engines: PairArgs,
+    pub(super) engines: PairArgs,
+    #[command(flatten)]
+    pub(super) flags: ScaleFlags,
+    #[command(flatten)]
+    pub(super) play: PlayArgs,
+}
+
+/// The budgets of `arena scale` and its games at each.
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct ScaleFlags {
     /// Budgets, cheapest first, comma-separated: nodes=1000,nodes=4000 or depth=6,depth=8 or 1+0.01,4+0.04 (a modifier such as ,timemargin=50 belongs to the budget before it).
-    #[serde(serialize_with = "super::games::as_text")]
+    #[serde(with = "as_text")]
     #[arg(long, required = true)]
     budgets: model::Budgets,
     /// Games at each budget: the same openings at every budget, interleaved so the curve fills in evenly.
-    #[arg(long, default_value_t = 200, value_parser = whole_pairs)]
+    #[serde(default = "ScaleFlags::default_games", deserialize_with = "checked::games")]
+    #[arg(long, default_value_t = ScaleFlags::default_games(), value_parser = whole_pairs)]
     games: usize,
-    #[serde(flatten)]
-    #[command(flatten)]
-    play: PlayArgs,
 }
 
-impl ScaleArgs {
+impl ScaleFlags {
+    /// Without `--games`.
+    fn default_games() -> usize {
+        200
+    }
+
     /// The flags of a stored scaling run.
-    pub(super) fn of(spec: &GamesSpec, budgets: &model::Budgets) -> ScaleArgs {
-        let budgets = budgets.clone();
-        // The budgets are the time controls; the spec's own is the first of them.
-        let mut play = PlayArgs::of(spec);
-        play.tc = None;
-        ScaleArgs { engines: PairArgs::of(spec), budgets, games: 2 * spec.openings_per_round, play }
+    pub(super) fn of(spec: &GamesSpec, budgets: &model::Budgets) -> ScaleFlags {
+        ScaleFlags { budgets: budgets.clone(), games: 2 * spec.openings_per_round }
     }
 }
 
 /// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
 /// under its budget), one pairing per budget, the same openings for all.
 pub(super) async fn scale(args: ScaleArgs) -> CliResult {
-    let budgets = args.budgets.0;
+    let budgets = args.flags.budgets.0;
     // A run file written before run files left it out names the first budget.
-    if let Some(tc) = args.play.tc.as_ref().filter(|tc| **tc != budgets[0]) {
+    if let Some(tc) = args.play.settings.tc.as_ref().filter(|tc| **tc != budgets[0]) {
         return Err(anyhow!(
             "arena scale takes no --tc ('{tc}'): each budget is its own time control, e.g. --budgets 1+0.01,4+0.04"
         ));
     }
-    let book = open_book(&args.play)?;
+    let book = open_book(&args.play.settings)?;
     let base = args.engines.engines(&args.play)?;
     let engines: Vec<EngineSpec> = budgets.iter().flat_map(|budget| at_budget(&base, budget)).collect();
     let pairings = (0..budgets.len()).map(|i| (2 * i, 2 * i + 1)).collect();
     let tc = budgets[0].clone();
     let kind = GamesKind::Scale(model::Budgets(budgets));
-    let mut spec = build_spec(&args.play, kind, engines, pairings, args.games.div_ceil(2), 1)?;
+    let mut spec = args.play.settings.spec(kind, engines, pairings, args.flags.games.div_ceil(2), 1)?;
     spec.tc = tc;
-    start(&args.play, spec, &book).await
+    start(&args.play, spec, &book, Chosen::default()).await
 }
 
 /// `arena extend`.
@@ -252,15 +287,6 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     Ok(())
 }
 
-impl SprtArgs {
-    /// The flags of a stored SPRT.
-    pub(super) fn of(spec: &GamesSpec, test: &Test) -> SprtArgs {
-        let sprt = SprtParams::of(test);
-        let max_games = Some(2 * spec.openings_per_round);
-        SprtArgs { engines: PairArgs::of(spec), sprt, max_games, play: PlayArgs::of(spec) }
-    }
-}
-
 /// Engines A and B of a two-engine run: `--a` and `--b` by name, or two
 /// revisions of one repository (`--repo R --dev REV --base REV`), declared
 /// once for elo, match, sprt and scale.
@@ -284,11 +310,10 @@ pub struct PairArgs {
 }
 
 impl PairArgs {
-    /// A and B of a stored run (a scaling run's copies `A@BUDGET` as `A`).
-    fn of(spec: &GamesSpec) -> PairArgs {
-        let [a, b] = engine_pair(spec);
-        let base = |name: &str| Some(model::base_name(name).to_string());
-        PairArgs { a: base(&a), b: base(&b), source: SourceArgs::default(), dev: None, base: None }
+    /// A and B by name (a run file's `engines = ["A", "B"]`).
+    pub(super) fn named(a: &str, b: &str) -> PairArgs {
+        let name = |name: &str| Some(name.to_string());
+        PairArgs { a: name(a), b: name(b), source: SourceArgs::default(), dev: None, base: None }
     }
 
     /// The two engines: by name from the registry, or built from `--repo`.
@@ -307,18 +332,13 @@ impl PairArgs {
     }
 }
 
-/// The names of a stored run's engines A and B.
-fn engine_pair(spec: &GamesSpec) -> [String; 2] {
-    [0, 1].map(|i| spec.engines.get(i).map(|e| e.name.clone()).unwrap_or_default())
-}
-
 /// `arena elo`.
 pub(super) async fn elo(args: EloArgs) -> CliResult {
-    let book = open_book(&args.play)?;
+    let book = open_book(&args.play.settings)?;
     let per_round = args.passes.openings_per_round(&book, &args.play)?;
     let engines = args.engines.engines(&args.play)?;
-    let spec = build_spec(&args.play, GamesKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds)?;
-    start(&args.play, spec, &book).await
+    let spec = args.play.settings.spec(GamesKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds)?;
+    start(&args.play, spec, &book, Chosen::default()).await
 }
 
 /// Openings a pass through `book` plays, refused for a book too large to
@@ -328,7 +348,7 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
     match book.len() {
         n if n > LARGEST => Err(anyhow!(
             "--openings {} holds {n} positions, too many to play each twice: give --games N to play N games from it",
-            play.openings()
+            play.settings.openings()
         )),
         n => Ok(n),
     }
@@ -337,12 +357,12 @@ fn whole_book(book: &Book, play: &PlayArgs) -> CliResult<usize> {
 /// `arena match`: without `--openings`, a large shuffled book, said when the run starts.
 pub(super) async fn match_(args: MatchArgs) -> CliResult {
     let mut play = args.play;
-    play.large_book_unless_given();
-    let book = open_book(&play)?;
-    let pairs = args.games.div_ceil(2);
+    let chosen = Chosen::large_book(&mut play.settings);
+    let book = open_book(&play.settings)?;
+    let pairs = args.games.games.div_ceil(2);
     let engines = args.engines.engines(&play)?;
-    let spec = build_spec(&play, GamesKind::Match, engines, vec![(0, 1)], pairs, 1)?;
-    start(&play, spec, &book).await
+    let spec = play.settings.spec(GamesKind::Match, engines, vec![(0, 1)], pairs, 1)?;
+    start(&play, spec, &book, chosen).await
 }
 
 /// `arena tournament`.
@@ -351,7 +371,7 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
         return Err(anyhow!("--engines needs at least two names, comma-separated"));
     }
     let names: Vec<&str> = args.engines.iter().map(String::as_str).collect();
-    let pairings: Vec<(usize, usize)> = match &args.gauntlet {
+    let pairings: Vec<(usize, usize)> = match &args.gauntlet.gauntlet {
         Some(hero) => {
             let h = names
                 .iter()
@@ -361,11 +381,12 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
         }
         None => (0..names.len()).flat_map(|i| (i + 1..names.len()).map(move |j| (i, j))).collect(),
     };
-    let book = open_book(&args.play)?;
-    let per_round = args.passes.openings_per_round(&book, &args.play)?;
+    let (settings, passes) = (&args.play.settings, &args.passes);
+    let book = open_book(settings)?;
+    let per_round = passes.openings_per_round(&book, &args.play)?;
     let engines = resolve_engines(&args.play, &names)?;
-    let spec = build_spec(&args.play, GamesKind::Tournament, engines, pairings, per_round, args.passes.rounds)?;
-    start(&args.play, spec, &book).await
+    let spec = settings.spec(GamesKind::Tournament, engines, pairings, per_round, passes.rounds)?;
+    start(&args.play, spec, &book, Chosen::default()).await
 }
 
 /// `arena sprt`: without `--openings`, a large shuffled book; without
@@ -373,21 +394,21 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     let mut play = args.play;
-    let max_games = match args.max_games {
+    let mut chosen = Chosen::large_book(&mut play.settings);
+    let max_games = match args.cap.max_games {
         Some(games) => games,
         None => {
             let (cap, expected) = cap_of(&test);
-            play.say_cap_at_start(format!(
+            chosen.cap = Some(format!(
                 "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose)"
             ));
             cap
         }
     };
-    play.large_book_unless_given();
-    let book = open_book(&play)?;
+    let book = open_book(&play.settings)?;
     let engines = args.engines.engines(&play)?;
-    let spec = build_spec(&play, GamesKind::Sprt(test), engines, vec![(0, 1)], max_games.div_ceil(2), 1)?;
-    start(&play, spec, &book).await
+    let spec = play.settings.spec(GamesKind::Sprt(test), engines, vec![(0, 1)], max_games.div_ceil(2), 1)?;
+    start(&play, spec, &book, chosen).await
 }
 
 /// An SPRT's cap on games without `--max-games`: twice the expected

@@ -6,66 +6,86 @@
 use anyhow::anyhow;
 use clap::Args;
 use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{GamesKind, GamesSpec, Invalid, Spsa};
-use serde::Serialize;
+use model::{GamesKind, Invalid, Spsa};
+use serde::{Deserialize, Serialize};
 
 use super::CliResult;
 use super::common::arena_exe;
-use super::games::{PlayArgs, SourceArgs, build_spec, open_book, resolve_engines, start};
+use super::games::{Chosen, PlayArgs, SourceArgs, open_book, resolve_engines, start};
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::process::Timeouts;
+use crate::run::settings::checked;
 use crate::run::tune::{ParamFlag, declared_options, resolve};
 
 /// `arena tune`.
-#[derive(Args, Debug, Serialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Args, Debug)]
 pub struct TuneArgs {
     /// The engine whose options are tuned: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[serde(skip)]
     #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
-    engine: Option<String>,
-    #[serde(skip)]
+    pub(super) engine: Option<String>,
     #[command(flatten)]
-    source: SourceArgs,
+    pub(super) source: SourceArgs,
     /// With --repo: the revision to tune (a branch, tag or commit).
-    #[serde(skip)]
     #[arg(long, value_name = "REV", requires = "repo")]
-    rev: Option<String>,
+    pub(super) rev: Option<String>,
+    #[command(flatten)]
+    pub(super) flags: TuneFlags,
+    /// Print how far each parameter can move in the planned games, then stop without playing.
+    #[arg(long)]
+    pub(super) plan: bool,
+    #[command(flatten)]
+    pub(super) play: PlayArgs,
+}
+
+/// What a tuning run tunes and how: its parameters, games and SPSA's constants.
+#[derive(Args, Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub struct TuneFlags {
     /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
-    #[serde(rename = "param")]
+    #[serde(rename = "param", deserialize_with = "params")]
     #[arg(long = "param", value_name = "PARAM", required = true, value_parser = str::parse::<ParamFlag>)]
     params: Vec<ParamFlag>,
     /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
-    #[arg(long, default_value_t = 2000, value_parser = super::whole_pairs)]
+    #[serde(default = "TuneFlags::default_games", deserialize_with = "checked::games")]
+    #[arg(long, default_value_t = TuneFlags::default_games(), value_parser = super::whole_pairs)]
     games: usize,
     /// Exponent α of the step size a_k = a / (A + k)^α, in (0, 1].
+    #[serde(default = "TuneFlags::default_alpha", deserialize_with = "checked_exponent")]
     #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = exponent)]
     alpha: f64,
     /// Exponent γ of the perturbation c_k = c / k^γ, in (0, 1].
+    #[serde(default = "TuneFlags::default_gamma", deserialize_with = "checked_exponent")]
     #[arg(long, default_value_t = DEFAULT_GAMMA, value_parser = exponent)]
     gamma: f64,
     /// Stability constant A of a_k, 0 or more (default: 10 % of the iterations).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "checked_stability")]
     #[arg(long = "big-a", value_parser = stability, allow_negative_numbers = true)]
     big_a: Option<f64>,
     /// Seed of the perturbation signs.
-    #[arg(long, default_value_t = 1)]
+    #[serde(default = "TuneFlags::default_seed")]
+    #[arg(long, default_value_t = TuneFlags::default_seed())]
     spsa_seed: u64,
-    /// Print how far each parameter can move in the planned games, then stop without playing.
-    #[serde(skip)]
-    #[arg(long)]
-    plan: bool,
-    #[serde(flatten)]
-    #[command(flatten)]
-    play: PlayArgs,
 }
 
-impl TuneArgs {
-    /// The flags of a stored tuning run: its one engine (θ+ and θ− are that
-    /// engine under two names) and its parameters as they were resolved.
-    pub(super) fn of(spec: &GamesSpec, spsa: &Spsa) -> TuneArgs {
-        let name = spec.engines.first().map_or("", |e| e.name.as_str());
-        let engine = name.strip_suffix('+').unwrap_or(name).to_string();
+impl TuneFlags {
+    fn default_games() -> usize {
+        2000
+    }
+
+    fn default_alpha() -> f64 {
+        DEFAULT_ALPHA
+    }
+
+    fn default_gamma() -> f64 {
+        DEFAULT_GAMMA
+    }
+
+    fn default_seed() -> u64 {
+        1
+    }
+
+    /// The flags of a stored tuning run: its parameters as they were resolved.
+    pub(super) fn of(spsa: &Spsa) -> TuneFlags {
         let param = |p: &model::TuneParam| ParamFlag {
             name: p.name.clone(),
             bounds: Some((p.min, p.max)),
@@ -73,26 +93,53 @@ impl TuneArgs {
             c_end: Some(p.c_end),
             r_end: Some(p.r_end),
         };
-        TuneArgs {
-            engine: Some(engine),
-            source: SourceArgs::default(),
-            rev: None,
+        TuneFlags {
             params: spsa.params.iter().map(param).collect(),
             games: 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2),
             alpha: spsa.alpha,
             gamma: spsa.gamma,
             big_a: Some(spsa.big_a),
             spsa_seed: spsa.seed,
-            plan: false,
-            play: PlayArgs::of(spec),
         }
     }
+}
+
+/// A run file's `param`: one text, or a list, each read as `--param` reads it.
+fn params<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<ParamFlag>, D::Error> {
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(String),
+        Many(Vec<String>),
+    }
+    let texts = match OneOrMany::deserialize(deserializer)? {
+        OneOrMany::One(text) => vec![text],
+        OneOrMany::Many(texts) => texts,
+    };
+    texts.iter().map(|t| t.parse().map_err(serde::de::Error::custom)).collect()
+}
+
+/// A run file's number, checked by `check` as the flag is.
+fn number_checked<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+    check: fn(&str) -> Result<f64, Invalid>,
+) -> Result<f64, D::Error> {
+    let value = f64::deserialize(deserializer)?;
+    check(&value.to_string()).map_err(serde::de::Error::custom)
+}
+
+fn checked_exponent<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
+    number_checked(deserializer, exponent)
+}
+
+fn checked_stability<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
+    number_checked(deserializer, stability).map(Some)
 }
 
 /// `arena tune`: without `--openings`, a large shuffled book.
 pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let flags = checked_flags(&args)?;
-    args.play.large_book_unless_given();
+    let chosen = Chosen::large_book(&mut args.play.settings);
     let mut base = match (&args.source.repo, &args.rev, &args.engine) {
         (Some(repo), Some(rev), _) => args.source.engine(repo, rev)?,
         (Some(_), None, _) => return Err(anyhow!("--repo needs --rev REV, the revision to tune")),
@@ -103,25 +150,27 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     crate::run::identity::build_here(std::slice::from_mut(&mut base), &crate::run::identity::stored_repo).await?;
     let declared = declared_options(&base, &arena_exe()?, Timeouts::default()).await?;
     let params = flags.iter().map(|flag| resolve(flag, &base, &declared)).collect::<Result<Vec<_>, _>>()?;
-    let iterations = args.games.div_ceil(2);
+    let tuning = &args.flags;
+    let iterations = tuning.games.div_ceil(2);
     let spsa = Spsa {
         params,
         iterations: iterations as u64,
-        alpha: args.alpha,
-        gamma: args.gamma,
-        big_a: args.big_a.unwrap_or(iterations as f64 / 10.0),
-        seed: args.spsa_seed,
+        alpha: tuning.alpha,
+        gamma: tuning.gamma,
+        big_a: tuning.big_a.unwrap_or(iterations as f64 / 10.0),
+        seed: tuning.spsa_seed,
     };
     let (plus, minus) = (format!("{}+", base.name), format!("{}-", base.name));
-    let book = open_book(&args.play)?;
+    let book = open_book(&args.play.settings)?;
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     // The run's settings are checked before the plan is shown, as a run checks them.
-    let spec = build_spec(&args.play, GamesKind::Tune(Box::new(spsa.clone())), engines, vec![(0, 1)], iterations, 1)?;
-    say_reach(&spsa, args.plan || !args.play.quiet.quiet);
+    let kind = GamesKind::Tune(Box::new(spsa.clone()));
+    let spec = args.play.settings.spec(kind, engines, vec![(0, 1)], iterations, 1)?;
+    say_reach(&spsa, args.plan || !args.play.local.quiet.quiet);
     if args.plan {
         return Ok(());
     }
-    start(&args.play, spec, &book).await
+    start(&args.play, spec, &book, chosen).await
 }
 
 /// `--alpha` or `--gamma`: an exponent in (0, 1].
@@ -142,7 +191,7 @@ fn stability(text: &str) -> Result<f64, Invalid> {
 
 /// The `--param`s, each once.
 fn checked_flags(args: &TuneArgs) -> CliResult<Vec<ParamFlag>> {
-    let flags = args.params.clone();
+    let flags = args.flags.params.clone();
     for (i, flag) in flags.iter().enumerate() {
         if flags[..i].iter().any(|p| p.name.eq_ignore_ascii_case(&flag.name)) {
             return Err(anyhow!("--param {} is given twice", flag.name));

@@ -22,6 +22,7 @@ pub mod pairs;
 pub mod plan;
 pub mod preflight;
 pub mod progress;
+pub mod settings;
 pub mod shared;
 pub mod slot;
 pub mod speed;

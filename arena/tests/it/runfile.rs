@@ -155,23 +155,50 @@ async fn show_config_then_run_plans_the_same_run() {
 fn bad_run_files_are_one_line() {
     let dir = temp_dir("runfile-bad");
     for (text, needle) in [
-        ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\nspeed = 3\n", "unexpected argument '--speed'"),
+        (
+            "command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\nspeed = 3\n",
+            "bad.toml: [flags] speed is not a flag of arena elo",
+        ),
         ("command = \"elo\"\nengines = [\"fhr\"]\n", "two engines"),
         ("command = \"elo\"\nengines = [\"fhr\", \"nobody\"]\n", "unknown engine 'nobody'"),
-        ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ntc = \"fast\"\n", "fast"),
-        ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ngames = -5\n", "invalid value '-5' for '--games"),
+        ("command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ntc = \"fast\"\n", "bad.toml: [flags] tc: "),
+        (
+            "command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ngames = -5\n",
+            "bad.toml: [flags] games: '-5' is not a whole number",
+        ),
+        (
+            "command = \"elo\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ndb = \"y.db\"\n",
+            "[flags] db says how this machine plays",
+        ),
         ("command = elo", "bad.toml: "),
     ] {
         std::fs::write(dir.join("bad.toml"), text).unwrap();
         assert_refused(&dir, &["run", "bad.toml", "--db", "x.db"], needle, "x.db");
     }
     assert_refused(&dir, &["run", "missing.toml"], "missing.toml: cannot read the run file", "x.db");
-    // A flag the command does not take, given after the file: the command line's fault.
+    // What is played is changed with --set, checked as the file's own keys.
     std::fs::write(dir.join("sprt.toml"), "command = \"sprt\"\nengines = [\"fhr\", \"plain\"]\n").unwrap();
     assert_refused(
         &dir,
-        &["run", "sprt.toml", "--games", "400", "--db", "x.db"],
-        "after sprt.toml on the command line: unexpected argument '--games' found (arena sprt --help lists its flags)",
+        &["run", "sprt.toml", "--set", "max-games=401", "--db", "x.db"],
+        "sprt.toml: [flags] max-games: games come in pairs",
         "x.db",
     );
+    assert_refused(&dir, &["run", "sprt.toml", "--max-games", "400", "--db", "x.db"], "'--max-games'", "x.db");
+}
+
+/// `--set` changes what the file plays, and the run stores what was set.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn set_changes_a_files_flag_for_one_run() {
+    let dir = temp_dir("runfile-set");
+    std::fs::write(
+        dir.join("m.toml"),
+        "command = \"match\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ngames = 40\ntc = \"nodes=500\"\nopenings = \"feldmann25\"\n",
+    )
+    .unwrap();
+    arena_ok(&dir, &["run", "m.toml", "--set", "games=4", "--set", "seed=3", "--db", "m.db", "--no-local"]);
+    let (spec, plan) = stored(&dir.join("m.db")).await;
+    assert_eq!(plan.len(), 2, "4 games: 2 pairs, not the file's 40 games");
+    assert_eq!(spec["seed"], 3);
+    assert_eq!(spec["tc"], "nodes=500");
 }

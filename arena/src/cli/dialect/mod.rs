@@ -114,7 +114,8 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     let settings = lines::Settings::of(&foreign, saving);
     let planned = lines::planned(&run.spec);
     let mut printer = lines::Lines::new(settings, &run.spec, planned);
-    super::games::start_as(&run.play, run.spec, &run.book, View::Lines(&mut printer)).await
+    super::games::start_as(&run.play, run.spec, &run.book, super::games::Chosen::default(), View::Lines(&mut printer))
+        .await
 }
 
 /// fastchess's `--compliance ENGINE [ARGS]`: `arena check` of that program

@@ -126,7 +126,7 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     }
     let mut play = super::translate::play_args(saved_dialect, &foreign)?;
     // The file holds the games written before the run stopped: only the rest are added.
-    play.record.continued = play.record.append;
+    play.local.record.continued = play.local.record.append;
     let target = crate::cli::games::target(&play);
     let db = open_existing(target).await?;
     let info = db.run(saved.run).await?;

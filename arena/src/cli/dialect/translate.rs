@@ -1,8 +1,8 @@
 //! A foreign command line ([`Foreign`]) as arena's own: the run-wide
-//! settings become [`PlayArgs`], built field by field from the typed
-//! options (each refusal names the tool's option as the user wrote it),
-//! and the engines become [`EngineSpec`]s; the run is then built by the
-//! same [`build_spec`] as every command's.
+//! settings become [`Settings`] and this machine's [`LocalArgs`], built
+//! field by field from the typed options (each refusal names the tool's
+//! option as the user wrote it), and the engines become [`EngineSpec`]s;
+//! the run is then built by the same [`Settings::spec`] as every command's.
 
 use std::path::Path;
 
@@ -12,11 +12,10 @@ use model::{GamesKind, GamesSpec, Test, TimeControl};
 
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
-use crate::cli::games::{MAXMOVES_SCORE, PlayArgs, build_spec, open_book};
-use crate::cli::{
-    CliResult, ConcurrencyArg, DbArg, EnginesFileArg, PgnLevel, PgnStyle, QuietArg, RecordArgs, SlotArgs,
-};
+use crate::cli::games::{LocalArgs, PlayArgs, open_book};
+use crate::cli::{CliResult, DbArg, EnginesFileArg, PgnLevel, PgnStyle, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::run::settings::{MAXMOVES_SCORE, Settings};
 
 /// The run a foreign command line asks for, ready to start.
 pub(super) struct Run {
@@ -25,10 +24,10 @@ pub(super) struct Run {
     pub(super) book: openings::Book,
 }
 
-/// The run-wide settings of `foreign`, as `arena match` holds its flags:
+/// The run-wide settings of `foreign` and how this machine plays them:
 /// every field said here (no defaults filled in behind it), so that a
-/// setting added to [`PlayArgs`] does not compile until this front end
-/// says what it does with it.
+/// setting added to [`Settings`] or [`LocalArgs`] does not compile until
+/// this front end says what it does with it.
 ///
 /// # Errors
 ///
@@ -100,15 +99,7 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
             continued: false,
         },
     };
-    Ok(PlayArgs {
-        // Each engine's own limit is its spec's (see `translate`).
-        tc: None,
-        openings: openings_file(foreign, &confs)?,
-        // Without -srand the tools seed from the clock; the seed is kept in the run.
-        seed: foreign.openings.random.then(|| foreign.srand.unwrap_or_else(|| fastrand::u64(..))),
-        start: foreign.openings.start.map_or(0, |start| start.saturating_sub(1)),
-        plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
-        concurrency: ConcurrencyArg { concurrency: foreign.concurrency },
+    let local = LocalArgs {
         db: DbArg { target },
         registry: EnginesFileArg::default(),
         record,
@@ -117,6 +108,18 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
             affinity: Some(foreign.affinity.clone().unwrap_or_else(|| "none".to_string())),
             no_io_log: false,
         },
+        quiet: QuietArg { quiet: true },
+        no_local: false,
+    };
+    let settings = Settings {
+        // Each engine's own limit is its spec's (see `translate`).
+        tc: None,
+        openings: openings_file(foreign, &confs)?,
+        // Without -srand the tools seed from the clock; the seed is kept in the run.
+        seed: foreign.openings.random.then(|| foreign.srand.unwrap_or_else(|| fastrand::u64(..))),
+        start: foreign.openings.start.map_or(0, |start| start.saturating_sub(1)),
+        plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
+        concurrency: foreign.concurrency,
         draw,
         resign,
         maxmoves: foreign.maxmoves,
@@ -132,11 +135,8 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         min_nps: None,
         set_aside_p: model::spec::SET_ASIDE_P,
         count_set_aside: false,
-        quiet: QuietArg { quiet: true },
-        no_local: false,
-        chosen: Vec::new(),
-        chosen_cap: None,
-    })
+    };
+    Ok(PlayArgs { settings, local })
 }
 
 /// Translates `foreign` into a checked run spec.
@@ -150,7 +150,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     }
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
     let play = play_args(dialect, foreign)?;
-    let registry = play.registry.load()?;
+    let registry = play.local.registry.load()?;
     let limits: Vec<TimeControl> = confs.iter().map(limit).collect::<CliResult<_>>()?;
     let mut engines: Vec<EngineSpec> =
         confs.iter().enumerate().map(|(i, conf)| engine(conf, i, &registry)).collect::<CliResult<_>>()?;
@@ -183,8 +183,8 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         n if foreign.gauntlet => (GamesKind::Tournament, (1..n).map(|i| (0, i)).collect()),
         n => (GamesKind::Tournament, (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()),
     };
-    let book = open_book(&play)?;
-    let mut spec = build_spec(&play, kind, engines, pairings, pairs, 1)?;
+    let book = open_book(&play.settings)?;
+    let mut spec = play.settings.spec(kind, engines, pairings, pairs, 1)?;
     spec.tc = limits[0].clone();
     Ok(Run { play, spec, book })
 }
