@@ -23,6 +23,39 @@ pub enum Level {
     /// Also the selective depth, nodes, nodes per second, the clock left
     /// and the PV: `{+0.31/12 0.154s, sd=18, n=81234, nps=527000, tl=9.846s, pv=e2e4 e7e5}`.
     Full,
+    /// The normal comment and the fields chosen (fastchess's `-pgnout
+    /// nodes=true seldepth=true …` each add one).
+    Fields(Fields),
+}
+
+/// Which of the full level's fields a move comment holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct Fields {
+    /// `sd=`: the selective depth.
+    pub seldepth: bool,
+    /// `n=`: nodes.
+    pub nodes: bool,
+    /// `nps=`: nodes per second.
+    pub nps: bool,
+    /// `tl=`: the clock left.
+    pub timeleft: bool,
+    /// `pv=`: the principal variation.
+    pub pv: bool,
+}
+
+impl Fields {
+    /// Every field: [`Level::Full`].
+    pub const ALL: Fields = Fields { seldepth: true, nodes: true, nps: true, timeleft: true, pv: true };
+
+    /// The fields of `level`.
+    pub fn of(level: Level) -> Fields {
+        match level {
+            Level::Full => Fields::ALL,
+            Level::Fields(fields) => fields,
+            Level::Min | Level::Normal => Fields::default(),
+        }
+    }
 }
 
 /// Whose PGN conventions a file follows: the `Termination` tag's values
@@ -204,8 +237,10 @@ fn move_comment(comment: &mut String, mv: &model::MoveRecord, level: Level) {
     comment.push(' ');
     decimal(comment, mv.time_ms, 3);
     comment.push('s');
-    if level == Level::Full {
-        for (key, value) in [("sd", mv.seldepth), ("n", mv.nodes), ("nps", mv.nps)] {
+    let fields = Fields::of(level);
+    {
+        let chosen = [(fields.seldepth, "sd", mv.seldepth), (fields.nodes, "n", mv.nodes), (fields.nps, "nps", mv.nps)];
+        for (key, value) in chosen.into_iter().filter(|(on, ..)| *on).map(|(_, key, value)| (key, value)) {
             if let Some(value) = value {
                 comment.push_str(", ");
                 comment.push_str(key);
@@ -213,13 +248,13 @@ fn move_comment(comment: &mut String, mv: &model::MoveRecord, level: Level) {
                 digits(comment, value);
             }
         }
-        if mv.clock_ms > 0 {
+        if fields.timeleft && mv.clock_ms > 0 {
             comment.push_str(", tl=");
             decimal(comment, mv.clock_ms, 3);
             comment.push('s');
         }
         let mut words = mv.pv.split_whitespace().peekable();
-        if words.peek().is_some() {
+        if fields.pv && words.peek().is_some() {
             comment.push_str(", pv=");
             for (i, word) in words.enumerate() {
                 if i > 0 {

@@ -51,10 +51,11 @@ impl PgnFormat {
             site: style.site.clone().unwrap_or(info.machine),
             time_control: tc.unwrap_or_else(|| "-".to_string()),
             variant,
-            level: match style.pgn_level {
-                PgnLevel::Min => Level::Min,
-                PgnLevel::Normal => Level::Normal,
-                PgnLevel::Full => Level::Full,
+            level: match (style.pgn_level, style.fields) {
+                (PgnLevel::Min, _) => Level::Min,
+                (PgnLevel::Normal, None) => Level::Normal,
+                (PgnLevel::Normal, Some(fields)) => Level::Fields(fields),
+                (PgnLevel::Full, _) => Level::Full,
             },
             patterns: style.pgn_match_line.clone(),
             conventions: style.conventions,
@@ -66,7 +67,8 @@ impl PgnFormat {
     fn fields(&self) -> MoveFields {
         match self.level {
             Level::Full => MoveFields::All,
-            Level::Min | Level::Normal => MoveFields::Pgn,
+            Level::Fields(fields) if fields.pv => MoveFields::All,
+            Level::Min | Level::Normal | Level::Fields(_) => MoveFields::Pgn,
         }
     }
 

@@ -269,6 +269,10 @@ pub struct PgnStyle {
     /// line ran (`arena fastchess`, `arena cutechess`).
     #[arg(skip)]
     pub(crate) conventions: reports::pgn::Conventions,
+    /// At the normal level, the full level's fields chosen one by one
+    /// (fastchess's `-pgnout nodes=true seldepth=true nps=true timeleft=true pv=true`).
+    #[arg(skip)]
+    pub(crate) fields: Option<reports::pgn::Fields>,
     /// Games the file holds already, by Event, Round, White and Black: a
     /// game of the run with the same tags is not written again (a tool's
     /// run continued into the file it was writing).

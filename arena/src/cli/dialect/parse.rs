@@ -162,8 +162,10 @@ pub(super) struct SprtKeys {
 #[derive(Clone, Debug)]
 pub(super) struct PgnOut {
     pub(super) file: String,
-    /// `min`: moves only; `full`: nodes, seldepth or nps asked.
-    pub(super) level: &'static str,
+    /// `min`: moves only.
+    pub(super) min: bool,
+    /// The fields asked for one by one (`nodes=true seldepth=true …`).
+    pub(super) fields: reports::pgn::Fields,
     /// `match_line=REGEX`, each.
     pub(super) match_lines: Vec<String>,
     /// `append=` (default true): add to the file, not replace it.
@@ -332,54 +334,136 @@ fn pairs(group: &Group) -> CliResult<Vec<(&str, &str)>> {
         .collect()
 }
 
+/// Every option arena reads of either tool: one row each (aliases their
+/// own rows), typed. [`read_group`] matches on [`Opt`] exhaustively, so
+/// an option added here does not compile until it is read, and a unit test
+/// plays each row against a command line without it and fails when the
+/// option changes nothing (parsed but never read).
+pub(super) const OPTIONS: &[(&str, Opt)] = &[
+    ("engine", Opt::Engine),
+    ("each", Opt::Each),
+    ("openings", Opt::Openings),
+    ("sprt", Opt::Sprt),
+    ("pgnout", Opt::Pgnout),
+    ("epdout", Opt::Epdout),
+    ("draw", Opt::Draw),
+    ("resign", Opt::Resign),
+    ("rounds", Opt::Rounds),
+    ("games", Opt::Games),
+    ("repeat", Opt::Repeat),
+    ("concurrency", Opt::Concurrency),
+    ("use-affinity", Opt::UseAffinity),
+    ("maxmoves", Opt::Maxmoves),
+    ("tb", Opt::Tb),
+    ("tbpieces", Opt::TbPieces),
+    ("tbadjudicate", Opt::TbAdjudicate),
+    ("tbignore50", Opt::TbIgnore50),
+    ("srand", Opt::Srand),
+    ("tournament", Opt::Tournament),
+    ("variant", Opt::Variant),
+    ("event", Opt::Event),
+    ("site", Opt::Site),
+    ("ratinginterval", Opt::RatingInterval),
+    ("scoreinterval", Opt::ScoreInterval),
+    ("autosaveinterval", Opt::AutosaveInterval),
+    ("config", Opt::Config),
+    ("report", Opt::Report),
+    ("output", Opt::Output),
+    ("crc32", Opt::Crc32),
+    ("db", Opt::Db),
+    ("version", Opt::Version),
+    ("v", Opt::Version),
+    ("help", Opt::Help),
+    ("h", Opt::Help),
+    ("recover", Opt::Always),
+    ("check-mate-pvs", Opt::Always),
+    ("testEnv", Opt::Always),
+];
+
+/// An option of [`OPTIONS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Opt {
+    Engine,
+    Each,
+    Openings,
+    Sprt,
+    Pgnout,
+    Epdout,
+    Draw,
+    Resign,
+    Rounds,
+    Games,
+    Repeat,
+    Concurrency,
+    UseAffinity,
+    Maxmoves,
+    Tb,
+    TbPieces,
+    TbAdjudicate,
+    TbIgnore50,
+    Srand,
+    Tournament,
+    Variant,
+    Event,
+    Site,
+    RatingInterval,
+    ScoreInterval,
+    AutosaveInterval,
+    Config,
+    Report,
+    Output,
+    Crc32,
+    Db,
+    Version,
+    Help,
+    /// What arena always does, a switch: engines that crash lose their game
+    /// and are started again (`-recover`); mate PVs are checked
+    /// (`-check-mate-pvs`); nothing differs under test (`-testEnv`).
+    Always,
+}
+
 /// Reads one option.
 fn read_group(foreign: &mut Foreign, group: &Group) -> CliResult {
     let flag = group.flag.as_str();
-    match flag {
-        "engine" => {
+    let Some(&(_, option)) = OPTIONS.iter().find(|(name, _)| *name == flag) else {
+        return refuse(flag);
+    };
+    match option {
+        Opt::Engine => {
             let mut engine = EngineConf::default();
             for value in &group.values {
                 engine.set(flag, value)?;
             }
             foreign.engines.push(engine);
         }
-        "each" => {
+        Opt::Each => {
             for value in &group.values {
                 foreign.each.set(flag, value)?;
             }
         }
-        "openings" => read_openings(foreign, group)?,
-        "sprt" => read_sprt(foreign, group)?,
-        "pgnout" => foreign.pgnout = Some(read_pgnout(group)?),
-        "epdout" => {
+        Opt::Openings => read_openings(foreign, group)?,
+        Opt::Sprt => read_sprt(foreign, group)?,
+        Opt::Pgnout => foreign.pgnout = Some(read_pgnout(group)?),
+        Opt::Epdout => {
             let value = single(group)?;
             foreign.epdout = Some(value.strip_prefix("file=").unwrap_or(value).to_string());
         }
-        "draw" | "resign" => read_rule(foreign, group)?,
-        _ => read_plain(foreign, group)?,
-    }
-    Ok(())
-}
-
-/// Options of one value or none.
-fn read_plain(foreign: &mut Foreign, group: &Group) -> CliResult {
-    let flag = group.flag.as_str();
-    match flag {
-        "rounds" => foreign.rounds = number("-rounds", single(group)?)?,
-        "games" => foreign.games = number("-games", single(group)?)?,
-        "repeat" => match group.values.as_slice() {
+        Opt::Draw | Opt::Resign => read_rule(foreign, group)?,
+        Opt::Rounds => foreign.rounds = number("-rounds", single(group)?)?,
+        Opt::Games => foreign.games = number("-games", single(group)?)?,
+        Opt::Repeat => match group.values.as_slice() {
             [] => foreign.repeat = true,
             [n] if n == "2" => foreign.repeat = true,
             [n, ..] => {
                 bail!("-repeat {n}: arena plays each opening twice, colours swapped: give -repeat (or -repeat 2)")
             }
         },
-        "concurrency" => foreign.concurrency = Some(number("-concurrency", single(group)?)?),
-        "use-affinity" => foreign.affinity = Some(group.values.join(",")),
-        "maxmoves" => foreign.maxmoves = Some(number("-maxmoves", single(group)?)?),
-        "tb" => foreign.tb = Some(single(group)?.to_string()),
-        "tbpieces" => foreign.tb_pieces = Some(number("-tbpieces", single(group)?)?),
-        "tbadjudicate" => {
+        Opt::Concurrency => foreign.concurrency = Some(number("-concurrency", single(group)?)?),
+        Opt::UseAffinity => foreign.affinity = Some(group.values.join(",")),
+        Opt::Maxmoves => foreign.maxmoves = Some(number("-maxmoves", single(group)?)?),
+        Opt::Tb => foreign.tb = Some(single(group)?.to_string()),
+        Opt::TbPieces => foreign.tb_pieces = Some(number("-tbpieces", single(group)?)?),
+        Opt::TbAdjudicate => {
             foreign.tb_adjudicate = Some(match single(group)?.to_ascii_uppercase().as_str() {
                 "WIN_LOSS" => TbWhich::Win,
                 "DRAW" => TbWhich::Draw,
@@ -387,42 +471,40 @@ fn read_plain(foreign: &mut Foreign, group: &Group) -> CliResult {
                 other => bail!("-tbadjudicate {other}: give WIN_LOSS, DRAW or BOTH"),
             });
         }
-        "tbignore50" => foreign.tb_ignore_50 = switch(group)?,
-        "srand" => foreign.srand = Some(number("-srand", single(group)?)?),
-        "tournament" => {
+        Opt::TbIgnore50 => foreign.tb_ignore_50 = switch(group)?,
+        Opt::Srand => foreign.srand = Some(number("-srand", single(group)?)?),
+        Opt::Tournament => {
             foreign.gauntlet = match single(group)? {
                 "gauntlet" => true,
                 "round-robin" | "roundrobin" => false,
                 other => bail!("-tournament {other}: arena plays round-robin or gauntlet"),
             };
         }
-        "variant" => {
+        Opt::Variant => {
             foreign.fischer_random = match single(group)? {
                 "standard" => false,
                 "fischerandom" => true,
                 other => bail!("-variant {other}: arena plays standard or fischerandom"),
             };
         }
-        "event" => foreign.event = Some(group.values.join(" ")),
-        "site" => foreign.site = Some(group.values.join(" ")),
-        "ratinginterval" => foreign.rating_interval = number("-ratinginterval", single(group)?)?,
-        "scoreinterval" => foreign.score_interval = number("-scoreinterval", single(group)?)?,
-        // arena stores every finished pair as it ends; the state file that
-        // names the run is written when it starts, unless 0.
-        "autosaveinterval" => foreign.autosave = number("-autosaveinterval", single(group)?)?,
-        "config" => read_config(foreign, group)?,
-        "report" => read_report(foreign, group)?,
-        "output" => read_output(foreign, group)?,
-        "crc32" => foreign.crc32 = read_crc32(group)?,
-        "db" => foreign.db = Some(single(group)?.to_string()),
-        "version" | "v" => foreign.version = true,
-        "help" | "h" => foreign.help = true,
-        // What arena always does: engines that crash lose their game and are
-        // started again; mate PVs are checked; nothing differs under test.
-        "recover" | "check-mate-pvs" | "testEnv" => {
+        Opt::Event => foreign.event = Some(group.values.join(" ")),
+        Opt::Site => foreign.site = Some(group.values.join(" ")),
+        Opt::RatingInterval => foreign.rating_interval = number("-ratinginterval", single(group)?)?,
+        Opt::ScoreInterval => foreign.score_interval = number("-scoreinterval", single(group)?)?,
+        // arena stores every finished pair as it ends, so the state file
+        // (which names the run; the database holds the rest) is current
+        // after every game whatever N is; 0 writes none.
+        Opt::AutosaveInterval => foreign.autosave = number("-autosaveinterval", single(group)?)?,
+        Opt::Config => read_config(foreign, group)?,
+        Opt::Report => read_report(foreign, group)?,
+        Opt::Output => read_output(foreign, group)?,
+        Opt::Crc32 => foreign.crc32 = read_crc32(group)?,
+        Opt::Db => foreign.db = Some(single(group)?.to_string()),
+        Opt::Version => foreign.version = true,
+        Opt::Help => foreign.help = true,
+        Opt::Always => {
             switch(group)?;
         }
-        _ => refuse(flag)?,
     }
     Ok(())
 }
@@ -511,19 +593,33 @@ fn read_sprt(foreign: &mut Foreign, group: &Group) -> CliResult {
 /// `-pgnout FILE [min] [fi]` (cutechess) or `-pgnout file=FILE key=value…` (fastchess).
 fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
     let mut file = None;
-    let mut level = "normal";
+    let mut min = false;
+    let mut fields = reports::pgn::Fields::default();
     let mut match_lines = Vec::new();
     // fastchess appends unless append=false; cutechess-cli always appends.
     let mut append = true;
     for value in &group.values {
         match value.split_once('=') {
-            None if value == "min" => level = "min",
+            None if value == "min" => min = true,
             None if value == "fi" => {}
             None if file.is_none() => file = Some(value.clone()),
             None => bail!("-pgnout {value}: give the file once (FILE, or file=FILE)"),
             Some(("file", path)) => file = Some(path.to_string()),
-            Some(("min", on)) => level = if on == "true" { "min" } else { level },
-            Some(("nodes" | "seldepth" | "nps", on)) => level = if on == "true" { "full" } else { level },
+            Some((key @ ("min" | "nodes" | "seldepth" | "nps" | "timeleft" | "pv"), on)) => {
+                let on = match on {
+                    "true" => true,
+                    "false" => false,
+                    other => bail!("-pgnout {key}={other}: give {key}=true or {key}=false"),
+                };
+                match key {
+                    "min" => min = on,
+                    "nodes" => fields.nodes = on,
+                    "seldepth" => fields.seldepth = on,
+                    "nps" => fields.nps = on,
+                    "timeleft" => fields.timeleft = on,
+                    _ => fields.pv = on,
+                }
+            }
             Some(("notation", "san")) => {}
             Some(("notation", other)) => bail!("-pgnout notation={other}: arena writes SAN; give notation=san"),
             Some(("append", on @ ("true" | "false"))) => append = on == "true",
@@ -537,12 +633,14 @@ fn read_pgnout(group: &Group) -> CliResult<PgnOut> {
                 match_lines.push(pattern.to_string());
             }
             Some((key, _)) => {
-                bail!("-pgnout {key}=: not a key arena knows (file min nodes seldepth nps notation append match_line)")
+                bail!(
+                    "-pgnout {key}=: not a key arena knows (file min nodes seldepth nps timeleft pv notation append match_line)"
+                )
             }
         }
     }
     let file = file.ok_or_else(|| anyhow!("-pgnout needs a file: -pgnout file=games.pgn"))?;
-    Ok(PgnOut { file, level, match_lines, append })
+    Ok(PgnOut { file, min, fields, match_lines, append })
 }
 
 /// `-draw movenumber=N movecount=N score=CP`, `-resign movecount=N score=CP [twosided=B]`,

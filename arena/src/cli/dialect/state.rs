@@ -56,6 +56,12 @@ impl Saving {
         })
     }
 
+    /// Where the state file is written.
+    #[cfg(test)]
+    pub(super) fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     /// [`Saving::write`], when the run starts.
     pub(super) fn on_start(self) -> super::lines::OnStart {
         Box::new(move |run, target| self.write(run, target))

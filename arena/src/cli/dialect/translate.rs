@@ -65,11 +65,8 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
             pgn: Some(pgn.file.clone().into()),
             epdout: foreign.epdout.as_ref().map(Into::into),
             style: PgnStyle {
-                pgn_level: match pgn.level {
-                    "min" => PgnLevel::Min,
-                    "full" => PgnLevel::Full,
-                    _ => PgnLevel::Normal,
-                },
+                pgn_level: if pgn.min { PgnLevel::Min } else { PgnLevel::Normal },
+                fields: (pgn.fields != reports::pgn::Fields::default()).then_some(pgn.fields),
                 event: foreign.event.clone(),
                 site: foreign.site.clone(),
                 pgn_match_line: pgn
@@ -111,12 +108,19 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         quiet: QuietArg { quiet: true },
         no_local: false,
     };
+    let openings = openings_file(foreign, &confs)?;
+    let polyglot = openings.as_deref().is_some_and(|f| f.to_ascii_lowercase().ends_with(".bin"));
     let settings = Settings {
         // Each engine's own limit is its spec's (see `translate`).
         tc: None,
-        openings: openings_file(foreign, &confs)?,
-        // Without -srand the tools seed from the clock; the seed is kept in the run.
-        seed: foreign.openings.random.then(|| foreign.srand.unwrap_or_else(|| fastrand::u64(..))),
+        openings,
+        // Without -srand the tools seed from the clock; the seed is kept in
+        // the run. A Polyglot book's walks take -srand in either order.
+        seed: match (foreign.openings.random, foreign.srand) {
+            (true, srand) => Some(srand.unwrap_or_else(|| fastrand::u64(..))),
+            (false, Some(srand)) if polyglot => Some(srand),
+            (false, _) => None,
+        },
         start: foreign.openings.start.map_or(0, |start| start.saturating_sub(1)),
         plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
         concurrency: foreign.concurrency,
@@ -148,6 +152,17 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     if foreign.engines.len() < 2 {
         bail!("give at least two engines: -engine cmd=./dev name=dev -engine cmd=./base name=base");
     }
+    for (i, own) in foreign.engines.iter().enumerate() {
+        let (mine, all) = (limit_keys(own), limit_keys(&foreign.each));
+        if let (Some(mine), Some(all)) = (mine, all)
+            && mine != all
+        {
+            bail!(
+                "engine {} gives {mine}= and -each {all}=: arena plays one limit per engine, not both; give one of them",
+                own.name.as_deref().unwrap_or(&(i + 1).to_string())
+            );
+        }
+    }
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
     let play = play_args(dialect, foreign)?;
     let registry = play.local.registry.load()?;
@@ -165,8 +180,20 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         }
     }
     let games = if dialect == Dialect::Fastchess && foreign.repeat && foreign.games == 1 { 2 } else { foreign.games };
-    if games != 2 && !foreign.repeat {
-        bail!("arena plays each opening twice with colours swapped: add -repeat (or -games 2)");
+    match (dialect, foreign.repeat, games) {
+        (_, true, _) | (Dialect::Fastchess, false, 2) => {}
+        // cutechess-cli gives each game of a round its own opening.
+        (Dialect::Cutechess, false, _) => bail!(
+            "cutechess-cli without -repeat gives each game its own opening; arena plays each opening twice with colours swapped: add -repeat"
+        ),
+        // fastchess plays one game per opening: arena plays the same number of games, in pairs.
+        (Dialect::Fastchess, false, 1) => crate::term::note(&format!(
+            "-rounds {} without -repeat: arena plays each opening twice with colours swapped, so these games come from half as many openings",
+            foreign.rounds
+        )),
+        (Dialect::Fastchess, false, _) => {
+            bail!("-games {games}: arena plays each opening twice with colours swapped: give -games 2 or -repeat")
+        }
     }
     let total = foreign.rounds * games;
     if total == 0 || !total.is_multiple_of(2) {
@@ -189,6 +216,15 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     Ok(Run { play, spec, book })
 }
 
+/// The kind of limit `conf` gives (tc, st, nodes or depth), if one.
+fn limit_keys(conf: &EngineConf) -> Option<&'static str> {
+    // `tc=inf` is no clock: `tc=inf nodes=N` is a node limit.
+    let clock = conf.tc.as_deref().filter(|tc| *tc != "inf" && *tc != "infinite");
+    [("tc", clock), ("st", conf.st.as_deref()), ("nodes", conf.nodes.as_deref()), ("depth", conf.depth.as_deref())]
+        .into_iter()
+        .find_map(|(key, value)| value.is_some().then_some(key))
+}
+
 /// The opening file: `-openings file=`, else a Polyglot `book=` that every
 /// engine shares; `None`: arena's default set (the tools would play every
 /// game from the start position).
@@ -201,7 +237,8 @@ fn openings_file(foreign: &Foreign, confs: &[EngineConf]) -> CliResult<Option<St
     let file = match (foreign.openings.file.clone(), book) {
         (Some(_), Some(_)) => bail!("give -openings file= or -each book=, not both"),
         (Some(file), None) | (None, Some(file)) => file,
-        (None, None) => return Ok(None),
+        // `-variant fischerandom` without a book: the 960 start positions.
+        (None, None) => return Ok(foreign.fischer_random.then(|| "frc".to_string())),
     };
     if let Some(format) = &foreign.openings.format {
         let extension = Path::new(&file).extension().and_then(|e| e.to_str()).unwrap_or_default().to_ascii_lowercase();
@@ -288,9 +325,22 @@ fn engine(conf: &EngineConf, index: usize, registry: &Registry) -> CliResult<Eng
     if spec.name.is_empty() || spec.name.contains(char::is_whitespace) {
         bail!("engine name '{}': give a name= without spaces (their parsers split lines on spaces)", spec.name);
     }
-    if spec.preset.is_none() {
-        spec.args.clone_from(&conf.args);
-        spec.dir = dir;
+    // A preset is arena's own engine: it has no program to give arguments
+    // or a folder to. A program or an engines.toml entry keeps its own
+    // unless the command line gives others.
+    if let Some(preset) = &spec.preset {
+        if !conf.args.is_empty() || dir.is_some() {
+            bail!(
+                "cmd={cmd} is arena's preset '{preset}': it takes no args= or dir= (give a program's path to run one)"
+            );
+        }
+    } else {
+        if !conf.args.is_empty() {
+            spec.args.clone_from(&conf.args);
+        }
+        if dir.is_some() {
+            spec.dir = dir;
+        }
     }
     for (name, value) in &conf.options {
         spec.options.retain(|(n, _)| n != name);
@@ -325,4 +375,188 @@ fn sprt(dialect: Dialect, foreign: &Foreign) -> CliResult<Option<Test>> {
     let test = Test::new(elo0, elo1, keys.alpha.unwrap_or(0.05), keys.beta.unwrap_or(0.05), model)
         .map_err(|e| anyhow!("-sprt: {e}"))?;
     Ok(Some(test))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::Settings as LinesSettings;
+    use super::super::parse::{OPTIONS, Opt, read};
+    use super::super::state::Saving;
+    use super::*;
+
+    /// Everything a command line makes arena do: the run (settings, this
+    /// machine's flags, the spec), how lines are printed, the state file.
+    fn meaning(dialect: Dialect, words: &[&str]) -> String {
+        let words: Vec<String> = words.iter().map(ToString::to_string).collect();
+        let foreign = read(dialect, &words).unwrap_or_else(|e| panic!("{words:?}: {e}"));
+        let run = translate(dialect, &foreign).unwrap_or_else(|e| panic!("{words:?}: {e}"));
+        let lines = LinesSettings::of(&foreign, None);
+        let saving = Saving::of(dialect, &foreign, &words).map(|s| s.path().to_path_buf());
+        format!(
+            "{:?} {:?} {:?} {} {} {} {} {} {saving:?} version {} help {}",
+            run.play,
+            run.spec,
+            lines.style,
+            lines.penta,
+            lines.rating_interval,
+            lines.score_interval,
+            lines.crc32,
+            foreign.config.stats,
+            foreign.version,
+            foreign.help
+        )
+    }
+
+    /// What each option is played with, against the same command line
+    /// without it (or with another value): the words without, and with.
+    fn example(option: Opt) -> (&'static [&'static str], &'static [&'static str]) {
+        match option {
+            Opt::Engine => (&[], &["-engine", "cmd=vnm", "name=c"]),
+            Opt::Each => (&[], &["-each", "option.Hash=16"]),
+            Opt::Openings => (&[], &["-openings", "file=noob_2moves"]),
+            Opt::Sprt => (&[], &["-sprt", "elo0=0", "elo1=5"]),
+            Opt::Pgnout => (&[], &["-pgnout", "file=games.pgn"]),
+            Opt::Epdout => (&[], &["-epdout", "file=end.epd"]),
+            Opt::Draw => (&[], &["-draw", "movenumber=30", "movecount=8", "score=10"]),
+            Opt::Resign => (&[], &["-resign", "movecount=3", "score=600"]),
+            Opt::Rounds => (&[], &["-rounds", "6"]),
+            Opt::Games => (&["-rounds", "4"], &["-rounds", "4", "-games", "2"]),
+            Opt::Repeat => (&["-rounds", "4"], &["-rounds", "4", "-repeat"]),
+            Opt::Concurrency => (&[], &["-concurrency", "3"]),
+            Opt::UseAffinity => (&[], &["-use-affinity", "0"]),
+            Opt::Maxmoves => (&[], &["-maxmoves", "60"]),
+            Opt::Tb => (&[], &["-tb", "builtin"]),
+            Opt::TbPieces => (&["-tb", "builtin"], &["-tb", "builtin", "-tbpieces", "3"]),
+            Opt::TbAdjudicate => (&["-tb", "builtin"], &["-tb", "builtin", "-tbadjudicate", "DRAW"]),
+            Opt::TbIgnore50 => (&["-tb", "builtin"], &["-tb", "builtin", "-tbignore50"]),
+            Opt::Srand => (
+                &["-openings", "file=noob_2moves", "order=random", "-srand", "1"],
+                &["-openings", "file=noob_2moves", "order=random", "-srand", "2"],
+            ),
+            Opt::Tournament => {
+                (&["-engine", "cmd=vnm", "name=c"], &["-engine", "cmd=vnm", "name=c", "-tournament", "gauntlet"])
+            }
+            Opt::Variant => (&[], &["-variant", "fischerandom"]),
+            Opt::Event => (&[], &["-event", "Nightly"]),
+            Opt::Site => (&[], &["-site", "lab"]),
+            Opt::RatingInterval => (&[], &["-ratinginterval", "3"]),
+            Opt::ScoreInterval => (&[], &["-scoreinterval", "3"]),
+            Opt::AutosaveInterval => (&[], &["-autosaveinterval", "0"]),
+            Opt::Config => (&[], &["-config", "outname=state.json", "stats=false"]),
+            Opt::Report => (&[], &["-report", "penta=false"]),
+            Opt::Output => (&[], &["-output", "format=cutechess"]),
+            Opt::Crc32 => (&[], &["-crc32", "pgn=true"]),
+            Opt::Db => (&[], &["-db", "other.db"]),
+            Opt::Version => (&[], &["-version"]),
+            Opt::Help => (&[], &["-help"]),
+            Opt::Always => (&[], &[]),
+        }
+    }
+
+    const BASE: [&str; 8] = ["-engine", "cmd=fhr", "name=a", "-engine", "cmd=plain", "name=b", "-each", "tc=1+0.01"];
+
+    #[test]
+    fn every_option_read_changes_what_arena_does_and_the_always_options_are_what_it_does_anyway() {
+        for &(name, option) in OPTIONS {
+            let (without, with) = example(option);
+            let words = |extra: &[&'static str]| -> Vec<&'static str> {
+                let mut words = BASE.to_vec();
+                words.extend(["-rounds", "2", "-repeat"].iter().filter(|_| !extra.contains(&"-rounds")));
+                words.extend(extra);
+                words
+            };
+            let (before, after) = (meaning(Dialect::Fastchess, &words(without)), words(with));
+            if option == Opt::Always {
+                let mut switched = words(without);
+                let flag = format!("-{name}");
+                switched.push(Box::leak(flag.into_boxed_str()));
+                assert_eq!(meaning(Dialect::Fastchess, &switched), before, "-{name} is what arena does anyway");
+                continue;
+            }
+            assert_ne!(meaning(Dialect::Fastchess, &after), before, "-{name} is parsed but changes nothing: {after:?}");
+        }
+    }
+
+    #[test]
+    fn every_engine_and_pgn_key_read_changes_the_run() {
+        for (without, with) in [
+            (&["-each", "tc=1+0.01"][..], &["-each", "st=0.1"][..]),
+            (&["-each", "tc=1+0.01"], &["-each", "tc=inf", "nodes=500"]),
+            (&["-each", "tc=1+0.01"], &["-each", "depth=4"]),
+            (&["-each", "tc=1+0.01"], &["-each", "plies=4"]),
+            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "timemargin=50"]),
+            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "ponder"]),
+            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "option.Threads=1"]),
+            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "book=noob_2moves", "bookdepth=2"]),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "min=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "nodes=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "seldepth=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "nps=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "timeleft=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "pv=true"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "append=false"],
+            ),
+            (
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
+                &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "match_line=^info"],
+            ),
+        ] {
+            let words = |extra: &[&'static str]| {
+                let mut words = BASE[..6].to_vec();
+                words.extend(["-rounds", "2", "-repeat"]);
+                words.extend(extra);
+                words
+            };
+            let (before, after) =
+                (meaning(Dialect::Fastchess, &words(without)), meaning(Dialect::Fastchess, &words(with)));
+            assert_ne!(before, after, "{with:?} is parsed but changes nothing");
+        }
+    }
+
+    #[test]
+    fn what_the_tools_play_and_arena_cannot_is_refused_in_one_line() {
+        for (dialect, words, needle) in [
+            (
+                Dialect::Cutechess,
+                &["-games", "2", "-rounds", "2"][..],
+                "without -repeat gives each game its own opening",
+            ),
+            (Dialect::Fastchess, &["-engine", "cmd=vnm", "name=c", "nodes=100"][..], "gives nodes= and -each tc="),
+            (
+                Dialect::Fastchess,
+                &["-engine", "cmd=vnm", "name=c", "arg=-x"][..],
+                "is arena's preset 'vnm': it takes no args=",
+            ),
+        ] {
+            let mut all: Vec<String> = BASE.iter().map(ToString::to_string).collect();
+            all.extend(["-rounds", "2"].map(String::from));
+            if dialect == Dialect::Fastchess {
+                all.push("-repeat".into());
+            }
+            all.extend(words.iter().map(ToString::to_string));
+            let foreign = read(dialect, &all).unwrap();
+            let error = translate(dialect, &foreign).err().map(|e| e.to_string()).unwrap_or_default();
+            assert!(error.contains(needle) && !error.contains('\n'), "{words:?}: {error}");
+        }
+    }
 }
