@@ -412,3 +412,30 @@ fn an_engine_run_by_a_virtualenvs_python_plays() {
     assert_eq!(report["pairings"][0]["statistics"]["games"].as_u64(), Some(2), "{json}");
     assert!(json.contains("v/bin/python"), "the command as given: {json}");
 }
+
+/// An option an engine does not declare: fastchess's warning line, which
+/// fishtest's own pattern reads (and stops the test for), and the games
+/// are played without it, as fastchess plays them.
+#[test]
+fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
+    let dir = temp_dir("dialect-missing-option");
+    let mut args: Vec<String> = vec!["fastchess".into()];
+    args.extend(engine("dev", "nmp2"));
+    args.extend(engine("base", "plain"));
+    args.extend(
+        ["-each", "tc=inf", "nodes=200", "option.NoSuchOption=3", "-rounds", "1", "-repeat", "-maxmoves", "10"]
+            .map(String::from),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = arena_ok(&dir, &args);
+    let said = stdout(&out);
+    // fishtest's worker/games.py: re.compile(r"Warning;.*doesn't have option")
+    let fishtest = regex::Regex::new(r"Warning;.*doesn't have option").unwrap();
+    let warnings: Vec<&str> = said.lines().filter(|l| fishtest.is_match(l)).collect();
+    assert_eq!(
+        warnings,
+        ["Warning; dev doesn't have option NoSuchOption", "Warning; base doesn't have option NoSuchOption"],
+        "{said}"
+    );
+    assert!(said.contains("Finished game 2 "), "{said}");
+}

@@ -106,6 +106,7 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
         return state::resume(dialect, file, &foreign, &args.words).await;
     }
     let mut run = translate::translate(dialect, &foreign)?;
+    drop_undeclared_options(&mut run.spec).await?;
     // Capped before the games are counted, so that `Started game N of M` says what is played.
     if let Some(note) = crate::run::plan::cap_replays(&mut run.spec, &run.book) {
         crate::term::note(&note);
@@ -116,6 +117,33 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     let mut printer = lines::Lines::new(settings, &run.spec, planned);
     super::games::start_as(&run.play, run.spec, &run.book, super::games::Chosen::default(), View::Lines(&mut printer))
         .await
+}
+
+/// An option given to an engine that does not declare it: left out with
+/// fastchess's own warning line on standard output (`Warning; NAME doesn't
+/// have option OPTION`), which fishtest's worker reads as a fault of the
+/// test's options and stops the run for, rather than retrying a failure.
+/// arena's own commands refuse such an option before the run instead.
+///
+/// # Errors
+///
+/// An engine that cannot be started to read its options, in one line.
+async fn drop_undeclared_options(spec: &mut model::GamesSpec) -> CliResult {
+    let exe = super::common::arena_exe()?;
+    for engine in spec.engines.iter_mut().filter(|e| !e.options.is_empty()) {
+        let timeouts = crate::engine_io::process::Timeouts::default();
+        // Started without the options, to read which it declares.
+        let bare = model::EngineSpec { options: Vec::new(), ..engine.clone() };
+        let declared = crate::run::tune::declared_options(&bare, &exe, timeouts).await?;
+        let (kept, missing): (Vec<_>, Vec<_>) = std::mem::take(&mut engine.options)
+            .into_iter()
+            .partition(|(option, _)| declared.iter().any(|d| d.name.eq_ignore_ascii_case(option)));
+        for (option, _) in missing {
+            outln!("Warning; {} doesn't have option {option}", engine.name);
+        }
+        engine.options = kept;
+    }
+    Ok(())
 }
 
 /// fastchess's `--compliance ENGINE [ARGS]`: `arena check` of that program
