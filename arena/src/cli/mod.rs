@@ -224,7 +224,7 @@ pub struct ConcurrencyArg {
 
 impl ConcurrencyArg {
     /// Without `--concurrency`: two at once.
-    pub(crate) const DEFAULT: usize = 2;
+    pub(crate) const DEFAULT: usize = crate::run::settings::DEFAULT_CONCURRENCY;
 
     /// The value given, else [`Self::DEFAULT`].
     pub(crate) fn or_default(self) -> usize {

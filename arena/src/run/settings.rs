@@ -484,12 +484,12 @@ pub mod as_text {
 }
 
 /// Leaves a zero out of a run file (the flag's default).
-pub fn is_zero(value: &usize) -> bool {
+fn is_zero(value: &usize) -> bool {
     *value == 0
 }
 
 /// Leaves a switch that is off out of a run file.
-pub fn is_false(value: &bool) -> bool {
+fn is_false(value: &bool) -> bool {
     !*value
 }
 
