@@ -485,26 +485,11 @@ impl EngineProcess {
             let known: Vec<&str> = self.declared.iter().map(|d| d.name.as_str()).collect();
             return Err(problem(format!("has no option '{name}' (it declares: {})", known.join(", "))));
         };
-        match decl.kind.as_str() {
-            "button" => return Ok(command::setoption(&decl.name, None)),
-            "spin" => {
-                let number: i64 =
-                    value.parse().map_err(|_| problem(format!("option '{name}' needs a number, got '{value}'")))?;
-                if decl.min.is_some_and(|min| number < min) || decl.max.is_some_and(|max| number > max) {
-                    return Err(problem(format!(
-                        "option '{name}' = {number} is outside {}..{}",
-                        decl.min.unwrap_or(i64::MIN),
-                        decl.max.unwrap_or(i64::MAX)
-                    )));
-                }
-            }
-            "check" if value != "true" && value != "false" => {
-                return Err(problem(format!("option '{name}' is a check: true or false, got '{value}'")));
-            }
-            "combo" if !decl.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => {
-                return Err(problem(format!("option '{name}' must be one of {}, got '{value}'", decl.vars.join(", "))));
-            }
-            _ => {}
+        if decl.kind == "button" {
+            return Ok(command::setoption(&decl.name, None));
+        }
+        if let Some(why) = decl.refusal(value) {
+            return Err(problem(why));
         }
         Ok(command::setoption(&decl.name, Some(value)))
     }

@@ -413,9 +413,10 @@ fn an_engine_run_by_a_virtualenvs_python_plays() {
     assert!(json.contains("v/bin/python"), "the command as given: {json}");
 }
 
-/// An option an engine does not declare: fastchess's warning line, which
-/// fishtest's own pattern reads (and stops the test for), and the games
-/// are played without it, as fastchess plays them.
+/// An option an engine does not declare, and a value outside an option's
+/// bounds: fastchess's warning lines, which fishtest's own patterns read
+/// (and stop the test for), and the games are played without them, as
+/// fastchess plays them.
 #[test]
 fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
     let dir = temp_dir("dialect-missing-option");
@@ -423,8 +424,19 @@ fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
     args.extend(engine("dev", "nmp2"));
     args.extend(engine("base", "plain"));
     args.extend(
-        ["-each", "tc=inf", "nodes=200", "option.NoSuchOption=3", "-rounds", "1", "-repeat", "-maxmoves", "10"]
-            .map(String::from),
+        [
+            "-each",
+            "tc=inf",
+            "nodes=200",
+            "option.NoSuchOption=3",
+            "option.Move Overhead=-354",
+            "-rounds",
+            "1",
+            "-repeat",
+            "-maxmoves",
+            "10",
+        ]
+        .map(String::from),
     );
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena_ok(&dir, &args);
@@ -437,5 +449,9 @@ fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
         ["Warning; dev doesn't have option NoSuchOption", "Warning; base doesn't have option NoSuchOption"],
         "{said}"
     );
+    // fishtest's worker/games.py: re.compile(r"Warning; Invalid value for option")
+    let invalid = regex::Regex::new(r"Warning; Invalid value for option").unwrap();
+    let warnings: Vec<&str> = said.lines().filter(|l| invalid.is_match(l)).collect();
+    assert_eq!(warnings, ["Warning; Invalid value for option Move Overhead; -354"; 2], "{said}");
     assert!(said.contains("Finished game 2 "), "{said}");
 }

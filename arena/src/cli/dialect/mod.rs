@@ -119,11 +119,13 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
         .await
 }
 
-/// An option given to an engine that does not declare it: left out with
-/// fastchess's own warning line on standard output (`Warning; NAME doesn't
-/// have option OPTION`), which fishtest's worker reads as a fault of the
-/// test's options and stops the run for, rather than retrying a failure.
-/// arena's own commands refuse such an option before the run instead.
+/// An option given to an engine that does not declare it, or a value the
+/// option does not take: left out with fastchess's own warning line on
+/// standard output (`Warning; NAME doesn't have option OPTION`, `Warning;
+/// Invalid value for option OPTION; VALUE`, app/src/engine/uci_engine.cpp),
+/// which fishtest's worker reads as a fault of the test's options and stops
+/// the run for, rather than retrying a failure. arena's own commands refuse
+/// such an option before the run instead.
 ///
 /// # Errors
 ///
@@ -135,11 +137,15 @@ async fn drop_undeclared_options(spec: &mut model::GamesSpec) -> CliResult {
         // Started without the options, to read which it declares.
         let bare = model::EngineSpec { options: Vec::new(), ..engine.clone() };
         let declared = crate::run::tune::declared_options(&bare, &exe, timeouts).await?;
-        let (kept, missing): (Vec<_>, Vec<_>) = std::mem::take(&mut engine.options)
-            .into_iter()
-            .partition(|(option, _)| declared.iter().any(|d| d.name.eq_ignore_ascii_case(option)));
-        for (option, _) in missing {
-            outln!("Warning; {} doesn't have option {option}", engine.name);
+        let mut kept = Vec::new();
+        for (option, value) in std::mem::take(&mut engine.options) {
+            match declared.iter().find(|d| d.name.eq_ignore_ascii_case(&option)) {
+                None => outln!("Warning; {} doesn't have option {option}", engine.name),
+                Some(decl) if decl.kind != "button" && decl.refusal(&value).is_some() => {
+                    outln!("Warning; Invalid value for option {option}; {value}")
+                }
+                Some(_) => kept.push((option, value)),
+            }
         }
         engine.options = kept;
     }

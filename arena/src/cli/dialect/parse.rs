@@ -71,39 +71,43 @@ impl EngineConf {
             self.options.push((option.to_string(), text));
             return Ok(());
         }
-        let slot = match key {
-            "name" => &mut self.name,
-            "cmd" => &mut self.cmd,
-            "dir" => &mut self.dir,
-            "tc" => &mut self.tc,
-            "st" => &mut self.st,
-            "nodes" => &mut self.nodes,
-            "depth" | "plies" => &mut self.depth,
-            "timemargin" => &mut self.timemargin,
-            "book" => &mut self.book,
-            "bookdepth" => &mut self.bookdepth,
-            "arg" => {
+        let Some(&(_, which)) = ENGINE_KEYS.iter().find(|(name, _)| *name == key) else {
+            let known: Vec<&str> = ENGINE_KEYS.iter().map(|(name, _)| *name).collect();
+            bail!("-{flag} {key}=: not an engine key arena knows ({} option.NAME)", known.join(" "))
+        };
+        let slot = match which {
+            Key::Name => &mut self.name,
+            Key::Cmd => &mut self.cmd,
+            Key::Dir => &mut self.dir,
+            Key::Tc => &mut self.tc,
+            Key::St => &mut self.st,
+            Key::Nodes => &mut self.nodes,
+            Key::Depth => &mut self.depth,
+            Key::Timemargin => &mut self.timemargin,
+            Key::Book => &mut self.book,
+            Key::Bookdepth => &mut self.bookdepth,
+            Key::Arg => {
                 self.args.push(text);
                 return Ok(());
             }
-            "args" => {
+            Key::Args => {
                 self.args.extend(text.split_whitespace().map(str::to_string));
                 return Ok(());
             }
-            "proto" if text == "uci" => return Ok(()),
-            "proto" => bail!("-{flag} proto={text}: arena speaks UCI only"),
-            "restart" if text == "off" || text == "auto" => return Ok(()),
-            "restart" => {
+            Key::Proto if text == "uci" => return Ok(()),
+            Key::Proto => bail!("-{flag} proto={text}: arena speaks UCI only"),
+            Key::Restart if text == "off" || text == "auto" => return Ok(()),
+            Key::Restart => {
                 bail!("-{flag} restart={text}: arena keeps each engine process for its slot's games; leave restart out")
             }
-            "ponder" if text == "true" => {
-                self.ponder = true;
+            Key::Ponder => {
+                self.ponder = match text.as_str() {
+                    "true" => true,
+                    "false" => false,
+                    _ => bail!("-{flag} ponder={text}: give ponder, ponder=true or ponder=false"),
+                };
                 return Ok(());
             }
-            "ponder" if text == "false" => return Ok(()),
-            _ => bail!(
-                "-{flag} {key}=: not an engine key arena knows (cmd name dir arg args proto tc st nodes depth plies timemargin restart option.NAME book bookdepth ponder)"
-            ),
         };
         *slot = Some(text);
         Ok(())
@@ -135,6 +139,51 @@ impl EngineConf {
             ponder: self.ponder || each.ponder,
         }
     }
+}
+
+/// Every key of `-engine` and `-each` arena reads, besides `option.NAME`
+/// and a bare `ponder`: one row each (aliases their own rows), typed.
+/// [`EngineConf::set`] matches on [`Key`] exhaustively, and a unit test
+/// plays each row and fails when a key changes nothing.
+pub(super) const ENGINE_KEYS: &[(&str, Key)] = &[
+    ("cmd", Key::Cmd),
+    ("name", Key::Name),
+    ("dir", Key::Dir),
+    ("arg", Key::Arg),
+    ("args", Key::Args),
+    ("proto", Key::Proto),
+    ("tc", Key::Tc),
+    ("st", Key::St),
+    ("nodes", Key::Nodes),
+    ("depth", Key::Depth),
+    ("plies", Key::Depth),
+    ("timemargin", Key::Timemargin),
+    ("restart", Key::Restart),
+    ("book", Key::Book),
+    ("bookdepth", Key::Bookdepth),
+    ("ponder", Key::Ponder),
+];
+
+/// A key of [`ENGINE_KEYS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Key {
+    Name,
+    Cmd,
+    Dir,
+    Arg,
+    Args,
+    /// `uci` only; anything else is refused.
+    Proto,
+    Tc,
+    St,
+    Nodes,
+    Depth,
+    Timemargin,
+    /// `off` or `auto`: arena keeps each process for its slot's games.
+    Restart,
+    Book,
+    Bookdepth,
+    Ponder,
 }
 
 /// `-openings`.

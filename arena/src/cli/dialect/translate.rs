@@ -380,7 +380,7 @@ fn sprt(dialect: Dialect, foreign: &Foreign) -> CliResult<Option<Test>> {
 #[cfg(test)]
 mod tests {
     use super::super::lines::Settings as LinesSettings;
-    use super::super::parse::{OPTIONS, Opt, read};
+    use super::super::parse::{ENGINE_KEYS, Key, OPTIONS, Opt, read};
     use super::super::state::Saving;
     use super::*;
 
@@ -477,17 +477,74 @@ mod tests {
         }
     }
 
+    /// What each engine key is played with, after the two engines and
+    /// `-rounds 2 -repeat`: the words without it (or with another value),
+    /// and with it. `None`: what arena does anyway, asserted to change nothing.
+    fn key_example(key: Key) -> Option<(&'static [&'static str], &'static [&'static str])> {
+        const SH: [&str; 5] = ["-each", "tc=1+0.01", "-engine", "cmd=/bin/sh", "name=c"];
+        Some(match key {
+            Key::Name => (
+                &["-each", "tc=1+0.01", "-engine", "cmd=vnm", "name=c"],
+                &["-each", "tc=1+0.01", "-engine", "cmd=vnm", "name=d"],
+            ),
+            Key::Cmd => (
+                &["-each", "tc=1+0.01", "-engine", "cmd=vnm", "name=c"],
+                &["-each", "tc=1+0.01", "-engine", "cmd=nmp2", "name=c"],
+            ),
+            Key::Dir => (&SH, &["-each", "tc=1+0.01", "-engine", "cmd=/bin/sh", "name=c", "dir=/tmp"]),
+            Key::Arg => (&SH, &["-each", "tc=1+0.01", "-engine", "cmd=/bin/sh", "name=c", "arg=-e"]),
+            Key::Args => (&SH, &["-each", "tc=1+0.01", "-engine", "cmd=/bin/sh", "name=c", "args=-e -x"]),
+            Key::Tc => (&["-each", "tc=1+0.01"], &["-each", "tc=2+0.02"]),
+            Key::St => (&["-each", "tc=1+0.01"], &["-each", "st=0.1"]),
+            Key::Nodes => (&["-each", "tc=1+0.01"], &["-each", "tc=inf", "nodes=500"]),
+            Key::Depth => (&["-each", "tc=1+0.01"], &["-each", "depth=4"]),
+            Key::Timemargin => (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "timemargin=50"]),
+            Key::Book => (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "book=noob_2moves"]),
+            Key::Bookdepth => (
+                &["-each", "tc=1+0.01", "book=noob_2moves"],
+                &["-each", "tc=1+0.01", "book=noob_2moves", "bookdepth=2"],
+            ),
+            Key::Ponder => (&["-each", "tc=1+0.01", "ponder=false"], &["-each", "tc=1+0.01", "ponder=true"]),
+            Key::Proto | Key::Restart => return None,
+        })
+    }
+
     #[test]
-    fn every_engine_and_pgn_key_read_changes_the_run() {
+    fn every_engine_key_read_changes_the_run_and_the_others_are_what_arena_does_anyway() {
+        let words = |extra: &[&'static str]| {
+            let mut words = BASE[..6].to_vec();
+            words.extend(["-rounds", "2", "-repeat"]);
+            words.extend(extra);
+            words
+        };
+        for &(name, key) in ENGINE_KEYS {
+            let Some((without, with)) = key_example(key) else {
+                let plain = words(&["-each", "tc=1+0.01"]);
+                let value = if key == Key::Proto { "uci" } else { "off" };
+                let given = format!("{name}={value}");
+                let mut keyed = plain.clone();
+                keyed.push(Box::leak(given.into_boxed_str()));
+                assert_eq!(meaning(Dialect::Fastchess, &keyed), meaning(Dialect::Fastchess, &plain), "{name}");
+                continue;
+            };
+            // A row's example uses its own key (aliases: the row's name).
+            let with: Vec<String> = with
+                .iter()
+                .map(|w| w.strip_prefix("depth=").map_or_else(|| (*w).to_string(), |v| format!("{name}={v}")))
+                .collect();
+            let with: Vec<&'static str> = with.into_iter().map(|w| &*Box::leak(w.into_boxed_str())).collect();
+            assert!(with.iter().any(|w| w.starts_with(&format!("{name}="))), "{name}: {with:?}");
+            let (before, after) =
+                (meaning(Dialect::Fastchess, &words(without)), meaning(Dialect::Fastchess, &words(&with)));
+            assert_ne!(before, after, "-engine {name}= is parsed but changes nothing");
+        }
+    }
+
+    #[test]
+    fn a_bare_ponder_an_option_and_every_pgn_key_read_change_the_run() {
         for (without, with) in [
-            (&["-each", "tc=1+0.01"][..], &["-each", "st=0.1"][..]),
-            (&["-each", "tc=1+0.01"], &["-each", "tc=inf", "nodes=500"]),
-            (&["-each", "tc=1+0.01"], &["-each", "depth=4"]),
-            (&["-each", "tc=1+0.01"], &["-each", "plies=4"]),
-            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "timemargin=50"]),
-            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "ponder"]),
+            (&["-each", "tc=1+0.01"][..], &["-each", "tc=1+0.01", "ponder"][..]),
             (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "option.Threads=1"]),
-            (&["-each", "tc=1+0.01"], &["-each", "tc=1+0.01", "book=noob_2moves", "bookdepth=2"]),
             (
                 &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn"],
                 &["-each", "tc=1+0.01", "-pgnout", "file=g.pgn", "min=true"],

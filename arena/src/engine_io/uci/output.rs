@@ -48,6 +48,35 @@ pub struct OptionDecl {
     pub vars: Vec<String>,
 }
 
+impl OptionDecl {
+    /// Why `value` is not a value of this option (a spin's number within
+    /// its bounds, a check's `true`/`false`, one of a combo's values), or
+    /// `None` when it is one. A button and a string take any value.
+    pub fn refusal(&self, value: &str) -> Option<String> {
+        let name = &self.name;
+        match self.kind.as_str() {
+            "spin" => match value.parse::<i64>() {
+                Err(_) => Some(format!("option '{name}' needs a number, got '{value}'")),
+                Ok(number) if self.min.is_some_and(|min| number < min) || self.max.is_some_and(|max| number > max) => {
+                    Some(format!(
+                        "option '{name}' = {number} is outside {}..{}",
+                        self.min.unwrap_or(i64::MIN),
+                        self.max.unwrap_or(i64::MAX)
+                    ))
+                }
+                Ok(_) => None,
+            },
+            "check" if value != "true" && value != "false" => {
+                Some(format!("option '{name}' is a check: true or false, got '{value}'"))
+            }
+            "combo" if !self.vars.iter().any(|v| v.eq_ignore_ascii_case(value)) => {
+                Some(format!("option '{name}' must be one of {}, got '{value}'", self.vars.join(", ")))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A score as the engine reports it, from the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
