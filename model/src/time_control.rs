@@ -181,12 +181,24 @@ impl TimeControl {
         if tc.node_time.is_some() && !matches!(tc.limit, Limit::Clock(_)) {
             return Err(bad("nodetime needs a clock (moves/time or time+increment)".into()));
         }
+        // The margin counts: an answer is late only after the move time plus it.
+        if let Limit::MoveTime(ms) = tc.limit
+            && new
+            && ms.saturating_add(tc.margin_ms) < MIN_MOVE_TIME_MS
+        {
+            return Err(bad(format!(
+                "st={} is below {} s, which scheduling alone loses on time; use st=0.05 or more, add a timemargin (st=0.02,timemargin=250), or use nodes=N for fast games",
+                ms as f64 / 1000.0,
+                MIN_MOVE_TIME_MS as f64 / 1000.0
+            )));
+        }
         Ok(tc)
     }
 }
 
-/// The shortest fixed move time (`st=`): below it a process switch on a
-/// loaded machine takes longer than the move (see Move Overhead, 50 ms).
+/// The shortest fixed move time (`st=`) with its `timemargin`: below it a
+/// process switch on a loaded machine takes longer than the move (see
+/// Move Overhead, 50 ms).
 const MIN_MOVE_TIME_MS: u64 = 50;
 
 /// The part of a time control before its modifiers.
@@ -205,13 +217,7 @@ fn parse_limit(text: &str, new: bool) -> Result<Limit, BadTimeControl> {
     }
     if let Some((key, value)) = text.split_once('=') {
         return match key {
-            "st" => match seconds(value).map_err(|e| bad(e.problem))? {
-                ms if new && ms < MIN_MOVE_TIME_MS => Err(bad(format!(
-                    "st={value} is below {} s, which scheduling alone loses on time; use st=0.05 or more, or nodes=N for fast games",
-                    MIN_MOVE_TIME_MS as f64 / 1000.0
-                ))),
-                ms => Ok(Limit::MoveTime(ms)),
-            },
+            "st" => seconds(value).map(Limit::MoveTime).map_err(|e| bad(e.problem)),
             "nodes" => number(value)
                 .and_then(|n| if n > 0 { Ok(Limit::Nodes(n)) } else { Err(bad("nodes must be > 0".into())) }),
             "depth" => match number(value)? {
@@ -533,6 +539,12 @@ mod tests {
         assert_eq!(json, "\"40/300+2,timemargin=50\"");
         assert_eq!(serde_json::from_str::<TimeControl>(&json).unwrap(), tc("40/300+2,timemargin=50"));
         assert!("st=0.01".parse::<TimeControl>().is_err(), "too short for a new run");
+        assert!("st=0.01,timemargin=30".parse::<TimeControl>().is_err(), "10 + 30 ms: still too short");
+        assert_eq!(
+            "st=0.02,timemargin=250".parse::<TimeControl>().unwrap().limit,
+            Limit::MoveTime(20),
+            "a margin covers it"
+        );
         let stored: TimeControl = serde_json::from_str("\"st=0.01\"").unwrap();
         assert_eq!(stored.limit, Limit::MoveTime(10), "a stored run still opens");
         assert!(serde_json::from_str::<TimeControl>("\"40/\"").is_err());

@@ -63,12 +63,13 @@ impl PgnFormat {
         })
     }
 
-    /// The fields of each move the PGN writes: PVs only at the full level.
+    /// The fields of each move the PGN reads: all of them at the full
+    /// level and for fields chosen one by one (nodes, seldepth, nps, clock
+    /// and PV are not among the normal level's).
     fn fields(&self) -> MoveFields {
         match self.level {
-            Level::Full => MoveFields::All,
-            Level::Fields(fields) if fields.pv => MoveFields::All,
-            Level::Min | Level::Normal | Level::Fields(_) => MoveFields::Pgn,
+            Level::Full | Level::Fields(_) => MoveFields::All,
+            Level::Min | Level::Normal => MoveFields::Pgn,
         }
     }
 

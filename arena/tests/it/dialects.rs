@@ -147,6 +147,95 @@ fn fishtest_and_openbench_read_arena_as_they_read_fastchess() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// OpenBench's client's own command line (Client/worker.py,
+/// `build_runner_command`: basic, concurrency, adjudication, engine, book
+/// and pgnout settings, in that order, split by `shlex`) through a link
+/// named as it names the runner, `fastchess-ob`: engines in `Engines/` run
+/// by `cmd=./NAME`, `st=… timemargin=250`, an option the engine lacks,
+/// `-games 2` without `-repeat`, a random book walk from `start=` with
+/// `-srand`, and `-pgnout … seldepth=true nodes=true match_line=…`. Its
+/// reading of the output (ASCII, as it decodes each line) equals `arena
+/// report`, and every engine move's comment has what its PGN formatter
+/// (Client/pgn_util.py, `format_move_comment_verbose`) needs, so no move
+/// is uploaded as `unknown`.
+#[test]
+fn openbench_s_own_command_line_plays_and_its_client_reads_it() {
+    if !have_python("json") {
+        return;
+    }
+    let dir = temp_dir("dialect-openbench");
+    for sub in ["Engines", "Books", "PGNs"] {
+        std::fs::create_dir(dir.join(sub)).unwrap();
+    }
+    std::fs::write(dir.join("Books/book.epd"), BOOK).unwrap();
+    for (name, preset) in [("Arena-1a2b3c4d", "nmp2"), ("Arena-5e6f7a8b", "plain")] {
+        let script = format!("#!/bin/sh\nexec '{ARENA}' engine-uci --pruning {preset}\n");
+        let path = dir.join("Engines").join(name);
+        std::fs::write(&path, script).unwrap();
+        let mut permissions = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut permissions, 0o755);
+        std::fs::set_permissions(&path, permissions).unwrap();
+    }
+    let link = dir.join("fastchess-ob");
+    std::os::unix::fs::symlink(ARENA, &link).unwrap();
+    let command = "-recover -variant standard -testEnv -concurrency 2 -rounds 3 -games 2 \
+        -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10  \
+        -engine dir=Engines/ cmd=./Arena-1a2b3c4d proto=uci st=0.02 timemargin=250 option.Threads=1 option.Hash=8 name=Arena-dev \
+        -engine dir=Engines/ cmd=./Arena-5e6f7a8b proto=uci st=0.02 timemargin=250 option.Threads=1 option.Hash=8 name=Arena-base \
+        -openings file=Books/book.epd format=epd order=random start=3 -srand 77";
+    let mut args: Vec<String> = command.split_whitespace().map(ToString::to_string).collect();
+    // shlex.split of `-pgnout file=… match_line='^info string pgncomment .*'`: the quoted value is one word.
+    args.extend(
+        [
+            "-pgnout",
+            "file=PGNs/1700000000.0.pgn",
+            "seldepth=true",
+            "nodes=true",
+            "match_line=^info string pgncomment .*",
+        ]
+        .map(String::from),
+    );
+    let out = Command::new("./fastchess-ob").args(&args).current_dir(&dir).output().unwrap();
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.stdout.is_ascii(), "OpenBench decodes each line as ASCII: {text}");
+    assert!(text.contains("Warning; Arena-dev doesn't have option Threads"), "{text}");
+    let read = parsed(&out);
+    let openbench = &read["openbench"];
+    let (w, d, l, ptnml) = reported(&dir);
+    assert_eq!(w + d + l, 6, "{text}");
+    assert_eq!(openbench["pentanomial"], serde_json::json!(ptnml), "{text}");
+    assert_eq!(openbench["trinomial"], serde_json::json!([l, d, w]), "{text}");
+    assert_eq!(openbench["unpaired"], 0);
+    // Client/pgn_util.py: its move pattern, and the four fields of a verbose comment.
+    let pgn = std::fs::read_to_string(dir.join("PGNs/1700000000.0.pgn")).unwrap();
+    assert_eq!(pgn_counts(&pgn, "Arena-dev"), (w, d, l));
+    let mv = regex::Regex::new(r"\s*(?:\d+\.{1,3} )?([a-zA-Z0-9+=#*-]+) (?:\s*\{\s*([^}]*)\s*\})?").unwrap();
+    let fields =
+        [r"([+-]?M?\d+(?:\.\d+)?)/(\d+)", r"([\d.]+s)", r"n=(\d+)", r"sd=(\d+)"].map(|f| regex::Regex::new(f).unwrap());
+    let (mut engine_moves, mut unknown) = (0, Vec::new());
+    for game in pgn.split("[Event ").skip(1) {
+        let movetext: String = game.lines().skip_while(|l| !l.is_empty()).collect::<Vec<_>>().join(" ");
+        for caps in mv.captures_iter(&movetext) {
+            let (token, comment) = (&caps[1], caps.get(2).map_or("", |c| c.as_str()).trim());
+            // Results (`1/2-1/2` reads as `1`, `2-1`, `2`) and book moves.
+            if !token.contains(|c: char| c.is_ascii_alphabetic()) || comment == "book" {
+                continue;
+            }
+            engine_moves += 1;
+            // A move the engine gave no score for: fastchess writes an empty
+            // score (`/5 0.010s`), which OpenBench cannot read either.
+            let needed = if comment.starts_with('?') { &fields[1..] } else { &fields[..] };
+            if !needed.iter().all(|f| f.is_match(comment)) {
+                unknown.push(format!("{token} {{{comment}}}"));
+            }
+        }
+    }
+    assert!(engine_moves > 60, "{pgn}");
+    assert!(unknown.is_empty(), "moves OpenBench uploads as unknown: {unknown:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn a_cutechess_sprt_on_a_polyglot_book_prints_cutechess_lines() {
     if !have_python("chess") {
