@@ -80,12 +80,14 @@ pub fn process_ended(pid: i32) -> bool {
     }
 }
 
-/// Runs `playing` while `step` runs every `every`; the first step that
-/// fails ends the stepping (the play goes on), and its failure comes back
-/// beside the play's end.
+/// Runs `playing` while `step` runs each time `events` changes (the work
+/// loop raises it as each unit of work is stored: see
+/// [`crate::run::Events`]); the first step that fails ends the
+/// stepping (the play goes on), and its failure comes back beside the
+/// play's end. Nothing is polled: with no event, no step runs.
 pub async fn while_playing<T, E>(
     playing: impl Future<Output = T>,
-    every: std::time::Duration,
+    mut events: tokio::sync::watch::Receiver<u64>,
     mut step: impl AsyncFnMut() -> Result<(), E>,
 ) -> (T, Result<(), E>) {
     let (done, mut ended) = tokio::sync::watch::channel(false);
@@ -97,7 +99,7 @@ pub async fn while_playing<T, E>(
     let stepping = async {
         loop {
             tokio::select! {
-                () = tokio::time::sleep(every) => {}
+                changed = events.changed() => if changed.is_err() { return Ok(()) },
                 _ = ended.wait_for(|&ended| ended) => return Ok(()),
             }
             step().await?;

@@ -2,16 +2,15 @@
 //! are, and what is printed and written when a run ends here (the short
 //! report, from [`crate::reporting`]; the PGN and EPD, from [`super::export`]).
 
-use anyhow::{Context, anyhow};
-use std::path::{Path, PathBuf};
+use anyhow::anyhow;
+use std::path::Path;
 
 use db::{Db, Target};
-use model::{EngineIdentity, Spec, SuiteSpec};
+use model::{Spec, SuiteSpec};
 
-use super::export::{LivePgn, write_epd, write_pgn};
+use super::export::{Follow, LivePgn, write_epd, write_pgn};
 use super::{CliResult, RecordArgs};
 use super::{out, outln};
-use crate::engine_io::process::Timeouts;
 use crate::reporting::{Ask, Detail, report_of};
 use crate::run::Runtime;
 use crate::run::local::RunEnd;
@@ -25,22 +24,9 @@ pub(super) fn check_concurrency(concurrency: usize) -> CliResult<()> {
     Ok(())
 }
 
-/// Opens (creating if needed) the database; an older schema is upgraded,
-/// said on a terminal's live line while it lasts.
+/// Opens (creating if needed) the database (see [`crate::run::life::open`]).
 pub(super) async fn open_db(target: &Target) -> CliResult<Db> {
-    let db = Db::open_noting(target, |upgrade| {
-        if !crate::term::is_terminal() {
-            return;
-        }
-        crate::term::set_line(&format!(
-            "upgrading the database's schema (migrations {} to {}; a large file takes minutes)…",
-            upgrade.from + 1,
-            upgrade.to
-        ));
-    })
-    .await;
-    crate::term::end_line();
-    Ok(db?)
+    Ok(crate::run::life::open(target).await?)
 }
 
 /// Opens a database that must exist already (commands that read runs).
@@ -52,51 +38,18 @@ pub(super) async fn open_existing(target: &Target) -> CliResult<Db> {
 }
 
 /// The `arena` binary, which runs the bundled engine.
-pub(super) fn arena_exe() -> CliResult<PathBuf> {
-    std::env::current_exe().context("cannot find the arena binary to start bundled engines")
+pub(super) fn arena_exe() -> CliResult<std::path::PathBuf> {
+    Ok(crate::run::life::arena_exe()?)
 }
 
-/// Engines' stderr logs go to `arena-logs/` beside a SQLite file, or in the
-/// current folder for a server.
-pub(super) fn runtime(
-    db: &Db,
+/// How this machine plays, from its flags.
+pub(super) fn here(
     target: &Target,
     quiet: bool,
     affinity: Option<crate::engine_io::affinity::Affinity>,
     io_logs: bool,
-) -> CliResult<Runtime> {
-    let beside = match target {
-        Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
-        Target::Postgres(_) => Path::new("."),
-    };
-    Ok(Runtime {
-        db: db.clone(),
-        arena_exe: arena_exe()?,
-        log_dir: Some(beside.join("arena-logs")),
-        timeouts: Timeouts::default(),
-        progress: !quiet,
-        affinity,
-        io_logs,
-    })
-}
-
-/// Makes a run's engines ready here from what the spec stores (source
-/// engines built, every engine started once, bench signatures checked; see
-/// [`crate::run::identity`]): what plays, to record once the run exists.
-pub(super) async fn make_ready(spec: &mut Spec) -> CliResult<Vec<EngineIdentity>> {
-    let stored = &crate::run::identity::stored_repo;
-    Ok(crate::run::identity::make_ready(&arena_exe()?, Timeouts::default(), spec, stored).await?)
-}
-
-/// Records what plays run `run` here, refusing a changed engine unless `accept`.
-pub(super) async fn check_identities(
-    db: &Db,
-    run: i64,
-    spec: &Spec,
-    measured: &[EngineIdentity],
-    accept: bool,
-) -> CliResult<()> {
-    Ok(crate::run::identity::check_identities(db, run, spec.engines(), measured, accept).await?)
+) -> crate::run::life::Here {
+    crate::run::life::Here { target: target.clone(), quiet, affinity, io_logs }
 }
 
 /// Says how to play a run created with `--no-local`: the worker's command
@@ -169,21 +122,19 @@ pub(super) trait GameLines {
     fn followed(&self) -> i64;
 }
 
-/// How often stored games are looked for while a run plays.
-const FOLLOW_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
-
 /// Runs `playing` while giving `lines` the games of each pair as it
-/// finishes, in finishing order (final on either backend:
-/// [`Db::games_finished_after`]).
+/// finishes (each time `events` says one was stored), in finishing order
+/// (final on either backend: [`Db::games_finished_after`]).
 async fn follow_games<T>(
     db: &Db,
     run: i64,
     lines: &mut dyn GameLines,
+    events: Follow,
     playing: impl Future<Output = T>,
 ) -> CliResult<T> {
     let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
     let mut after = lines.followed();
-    let (end, followed) = crate::util::while_playing(playing, FOLLOW_EVERY, async || -> CliResult {
+    let (end, followed) = crate::util::while_playing(playing, events, async || -> CliResult {
         after = give_games(&reader, run, after, &mut *lines).await?;
         Ok(())
     })
@@ -239,37 +190,27 @@ pub(super) async fn play_run(
         }
         _ => record,
     };
-    let end = match spec {
-        Spec::Games(spec) => {
-            let playing = crate::run::local::play_pairs(runtime, run, &spec);
-            let pgn = match &record.pgn {
-                Some(path) => LivePgn::create(db, run, path, &record.style, record.append).await?,
-                None => None,
-            };
-            match (pgn, &mut view) {
-                (Some(pgn), View::Arena) => live.insert(pgn).follow(playing).await,
-                (Some(pgn), View::Lines(lines)) => {
-                    live.insert(pgn).follow(follow_games(db, run, &mut **lines, playing)).await?
-                }
-                (None, View::Lines(lines)) => follow_games(db, run, &mut **lines, playing).await?,
-                (None, View::Arena) => playing.await,
-            }
+    let positions = match &spec {
+        Spec::Suite(suite) => match positions {
+            Some(positions) => positions,
+            None => suite_positions(suite)?,
+        },
+        Spec::Games(_) => Vec::new(),
+    };
+    let events = crate::run::Events::new();
+    let (for_pgn, for_lines) = (events.follow(), events.follow());
+    let playing = crate::run::life::play_here(runtime, run, &spec, positions, events);
+    let pgn = match (&record.pgn, &spec) {
+        (Some(path), Spec::Games(_)) => LivePgn::create(db, run, path, &record.style, record.append).await?,
+        _ => None,
+    };
+    let end = match (pgn, &mut view) {
+        (Some(pgn), View::Arena) => live.insert(pgn).follow(for_pgn, playing).await,
+        (Some(pgn), View::Lines(lines)) => {
+            live.insert(pgn).follow(for_pgn, follow_games(db, run, &mut **lines, for_lines, playing)).await?
         }
-        Spec::Suite(spec) => {
-            let positions = match positions {
-                Some(positions) => positions,
-                None => suite_positions(&spec)?,
-            };
-            if positions.len() != spec.positions {
-                return Err(anyhow!(
-                    "suite {} has {} positions now but run {run} started with {}; restore the file it started with to resume",
-                    spec.suite,
-                    positions.len(),
-                    spec.positions
-                ));
-            }
-            crate::run::local::play_suite(runtime, run, &spec, positions).await
-        }
+        (None, View::Lines(lines)) => follow_games(db, run, &mut **lines, for_lines, playing).await?,
+        (None, View::Arena) => playing.await,
     };
     let end = end.map_err(|e| match e {
         e if e.resume_helps() => {

@@ -6,7 +6,6 @@
 use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use db::{Db, MoveFields, StoredMoves};
 use model::{GameRow, Spec, Variant};
@@ -390,10 +389,11 @@ pub(super) fn games_in(path: &Path) -> std::collections::HashSet<[String; 4]> {
     games
 }
 
-/// How often a live PGN looks for games that became final.
-const LIVE_EVERY: Duration = Duration::from_millis(200);
+/// What a printer of a local run's games waits on: a change for each pair
+/// stored (see [`crate::run::Events`]).
+pub(super) type Follow = tokio::sync::watch::Receiver<u64>;
 
-/// A match's PGN written while it plays: every [`LIVE_EVERY`], the games
+/// A match's PGN written while it plays: as each pair is stored, the games
 /// that are final (see [`Db::final_games_until`]) are appended to the file,
 /// so it can be followed (`tail -f`) as cutechess's can; when the run ends
 /// here the rest follow. The file is then byte for byte what `arena pgn`
@@ -439,15 +439,16 @@ impl LivePgn {
         }))
     }
 
-    /// Runs `playing` while appending the games that become final. A
-    /// failure to read or write stops the appending; [`LivePgn::finish`]
-    /// tries the rest again and reports it.
-    pub(super) async fn follow<T>(&mut self, playing: impl Future<Output = T>) -> T {
+    /// Runs `playing` while appending the games that become final, each
+    /// time `events` says a pair was stored. A failure to read or write
+    /// stops the appending; [`LivePgn::finish`] tries the rest again and
+    /// reports it.
+    pub(super) async fn follow<T>(&mut self, events: Follow, playing: impl Future<Output = T>) -> T {
         let step = async || -> Result<(), ()> {
             let until = self.db.final_games_until(self.run).await.map_err(drop)?;
             self.append(until).await.map_err(drop)
         };
-        crate::util::while_playing(playing, LIVE_EVERY, step).await.0
+        crate::util::while_playing(playing, events, step).await.0
     }
 
     /// Appends the games after the last written, up to `until` (all when

@@ -6,14 +6,14 @@
 use anyhow::anyhow;
 
 use clap::Args;
-use model::{GamesKind, GamesSpec, Spec};
+use model::GamesSpec;
 use openings::Book;
 
-use super::common::{View, check_identities, make_ready, open_db, play_run, runtime, waits_for_workers};
+use super::common::{View, here, play_run, waits_for_workers};
 use super::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
 use crate::engine_io::source::repo_location;
-use crate::run::plan::{apply_variant, cap_replays, on_a_clock, plan};
+use crate::run::plan::on_a_clock;
 use crate::run::settings::Settings;
 
 /// The flags of every command that plays games: what is played (the run's
@@ -130,17 +130,6 @@ pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<
     Ok(engines)
 }
 
-/// A run's engines and time control as its first line says them: a scaling
-/// run's A and B once (not a copy per budget), at every budget.
-fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
-    let GamesKind::Scale(budgets) = &spec.kind else {
-        let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
-        return (names.join(" vs "), spec.tc.to_string());
-    };
-    let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
-    (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
-}
-
 /// Pairs from which a run started on a terminal is told how to outlive it
 /// (an overnight run: a thousand pairs take hours on a clock).
 const LONG_RUN_PAIRS: usize = 1000;
@@ -169,66 +158,49 @@ pub(super) async fn start(play: &PlayArgs, spec: GamesSpec, book: &Book, chosen:
     start_as(play, spec, book, chosen, View::Arena).await
 }
 
-/// Checks, stores and plays (or leaves to workers) a run of games, shown as `view` says.
+/// Checks, stores and plays (or leaves to workers) a run of games, shown as
+/// `view` says: the run's life is [`crate::run::life`]'s; this says it.
 pub(super) async fn start_as(
     play: &PlayArgs,
-    mut spec: GamesSpec,
+    spec: GamesSpec,
     book: &Book,
     chosen: Chosen,
     view: View<'_>,
 ) -> CliResult {
     let local = &play.local;
-    let replays_capped = cap_replays(&mut spec, book);
-    if let Some(note) = &replays_capped {
-        crate::term::note(note);
-    }
-    let plan = plan(&spec, book);
-    apply_variant(&mut spec, &plan);
-    let (engines, limit) = engines_and_limit(&spec);
-    let described = format!(
-        "{}{} {engines} at {limit}, {} games from {} ({} openings{}), concurrency {}",
-        spec.kind,
-        if spec.variant.is_standard() { "" } else { " (Chess960)" },
-        2 * plan.len(),
-        spec.openings,
-        book.len(),
-        spec.seed.map_or(String::new(), |seed| format!(", shuffled with seed {seed}")),
-        spec.concurrency,
-    );
-    let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
-    let clocked = on_a_clock(&spec);
-    let mut spec = Spec::Games(spec);
     local.record.check(false)?;
+    let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
     let concurrency = play.settings.concurrency();
     let affinity = local.slots.resolve(concurrency, per_slot)?;
     if !local.no_local {
-        super::common::warn_of_sharing(clocked, concurrency, per_slot);
+        super::common::warn_of_sharing(on_a_clock(&spec), concurrency, per_slot);
     }
-    let measured = make_ready(&mut spec).await?;
-    let target = &local.db.target;
-    let db = open_db(target).await?;
     let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
         format!(", slots pinned to CPUs {} (--affinity none leaves them unpinned)", cpus.describe(concurrency))
     });
-    let runtime = runtime(&db, target, local.quiet.quiet, affinity, !local.slots.no_io_log)?;
-    let run = db.create_run(&spec, &plan, &crate::util::machine_name()).await?;
-    check_identities(&db, run, &spec, &measured, false).await?;
+    let target = &local.db.target;
+    let here = here(target, local.quiet.quiet, affinity, !local.slots.no_io_log);
+    let created = crate::run::life::create_games(spec, book, here).await?;
+    let run = created.run;
+    if let Some(note) = &created.replays_capped {
+        crate::term::note(note);
+    }
     if !local.quiet.quiet {
-        crate::term::note(&format!("run {run}: {described}{pinned}; database {target}"));
-        let cap = chosen.cap.as_ref().filter(|_| replays_capped.is_none());
+        crate::term::note(&format!("run {run}: {}{pinned}; database {target}", created.described));
+        let cap = chosen.cap.as_ref().filter(|_| created.replays_capped.is_none());
         for note in chosen.notes.iter().chain(cap) {
             crate::term::note(note);
         }
-        if !local.no_local && crate::term::is_terminal() && plan.len() >= LONG_RUN_PAIRS {
+        if !local.no_local && crate::term::is_terminal() && created.pairs >= LONG_RUN_PAIRS {
             crate::term::note(&format!(
                 "closing this terminal stops the run (arena resume {run} plays on); to let it outlive the terminal, start it under tmux, nohup or systemd-run --user"
             ));
         }
     }
     if local.no_local {
-        db.close().await;
-        waits_for_workers(run, target, &spec)?;
+        created.runtime.db.close().await;
+        waits_for_workers(run, target, &created.spec)?;
         return Ok(());
     }
-    play_run(&runtime, target, run, spec, None, &local.record, view).await
+    play_run(&created.runtime, target, run, created.spec, None, &local.record, view).await
 }

@@ -5,7 +5,7 @@ use anyhow::anyhow;
 use clap::Args;
 use model::{RunStatus, Spec};
 
-use super::common::{View, check_concurrency, check_identities, make_ready, open_db, play_run, runtime};
+use super::common::{View, check_concurrency, here, open_db, play_run};
 use super::{CliResult, ConcurrencyArg, DbArg, QuietArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
@@ -74,8 +74,7 @@ pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliRe
     let affinity = how.slots.resolve(concurrency, per_slot)?;
     let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
     super::common::warn_of_sharing(clocked, concurrency, per_slot);
-    let measured = make_ready(&mut spec).await?;
-    check_identities(&db, info.id, &spec, &measured, how.accept_change).await?;
-    let runtime = runtime(&db, target, how.quiet, affinity, !how.slots.no_io_log)?;
+    let here = here(target, how.quiet, affinity, !how.slots.no_io_log);
+    let runtime = crate::run::life::ready_again(&db, info.id, &mut spec, here, how.accept_change).await?;
     play_run(&runtime, target, info.id, spec, None, how.record, view).await
 }

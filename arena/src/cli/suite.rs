@@ -4,14 +4,11 @@
 use anyhow::anyhow;
 
 use clap::Args;
-use model::{Spec, SuiteSpec};
+use model::SuiteSpec;
 
-use super::common::{
-    check_concurrency, check_identities, make_ready, open_db, play_run, runtime, suite_positions, waits_for_workers,
-};
+use super::common::{View, check_concurrency, here, play_run, suite_positions, waits_for_workers};
 use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs};
 use crate::engine_io::engines::EngineSpec;
-use crate::run::chunks::plan_chunks;
 use crate::run::suite::{DEFAULT_STALL_S, SuiteLimits, depths, move_times, node_budgets, one_kind};
 
 /// `arena suite`.
@@ -76,30 +73,18 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     };
     let positions = suite_positions(&spec)?;
     spec.positions = positions.len();
-    let described = format!(
-        "suite {} ({} positions) × {} × {}, concurrency {}",
-        spec.suite,
-        positions.len(),
-        spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(","),
-        spec.limits.iter().map(|l| l.label()).collect::<Vec<_>>().join(", "),
-        spec.concurrency,
-    );
-    let chunks = plan_chunks(&spec, &Default::default());
-    let mut spec = Spec::Suite(spec);
-    let measured = make_ready(&mut spec).await?;
     let target = &args.db.target;
-    let db = open_db(target).await?;
-    let run = db.create_run(&spec, &[], &crate::util::machine_name()).await?;
-    check_identities(&db, run, &spec, &measured, false).await?;
+    let here = here(target, args.quiet.quiet, None, false);
+    let created = crate::run::life::create_suite(spec, &positions, here).await?;
+    let run = created.run;
     if !args.quiet.quiet {
-        crate::term::note(&format!("run {run}: {described}; database {target}"));
+        crate::term::note(&format!("run {run}: {}; database {target}", created.described));
     }
-    db.plan_suite_chunks(run, &chunks).await?;
     if args.no_local {
-        db.close().await;
-        waits_for_workers(run, target, &spec)?;
+        created.runtime.db.close().await;
+        waits_for_workers(run, target, &created.spec)?;
         return Ok(());
     }
-    let runtime = runtime(&db, target, args.quiet.quiet, None, false)?;
-    play_run(&runtime, target, run, spec, Some(positions), &RecordArgs::default(), super::common::View::Arena).await
+    let record = RecordArgs::default();
+    play_run(&created.runtime, target, run, created.spec, Some(positions), &record, View::Arena).await
 }

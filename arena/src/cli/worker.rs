@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::common::{check_concurrency, open_existing, runtime};
+use super::common::{check_concurrency, here, open_existing};
 use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, SlotArgs};
 use crate::run::worker::{WorkerConfig, run_worker};
 
@@ -68,7 +68,10 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: runtime(&db, &args.db.target, args.quiet.quiet, affinity, !args.slots.no_io_log)?,
+        runtime: crate::run::life::runtime(
+            &db,
+            here(&args.db.target, args.quiet.quiet, affinity, !args.slots.no_io_log),
+        )?,
         concurrency,
         engines_file: args.registry.engines_file,
         only_run: args.run,

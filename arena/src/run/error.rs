@@ -21,6 +21,9 @@ pub enum RunError {
     /// The machine, not an engine, failed; nothing of the game was stored.
     #[error(transparent)]
     Machine(#[from] crate::game::MachineFault),
+    /// The running program cannot be found (it starts the bundled engine).
+    #[error("cannot find the arena binary to start bundled engines: {0}")]
+    Exe(std::io::Error),
     /// The spec is inconsistent, or cannot be played on this machine.
     #[error("{0}")]
     Spec(String),

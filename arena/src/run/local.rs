@@ -14,7 +14,7 @@ use super::disk::Reserve;
 use super::error::RunError;
 use super::pairs::PairWork;
 use super::progress::Progress;
-use super::shared::{OnError, Shared, holder_ended};
+use super::shared::{Events, OnError, Shared, holder_ended};
 use super::slot::Runtime;
 use super::speed::clock_scale;
 use super::unit::Work;
@@ -36,7 +36,7 @@ pub enum RunEnd {
 ///
 /// [`RunError`] for a database failure, a bad time control or an engine
 /// that fails (check the engines with [`super::preflight`] first).
-pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec) -> Result<RunEnd, RunError> {
+pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec, events: Events) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     // The pairs of a process that ended (a crash, a kill) are replayed; a
     // worker's still playing, on this machine or another, stay its own.
@@ -51,7 +51,7 @@ pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec) -> Result
     if reset > 0 {
         progress.note(&format!("resuming run {run}: {reset} unfinished pair(s) will be replayed whole"));
     }
-    drive(runtime, run, Arc::new(work), progress, spec.concurrency).await
+    drive(runtime, run, Arc::new(work), progress, events, spec.concurrency).await
 }
 
 /// Answers the positions of suite run `run` not yet stored.
@@ -64,6 +64,7 @@ pub async fn play_suite(
     run: i64,
     spec: &SuiteSpec,
     positions: Vec<TestPosition>,
+    events: Events,
 ) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
     let work = ChunkWork::new(run, spec.clone(), positions);
@@ -76,7 +77,7 @@ pub async fn play_suite(
     }
     let planned = spec.answers_planned() as u64;
     let progress = Progress::run(run, runtime.progress, "answers", answered.len() as u64, planned);
-    drive(runtime, run, Arc::new(work), progress, spec.concurrency).await
+    drive(runtime, run, Arc::new(work), progress, events, spec.concurrency).await
 }
 
 /// Serves `work` with `concurrency` slots of this process; the first
@@ -86,6 +87,7 @@ async fn drive<W: Work>(
     run: i64,
     work: Arc<W>,
     progress: Progress,
+    events: Events,
     concurrency: usize,
 ) -> Result<RunEnd, RunError> {
     let db = &runtime.db;
@@ -93,7 +95,7 @@ async fn drive<W: Work>(
         db.set_status(run, RunStatus::Running, None).await?;
     }
     let reserve = Reserve::keep(runtime, run);
-    let shared = Shared::new(progress, OnError::Stop);
+    let shared = Shared::new(progress, events, OnError::Stop);
     let signals = shared.watch_signals();
     start_slots(work, runtime, &shared, concurrency, DEFAULT_LEASE, IDLE_POLL).await;
     signals.abort();

@@ -1,4 +1,5 @@
-//! Runs of work: what a stored run means here ([`plan`], [`suite`],
+//! Runs of work: a run's life from creation to its end ([`life`], the API
+//! every front end calls), what a stored run means here ([`plan`], [`suite`],
 //! [`tune`]) and the one work loop that plays it. A run's work is cut into
 //! units — a pair of games ([`pairs`]), a chunk of test positions
 //! ([`chunks`]) — that live in the database as a leased queue. Game slots
@@ -17,6 +18,7 @@ pub mod chunks;
 pub mod disk;
 pub mod error;
 pub mod identity;
+pub mod life;
 pub mod local;
 pub mod pairs;
 pub mod plan;
@@ -35,7 +37,7 @@ pub mod worker;
 
 pub use error::RunError;
 pub use preflight::preflight;
-pub use shared::{Counts, OnError, Shared, worker_name};
+pub use shared::{Counts, Events, OnError, Shared, worker_name};
 pub use slot::{Runtime, Slot};
 pub use stop::Stop;
 pub use unit::{Outcome, Played, Stored, Storing, Work};

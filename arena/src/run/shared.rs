@@ -32,8 +32,42 @@ pub struct Counts {
     pub lost: u64,
 }
 
+/// What a local run's front end follows while it plays: how many units of
+/// work (pairs, suite chunks) the slots of this process have stored, raised
+/// as each one is. The printers of the run's games (a live PGN, a tool's
+/// `Finished game` lines) wait on it instead of polling the database, and
+/// end when the play ends (the events are dropped with the slots).
+#[derive(Debug)]
+pub struct Events(watch::Sender<u64>);
+
+impl Events {
+    /// Events no one follows yet.
+    pub fn new() -> Events {
+        Events(watch::Sender::new(0))
+    }
+
+    /// A follower: changes once per stored unit (or once for several, if it
+    /// was busy), and ends when the play does.
+    pub fn follow(&self) -> watch::Receiver<u64> {
+        self.0.subscribe()
+    }
+
+    /// A unit was stored.
+    pub(super) fn stored(&self) {
+        self.0.send_modify(|units| *units += 1);
+    }
+}
+
+impl Default for Events {
+    fn default() -> Events {
+        Events::new()
+    }
+}
+
 /// What the slots of one process share.
 pub struct Shared {
+    /// Raised as each unit of work is stored here, for the front end.
+    pub(super) events: Events,
     pub(super) stop: watch::Sender<Stop>,
     pub(super) progress: Mutex<Progress>,
     on_error: OnError,
@@ -55,9 +89,11 @@ pub struct Shared {
 const BEAT_EVERY: Duration = Duration::from_secs(5);
 
 impl Shared {
-    /// Slots that report to `progress` and treat failures as `on_error` says.
-    pub fn new(progress: Progress, on_error: OnError) -> Arc<Shared> {
+    /// Slots that report to `progress` and `events`, and treat failures as
+    /// `on_error` says.
+    pub fn new(progress: Progress, events: Events, on_error: OnError) -> Arc<Shared> {
         Arc::new(Shared {
+            events,
             stop: watch::Sender::new(Stop::Running),
             progress: Mutex::new(progress),
             on_error,

@@ -256,6 +256,7 @@ async fn settled<W: Work>(
             let added = i64::try_from(stored.added).unwrap_or(0);
             shared.beat(db, WorkerBeat { units: 1, progress: added, ..doing(run, what) }, false).await;
             lock(&shared.counts).stored += 1;
+            shared.events.stored();
             lock(&shared.progress).stored(what, &stored);
             return stored.run_finished.then_some(run);
         }

@@ -20,7 +20,7 @@ use super::error::RunError;
 use super::identity::{NotHere, check_identities, make_ready};
 use super::pairs::PairWork;
 use super::progress::Progress;
-use super::shared::{OnError, Shared, worker_name};
+use super::shared::{Events, OnError, Shared, worker_name};
 use super::slot::{Runtime, Slot};
 use super::speed::clock_scale;
 use super::stop::Stop;
@@ -134,7 +134,7 @@ pub async fn run_worker(config: WorkerConfig) -> Result<WorkerSummary, WorkerErr
     let name = worker_name();
     let registry = Registry::load(config.engines_file.as_deref())
         .map_err(|e| WorkerError::Refused { run: config.only_run.unwrap_or(0), why: e.to_string() })?;
-    let shared = Shared::new(Progress::log(config.runtime.progress), OnError::Continue);
+    let shared = Shared::new(Progress::log(config.runtime.progress), Events::new(), OnError::Continue);
     let jobs = Mutex::new(Jobs { known: HashMap::new(), specs: HashMap::new(), open: Vec::new(), refreshed: None });
     let catalogue = Arc::new(Catalogue {
         config,

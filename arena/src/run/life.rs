@@ -1,0 +1,232 @@
+//! A run's life, one API for every front end (arena's commands, run files,
+//! the fastchess and cutechess command lines): [`open`] the database,
+//! [`create_games`] or [`create_suite`] (plan, make the engines ready here,
+//! store the run), [`ready_again`] for a stored run played on, then
+//! [`play_here`] (the work loop in this process, with [`Events`] for the
+//! printers) or leave it to `arena worker`s. What a front end prints (the
+//! first line, the progress, the summary or another tool's lines) and
+//! writes (PGN, EPD) is its own.
+
+use std::path::{Path, PathBuf};
+
+use db::{Db, DbError, Target};
+use model::{EngineIdentity, GamesKind, GamesSpec, Spec, SuiteSpec};
+use openings::Book;
+use openings::epd::TestPosition;
+
+use super::error::RunError;
+use super::identity::{check_identities, make_ready, stored_repo};
+use super::local::{RunEnd, play_pairs, play_suite};
+use super::plan::{apply_variant, cap_replays, plan};
+use super::shared::Events;
+use super::slot::Runtime;
+use crate::engine_io::affinity::Affinity;
+use crate::engine_io::process::Timeouts;
+
+/// How this machine plays a run: where it is stored, whether progress is
+/// drawn, which CPUs the slots are pinned to, whether engine I/O is logged.
+#[derive(Debug)]
+pub struct Here {
+    /// The database.
+    pub target: Target,
+    /// No progress line (`--quiet`).
+    pub quiet: bool,
+    /// The CPUs of each slot, if pinned.
+    pub affinity: Option<Affinity>,
+    /// Engine I/O logs kept.
+    pub io_logs: bool,
+}
+
+/// A run just stored: what it plays and how to play it here.
+pub struct Created {
+    /// Its id.
+    pub run: i64,
+    /// What it plays, its engines as made ready here.
+    pub spec: Spec,
+    /// The database and the engines' environment.
+    pub runtime: Runtime,
+    /// What it plays, in words: `elo fhr vs plain at 8+0.08, 80 games from
+    /// feldmann25 (25 openings), concurrency 2`.
+    pub described: String,
+    /// Pairs of games planned (0 for a suite).
+    pub pairs: usize,
+    /// Why fewer games are played than asked (the book cannot give that
+    /// many distinct ones), said once.
+    pub replays_capped: Option<String>,
+}
+
+/// The `arena` binary, which runs the bundled engine.
+///
+/// # Errors
+///
+/// [`RunError::Exe`] when the running program cannot be found.
+pub fn arena_exe() -> Result<PathBuf, RunError> {
+    std::env::current_exe().map_err(RunError::Exe)
+}
+
+/// Opens (creating if needed) the database; an older schema is upgraded,
+/// said on a terminal's live line while it lasts.
+///
+/// # Errors
+///
+/// [`DbError`] when it cannot be opened or upgraded.
+pub async fn open(target: &Target) -> Result<Db, DbError> {
+    let db = Db::open_noting(target, |upgrade| {
+        if !crate::term::is_terminal() {
+            return;
+        }
+        crate::term::set_line(&format!(
+            "upgrading the database's schema (migrations {} to {}; a large file takes minutes)…",
+            upgrade.from + 1,
+            upgrade.to
+        ));
+    })
+    .await;
+    crate::term::end_line();
+    db
+}
+
+/// The engines' environment of a run played here: engines' stderr logs
+/// go to `arena-logs/` beside a SQLite file, or in the current folder for
+/// a server.
+///
+/// # Errors
+///
+/// [`RunError::Exe`] when the running program cannot be found.
+pub fn runtime(db: &Db, here: Here) -> Result<Runtime, RunError> {
+    let beside = match &here.target {
+        Target::Sqlite(path) => path.parent().unwrap_or(Path::new(".")),
+        Target::Postgres(_) => Path::new("."),
+    };
+    Ok(Runtime {
+        db: db.clone(),
+        arena_exe: arena_exe()?,
+        log_dir: Some(beside.join("arena-logs")),
+        timeouts: Timeouts::default(),
+        progress: !here.quiet,
+        affinity: here.affinity,
+        io_logs: here.io_logs,
+    })
+}
+
+/// Makes a run's engines ready here from what the spec stores (source
+/// engines built, every engine started once, bench signatures checked; see
+/// [`super::identity`]): what plays, to record once the run exists.
+///
+/// # Errors
+///
+/// [`RunError`] for an engine that cannot be built, started or checked.
+pub async fn ready(spec: &mut Spec) -> Result<Vec<EngineIdentity>, RunError> {
+    make_ready(&arena_exe()?, Timeouts::default(), spec, &stored_repo).await
+}
+
+/// Plans a run of games from `book` (capped to the distinct games it can
+/// give), makes its engines ready, and stores it with what plays here.
+///
+/// # Errors
+///
+/// [`RunError`] for an engine that fails, or storage.
+pub async fn create_games(mut spec: GamesSpec, book: &Book, here: Here) -> Result<Created, RunError> {
+    let replays_capped = cap_replays(&mut spec, book);
+    let plan = plan(&spec, book);
+    apply_variant(&mut spec, &plan);
+    let (engines, limit) = engines_and_limit(&spec);
+    let described = format!(
+        "{}{} {engines} at {limit}, {} games from {} ({} openings{}), concurrency {}",
+        spec.kind,
+        if spec.variant.is_standard() { "" } else { " (Chess960)" },
+        2 * plan.len(),
+        spec.openings,
+        book.len(),
+        spec.seed.map_or(String::new(), |seed| format!(", shuffled with seed {seed}")),
+        spec.concurrency,
+    );
+    let mut spec = Spec::Games(spec);
+    let measured = ready(&mut spec).await?;
+    let db = open(&here.target).await?;
+    let runtime = runtime(&db, here)?;
+    let run = db.create_run(&spec, &plan, &crate::util::machine_name()).await?;
+    check_identities(&db, run, spec.engines(), &measured, false).await?;
+    Ok(Created { run, spec, runtime, described, pairs: plan.len(), replays_capped })
+}
+
+/// Stores a suite run of `positions` (its chunks planned) with what plays here.
+///
+/// # Errors
+///
+/// [`RunError`] for an engine that fails, or storage.
+pub async fn create_suite(spec: SuiteSpec, positions: &[TestPosition], here: Here) -> Result<Created, RunError> {
+    let described = format!(
+        "suite {} ({} positions) × {} × {}, concurrency {}",
+        spec.suite,
+        positions.len(),
+        spec.engines.iter().map(|e| e.name.as_str()).collect::<Vec<_>>().join(","),
+        spec.limits.iter().map(|l| l.label()).collect::<Vec<_>>().join(", "),
+        spec.concurrency,
+    );
+    let chunks = super::chunks::plan_chunks(&spec, &Default::default());
+    let mut spec = Spec::Suite(spec);
+    let measured = ready(&mut spec).await?;
+    let db = open(&here.target).await?;
+    let runtime = runtime(&db, here)?;
+    let run = db.create_run(&spec, &[], &crate::util::machine_name()).await?;
+    check_identities(&db, run, spec.engines(), &measured, false).await?;
+    db.plan_suite_chunks(run, &chunks).await?;
+    Ok(Created { run, spec, runtime, described, pairs: 0, replays_capped: None })
+}
+
+/// A stored run made ready to play on here: its engines started (and built)
+/// again and checked against what played it before, a change refused
+/// unless `accept_change`.
+///
+/// # Errors
+///
+/// [`RunError`] for an engine that fails or changed, or storage.
+pub async fn ready_again(
+    db: &Db,
+    run: i64,
+    spec: &mut Spec,
+    here: Here,
+    accept_change: bool,
+) -> Result<Runtime, RunError> {
+    let measured = ready(spec).await?;
+    check_identities(db, run, spec.engines(), &measured, accept_change).await?;
+    runtime(db, here)
+}
+
+/// Plays stored run `run` here until it ends or is stopped, raising
+/// `events` as each unit is stored. A suite's `positions` are checked
+/// against the run's count (a suite file changed since is refused).
+///
+/// # Errors
+///
+/// [`RunError`] for storage, an engine that fails, a changed suite.
+pub async fn play_here(
+    runtime: &Runtime,
+    run: i64,
+    spec: &Spec,
+    positions: Vec<TestPosition>,
+    events: Events,
+) -> Result<RunEnd, RunError> {
+    match spec {
+        Spec::Games(spec) => play_pairs(runtime, run, spec, events).await,
+        Spec::Suite(spec) if positions.len() != spec.positions => Err(RunError::Spec(format!(
+            "suite {} has {} positions now but run {run} started with {}; restore the file it started with to resume",
+            spec.suite,
+            positions.len(),
+            spec.positions
+        ))),
+        Spec::Suite(spec) => play_suite(runtime, run, spec, positions, events).await,
+    }
+}
+
+/// A run's engines and time control as its first line says them: a scaling
+/// run's A and B once (not a copy per budget), at every budget.
+fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
+    let GamesKind::Scale(budgets) = &spec.kind else {
+        let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
+        return (names.join(" vs "), spec.tc.to_string());
+    };
+    let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
+    (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
+}
