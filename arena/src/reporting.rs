@@ -5,7 +5,7 @@
 
 use clap::ValueEnum;
 use db::{Db, DbError};
-use model::{GamesKind, GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError};
+use model::{GamesKind, GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError, TimeControl};
 use reports::report::{
     Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
     render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text, utc_timestamp,
@@ -257,7 +257,7 @@ async fn games_report(
         progress: progress.as_deref(),
         games: &games,
         move_totals: &move_totals,
-        node_limits: (0..spec.engines.len()).map(|i| spec.time_control(i).node_limit()).collect(),
+        node_limits: (0..spec.engines.len()).map(|i| spec.time_control(i).and_then(TimeControl::node_limit)).collect(),
         anchor,
         tune: spec.kind.tune().map(|spsa| (spsa, iterations.as_slice())),
         pv_issues: &pv_issues,
@@ -351,11 +351,13 @@ fn games_header(info: &RunInfo, spec: &GamesSpec, engines: Vec<EngineHeader>) ->
                 let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
                 format!("{} (one pairing per budget)", budgets.join(", "))
             }
-            _ => spec.tc.to_string(),
+            _ => spec.tc.as_ref().map_or_else(|| "unknown (played elsewhere)".into(), ToString::to_string),
         },
-        openings: match spec.variant {
-            model::Variant::Standard => spec.openings.clone(),
-            variant => format!("{} ({})", spec.openings, variant.pgn()),
+        openings: match (spec.variant, spec.is_imported()) {
+            (model::Variant::Standard, true) => format!("the games' own, from {}", spec.openings),
+            (variant, true) => format!("the games' own ({}), from {}", variant.pgn(), spec.openings),
+            (model::Variant::Standard, false) => spec.openings.clone(),
+            (variant, false) => format!("{} ({})", spec.openings, variant.pgn()),
         },
         games_planned: u64::try_from(2 * info.pairs_planned).unwrap_or(0),
         games_played: u64::try_from(info.games).unwrap_or(0),

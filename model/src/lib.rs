@@ -25,8 +25,8 @@ pub use run::{
     SuiteResult, WorkerBeat, WorkerInfo,
 };
 pub use spec::{
-    Adjudication, DrawRule, EngineSpec, GamesSpec, Launch, MachineRule, ResignRule, Spec, SpecError, SuiteLimit,
-    SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
+    Adjudication, DrawRule, EngineSpec, GamesSpec, Launch, MachineRule, NotPlayable, Playable, ResignRule, Spec,
+    SpecError, SuiteLimit, SuiteSpec, TablebaseRule, TbResults, Variant, base_name, base_names,
 };
 pub use sprt::{Bounds, Model, Test, Verdict};
 pub use tally::{PairingCounts, Tally};

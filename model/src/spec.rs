@@ -316,8 +316,10 @@ pub struct GamesSpec {
     pub engines: Vec<EngineSpec>,
     /// Who plays whom: indices into `engines`; the first is A.
     pub pairings: Vec<(usize, usize)>,
-    /// The run's time control (an engine's own `tc` overrides it).
-    pub tc: TimeControl,
+    /// The run's time control (an engine's own `tc` overrides it); `None`:
+    /// unknown, for games played elsewhere (`arena import`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tc: Option<TimeControl>,
     /// Opening set: a built-in name or a file path.
     pub openings: String,
     /// Shuffle seed; `None` for file order.
@@ -330,10 +332,12 @@ pub struct GamesSpec {
     pub openings_per_round: usize,
     /// Passes through the openings.
     pub rounds: usize,
-    /// Games played at once.
-    pub concurrency: usize,
-    /// Adjudication rules.
-    pub adjudication: Adjudication,
+    /// Games played at once; `None`: unknown (imported games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concurrency: Option<usize>,
+    /// Adjudication rules; `None`: unknown (imported games).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<Adjudication>,
     /// Check that the PV behind each mate score backs it: on unless
     /// `--no-check-mate-pvs` (also for runs stored before the check existed:
     /// it only adds warnings, never changes a game).
@@ -396,11 +400,64 @@ impl GamesSpec {
         self.pairings.iter().map(|&(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone())).collect()
     }
 
-    /// The time control of engine `index`: its own, else the run's.
-    pub fn time_control(&self, index: usize) -> &TimeControl {
-        self.engines[index].tc.as_ref().unwrap_or(&self.tc)
+    /// The time control of engine `index`: its own, else the run's;
+    /// `None` when unknown (imported games).
+    pub fn time_control(&self, index: usize) -> Option<&TimeControl> {
+        self.engines[index].tc.as_ref().or(self.tc.as_ref())
+    }
+
+    /// The games were played elsewhere and imported: what arena played
+    /// them with is unknown.
+    pub fn is_imported(&self) -> bool {
+        matches!(self.kind, GamesKind::Import(_))
+    }
+
+    /// What this run plays with, for playing it here: its time controls,
+    /// concurrency and adjudication, all known for a run arena plays.
+    ///
+    /// # Errors
+    ///
+    /// [`NotPlayable`] for imported games, whose settings are unknown.
+    pub fn playable(&self) -> Result<Playable<'_>, NotPlayable> {
+        let unknown = || NotPlayable { imported: self.is_imported() };
+        let time_controls =
+            (0..self.engines.len()).map(|i| self.time_control(i).ok_or_else(unknown)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Playable {
+            time_controls,
+            concurrency: self.concurrency.ok_or_else(unknown)?,
+            adjudication: self.adjudication.ok_or_else(unknown)?,
+        })
     }
 }
+
+/// What a run of games is played with here (see [`GamesSpec::playable`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Playable<'a> {
+    /// Each engine's time control, in the order of the run's engines.
+    pub time_controls: Vec<&'a TimeControl>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Adjudication rules.
+    pub adjudication: Adjudication,
+}
+
+/// A run of games whose settings are unknown cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NotPlayable {
+    /// The run holds imported games.
+    pub imported: bool,
+}
+
+impl std::fmt::Display for NotPlayable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.imported {
+            true => "it holds imported games, played elsewhere: there is nothing to play",
+            false => "its time control, concurrency or adjudication is not stored",
+        })
+    }
+}
+
+impl std::error::Error for NotPlayable {}
 
 /// One search limit of a suite run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -508,7 +565,13 @@ impl Spec {
     pub fn parse(run: i64, kind: RunKind, json: &str) -> Result<Spec, SpecError> {
         let error = |e: serde_json::Error| SpecError { run, cause: e.to_string() };
         if kind.plays_games() {
-            Ok(Spec::Games(serde_json::from_str(json).map_err(error)?))
+            let mut spec: GamesSpec = serde_json::from_str(json).map_err(error)?;
+            if spec.is_imported() {
+                // Imports stored before these were known to be unknown kept
+                // placeholders (an infinite clock, concurrency 1, default adjudication).
+                (spec.tc, spec.concurrency, spec.adjudication) = (None, None, None);
+            }
+            Ok(Spec::Games(spec))
         } else {
             Ok(Spec::Suite(serde_json::from_str(json).map_err(error)?))
         }
@@ -538,11 +601,12 @@ impl Spec {
         }
     }
 
-    /// Units of work played at once in the creating process.
-    pub fn concurrency(&self) -> usize {
+    /// Units of work played at once in the creating process; `None` when
+    /// unknown (imported games).
+    pub fn concurrency(&self) -> Option<usize> {
         match self {
             Spec::Games(spec) => spec.concurrency,
-            Spec::Suite(spec) => spec.concurrency,
+            Spec::Suite(spec) => Some(spec.concurrency),
         }
     }
 
@@ -550,7 +614,7 @@ impl Spec {
     pub fn set_concurrency(&mut self, concurrency: usize) {
         let concurrency = concurrency.max(1);
         match self {
-            Spec::Games(spec) => spec.concurrency = concurrency,
+            Spec::Games(spec) => spec.concurrency = Some(concurrency),
             Spec::Suite(spec) => spec.concurrency = concurrency,
         }
     }
@@ -568,6 +632,27 @@ impl Spec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_import_stored_with_placeholders_reads_as_unknown_and_cannot_be_played() {
+        let old = r#"{"kind":"import","imported":[],"engines":[{"name":"a","command":""},{"name":"b","command":""}],
+            "pairings":[[0,1]],"tc":"inf","openings":"x.pgn","seed":null,"start":0,"max_plies":null,
+            "openings_per_round":1,"rounds":1,"concurrency":1,
+            "adjudication":{"draw":null,"resign":null,"max_moves":null,"max_moves_score":0}}"#;
+        let Spec::Games(spec) = Spec::parse(1, RunKind::Import, old).unwrap() else { panic!("games") };
+        assert_eq!((spec.tc.as_ref(), spec.concurrency, spec.adjudication), (None, None, None));
+        assert_eq!(spec.time_control(0), None);
+        assert_eq!(spec.playable(), Err(NotPlayable { imported: true }));
+        let json: serde_json::Value = serde_json::from_str(&Spec::Games(spec).to_json()).unwrap();
+        for unknown in ["tc", "concurrency", "adjudication"] {
+            assert!(json.get(unknown).is_none(), "{unknown}: {json}");
+        }
+        // A played run's settings are all known.
+        let played = old.replace(r#""kind":"import","imported":[],"#, r#""kind":"match","#);
+        let Spec::Games(spec) = Spec::parse(2, RunKind::Match, &played).unwrap() else { panic!("games") };
+        let playable = spec.playable().unwrap();
+        assert_eq!((playable.concurrency, playable.time_controls.len()), (1, 2));
+    }
 
     #[test]
     fn a_description_names_what_runs_and_leaves_the_options_to_the_report() {

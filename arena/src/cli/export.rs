@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use db::{Db, MoveFields, StoredMoves};
-use model::{GameRow, Spec, Variant};
+use model::{GameRow, Spec, TimeControl, Variant};
 use reports::pgn::{Context, Level, write_game};
 
 use super::{CliResult, PgnLevel, PgnStyle};
@@ -34,7 +34,10 @@ impl PgnFormat {
     async fn of(db: &Db, run: i64, style: &PgnStyle) -> CliResult<PgnFormat> {
         let info = db.run(run).await?;
         let (tc, variant) = match Spec::of(&info) {
-            Ok(Spec::Games(spec)) => (Some(spec.tc.pgn_tag()), spec.variant),
+            // PGN's `?`: unknown (games played elsewhere, imported).
+            Ok(Spec::Games(spec)) => {
+                (Some(spec.tc.as_ref().map_or_else(|| "?".into(), TimeControl::pgn_tag)), spec.variant)
+            }
             _ => (None, Variant::Standard),
         };
         let event = style.event.clone().unwrap_or_else(|| format!("arena run {run} ({})", info.kind));

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use model::{EngineSpec, GamesKind, GamesSpec, ImportedFile, PairPlan, RunKind, Spec, TimeControl};
+use model::{EngineSpec, GamesKind, GamesSpec, ImportedFile, PairPlan, RunKind, Spec};
 use sha2::{Digest, Sha256};
 
 use super::common::open_db;
@@ -190,20 +190,15 @@ fn spec_of(
         engines,
         pairings,
         // Unknown here: the games were played elsewhere.
-        tc: TimeControl {
-            limit: model::Limit::Infinite,
-            margin_ms: 0,
-            node_time: None,
-            stall_ms: model::time_control::DEFAULT_STALL_MS,
-        },
+        tc: None,
         openings: files_named,
         seed: None,
         start: 0,
         max_plies: None,
         openings_per_round: per_pairing.values().copied().max().unwrap_or(0),
         rounds: 1,
-        concurrency: 1,
-        adjudication: model::Adjudication::default(),
+        concurrency: None,
+        adjudication: None,
         check_mate_pvs: false,
         tablebase: None,
         variant: if chess960 { model::Variant::Chess960 } else { model::Variant::Standard },

@@ -226,7 +226,7 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
     let tc = budgets[0].clone();
     let kind = GamesKind::Scale(model::Budgets(budgets));
     let mut spec = args.play.settings.spec(kind, engines, pairings, args.flags.games.div_ceil(2), 1)?;
-    spec.tc = tc;
+    spec.tc = Some(tc);
     start(&args.play, spec, &book, Chosen::default()).await
 }
 

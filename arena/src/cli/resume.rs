@@ -65,7 +65,8 @@ pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliRe
         return Err(anyhow!("run {} holds imported games, played elsewhere: there is nothing to play", info.id));
     }
     let mut spec = Spec::of(&info)?;
-    let concurrency = how.concurrency.unwrap_or(spec.concurrency());
+    let stored = spec.concurrency().ok_or_else(|| anyhow!("run {}: its concurrency is not stored", info.id))?;
+    let concurrency = how.concurrency.unwrap_or(stored);
     check_concurrency(concurrency)?;
     spec.set_concurrency(concurrency);
     how.record.check(true)?;

@@ -250,7 +250,10 @@ fn table<K: Serialize, L: Serialize>(kind: K, more: L, settings: Settings) -> Re
 ///
 /// A setting TOML cannot hold (none today), or an imported run, which has no flags.
 pub(crate) fn stored_flags(spec: &GamesSpec) -> Result<(&'static str, toml::Table), toml::ser::Error> {
-    let settings = Settings::of(spec);
+    if spec.is_imported() {
+        return Err(serde::ser::Error::custom("an imported run was not played here: it has no flags to play it again"));
+    }
+    let settings = Settings::of(spec).map_err(<toml::ser::Error as serde::ser::Error>::custom)?;
     Ok(match &spec.kind {
         GamesKind::Elo => ("elo", table(PassArgs::of(spec), Nothing {}, settings)?),
         GamesKind::Match => ("match", table(MatchGames::of(spec), Nothing {}, settings)?),
@@ -261,11 +264,7 @@ pub(crate) fn stored_flags(spec: &GamesSpec) -> Result<(&'static str, toml::Tabl
             ("scale", table(ScaleFlags::of(spec, budgets), Nothing {}, Settings { tc: None, ..settings })?)
         }
         GamesKind::Tune(spsa) => ("tune", table(TuneFlags::of(spsa), Nothing {}, settings)?),
-        GamesKind::Import(_) => {
-            return Err(serde::ser::Error::custom(
-                "an imported run was not played here: it has no flags to play it again",
-            ));
-        }
+        GamesKind::Import(_) => unreachable!("refused above"),
     })
 }
 

@@ -21,6 +21,9 @@ pub enum RunError {
     /// The machine, not an engine, failed; nothing of the game was stored.
     #[error(transparent)]
     Machine(#[from] crate::game::MachineFault),
+    /// The run's settings are unknown (imported games): nothing to play.
+    #[error(transparent)]
+    NotPlayable(#[from] model::NotPlayable),
     /// The running program cannot be found (it starts the bundled engine).
     #[error("cannot find the arena binary to start bundled engines: {0}")]
     Exe(std::io::Error),

@@ -132,14 +132,14 @@ pub async fn create_games(mut spec: GamesSpec, book: &Book, here: Here) -> Resul
     apply_variant(&mut spec, &plan);
     let (engines, limit) = engines_and_limit(&spec);
     let described = format!(
-        "{}{} {engines} at {limit}, {} games from {} ({} openings{}), concurrency {}",
+        "{}{} {engines} at {limit}, {} games from {} ({} openings{}){}",
         spec.kind,
         if spec.variant.is_standard() { "" } else { " (Chess960)" },
         2 * plan.len(),
         spec.openings,
         book.len(),
         spec.seed.map_or(String::new(), |seed| format!(", shuffled with seed {seed}")),
-        spec.concurrency,
+        spec.concurrency.map_or(String::new(), |n| format!(", concurrency {n}")),
     );
     let mut spec = Spec::Games(spec);
     let measured = ready(&mut spec).await?;
@@ -225,7 +225,7 @@ pub async fn play_here(
 fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
     let GamesKind::Scale(budgets) = &spec.kind else {
         let names: Vec<&str> = spec.engines.iter().map(|e| e.name.as_str()).collect();
-        return (names.join(" vs "), spec.tc.to_string());
+        return (names.join(" vs "), spec.tc.as_ref().map_or("an unknown time control".into(), ToString::to_string));
     };
     let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
     (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))

@@ -42,7 +42,8 @@ pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec, events: E
     // worker's still playing, on this machine or another, stay its own.
     let ended: Vec<String> = db.pair_holders(run).await?.into_iter().filter(|h| holder_ended(h)).collect();
     let reset = db.reset_unfinished(run, &ended).await?;
-    let scale = clock_scale(db, run, spec, &runtime.arena_exe, spec.concurrency).await?;
+    let concurrency = spec.playable()?.concurrency;
+    let scale = clock_scale(db, run, spec, &runtime.arena_exe, concurrency).await?;
     let work = PairWork::new(run, spec.clone(), &db.pairing_counts(run).await?, scale)?;
     let info = db.run(run).await?;
     let done = 2 * u64::try_from(info.pairs_done).unwrap_or(0);
@@ -51,7 +52,7 @@ pub async fn play_pairs(runtime: &Runtime, run: i64, spec: &GamesSpec, events: E
     if reset > 0 {
         progress.note(&format!("resuming run {run}: {reset} unfinished pair(s) will be replayed whole"));
     }
-    drive(runtime, run, Arc::new(work), progress, events, spec.concurrency).await
+    drive(runtime, run, Arc::new(work), progress, events, concurrency).await
 }
 
 /// Answers the positions of suite run `run` not yet stored.

@@ -41,6 +41,7 @@ pub struct PairWork {
     /// The spec, engines resolved here.
     pub spec: GamesSpec,
     tcs: Vec<TimeControl>,
+    adjudication: model::Adjudication,
     /// Each pairing's engines (A, B), in the spec's order.
     names: Vec<(String, String)>,
     tallies: Mutex<Vec<Tally>>,
@@ -72,12 +73,11 @@ impl PairWork {
         counts: &[PairingCounts],
         clock_scale: Option<f64>,
     ) -> Result<PairWork, RunError> {
-        let tcs = (0..spec.engines.len())
-            .map(|i| {
-                let tc = spec.time_control(i);
-                clock_scale.map_or_else(|| tc.clone(), |factor| tc.scaled(factor))
-            })
+        let playable = spec.playable()?;
+        let tcs = (playable.time_controls.iter())
+            .map(|tc| clock_scale.map_or_else(|| (*tc).clone(), |factor| tc.scaled(factor)))
             .collect();
+        let adjudication = playable.adjudication;
         let names = spec.pairing_names();
         let tallies = names
             .iter()
@@ -96,6 +96,7 @@ impl PairWork {
             run,
             spec,
             tcs,
+            adjudication,
             names,
             tallies: Mutex::new(tallies),
             tablebase,
@@ -395,7 +396,7 @@ impl Work for PairWork {
             b.vary_options(spsa.options(&p.minus));
         }
         let rules = game::Rules {
-            adjudication: self.spec.adjudication,
+            adjudication: self.adjudication,
             tablebase: self.tablebase.as_ref(),
             check_mate_pvs: self.spec.check_mate_pvs,
             log: None,

@@ -53,7 +53,7 @@ pub fn apply_variant(spec: &mut GamesSpec, plan: &[PairPlan]) {
 /// Whether an engine of the run plays on a clock (a wall-clock time
 /// control or time per move), where its speed, and so the machine, decides.
 pub fn on_a_clock(spec: &GamesSpec) -> bool {
-    (0..spec.engines.len()).any(|i| !spec.time_control(i).is_deterministic())
+    (0..spec.engines.len()).any(|i| spec.time_control(i).is_some_and(|tc| !tc.is_deterministic()))
 }
 
 /// Whether stored run `spec` may hold replayed openings: every engine under
@@ -104,7 +104,7 @@ pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<String> {
          wall-clock time control",
         2 * capped,
         2 * planned,
-        spec.tc,
+        spec.tc.as_ref().map_or_else(|| "unknown".into(), ToString::to_string),
         book.len(),
         book.len(),
     ))

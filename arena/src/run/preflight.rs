@@ -34,14 +34,13 @@ const SAY_WAITING_AFTER: Duration = Duration::from_secs(2);
 /// [`RunError::Spec`] for a first search that failed.
 pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Result<Vec<Option<String>>, RunError> {
     let engines: Vec<(&EngineSpec, TimeControl, Option<FirstSearch>)> = match spec {
-        Spec::Games(games) => (games.engines.iter().enumerate())
-            .map(|(i, engine)| {
-                let tc = games.time_control(i).clone();
-                let clock = Clock::new(&tc);
+        Spec::Games(games) => (games.engines.iter().zip(games.playable()?.time_controls))
+            .map(|(engine, tc)| {
+                let clock = Clock::new(tc);
                 let deadline = clock.deadline();
                 let first = matches!(deadline, Deadline::Available(_))
                     .then(|| FirstSearch::new(&go_limits(&clock, &clock, &clock), deadline));
-                (engine, tc, first)
+                (engine, tc.clone(), first)
             })
             .collect(),
         Spec::Suite(suite) => {

@@ -228,15 +228,20 @@ impl Settings {
 
     /// The settings that play `spec` again (`arena show RUN --config`):
     /// every field said, so that a new one does not compile until it is.
-    pub fn of(spec: &GamesSpec) -> Settings {
-        let (adjudication, tb) = (&spec.adjudication, spec.tablebase.as_ref());
-        Settings {
-            tc: Some(spec.tc.clone()),
+    ///
+    /// # Errors
+    ///
+    /// [`model::NotPlayable`] for imported games, whose settings are unknown.
+    pub fn of(spec: &GamesSpec) -> Result<Settings, model::NotPlayable> {
+        let playable = spec.playable()?;
+        let (adjudication, tb) = (&playable.adjudication, spec.tablebase.as_ref());
+        Ok(Settings {
+            tc: spec.tc.clone(),
             openings: Some(spec.openings.clone()),
             seed: spec.seed,
             start: spec.start,
             plies: spec.max_plies,
-            concurrency: Some(spec.concurrency),
+            concurrency: Some(playable.concurrency),
             draw: RuleFlag(adjudication.draw),
             resign: RuleFlag(adjudication.resign),
             maxmoves: adjudication.max_moves,
@@ -251,7 +256,7 @@ impl Settings {
             min_nps: spec.machines.min_nps,
             set_aside_p: spec.machines.set_aside_p,
             count_set_aside: spec.machines.count_set_aside,
-        }
+        })
     }
 
     /// The run of `engines` these settings describe, every setting checked;
@@ -288,15 +293,15 @@ impl Settings {
             kind,
             engines,
             pairings,
-            tc,
+            tc: Some(tc),
             openings: self.openings().to_string(),
             seed: self.seed,
             start: self.start,
             max_plies: self.plies,
             openings_per_round,
             rounds,
-            concurrency: self.concurrency(),
-            adjudication,
+            concurrency: Some(self.concurrency()),
+            adjudication: Some(adjudication),
             check_mate_pvs: !self.no_check_mate_pvs,
             tablebase: self.tablebase_rule()?,
             variant: Variant::Standard,

@@ -388,7 +388,8 @@ fn names(engines: &[EngineSpec]) -> String {
 /// scaling run's engines once, with its budgets.
 fn what_plays(spec: &GamesSpec) -> String {
     let GamesKind::Scale(budgets) = &spec.kind else {
-        return format!("{} {} at {}", spec.kind, names(&spec.engines), spec.tc);
+        let tc = spec.tc.as_ref().map_or_else(|| "an unknown time control".into(), ToString::to_string);
+        return format!("{} {} at {tc}", spec.kind, names(&spec.engines));
     };
     let [a, b] = [0, 1].map(|i| spec.engines.get(i).map_or("", |e| model::base_name(&e.name)));
     let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();

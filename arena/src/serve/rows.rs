@@ -254,7 +254,7 @@ async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<Pairing
                 row.time_control = budgets.0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ");
                 row.trend = trend(&counts, games, budgets);
             } else {
-                row.time_control = games.tc.to_string();
+                row.time_control = games.tc.as_ref().map_or_else(|| "unknown".into(), ToString::to_string);
                 result(&counts, games, run, &mut row);
             }
             if run.status == RunStatus::Running {

@@ -53,6 +53,31 @@ fn games_played_elsewhere_give_the_counts_an_independent_reading_gives() {
     assert!(runs.contains("import") && runs.contains(&format!("{w}-{d}-{l}")), "{runs}");
     let shown = stdout(&arena_ok(&dir, &["show", "1"]));
     assert!(shown.contains(&format!("+{w} ={d} -{l}")) && shown.contains("played elsewhere"), "{shown}");
+    // What arena cannot know of games played elsewhere is unknown in every
+    // view, never an invented setting (an infinite clock, concurrency 1).
+    assert!(
+        shown.contains("time control unknown (played elsewhere), openings the games' own, from games.pgn"),
+        "{shown}"
+    );
+    let header = runs.lines().next().unwrap();
+    let column = header.find("time control").unwrap();
+    let row = runs.lines().nth(1).unwrap();
+    assert_eq!(row[column..].split_whitespace().next(), Some("unknown"), "{runs}");
+    assert_eq!(json["header"]["time_control"], "unknown (played elsewhere)", "{json}");
+    let pgn = stdout(&arena_ok(&dir, &["pgn", "1"]));
+    assert_eq!(pgn.matches("[TimeControl \"?\"]").count(), 60, "PGN's unknown");
+    let stored = Command::new("python3")
+        .args([
+            "-c",
+            "import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute('select spec from runs').fetchone()[0])",
+        ])
+        .arg(dir.join("arena.db"))
+        .output()
+        .unwrap();
+    let spec: serde_json::Value = serde_json::from_slice(&stored.stdout).unwrap();
+    for unknown in ["tc", "concurrency", "adjudication"] {
+        assert!(spec.get(unknown).is_none(), "{unknown} is not stored for imported games: {spec}");
+    }
 
     // The same file again adds nothing.
     let again = arena_ok(&dir, &["import", "games.pgn"]);

@@ -184,7 +184,8 @@ impl Lines {
                 .collect();
             if values.iter().all(|v| *v == values[0]) { values[0].clone() } else { values.join(" - ") }
         };
-        let limits: Vec<String> = (0..spec.engines.len()).map(|i| limit_text(spec.time_control(i))).collect();
+        let limits: Vec<String> =
+            (0..spec.engines.len()).map(|i| spec.time_control(i).map_or_else(String::new, limit_text)).collect();
         let limit = if limits.iter().all(|l| *l == limits[0]) { limits[0].clone() } else { limits.join(" - ") };
         let book = Path::new(&spec.openings).file_name().and_then(|n| n.to_str()).unwrap_or(&spec.openings);
         let head = format!("{limit}, {}, {}, {book}", option("Threads", "t"), option("Hash", "MB"));

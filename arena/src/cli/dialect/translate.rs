@@ -212,7 +212,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     };
     let book = open_book(&play.settings)?;
     let mut spec = play.settings.spec(kind, engines, pairings, pairs, 1)?;
-    spec.tc = limits[0].clone();
+    spec.tc = Some(limits[0].clone());
     Ok(Run { play, spec, book })
 }
 
