@@ -8,11 +8,11 @@ use std::path::Path;
 use db::{Db, Target};
 use model::{Spec, SuiteSpec};
 
-use super::export::{Follow, LivePgn, write_epd, write_pgn};
-use super::{CliResult, RecordArgs};
+use super::{CliError, CliResult, RecordArgs};
 use super::{out, outln};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::run::Runtime;
+use crate::run::life::{PlayError, Printer, play_recorded};
 use crate::run::local::RunEnd;
 use openings::epd::TestPosition;
 use openings::suites::load_suite;
@@ -122,48 +122,25 @@ pub(super) trait GameLines {
     fn followed(&self) -> i64;
 }
 
-/// Runs `playing` while giving `lines` the games of each pair as it
-/// finishes (each time `events` says one was stored), in finishing order
-/// (final on either backend: [`Db::games_finished_after`]).
-async fn follow_games<T>(
-    db: &Db,
-    run: i64,
-    lines: &mut dyn GameLines,
-    events: Follow,
-    playing: impl Future<Output = T>,
-) -> CliResult<T> {
-    let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
-    let mut after = lines.followed();
-    let (end, followed) = crate::util::while_playing(playing, events, async || -> CliResult {
-        after = give_games(&reader, run, after, &mut *lines).await?;
-        Ok(())
-    })
-    .await;
-    followed?;
-    give_games(&reader, run, after, lines).await?;
-    Ok(end)
-}
-
-/// Gives `lines` the games of run `run`'s pairs finished after the
-/// `after`-th; the finishing number of the last given.
-pub(super) async fn give_games(db: &Db, run: i64, mut after: i64, lines: &mut dyn GameLines) -> CliResult<i64> {
-    const PAIRS: i64 = 250;
-    loop {
-        let (games, last) = db.games_finished_after(run, after, PAIRS).await?;
-        after = last;
-        if !games.is_empty() {
-            lines.games(&games)?;
+/// A run's play failed: the run's error with the command that continues
+/// it where that helps, a record's, or the printer's as it is.
+fn play_error(run: i64, target: &Target, error: PlayError<CliError>) -> CliError {
+    match error {
+        PlayError::Run(e) if e.resume_helps() => {
+            let line = format!("run {run}: {e}: arena resume {run} --db {target}");
+            anyhow::Error::new(e).context(line)
         }
-        if (games.len() as i64) < 2 * PAIRS {
-            return Ok(after);
-        }
+        PlayError::Run(e) => anyhow::Error::new(e).context(format!("run {run}")),
+        PlayError::Record(e) => e.into(),
+        PlayError::Printer(e) => e,
     }
 }
 
-/// Plays stored run `run` here (after its engines passed the preflight),
-/// then prints its short report (or `view`'s lines), writes the PGN if
-/// asked, and says how to continue a stopped run. A suite's `positions`
-/// are read from its file unless given.
+/// Plays stored run `run` here (after its engines passed the preflight)
+/// with its records ([`crate::run::life::play_recorded`]), then prints its
+/// short report (or `view`'s lines) and what was written, and says how to
+/// continue a stopped run. A suite's `positions` are read from its file
+/// unless given.
 pub(super) async fn play_run(
     runtime: &Runtime,
     target: &Target,
@@ -174,22 +151,10 @@ pub(super) async fn play_run(
     view: View<'_>,
 ) -> CliResult<()> {
     let db = &runtime.db;
-    let mut live = None;
     let mut view = view;
     if let View::Lines(lines) = &mut view {
         lines.started(run, target)?;
     }
-    // A tool's PGN continued: the games of this run in its file already are not written again.
-    let continued;
-    let record = match (&record.pgn, record.continued) {
-        (Some(path), true) => {
-            let mut again = record.clone();
-            again.style.written = std::sync::Arc::new(super::export::games_in(path));
-            continued = again;
-            &continued
-        }
-        _ => record,
-    };
     let positions = match &spec {
         Spec::Suite(suite) => match positions {
             Some(positions) => positions,
@@ -197,44 +162,22 @@ pub(super) async fn play_run(
         },
         Spec::Games(_) => Vec::new(),
     };
-    let events = crate::run::Events::new();
-    let (for_pgn, for_lines) = (events.follow(), events.follow());
-    let playing = crate::run::life::play_here(runtime, run, &spec, positions, events);
-    let pgn = match (&record.pgn, &spec) {
-        (Some(path), Spec::Games(_)) => LivePgn::create(db, run, path, &record.style, record.append).await?,
-        _ => None,
-    };
-    let end = match (pgn, &mut view) {
-        (Some(pgn), View::Arena) => live.insert(pgn).follow(for_pgn, playing).await,
-        (Some(pgn), View::Lines(lines)) => {
-            live.insert(pgn).follow(for_pgn, follow_games(db, run, &mut **lines, for_lines, playing)).await?
+    let played = match &mut view {
+        View::Arena => play_recorded::<CliError>(runtime, run, &spec, positions, record, None).await,
+        View::Lines(lines) => {
+            let after = lines.followed();
+            let mut games = |games: &[model::GameRow]| lines.games(games);
+            let printer = Printer { after, games: &mut games };
+            play_recorded(runtime, run, &spec, positions, record, Some(printer)).await
         }
-        (None, View::Lines(lines)) => follow_games(db, run, &mut **lines, for_lines, playing).await?,
-        (None, View::Arena) => playing.await,
     };
-    let end = end.map_err(|e| match e {
-        e if e.resume_helps() => {
-            let line = format!("run {run}: {e}: arena resume {run} --db {target}");
-            anyhow::Error::new(e).context(line)
-        }
-        e => anyhow::Error::new(e).context(format!("run {run}")),
-    })?;
-    let noted = matches!(view, View::Arena);
-    if noted {
+    let played = played.map_err(|e| play_error(run, target, e))?;
+    if let View::Arena = view {
         out!("{}", report_of(db, run, Ask::of(Detail::Brief)).await?.brief());
-    }
-    if let Some(path) = &record.pgn {
-        let games = match live {
-            Some(pgn) => pgn.finish().await?,
-            None => write_pgn(db, run, path, &record.style, record.append).await?,
-        };
-        if noted {
+        if let (Some(path), Some(games)) = (&record.pgn, played.pgn_games) {
             crate::term::note(&format!("wrote {games} games to {}", path.display()));
         }
-    }
-    if let Some(path) = &record.epdout {
-        let games = write_epd(db, run, path).await?;
-        if noted {
+        if let (Some(path), Some(games)) = (&record.epdout, played.epd_positions) {
             crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
         }
     }
@@ -242,7 +185,7 @@ pub(super) async fn play_run(
     if let View::Lines(lines) = view {
         lines.end(record.pgn.as_deref())?;
     }
-    if end == RunEnd::Stopped {
+    if played.end == RunEnd::Stopped {
         crate::term::note(&format!("run {run} stopped; continue it with: arena resume {run} --db {target}"));
     }
     Ok(())

@@ -8,9 +8,9 @@ use clap::Args;
 use model::{Invalid, RunStatus, Spec};
 
 use super::common::open_existing;
-use super::export::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use super::{CliResult, DbArg, PgnStyle, out};
 use crate::reporting::{Ask, Detail, report_of};
+use crate::run::record::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use crate::serve::run_rows;
 
 /// `arena runs`: the dashboard's filters, as flags.
@@ -166,7 +166,7 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
         }
         None => {
             let mut out = std::io::stdout().lock();
-            stream_pgn(&db, args.run, &mut out, &args.style).await?;
+            stream_pgn(&db, args.run, &mut out, &args.style).await.map_err(super::record_error)?;
         }
     }
     if let Some(path) = &args.epdout {
@@ -191,7 +191,7 @@ pub(super) async fn moves(args: MovesArgs) -> CliResult {
         }
         None => {
             let mut out = std::io::stdout().lock();
-            stream_moves_csv(&db, args.run, &mut out).await?;
+            stream_moves_csv(&db, args.run, &mut out).await.map_err(super::record_error)?;
             out.flush().map_err(|e| super::write_error(e, "the CSV output"))?;
         }
     }

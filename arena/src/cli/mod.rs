@@ -8,7 +8,6 @@ mod complete;
 pub mod dialect;
 pub mod docs;
 mod engines;
-mod export;
 mod games;
 mod import;
 mod inspect;
@@ -23,9 +22,11 @@ mod suite;
 mod tune;
 mod worker;
 
+pub(crate) use crate::run::record::read_pattern;
+pub use crate::run::record::{PgnLevel, PgnStyle, RecordArgs, RecordError};
 use anyhow::anyhow;
 use clap::{Args, Parser, Subcommand};
-use model::{Invalid, Model, Test};
+use model::{Model, Test};
 
 /// A command's failure: the typed error of the layer that failed, with the
 /// context the command adds, its causes kept; printed once, by `main`, as
@@ -77,6 +78,16 @@ pub fn write_out(text: std::fmt::Arguments<'_>) -> CliResult {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     stdout.write_fmt(text).and_then(|()| stdout.flush()).map_err(|e| write_error(e, "standard output"))
+}
+
+/// A record's error as the command ends with it: [`ClosedPipe`] when the
+/// reader of standard output went away (`arena pgn 1 | head`), which ends
+/// the command quietly.
+pub(crate) fn record_error(error: RecordError) -> CliError {
+    match error {
+        RecordError::Write { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe => ClosedPipe.into(),
+        error => error.into(),
+    }
 }
 
 /// The error of a failed write to `what`: [`ClosedPipe`] when the reader
@@ -245,130 +256,6 @@ impl Default for DbArg {
     /// [`DEFAULT_DB`], as the flag's default.
     fn default() -> DbArg {
         DbArg { target: db::Target::Sqlite(DEFAULT_DB.into()) }
-    }
-}
-
-/// What the PGN of a run's games holds besides the moves: shared by every
-/// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
-#[derive(Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Records")]
-pub struct PgnStyle {
-    /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = PgnLevel::Normal)]
-    pub(crate) pgn_level: PgnLevel,
-    /// The PGN's Event tag (default: "arena run N (kind)").
-    #[arg(hide_short_help = true, long)]
-    pub(crate) event: Option<String>,
-    /// The PGN's Site tag (default: the name of the machine that created the run).
-    #[arg(hide_short_help = true, long)]
-    pub(crate) site: Option<String>,
-    /// Adds to each engine move's comment the last line of the engine's output during that search matching REGEX, as line="…" (from the game's I/O log; repeat for more patterns).
-    #[arg(hide_short_help = true, long, value_name = "REGEX", value_parser = read_pattern)]
-    pub(crate) pgn_match_line: Vec<regex::Regex>,
-    /// Whose PGN conventions: arena's, or those of the tool whose command
-    /// line ran (`arena fastchess`, `arena cutechess`).
-    #[arg(skip)]
-    pub(crate) conventions: reports::pgn::Conventions,
-    /// At the normal level, the full level's fields chosen one by one
-    /// (fastchess's `-pgnout nodes=true seldepth=true nps=true timeleft=true pv=true`).
-    #[arg(skip)]
-    pub(crate) fields: Option<reports::pgn::Fields>,
-    /// Games the file holds already, by Event, Round, White and Black: a
-    /// game of the run with the same tags is not written again (a tool's
-    /// run continued into the file it was writing).
-    #[arg(skip)]
-    pub(crate) written: std::sync::Arc<std::collections::HashSet<[String; 4]>>,
-}
-
-/// A `--pgn-match-line` pattern.
-pub(crate) fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
-    regex::Regex::new(text).map_err(|e| {
-        let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
-        Invalid::new(
-            "pgn-match-line",
-            format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'"),
-        )
-    })
-}
-
-/// `--pgn-level`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum PgnLevel {
-    /// Moves only.
-    Min,
-    /// Score/depth and time after each engine move, and how the game ended.
-    #[default]
-    Normal,
-    /// Also seldepth, nodes, nps, clock left and PV.
-    Full,
-}
-
-/// Where a run's games are written when it ends here: `--pgn`, `--epdout`
-/// and the PGN's style.
-#[derive(Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Records")]
-pub struct RecordArgs {
-    /// Also write the games as PGN to this file.
-    #[arg(long, value_name = "FILE")]
-    pub(crate) pgn: Option<std::path::PathBuf>,
-    /// Also write each game's final position to this EPD file.
-    #[arg(hide_short_help = true, long, value_name = "FILE")]
-    pub(crate) epdout: Option<std::path::PathBuf>,
-    #[command(flatten)]
-    pub(crate) style: PgnStyle,
-    /// The PGN file is appended to, as fastchess's and cutechess-cli's
-    /// `-pgnout` do; arena's own `--pgn` writes a file of its own.
-    #[arg(skip)]
-    pub(crate) append: bool,
-    /// With `append`: the run is continued (fastchess's `-config file=`)
-    /// into the file it was writing, which holds some of its games already
-    /// ([`PgnStyle::written`]): the rest are added.
-    #[arg(skip)]
-    pub(crate) continued: bool,
-}
-
-impl RecordArgs {
-    /// Opens the output files now, so that a path that cannot be written is
-    /// refused in one line before the run starts, not after it. A PGN file
-    /// that already holds something is appended to ([`RecordArgs::append`]),
-    /// written again when `rewrite` (`arena resume` writes its run's file
-    /// whole again), and otherwise refused: a run never overwrites games it
-    /// did not write.
-    ///
-    /// # Errors
-    ///
-    /// [`CliError`] naming the file and the reason.
-    pub(crate) fn check(&self, rewrite: bool) -> CliResult {
-        let cannot = |path: &std::path::Path, e: std::io::Error| {
-            anyhow!("cannot write {}: {e} (give a file in a folder that exists and is writable)", path.display())
-        };
-        if let Some(path) = &self.pgn {
-            let held = std::fs::metadata(path).map_or(0, |m| m.len());
-            if held > 0 && !self.append && !rewrite {
-                return Err(anyhow!(
-                    "{} holds {held} bytes already: give --pgn a new file, or remove this one to replace it",
-                    path.display()
-                ));
-            }
-            open_record(path, self.append).map_err(|e| cannot(path, e))?;
-        }
-        if let Some(path) = &self.epdout {
-            std::fs::File::create(path).map_err(|e| cannot(path, e))?;
-        }
-        Ok(())
-    }
-}
-
-/// `path` opened for writing a run's records: appended to with `append`,
-/// else emptied first.
-///
-/// # Errors
-///
-/// The file cannot be opened so.
-pub(crate) fn open_record(path: &std::path::Path, append: bool) -> std::io::Result<std::fs::File> {
-    match append {
-        true => std::fs::OpenOptions::new().create(true).append(true).open(path),
-        false => std::fs::File::create(path),
     }
 }
 

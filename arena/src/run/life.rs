@@ -2,15 +2,15 @@
 //! the fastchess and cutechess command lines): [`open`] the database,
 //! [`create_games`] or [`create_suite`] (plan, make the engines ready here,
 //! store the run), [`ready_again`] for a stored run played on, then
-//! [`play_here`] (the work loop in this process, with [`Events`] for the
-//! printers) or leave it to `arena worker`s. What a front end prints (the
-//! first line, the progress, the summary or another tool's lines) and
-//! writes (PGN, EPD) is its own.
+//! [`play_recorded`] (the work loop in this process, its PGN and EPD
+//! written, a printer given each pair's games as [`Events`] say it is
+//! stored) or leave it to `arena worker`s. What a front end prints (the
+//! first line, the progress, the summary or another tool's lines) is its own.
 
 use std::path::{Path, PathBuf};
 
 use db::{Db, DbError, Target};
-use model::{EngineIdentity, GamesKind, GamesSpec, Spec, SuiteSpec};
+use model::{EngineIdentity, GameRow, GamesKind, GamesSpec, Spec, SuiteSpec};
 use openings::Book;
 use openings::epd::TestPosition;
 
@@ -18,6 +18,7 @@ use super::error::RunError;
 use super::identity::{check_identities, make_ready, stored_repo};
 use super::local::{RunEnd, play_pairs, play_suite};
 use super::plan::{apply_variant, cap_replays, plan};
+use super::record::{LivePgn, RecordArgs, RecordError, games_in, write_epd, write_pgn};
 use super::shared::Events;
 use super::slot::Runtime;
 use crate::engine_io::affinity::Affinity;
@@ -229,4 +230,152 @@ fn engines_and_limit(spec: &GamesSpec) -> (String, String) {
     };
     let budgets: Vec<String> = budgets.0.iter().map(ToString::to_string).collect();
     (model::base_names(spec.engines.iter().map(|e| e.name.as_str())).join(" vs "), budgets.join(", "))
+}
+
+/// What prints a local run's games as their pairs are stored (a tool's
+/// `Finished game` lines): the finishing number of the last pair it was
+/// given (0: none), and what takes the games of the pairs after it.
+pub struct Printer<'a, E> {
+    /// The last pair already given.
+    pub after: i64,
+    /// Takes games of whole pairs, in finishing order.
+    pub games: &'a mut dyn FnMut(&[GameRow]) -> Result<(), E>,
+}
+
+/// How a local run's play ended, and what its records hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// Finished or stopped.
+    pub end: RunEnd,
+    /// Games the PGN file holds (`--pgn`), if asked for.
+    pub pgn_games: Option<u64>,
+    /// Final positions written (`--epdout`), if asked for.
+    pub epd_positions: Option<u64>,
+}
+
+/// Why a local run's play failed: the run, its records, or its printer.
+#[derive(Debug)]
+pub enum PlayError<E> {
+    /// The run.
+    Run(RunError),
+    /// A record file.
+    Record(RecordError),
+    /// The printer of its games.
+    Printer(E),
+}
+
+impl<E> From<RecordError> for PlayError<E> {
+    fn from(error: RecordError) -> PlayError<E> {
+        PlayError::Record(error)
+    }
+}
+
+impl<E> From<DbError> for PlayError<E> {
+    fn from(error: DbError) -> PlayError<E> {
+        PlayError::Record(RecordError::Db(error))
+    }
+}
+
+/// Plays stored run `run` here ([`play_here`]) with its records: the PGN
+/// written while it plays (on SQLite; at the end on PostgreSQL) and the
+/// EPD at the end, as `record` asks; `printer` given each pair's games as
+/// it is stored ([`Events`], nothing polled).
+///
+/// # Errors
+///
+/// [`PlayError`]: the run's, a record's or the printer's first failure.
+pub async fn play_recorded<E>(
+    runtime: &Runtime,
+    run: i64,
+    spec: &Spec,
+    positions: Vec<TestPosition>,
+    record: &RecordArgs,
+    printer: Option<Printer<'_, E>>,
+) -> Result<Played, PlayError<E>> {
+    let db = &runtime.db;
+    // A tool's PGN continued: the games of this run in its file already are not written again.
+    let continued;
+    let record = match (&record.pgn, record.continued) {
+        (Some(path), true) => {
+            let mut again = record.clone();
+            again.style.written = std::sync::Arc::new(games_in(path));
+            continued = again;
+            &continued
+        }
+        _ => record,
+    };
+    let events = Events::new();
+    let (for_pgn, for_printer) = (events.follow(), events.follow());
+    let playing = async { play_here(runtime, run, spec, positions, events).await.map_err(PlayError::Run) };
+    let live = match (&record.pgn, spec) {
+        (Some(path), Spec::Games(_)) => LivePgn::create(db, run, path, &record.style, record.append).await?,
+        _ => None,
+    };
+    let (end, live) = match (live, printer) {
+        (Some(mut live), Some(printer)) => {
+            let end = live.follow(for_pgn, follow_games(db, run, printer, for_printer, playing)).await;
+            (end.and_then(|end| end), Some(live))
+        }
+        (Some(mut live), None) => (live.follow(for_pgn, playing).await, Some(live)),
+        (None, Some(printer)) => (follow_games(db, run, printer, for_printer, playing).await.and_then(|end| end), None),
+        (None, None) => (playing.await, None),
+    };
+    let end = end?;
+    let pgn_games = match (&record.pgn, live) {
+        (Some(_), Some(live)) => Some(live.finish().await?),
+        (Some(path), None) => Some(write_pgn(db, run, path, &record.style, record.append).await?),
+        (None, _) => None,
+    };
+    let epd_positions = match &record.epdout {
+        Some(path) => Some(write_epd(db, run, path).await?),
+        None => None,
+    };
+    Ok(Played { end, pgn_games, epd_positions })
+}
+
+/// Runs `playing` while giving `printer` the games of each pair as it
+/// finishes (each time `events` says one was stored), in finishing order
+/// (final on either backend: [`Db::games_finished_after`]).
+async fn follow_games<T, E>(
+    db: &Db,
+    run: i64,
+    printer: Printer<'_, E>,
+    events: tokio::sync::watch::Receiver<u64>,
+    playing: impl Future<Output = T>,
+) -> Result<T, PlayError<E>> {
+    let reader = if db.is_shared() { db.clone() } else { db.reader().await? };
+    let Printer { mut after, games } = printer;
+    let (end, followed) = crate::util::while_playing(playing, events, async || -> Result<(), PlayError<E>> {
+        after = give_games(&reader, run, after, &mut *games).await?;
+        Ok(())
+    })
+    .await;
+    followed?;
+    give_games(&reader, run, after, games).await?;
+    Ok(end)
+}
+
+/// Gives `games` the games of run `run`'s pairs finished after the
+/// `after`-th; the finishing number of the last given.
+///
+/// # Errors
+///
+/// [`PlayError::Record`] for a database failure, [`PlayError::Printer`] for the printer's.
+pub async fn give_games<E>(
+    db: &Db,
+    run: i64,
+    mut after: i64,
+    games: &mut dyn FnMut(&[GameRow]) -> Result<(), E>,
+) -> Result<i64, PlayError<E>> {
+    const PAIRS: i64 = 250;
+    loop {
+        let (rows, last) = db.games_finished_after(run, after, PAIRS).await?;
+        after = last;
+        if !rows.is_empty() {
+            games(&rows).map_err(PlayError::Printer)?;
+        }
+        if (rows.len() as i64) < 2 * PAIRS {
+            return Ok(after);
+        }
+    }
 }

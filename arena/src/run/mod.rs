@@ -24,6 +24,7 @@ pub mod pairs;
 pub mod plan;
 pub mod preflight;
 pub mod progress;
+pub mod record;
 pub mod settings;
 pub mod shared;
 pub mod slot;

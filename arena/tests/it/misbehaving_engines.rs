@@ -148,12 +148,21 @@ async fn every_misbehaviour_ends_the_game_correctly_and_leaves_no_process() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// This process's niceness (`/proc/self/stat`, field 19).
+fn own_niceness() -> i32 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let after_name = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    after_name.split_whitespace().nth(16).and_then(|n| n.parse().ok()).unwrap_or(0)
+}
+
 /// An engine kept waiting for a processor by a busy machine is not declared
 /// stalled under a node limit: the stall deadline counts only the time it
 /// could have run. The scripted engine (nice 19), pinned with a busy loop
-/// (nice 5, so that the other tests' processes still come first) to one
-/// processor, runs about a twentieth of the time there: its 100 ms of work
-/// on the first move take about 2 s of wall time, twice its stall deadline.
+/// (nice 5, so that the other tests' processes still come first; the
+/// test's own niceness under `nice`) to one processor, runs about a
+/// twentieth of the time there (an eighth under `nice`, with more work):
+/// its 100 ms of work on the first move take about 2 s of wall time, twice
+/// its stall deadline.
 /// Under a clock of 1 s it loses on time, and the loss says that it waited
 /// for a processor and what to do.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -166,8 +175,16 @@ async fn an_engine_waiting_for_a_processor_is_not_stalled() {
     std::fs::create_dir_all(&dir).unwrap();
     let engine = dir.join("fake-starved");
     std::fs::copy(FAKE, &engine).unwrap();
+    // Under `nice cargo test` the busy loop cannot be given less niceness
+    // than the test has: it keeps the test's own, and the engine's work
+    // grows so that it still waits about 2 s for the processor.
+    let niceness = own_niceness();
+    let hog_nice = if niceness == 0 { 5 } else { 0 };
+    let weight = |nice: i32| 1024.0 / 1.25f64.powi(nice.min(19));
+    let share = weight(19) / (weight(niceness + hog_nice) + weight(19));
+    let work_ms = ((2000.0 * share) as u64).clamp(100, 1000).to_string();
     let mut hog = std::process::Command::new("taskset")
-        .args(["-c", "0", "nice", "-n", "5", "yes"])
+        .args(["-c", "0", "nice", "-n", &hog_nice.to_string(), "yes"])
         .stdout(std::process::Stdio::null())
         .spawn()
         .expect("taskset (util-linux) runs");
@@ -175,7 +192,7 @@ async fn an_engine_waiting_for_a_processor_is_not_stalled() {
         let spec = EngineSpec {
             name: "fake-starved".into(),
             command: "taskset".into(),
-            args: ["-c", "0", "nice", "-n", "19", &engine.display().to_string(), "busy", "100"]
+            args: ["-c", "0", "nice", "-n", "19", &engine.display().to_string(), "busy", &work_ms]
                 .map(String::from)
                 .to_vec(),
             ..EngineSpec::default()

@@ -16,7 +16,7 @@ use super::Dialect;
 use super::lines::{Lines, Settings};
 use super::parse::{self, Foreign};
 use crate::cli::CliResult;
-use crate::cli::common::{View, give_games, open_existing};
+use crate::cli::common::{GameLines, View, open_existing};
 
 /// What a state file holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -143,7 +143,12 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     let planned = super::lines::planned(&spec);
     let mut printer = Lines::new(settings, &spec, planned);
     printer.silent(true);
-    let after = give_games(&db, saved.run, 0, &mut printer).await?;
+    let mut games = |games: &[model::GameRow]| printer.games(games);
+    let after = crate::run::life::give_games(&db, saved.run, 0, &mut games).await.map_err(|e| match e {
+        crate::run::life::PlayError::Printer(e) => e,
+        crate::run::life::PlayError::Record(e) => e.into(),
+        crate::run::life::PlayError::Run(e) => e.into(),
+    })?;
     db.close().await;
     printer.resumed_after(after, given.config.stats);
     crate::cli::games::resume_as(&play, saved.run, View::Lines(&mut printer)).await

@@ -1,9 +1,10 @@
-//! A run's games written out: as PGN (`--pgn`, `arena pgn`) and as the
-//! final positions in EPD (`--epdout`). A match on SQLite writes its PGN
-//! while it plays ([`LivePgn`]), so the file is ready when the last game
-//! ends instead of being exported after it.
+//! A run's records: its games written out as PGN (`--pgn`, `arena pgn`,
+//! a tool's `-pgnout`), its moves as CSV (`arena moves`) and its final
+//! positions as EPD (`--epdout`), and the flags that ask for them. A match
+//! on SQLite writes its PGN while it plays ([`LivePgn`], following
+//! [`super::Events`]), so the file is ready when the last game ends
+//! instead of being exported after it.
 
-use anyhow::Context as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +12,59 @@ use db::{Db, MoveFields, StoredMoves};
 use model::{GameRow, Spec, TimeControl, Variant};
 use reports::pgn::{Context, Level, write_game};
 
-use super::{CliResult, PgnLevel, PgnStyle};
+use clap::Args;
+use db::DbError;
+use model::Invalid;
+
+/// Why a record could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Reading the games failed.
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// A file or stream could not be written (`what`: a path, or `to the PGN output`).
+    #[error("cannot write {what}: {source}")]
+    Write {
+        /// What was written.
+        what: String,
+        /// Why not.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A PGN file holds games this run did not write.
+    #[error("{what} holds {bytes} bytes already: give --pgn a new file, or remove this one to replace it")]
+    Holds {
+        /// The file.
+        what: String,
+        /// Its size.
+        bytes: u64,
+    },
+    /// A record's file cannot be opened before the run.
+    #[error("cannot write {what}: {source} (give a file in a folder that exists and is writable)")]
+    Cannot {
+        /// The file.
+        what: String,
+        /// Why not.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The task reading the games ended abnormally.
+    #[error("reading the games failed: {0}")]
+    Reading(#[source] tokio::task::JoinError),
+    /// A thread formatting games ended abnormally.
+    #[error("formatting a page of games failed")]
+    Formatting,
+}
+
+impl RecordError {
+    /// A write to `what` that failed.
+    fn write(what: impl std::fmt::Display) -> impl Fn(std::io::Error) -> RecordError {
+        let what = what.to_string();
+        move |source| RecordError::Write { what: what.clone(), source }
+    }
+}
+
+type RecordResult<T = ()> = Result<T, RecordError>;
 
 /// The tags a run's games share in its PGN, and how much each move says.
 struct PgnFormat {
@@ -31,7 +84,7 @@ struct PgnFormat {
 
 impl PgnFormat {
     /// The format of run `run`'s games in `style`.
-    async fn of(db: &Db, run: i64, style: &PgnStyle) -> CliResult<PgnFormat> {
+    async fn of(db: &Db, run: i64, style: &PgnStyle) -> RecordResult<PgnFormat> {
         let info = db.run(run).await?;
         let (tc, variant) = match Spec::of(&info) {
             // PGN's `?`: unknown (games played elsewhere, imported).
@@ -129,13 +182,13 @@ impl PgnFormat {
 }
 
 /// Writes a run's games as PGN to `out` in `style`; returns how many.
-pub(super) async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> CliResult<u64> {
+pub async fn stream_pgn(db: &Db, run: i64, out: &mut impl Write, style: &PgnStyle) -> RecordResult<u64> {
     let format = PgnFormat::of(db, run, style).await?;
     let mut count = 0;
     let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
     export_pages(db, run, "writing PGN", &Format { write: &pgn, fields: format.fields() }, |page| {
         count += page.games;
-        page.write_to(out).map_err(|e| super::write_error(e, "the PGN output"))
+        page.write_to(out).map_err(RecordError::write("to the PGN output"))
     })
     .await?;
     format.warn_of_unread_logs();
@@ -149,13 +202,13 @@ const MOVE_COLUMNS: &str =
 
 /// Writes a run's moves as CSV (RFC 4180: a field with a comma, quote or
 /// line break quoted) to `out`; returns how many games.
-pub(super) async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) -> CliResult<u64> {
+pub async fn stream_moves_csv(db: &Db, run: i64, out: &mut impl Write) -> RecordResult<u64> {
     let mut count = 0;
-    let cannot = |e| super::write_error(e, "the CSV output");
-    out.write_all(format!("{MOVE_COLUMNS}\n").as_bytes()).map_err(cannot)?;
+    let cannot = RecordError::write("to the CSV output");
+    out.write_all(format!("{MOVE_COLUMNS}\n").as_bytes()).map_err(&cannot)?;
     export_pages(db, run, "writing moves", &Format { write: &write_moves_csv, fields: MoveFields::All }, |page| {
         count += page.games;
-        page.write_to(out).map_err(cannot)
+        page.write_to(out).map_err(&cannot)
     })
     .await?;
     Ok(count)
@@ -229,8 +282,8 @@ async fn export_pages(
     run: i64,
     label: &str,
     format: &Format<'_>,
-    mut write: impl FnMut(&Formatted) -> CliResult<()>,
-) -> CliResult<()> {
+    mut write: impl FnMut(&Formatted) -> RecordResult<()>,
+) -> RecordResult<()> {
     let games = u64::try_from(db.run(run).await?.games).unwrap_or(0);
     let mut meter = crate::term::Meter::new(label, "games", 0, games, true);
     let written = for_each_page(db, run, 0, None, format, |page| {
@@ -255,8 +308,8 @@ async fn for_each_page(
     after: i64,
     until: Option<i64>,
     format: &Format<'_>,
-    mut write: impl FnMut(&Formatted) -> CliResult<()>,
-) -> CliResult<i64> {
+    mut write: impl FnMut(&Formatted) -> RecordResult<()>,
+) -> RecordResult<i64> {
     const PAGE: usize = 1000;
     let (sender, mut pages) = tokio::sync::mpsc::channel(2);
     let reading = {
@@ -265,7 +318,7 @@ async fn for_each_page(
     };
     let mut last_written = after;
     let mut formatted: Option<Formatted> = None;
-    let mut write_formatted = |formatted: &mut Option<Formatted>| -> CliResult<()> {
+    let mut write_formatted = |formatted: &mut Option<Formatted>| -> RecordResult<()> {
         if let Some(page) = formatted.take() {
             write(&page)?;
             last_written = page.last;
@@ -278,7 +331,7 @@ async fn for_each_page(
     }
     // What was read before a failure is written before it is told.
     write_formatted(&mut formatted)?;
-    reading.await.context("reading the games failed")??;
+    reading.await.map_err(RecordError::Reading)??;
     Ok(last_written)
 }
 
@@ -293,8 +346,8 @@ fn format_page(
     run: i64,
     page: Vec<(GameRow, StoredMoves)>,
     format: &Format<'_>,
-    meanwhile: impl FnOnce() -> CliResult<()>,
-) -> CliResult<Formatted> {
+    meanwhile: impl FnOnce() -> RecordResult<()>,
+) -> RecordResult<Formatted> {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
@@ -308,7 +361,7 @@ fn format_page(
         rest = tail;
     }
     chunks.push(Mutex::new(rest));
-    let texts: Vec<Mutex<CliResult<String>>> = chunks.iter().map(|_| Mutex::new(Ok(String::new()))).collect();
+    let texts: Vec<Mutex<RecordResult<String>>> = chunks.iter().map(|_| Mutex::new(Ok(String::new()))).collect();
     let taken = AtomicUsize::new(0);
     let work = || {
         let mut moves = Vec::new();
@@ -325,14 +378,14 @@ fn format_page(
         let written = meanwhile();
         work();
         for other in others {
-            other.join().map_err(|_| anyhow::anyhow!("formatting a page of games failed"))?;
+            other.join().map_err(|_| RecordError::Formatting)?;
         }
         written
     })?;
     let texts = texts
         .into_iter()
         .map(|text| text.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner))
-        .collect::<CliResult<Vec<String>>>()?;
+        .collect::<RecordResult<Vec<String>>>()?;
     Ok(Formatted { texts, games, last })
 }
 
@@ -343,7 +396,7 @@ fn format_chunk(
     chunk: Vec<(GameRow, StoredMoves)>,
     format: &Format<'_>,
     moves: &mut Vec<model::MoveRecord>,
-) -> CliResult<String> {
+) -> RecordResult<String> {
     let mut text = String::with_capacity(chunk.len() * 4096);
     for (mut game, stored) in chunk {
         game.record.moves = std::mem::take(moves);
@@ -359,18 +412,18 @@ fn format_chunk(
 }
 
 /// Writes a run's games to `path`; returns how many.
-pub(super) async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle, append: bool) -> CliResult<u64> {
-    let file = super::open_record(path, append).with_context(|| format!("cannot write {}", path.display()))?;
+pub async fn write_pgn(db: &Db, run: i64, path: &Path, style: &PgnStyle, append: bool) -> RecordResult<u64> {
+    let file = open_record(path, append).map_err(RecordError::write(path.display()))?;
     let mut out = std::io::BufWriter::new(file);
     let games = stream_pgn(db, run, &mut out, style).await?;
-    out.flush().with_context(|| format!("cannot write {}", path.display()))?;
+    out.flush().map_err(RecordError::write(path.display()))?;
     Ok(games)
 }
 
 /// The games of the PGN file at `path` by their Event, Round, White and
 /// Black tags (none when it cannot be read): what a continued run does not
 /// write again.
-pub(super) fn games_in(path: &Path) -> std::collections::HashSet<[String; 4]> {
+pub fn games_in(path: &Path) -> std::collections::HashSet<[String; 4]> {
     let mut games = std::collections::HashSet::new();
     let Ok(file) = std::fs::File::open(path) else { return games };
     let mut tags: [String; 4] = Default::default();
@@ -394,7 +447,7 @@ pub(super) fn games_in(path: &Path) -> std::collections::HashSet<[String; 4]> {
 
 /// What a printer of a local run's games waits on: a change for each pair
 /// stored (see [`crate::run::Events`]).
-pub(super) type Follow = tokio::sync::watch::Receiver<u64>;
+pub type Follow = tokio::sync::watch::Receiver<u64>;
 
 /// A match's PGN written while it plays: as each pair is stored, the games
 /// that are final (see [`Db::final_games_until`]) are appended to the file,
@@ -402,7 +455,7 @@ pub(super) type Follow = tokio::sync::watch::Receiver<u64>;
 /// here the rest follow. The file is then byte for byte what `arena pgn`
 /// writes. A run that fails keeps the games written so far (`arena resume`
 /// writes the file whole again).
-pub(super) struct LivePgn {
+pub struct LivePgn {
     /// A connection of its own (see [`Db::reader`]).
     db: Db,
     format: PgnFormat,
@@ -417,19 +470,19 @@ pub(super) struct LivePgn {
 impl LivePgn {
     /// A live PGN of run `run` to `path`; `None` on PostgreSQL, where games
     /// are written when the run ends.
-    pub(super) async fn create(
+    pub async fn create(
         db: &Db,
         run: i64,
         path: &Path,
         style: &PgnStyle,
         append: bool,
-    ) -> CliResult<Option<LivePgn>> {
+    ) -> RecordResult<Option<LivePgn>> {
         if db.is_shared() {
             return Ok(None);
         }
         let format = PgnFormat::of(db, run, style).await?;
         let db = db.reader().await?;
-        let file = super::open_record(path, append).with_context(|| format!("cannot write {}", path.display()))?;
+        let file = open_record(path, append).map_err(RecordError::write(path.display()))?;
         Ok(Some(LivePgn {
             db,
             format,
@@ -446,7 +499,7 @@ impl LivePgn {
     /// time `events` says a pair was stored. A failure to read or write
     /// stops the appending; [`LivePgn::finish`] tries the rest again and
     /// reports it.
-    pub(super) async fn follow<T>(&mut self, events: Follow, playing: impl Future<Output = T>) -> T {
+    pub async fn follow<T>(&mut self, events: Follow, playing: impl Future<Output = T>) -> T {
         let step = async || -> Result<(), ()> {
             let until = self.db.final_games_until(self.run).await.map_err(drop)?;
             self.append(until).await.map_err(drop)
@@ -457,26 +510,26 @@ impl LivePgn {
     /// Appends the games after the last written, up to `until` (all when
     /// `None`), and flushes them to the file. A failure midway keeps what
     /// was written, and the next call goes on after it.
-    async fn append(&mut self, until: Option<i64>) -> CliResult<()> {
+    async fn append(&mut self, until: Option<i64>) -> RecordResult<()> {
         if until.is_some_and(|until| until <= self.after) {
             return Ok(());
         }
         let LivePgn { db, format, out, path, after, count, run } = self;
-        let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
+        let cannot = RecordError::write(path.display());
         let pgn = |game: &GameRow, text: &mut String| format.write(text, game);
         let pgn = Format { write: &pgn, fields: format.fields() };
         for_each_page(db, *run, *after, until, &pgn, |page| {
-            page.write_to(out).map_err(cannot)?;
+            page.write_to(out).map_err(&cannot)?;
             *after = page.last;
             *count += page.games;
             Ok(())
         })
         .await?;
-        out.flush().map_err(cannot)
+        out.flush().map_err(&cannot)
     }
 
     /// Appends the rest of the run's games; returns how many games the file holds.
-    pub(super) async fn finish(mut self) -> CliResult<u64> {
+    pub async fn finish(mut self) -> RecordResult<u64> {
         self.append(None).await?;
         self.format.warn_of_unread_logs();
         self.db.close().await;
@@ -487,9 +540,9 @@ impl LivePgn {
 /// Writes each game's final position to `path` as EPD (the position, its
 /// move counters, the game as `id` and its players and result as `c0`);
 /// returns how many.
-pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> {
-    let cannot = |e: std::io::Error| anyhow::Error::new(e).context(format!("cannot write {}", path.display()));
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(cannot)?);
+pub async fn write_epd(db: &Db, run: i64, path: &Path) -> RecordResult<u64> {
+    let cannot = RecordError::write(path.display());
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path).map_err(&cannot)?);
     let mut count = 0;
     let epd = |game: &GameRow, text: &mut String| {
         let record = &game.record;
@@ -511,9 +564,132 @@ pub(super) async fn write_epd(db: &Db, run: i64, path: &Path) -> CliResult<u64> 
     };
     export_pages(db, run, "writing final positions", &Format { write: &epd, fields: MoveFields::All }, |page| {
         count += page.games;
-        page.write_to(&mut out).map_err(cannot)
+        page.write_to(&mut out).map_err(&cannot)
     })
     .await?;
-    out.flush().map_err(cannot)?;
+    out.flush().map_err(&cannot)?;
     Ok(count)
+}
+
+/// What the PGN of a run's games holds besides the moves: shared by every
+/// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Records")]
+pub struct PgnStyle {
+    /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
+    #[arg(hide_short_help = true, long, value_enum, default_value_t = PgnLevel::Normal)]
+    pub pgn_level: PgnLevel,
+    /// The PGN's Event tag (default: "arena run N (kind)").
+    #[arg(hide_short_help = true, long)]
+    pub event: Option<String>,
+    /// The PGN's Site tag (default: the name of the machine that created the run).
+    #[arg(hide_short_help = true, long)]
+    pub site: Option<String>,
+    /// Adds to each engine move's comment the last line of the engine's output during that search matching REGEX, as line="…" (from the game's I/O log; repeat for more patterns).
+    #[arg(hide_short_help = true, long, value_name = "REGEX", value_parser = read_pattern)]
+    pub pgn_match_line: Vec<regex::Regex>,
+    /// Whose PGN conventions: arena's, or those of the tool whose command
+    /// line ran (`arena fastchess`, `arena cutechess`).
+    #[arg(skip)]
+    pub conventions: reports::pgn::Conventions,
+    /// At the normal level, the full level's fields chosen one by one
+    /// (fastchess's `-pgnout nodes=true seldepth=true nps=true timeleft=true pv=true`).
+    #[arg(skip)]
+    pub fields: Option<reports::pgn::Fields>,
+    /// Games the file holds already, by Event, Round, White and Black: a
+    /// game of the run with the same tags is not written again (a tool's
+    /// run continued into the file it was writing).
+    #[arg(skip)]
+    pub written: std::sync::Arc<std::collections::HashSet<[String; 4]>>,
+}
+
+/// A `--pgn-match-line` pattern.
+pub fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
+    regex::Regex::new(text).map_err(|e| {
+        let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
+        Invalid::new(
+            "pgn-match-line",
+            format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'"),
+        )
+    })
+}
+
+/// `--pgn-level`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum PgnLevel {
+    /// Moves only.
+    Min,
+    /// Score/depth and time after each engine move, and how the game ended.
+    #[default]
+    Normal,
+    /// Also seldepth, nodes, nps, clock left and PV.
+    Full,
+}
+
+/// Where a run's games are written when it ends here: `--pgn`, `--epdout`
+/// and the PGN's style.
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Records")]
+pub struct RecordArgs {
+    /// Also write the games as PGN to this file.
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<std::path::PathBuf>,
+    /// Also write each game's final position to this EPD file.
+    #[arg(hide_short_help = true, long, value_name = "FILE")]
+    pub epdout: Option<std::path::PathBuf>,
+    /// How the PGN's games are written.
+    #[command(flatten)]
+    pub style: PgnStyle,
+    /// The PGN file is appended to, as fastchess's and cutechess-cli's
+    /// `-pgnout` do; arena's own `--pgn` writes a file of its own.
+    #[arg(skip)]
+    pub append: bool,
+    /// With `append`: the run is continued (fastchess's `-config file=`)
+    /// into the file it was writing, which holds some of its games already
+    /// ([`PgnStyle::written`]): the rest are added.
+    #[arg(skip)]
+    pub continued: bool,
+}
+
+impl RecordArgs {
+    /// Opens the output files now, so that a path that cannot be written is
+    /// refused in one line before the run starts, not after it. A PGN file
+    /// that already holds something is appended to ([`RecordArgs::append`]),
+    /// written again when `rewrite` (`arena resume` writes its run's file
+    /// whole again), and otherwise refused: a run never overwrites games it
+    /// did not write.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError`] naming the file and the reason.
+    pub fn check(&self, rewrite: bool) -> RecordResult {
+        let cannot = |path: &std::path::Path, source: std::io::Error| RecordError::Cannot {
+            what: path.display().to_string(),
+            source,
+        };
+        if let Some(path) = &self.pgn {
+            let held = std::fs::metadata(path).map_or(0, |m| m.len());
+            if held > 0 && !self.append && !rewrite {
+                return Err(RecordError::Holds { what: path.display().to_string(), bytes: held });
+            }
+            open_record(path, self.append).map_err(|e| cannot(path, e))?;
+        }
+        if let Some(path) = &self.epdout {
+            std::fs::File::create(path).map_err(|e| cannot(path, e))?;
+        }
+        Ok(())
+    }
+}
+
+/// `path` opened for writing a run's records: appended to with `append`,
+/// else emptied first.
+///
+/// # Errors
+///
+/// The file cannot be opened so.
+pub fn open_record(path: &std::path::Path, append: bool) -> std::io::Result<std::fs::File> {
+    match append {
+        true => std::fs::OpenOptions::new().create(true).append(true).open(path),
+        false => std::fs::File::create(path),
+    }
 }
