@@ -8,18 +8,18 @@
 //! colours reversed, and the run then counts games, not pairs (no
 //! pentanomial). A file imported before adds nothing.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use anyhow::{anyhow, bail};
 use clap::Args;
-use model::{EngineSpec, GamesKind, GamesSpec, ImportedFile, PairPlan, RunKind, Spec};
+use model::ImportedFile;
 use sha2::{Digest, Sha256};
 
 use super::common::open_db;
 use super::{CliResult, DbArg, QuietArg, outln};
 use crate::game::import::{ImportedGame, pairs, read, unrelated_pairs};
 use crate::reporting::{Ask, Detail, report_of};
+use crate::run::import::{create_imported, imported_before};
 
 /// `arena import`.
 #[derive(Args, Debug)]
@@ -97,35 +97,18 @@ pub(super) async fn import(args: ImportArgs) -> CliResult {
         return Ok(());
     }
     let spec_unpaired = files.iter().map(|f| f.unpaired).sum::<u64>();
-    let (spec, plan, ordered) = spec_of(files, games)?;
-    let run = db.create_run(&Spec::Games(spec), &plan, &crate::util::machine_name()).await?;
-    store(&db, run, &ordered).await?;
+    let imported = create_imported(&db, files, games).await?;
+    let run = imported.run;
     if !args.quiet.quiet {
         let shape = match spec_unpaired {
-            0 => format!("{} pairs", plan.len()),
-            unpaired => format!("{} in pairs, {unpaired} not", ordered.len() as u64 - unpaired),
+            0 => format!("{} pairs", imported.pairs),
+            unpaired => format!("{} in pairs, {unpaired} not", imported.games as u64 - unpaired),
         };
-        crate::term::note(&format!("run {run}: {} games ({shape}) imported", ordered.len()));
+        crate::term::note(&format!("run {run}: {} games ({shape}) imported", imported.games));
     }
     outln!("{}", report_of(&db, run, Ask::of(Detail::Brief)).await?.brief().trim_end());
     db.close().await;
     Ok(())
-}
-
-/// The files of earlier imports, by SHA-256, with their run.
-async fn imported_before(db: &db::Db) -> CliResult<HashMap<String, i64>> {
-    let mut known = HashMap::new();
-    for info in db.runs().await? {
-        if info.kind != RunKind::Import {
-            continue;
-        }
-        if let Ok(Spec::Games(GamesSpec { kind: GamesKind::Import(files), .. })) = Spec::of(&info) {
-            for file in files {
-                known.insert(file.sha256, info.id);
-            }
-        }
-    }
-    Ok(known)
 }
 
 /// Says the first of `lines` and how many more.
@@ -136,96 +119,4 @@ fn note_skipped(lines: &[String], what: &str) {
     if lines.len() > 10 {
         crate::term::note(&format!("{what}: {} more games", lines.len() - 10));
     }
-}
-
-/// The run of imported pairs: its engines in order of appearance, a
-/// pairing per two engines that met, each pair oriented so that the
-/// pairing's first engine has White in its first game.
-fn spec_of(
-    files: Vec<ImportedFile>,
-    games: Vec<ImportedGame>,
-) -> CliResult<(GamesSpec, Vec<PairPlan>, Vec<model::GameRecord>)> {
-    let mut names: Vec<String> = Vec::new();
-    let mut pairings: Vec<(usize, usize)> = Vec::new();
-    let (mut plan, mut ordered) = (Vec::new(), Vec::with_capacity(games.len()));
-    let mut per_pairing: HashMap<(usize, usize), usize> = HashMap::new();
-    let index = |name: &str, names: &mut Vec<String>| match names.iter().position(|n| n == name) {
-        Some(i) => i,
-        None => {
-            names.push(name.to_string());
-            names.len() - 1
-        }
-    };
-    for pair in games.chunks(2) {
-        let [first, second] = pair else { bail!("an odd game among the pairs") };
-        let (a, b) = (index(&first.record.white, &mut names), index(&first.record.black, &mut names));
-        let pairing = match pairings.iter().find(|&&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
-            Some(&found) => found,
-            None => {
-                pairings.push((a, b));
-                (a, b)
-            }
-        };
-        let (first, second) = if pairing.0 == a { (first, second) } else { (second, first) };
-        *per_pairing.entry(pairing).or_default() += 1;
-        let record = &first.record;
-        plan.push(PairPlan {
-            index: i64::try_from(plan.len()).unwrap_or(i64::MAX),
-            engine_a: record.white.clone(),
-            engine_b: record.black.clone(),
-            opening_index: i64::try_from(plan.len()).unwrap_or(i64::MAX),
-            opening_name: record.opening.clone(),
-            fen: record.start_fen.clone(),
-            opening_moves: record.opening_moves.clone(),
-            opening_san: record.opening_san.clone(),
-        });
-        ordered.push(first.record.clone());
-        ordered.push(second.record.clone());
-    }
-    let engines = names.iter().map(|name| EngineSpec { name: name.clone(), ..EngineSpec::default() }).collect();
-    let files_named = files.iter().map(|f| f.name.as_str()).collect::<Vec<_>>().join(", ");
-    let chess960 = plan.iter().any(|p| openings::is_chess960(&p.fen));
-    let spec = GamesSpec {
-        kind: GamesKind::Import(files),
-        engines,
-        pairings,
-        // Unknown here: the games were played elsewhere.
-        tc: None,
-        openings: files_named,
-        seed: None,
-        start: 0,
-        max_plies: None,
-        openings_per_round: per_pairing.values().copied().max().unwrap_or(0),
-        rounds: 1,
-        concurrency: None,
-        adjudication: None,
-        check_mate_pvs: false,
-        tablebase: None,
-        variant: if chess960 { model::Variant::Chess960 } else { model::Variant::Standard },
-        machines: model::MachineRule::default(),
-    };
-    Ok((spec, plan, ordered))
-}
-
-/// Stores the games of run `run`'s pairs, in plan order, as played pairs are stored.
-async fn store(db: &db::Db, run: i64, games: &[model::GameRecord]) -> CliResult {
-    const LEASE: std::time::Duration = std::time::Duration::from_secs(3600);
-    let total = games.len() / 2;
-    for done in 0..total {
-        let pair = db.claim_pair(run, crate::game::import::MACHINE, LEASE).await?;
-        let pair = pair.ok_or_else(|| anyhow!("run {run}: pair {} of {total} could not be taken", done + 1))?;
-        let index = usize::try_from(pair.plan.index).map_err(|_| anyhow!("run {run}: a pair has no place"))?;
-        let (Some(first), Some(second)) = (games.get(2 * index), games.get(2 * index + 1)) else {
-            bail!("run {run}: pair {index} is not among the imported games");
-        };
-        if !db.save_first_game(&pair, first).await? {
-            bail!("run {run}: pair {index} was taken by another process while importing");
-        }
-        db.finish_pair(&pair, second, &|_| None, None).await?;
-        if crate::term::is_terminal() && done % 100 == 0 {
-            crate::term::set_line(&format!("importing: {done} of {total} pairs stored"));
-        }
-    }
-    crate::term::end_line();
-    Ok(())
 }

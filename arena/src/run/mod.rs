@@ -18,6 +18,7 @@ pub mod chunks;
 pub mod disk;
 pub mod error;
 pub mod identity;
+pub mod import;
 pub mod life;
 pub mod local;
 pub mod pairs;
