@@ -182,8 +182,8 @@ pub(super) async fn start_as(
     let here = here(target, local.quiet.quiet, affinity, !local.slots.no_io_log);
     let created = crate::run::life::create_games(spec, book, here).await?;
     let run = created.run;
-    if let Some(note) = &created.replays_capped {
-        crate::term::note(note);
+    if let Some(capped) = &created.replays_capped {
+        crate::term::note(&capped.note(|book| format!("--openings {book}")));
     }
     if !local.quiet.quiet {
         crate::term::note(&format!("run {run}: {}{pinned}; database {target}", created.described));

@@ -17,7 +17,7 @@ use openings::epd::TestPosition;
 use super::error::RunError;
 use super::identity::{check_identities, make_ready, stored_repo};
 use super::local::{RunEnd, play_pairs, play_suite};
-use super::plan::{apply_variant, cap_replays, plan};
+use super::plan::{Capped, apply_variant, cap_replays, plan};
 use super::record::{LivePgn, RecordArgs, RecordError, games_in, write_epd, write_pgn};
 use super::shared::Events;
 use super::slot::Runtime;
@@ -52,8 +52,8 @@ pub struct Created {
     /// Pairs of games planned (0 for a suite).
     pub pairs: usize,
     /// Why fewer games are played than asked (the book cannot give that
-    /// many distinct ones), said once.
-    pub replays_capped: Option<String>,
+    /// many distinct ones), said once in the front end's own words.
+    pub replays_capped: Option<Capped>,
 }
 
 /// The `arena` binary, which runs the bundled engine.

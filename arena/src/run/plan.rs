@@ -77,37 +77,68 @@ fn book_len(name: &str) -> Option<usize> {
 }
 
 /// Under a deterministic limit (every engine's), caps the openings each pairing plays at the
-/// book's size and says so: a replayed opening replays the same games, which
+/// book's size and says by how much: a replayed opening replays the same games, which
 /// would count as independent evidence they are not. Capped rather than
 /// refused: the capped run is the most the book can tell (an SPRT's game
 /// count is its cap anyway), and the note names what plays more. `None`
 /// when nothing was capped (a tuning run's θ± differ from one iteration to
 /// the next, and so do its games).
-pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<String> {
+pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<Capped> {
     let planned = spec.openings_per_round * spec.rounds;
     if matches!(spec.kind, GamesKind::Tune(_)) || on_a_clock(spec) || planned <= book.len() || book.is_empty() {
         return None;
     }
     spec.openings_per_round = spec.openings_per_round.min(book.len());
     spec.rounds = (book.len() / spec.openings_per_round).clamp(1, spec.rounds);
-    let capped = spec.openings_per_round * spec.rounds;
-    // An SPRT's game count is its cap: most stop long before it.
-    let up_to = if let GamesKind::Sprt(_) = spec.kind { "up to " } else { "" };
-    let larger = match openings::larger_builtin(book, planned) {
-        Some((name, len)) if len >= planned => format!("a larger book (--openings {name}: {len} openings)"),
-        Some((name, len)) => format!("a larger book (--openings {name}: {len} openings, or a file of your own)"),
-        None => "a larger book of your own (--openings FILE)".to_string(),
-    };
-    Some(format!(
-        "note: {up_to}{} games per pairing, not {}: under a deterministic limit ({}) a book of {} openings gives {} pairs \
-         of independent games, and a replayed opening would replay the same games; for more, use {larger} or a \
-         wall-clock time control",
-        2 * capped,
-        2 * planned,
-        spec.tc.as_ref().map_or_else(|| "unknown".into(), ToString::to_string),
-        book.len(),
-        book.len(),
-    ))
+    Some(Capped {
+        sprt: matches!(spec.kind, GamesKind::Sprt(_)),
+        games: 2 * spec.openings_per_round * spec.rounds,
+        planned: 2 * planned,
+        limit: spec.tc.as_ref().map(ToString::to_string),
+        book: book.len(),
+        larger: openings::larger_builtin(book, planned).map(|(name, len)| (name.to_string(), len, len >= planned)),
+    })
+}
+
+/// What [`cap_replays`] capped, for each front end to say with its own flags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capped {
+    /// An SPRT, whose game count is its cap: most stop long before it.
+    sprt: bool,
+    /// Games per pairing now, and as planned.
+    games: usize,
+    planned: usize,
+    /// The deterministic limit (`None` only for a spec without one).
+    limit: Option<String>,
+    /// Openings in the book played.
+    book: usize,
+    /// A larger built-in book: its name, its openings, whether they suffice.
+    larger: Option<(String, usize, bool)>,
+}
+
+impl Capped {
+    /// The note, naming a book as `book_flag` gives it (`--openings NAME`
+    /// for arena's own flags, `-openings file=NAME` for a tool's).
+    pub fn note(&self, book_flag: impl Fn(&str) -> String) -> String {
+        let larger = match &self.larger {
+            Some((name, len, true)) => format!("a larger book ({}: {len} openings)", book_flag(name)),
+            Some((name, len, false)) => {
+                format!("a larger book ({}: {len} openings, or a file of your own)", book_flag(name))
+            }
+            None => format!("a larger book of your own ({})", book_flag("FILE")),
+        };
+        format!(
+            "note: {}{} games per pairing, not {}: under a deterministic limit ({}) a book of {} openings gives {} pairs \
+             of independent games, and a replayed opening would replay the same games; for more, use {larger} or a \
+             wall-clock time control",
+            if self.sprt { "up to " } else { "" },
+            self.games,
+            self.planned,
+            self.limit.as_deref().unwrap_or("none given"),
+            self.book,
+            self.book,
+        )
+    }
 }
 
 /// A and B as they play at `budget`: copies named `A@BUDGET` under it.

@@ -544,3 +544,53 @@ fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
     assert_eq!(warnings, ["Warning; Invalid value for option Move Overhead; -354"; 2], "{said}");
     assert!(said.contains("Finished game 2 "), "{said}");
 }
+
+/// A tool's command line plays with the tool's defaults and is answered in
+/// the tool's flags: without `-concurrency` one game at a time (fastchess's
+/// and cutechess-cli's default, not arena's 2), and a book too small for
+/// the rounds under `nodes=` is capped with a note naming `-openings
+/// file=`, not arena's `--openings`.
+#[test]
+fn a_tools_defaults_are_the_tools_and_its_notes_name_its_flags() {
+    let dir = temp_dir("dialect-defaults");
+    std::fs::write(dir.join("book.epd"), BOOK).unwrap();
+    for tool in ["fastchess", "cutechess"] {
+        let db = format!("{tool}.db");
+        let mut args: Vec<String> = vec![tool.into()];
+        args.extend(engine("dev", "nmp2"));
+        args.extend(engine("base", "plain"));
+        args.extend(
+            [
+                "-each",
+                "tc=inf",
+                "nodes=200",
+                "-openings",
+                "file=book.epd",
+                "format=epd",
+                "-rounds",
+                "10",
+                "-games",
+                "2",
+                "-repeat",
+            ]
+            .map(String::from),
+        );
+        args.extend(["-maxmoves".into(), "8".into(), "-db".into(), db.clone()]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = arena_ok(&dir, &args);
+        let said = String::from_utf8_lossy(&out.stderr);
+        let note = said.lines().find(|l| l.contains("independent")).unwrap_or_else(|| panic!("{tool}: {said}"));
+        assert!(note.contains("16 games per pairing, not 20"), "{tool}: {note}");
+        assert!(note.contains("a larger book (-openings file=feldmann25: 25 openings)"), "{tool}: {note}");
+        assert!(!note.contains("--openings"), "{tool}: {note}");
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let spec = runtime.block_on(async {
+            let handle = db::Db::open(&db::Target::Sqlite(dir.join(&db))).await.unwrap();
+            let info = handle.run(1).await.unwrap();
+            handle.close().await;
+            model::Spec::parse(1, info.kind, &info.spec).unwrap()
+        });
+        assert_eq!(spec.concurrency(), Some(1), "{tool}: one game at a time without -concurrency");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -108,8 +108,8 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     let mut run = translate::translate(dialect, &foreign)?;
     drop_undeclared_options(&mut run.spec).await?;
     // Capped before the games are counted, so that `Started game N of M` says what is played.
-    if let Some(note) = crate::run::plan::cap_replays(&mut run.spec, &run.book) {
-        crate::term::note(&note);
+    if let Some(capped) = crate::run::plan::cap_replays(&mut run.spec, &run.book) {
+        crate::term::note(&capped.note(|book| format!("-openings file={book}")));
     }
     let saving = state::Saving::of(dialect, &foreign, &args.words).map(state::Saving::on_start);
     let settings = lines::Settings::of(&foreign, saving);

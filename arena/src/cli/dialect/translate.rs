@@ -123,7 +123,9 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         },
         start: foreign.openings.start.map_or(0, |start| start.saturating_sub(1)),
         plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
-        concurrency: foreign.concurrency,
+        // One game at a time unless told, as both tools play (fastchess's
+        // `concurrency = 1`, cutechess-cli's default).
+        concurrency: Some(foreign.concurrency.unwrap_or(1)),
         draw,
         resign,
         maxmoves: foreign.maxmoves,
