@@ -94,10 +94,21 @@ pub fn cap_replays(spec: &mut GamesSpec, book: &Book) -> Option<Capped> {
         sprt: matches!(spec.kind, GamesKind::Sprt(_)),
         games: 2 * spec.openings_per_round * spec.rounds,
         planned: 2 * planned,
-        limit: spec.tc.as_ref().map(ToString::to_string),
+        limits: limits(spec),
         book: book.len(),
         larger: openings::larger_builtin(book, planned).map(|(name, len)| (name.to_string(), len, len >= planned)),
     })
+}
+
+/// The engines' limits, each once, in the engines' order.
+fn limits(spec: &GamesSpec) -> String {
+    let mut limits: Vec<String> = Vec::new();
+    for limit in (0..spec.engines.len()).filter_map(|i| spec.time_control(i)).map(ToString::to_string) {
+        if !limits.contains(&limit) {
+            limits.push(limit);
+        }
+    }
+    limits.join(", ")
 }
 
 /// What [`cap_replays`] capped, for each front end to say with its own flags.
@@ -108,8 +119,9 @@ pub struct Capped {
     /// Games per pairing now, and as planned.
     games: usize,
     planned: usize,
-    /// The deterministic limit (`None` only for a spec without one).
-    limit: Option<String>,
+    /// The engines' deterministic limits, each once (`nodes=300`, or
+    /// `nodes=300, depth=6` when the engines' own limits differ).
+    limits: String,
     /// Openings in the book played.
     book: usize,
     /// A larger built-in book: its name, its openings, whether they suffice.
@@ -134,7 +146,7 @@ impl Capped {
             if self.sprt { "up to " } else { "" },
             self.games,
             self.planned,
-            self.limit.as_deref().unwrap_or("none given"),
+            self.limits,
             self.book,
             self.book,
         )

@@ -55,6 +55,15 @@ fn engine(name: &str, preset: &str) -> Vec<String> {
         .collect()
 }
 
+/// `tool`'s command line of dev (nmp2) against base (plain), then `rest`.
+fn dev_against_base(tool: &str, rest: &[&str]) -> Vec<String> {
+    let mut args: Vec<String> = vec![tool.into()];
+    args.extend(engine("dev", "nmp2"));
+    args.extend(engine("base", "plain"));
+    args.extend(rest.iter().map(ToString::to_string));
+    args
+}
+
 /// W, D, L and the pentanomial of run 1 as `arena report --format json` gives them.
 fn reported(dir: &Path) -> (u64, u64, u64, Vec<u64>) {
     let json: serde_json::Value =
@@ -509,11 +518,9 @@ fn an_engine_run_by_a_virtualenvs_python_plays() {
 #[test]
 fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
     let dir = temp_dir("dialect-missing-option");
-    let mut args: Vec<String> = vec!["fastchess".into()];
-    args.extend(engine("dev", "nmp2"));
-    args.extend(engine("base", "plain"));
-    args.extend(
-        [
+    let args = dev_against_base(
+        "fastchess",
+        &[
             "-each",
             "tc=inf",
             "nodes=200",
@@ -524,8 +531,7 @@ fn an_option_an_engine_lacks_is_fastchess_s_warning_and_the_games_play() {
             "-repeat",
             "-maxmoves",
             "10",
-        ]
-        .map(String::from),
+        ],
     );
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let out = arena_ok(&dir, &args);
@@ -556,11 +562,9 @@ fn a_tools_defaults_are_the_tools_and_its_notes_name_its_flags() {
     std::fs::write(dir.join("book.epd"), BOOK).unwrap();
     for tool in ["fastchess", "cutechess"] {
         let db = format!("{tool}.db");
-        let mut args: Vec<String> = vec![tool.into()];
-        args.extend(engine("dev", "nmp2"));
-        args.extend(engine("base", "plain"));
-        args.extend(
-            [
+        let args = dev_against_base(
+            tool,
+            &[
                 "-each",
                 "tc=inf",
                 "nodes=200",
@@ -572,10 +576,12 @@ fn a_tools_defaults_are_the_tools_and_its_notes_name_its_flags() {
                 "-games",
                 "2",
                 "-repeat",
-            ]
-            .map(String::from),
+                "-maxmoves",
+                "8",
+                "-db",
+                &db,
+            ],
         );
-        args.extend(["-maxmoves".into(), "8".into(), "-db".into(), db.clone()]);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = arena_ok(&dir, &args);
         let said = String::from_utf8_lossy(&out.stderr);
