@@ -44,7 +44,7 @@ pub enum Format {
 pub enum RunReport {
     /// Pairs of games; for the short view, built without the per-game
     /// tables and with the stored terminations instead.
-    Games(Report, Vec<(String, i64)>),
+    Games(Report, Vec<(model::Termination, i64)>),
     /// Test positions.
     Suite(SuiteReport),
 }

@@ -176,6 +176,16 @@ pub enum DbError {
     /// A role or schema name that cannot be written into a statement.
     #[error(transparent)]
     BadRole(#[from] BadIdentifier),
+    /// A stored code (a result, an ending, a status …) this arena does not
+    /// know: a newer arena wrote it, or another program changed it. The
+    /// view that read it stops; nothing is written.
+    #[error("{row}: {source}")]
+    Unknown {
+        /// The row, in the words of the views (`run 3, game 8.2`).
+        row: String,
+        /// The text and what it should have been.
+        source: model::UnknownCode,
+    },
     /// What the database holds, or what was asked of it, contradicts what
     /// arena expects: a run changed meanwhile, a run not finished, a role
     /// that does not exist, a status this version does not know.

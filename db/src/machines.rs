@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use model::{Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally};
+use model::{GameResult, Latencies, LostMove, MachineRecord, MachineState, PairingCounts, Tally, Termination};
 
 use crate::conn::{Cells, Conn};
 use crate::dialect::Backend;
@@ -40,26 +40,34 @@ impl Db {
             let games = u64::try_from(row.cell::<i64>("games")?).unwrap_or(0);
             records.insert(machine.clone(), MachineRecord { machine, games, ..MachineRecord::default() });
         }
+        // The same text as the migrations' partial index `games_by_fault`,
+        // so that SQLite reads only the faults.
         let faults = self
             .rows_of_run(
-                "SELECT g.machine, g.termination, g.result, g.white, g.black, g.lost_ms, p.idx, g.game_in_pair, \
-                 g.detail FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.machine <> '' \
-                 AND g.termination IN ('time-forfeit', 'illegal-move', 'disconnect', 'stalled') \
-                 AND p.status = 'done' ORDER BY g.id",
+                &format!(
+                    "SELECT g.machine, g.termination, g.result, g.white, g.black, g.lost_ms, p.idx, g.game_in_pair, \
+                     g.detail FROM games g JOIN pairs p ON p.id = g.pair_id WHERE g.run_id = ? AND g.machine <> '' \
+                     AND g.termination IN {} AND p.status = 'done' ORDER BY g.id",
+                    Termination::faults_sql()
+                ),
                 run,
             )
             .await?;
         for row in &faults {
             let Some(record) = records.get_mut(&row.cell::<String>("machine")?) else { continue };
-            let termination: String = row.cell("termination")?;
-            let white_lost = row.cell::<String>("result")? == "0-1";
-            let engine: String = if white_lost { row.cell("white")? } else { row.cell("black")? };
-            if termination == "time-forfeit" {
+            let named = || {
+                let idx = row.cell::<i64>("idx").unwrap_or(-1) + 1;
+                format!("run {run}, pair {idx} game {}", row.cell::<i64>("game_in_pair").unwrap_or(0) + 1)
+            };
+            let termination: Termination = crate::read::coded(row, "termination", named)?;
+            let result: GameResult = crate::read::coded(row, "result", named)?;
+            let engine: String = if result == GameResult::BlackWins { row.cell("white")? } else { row.cell("black")? };
+            if termination == Termination::TimeForfeit {
                 record.time_losses += 1;
             } else {
                 record.other_faults += 1;
             }
-            if termination == "time-forfeit" || termination == "stalled" {
+            if matches!(termination, Termination::TimeForfeit | Termination::Stalled) {
                 record.lost.push(LostMove {
                     pair_index: row.cell("idx")?,
                     game_in_pair: row.cell("game_in_pair")?,
@@ -223,7 +231,7 @@ impl Db {
         .bind(machine)).await?;
         let mut counts: Vec<PairingCounts> = Vec::new();
         for row in &rows {
-            let Some([first, second]) = crate::read::pair_results(row)? else { continue };
+            let Some([first, second]) = crate::read::pair_results(row, run)? else { continue };
             let (a, b): (String, String) = (row.cell("engine_a")?, row.cell("engine_b")?);
             let index = match counts.iter().position(|c| c.engine_a == a && c.engine_b == b) {
                 Some(i) => i,
@@ -301,9 +309,11 @@ impl Db {
     pub async fn machine_faults(&self, run: i64) -> Result<Vec<(String, u64, u64)>, DbError> {
         let rows = self
             .rows_of_run(
-                "SELECT machine, COUNT(*) AS games, SUM(CASE WHEN termination IN ('time-forfeit', 'illegal-move', 'disconnect', \
-                 'stalled') THEN 1 ELSE 0 END) AS faults FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine \
-                 ORDER BY machine",
+                &format!(
+                    "SELECT machine, COUNT(*) AS games, SUM(CASE WHEN termination IN {} THEN 1 ELSE 0 END) AS faults \
+                     FROM games WHERE run_id = ? AND machine <> '' GROUP BY machine ORDER BY machine",
+                    Termination::faults_sql()
+                ),
                 run,
             )
             .await?;
@@ -383,6 +393,28 @@ fn decode_counts(text: &str) -> Vec<PairingCounts> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The migrations cannot call the model, so their copies of the fault
+    /// endings (a partial index's condition) are held to it here: a new
+    /// fault ending fails this test until a migration says it too.
+    #[test]
+    fn the_migrations_fault_sets_are_the_models() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../migrations");
+        for backend in ["sqlite", "postgres"] {
+            let mut found = 0;
+            for entry in std::fs::read_dir(format!("{root}/{backend}")).unwrap() {
+                let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+                for (at, _) in text.match_indices("termination IN (") {
+                    let set = &text[at + "termination IN ".len()..];
+                    let set = &set[..=set.find(')').unwrap()];
+                    assert_eq!(set, Termination::faults_sql(), "{backend}");
+                    found += 1;
+                }
+            }
+            assert!(found > 0, "{backend}: the fault index is in a migration");
+        }
+        assert_eq!(Termination::faults_sql(), "('time-forfeit', 'illegal-move', 'disconnect', 'stalled')");
+    }
 
     #[test]
     fn a_worker_name_starts_with_its_machine() {

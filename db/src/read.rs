@@ -4,8 +4,8 @@
 use sqlx::any::AnyRow;
 
 use model::{
-    EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, PairCount, PairOutcome, ProgressCount, PvIssueCount,
-    PvIssueKind, Termination,
+    Code, EngineMoveTotals, GameCount, GameRecord, GameResult, GameRow, PairCount, PairOutcome, ProgressCount,
+    PvIssueCount, PvIssueKind, Termination,
 };
 
 use crate::conn::Cells;
@@ -43,7 +43,7 @@ impl Db {
             .await?;
         let mut outcomes = Vec::with_capacity(rows.len());
         for r in &rows {
-            let Some(results) = pair_results(r)? else { continue };
+            let Some(results) = pair_results(r, run)? else { continue };
             outcomes.push(PairOutcome {
                 index: r.cell("idx")?,
                 engine_a: r.cell("engine_a")?,
@@ -72,7 +72,7 @@ impl Db {
               FROM pairs WHERE run_id = ? AND status = 'done') played WHERE nth > 1 ORDER BY idx",
             run,
             |r| {
-                let Some(results) = pair_results(r)? else { return Ok(None) };
+                let Some(results) = pair_results(r, run)? else { return Ok(None) };
                 Ok(Some(PairOutcome {
                     index: r.cell("idx")?,
                     engine_a: r.cell("engine_a")?,
@@ -100,7 +100,7 @@ impl Db {
              FROM run_progress WHERE run_id = ? ORDER BY block",
             run,
             |r| {
-                let Some(results) = pair_results(r)? else { return Ok(None) };
+                let Some(results) = pair_results(r, run)? else { return Ok(None) };
                 Ok(Some(ProgressCount {
                     block: r.cell("block")?,
                     count: PairCount {
@@ -131,7 +131,7 @@ impl Db {
             .await?;
         let mut counts = Vec::with_capacity(rows.len());
         for r in &rows {
-            let Some(results) = pair_results(r)? else { continue };
+            let Some(results) = pair_results(r, run)? else { continue };
             counts.push(PairCount {
                 engine_a: r.cell("engine_a")?,
                 engine_b: r.cell("engine_b")?,
@@ -149,7 +149,7 @@ impl Db {
     /// # Errors
     ///
     /// A database failure.
-    pub async fn terminations(&self, run: i64, left_out: &[String]) -> Result<Vec<(String, i64)>, DbError> {
+    pub async fn terminations(&self, run: i64, left_out: &[String]) -> Result<Vec<(Termination, i64)>, DbError> {
         let rows = self
             .rows_of_run(
                 "SELECT machine, termination, CAST(SUM(games) AS BIGINT) AS games FROM run_games WHERE run_id = ? \
@@ -157,18 +157,19 @@ impl Db {
                 run,
             )
             .await?;
-        let mut counts: Vec<(String, i64)> = Vec::new();
+        let mut counts: Vec<(Termination, i64)> = Vec::new();
         for row in &rows {
             if left_out.contains(&row.cell::<String>("machine")?) {
                 continue;
             }
-            let (termination, n): (String, i64) = (row.cell("termination")?, row.cell("games")?);
+            let termination = coded(row, "termination", || format!("run {run}, the counted games"))?;
+            let n: i64 = row.cell("games")?;
             match counts.iter_mut().find(|(t, _)| *t == termination) {
                 Some((_, count)) => *count += n,
                 None => counts.push((termination, n)),
             }
         }
-        counts.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.cmp(&y.0)));
+        counts.sort_by(|x, y| y.1.cmp(&x.1).then_with(|| x.0.as_str().cmp(y.0.as_str())));
         Ok(counts)
     }
 
@@ -190,7 +191,7 @@ impl Db {
             .await?;
         let mut counts = Vec::with_capacity(rows.len());
         for r in &rows {
-            let Some(kind) = PvIssueKind::parse(&r.cell::<String>("kind")?) else { continue };
+            let kind = coded::<PvIssueKind>(r, "kind", || format!("run {run}, PV issues of {}", engine_of(r)))?;
             counts.push(PvIssueCount {
                 engine: r.cell("engine")?,
                 kind,
@@ -245,13 +246,16 @@ impl Db {
             .await?;
         rows.iter()
             .map(|r| {
+                let row = || {
+                    let cell = |c: &str| r.cell::<String>(c).unwrap_or_default();
+                    format!("run {run}, the counted games of {} vs {}", cell("white"), cell("black"))
+                };
                 Ok(GameCount {
                     machine: r.cell("machine")?,
                     white: r.cell("white")?,
                     black: r.cell("black")?,
-                    result: GameResult::from_pgn(&r.cell::<String>("result")?).unwrap_or(GameResult::Draw),
-                    termination: Termination::parse(&r.cell::<String>("termination")?)
-                        .unwrap_or(Termination::Disconnect),
+                    result: coded(r, "result", row)?,
+                    termination: coded(r, "termination", row)?,
                     plies: r.cell("plies")?,
                     games: u64::try_from(r.cell::<i64>("games")?).unwrap_or(0),
                 })
@@ -350,7 +354,7 @@ impl Db {
         );
         let rows =
             self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(0_i64).bind(after).bind(last)).await?;
-        let games = rows.iter().map(|row| Ok(stored_game(row, false)?.0)).collect::<Result<_, DbError>>()?;
+        let games = rows.iter().map(|row| Ok(stored_game(row, run, false)?.0)).collect::<Result<_, DbError>>()?;
         Ok((games, last))
     }
 
@@ -385,7 +389,7 @@ impl Db {
     ) -> Result<Vec<(GameRow, StoredMoves)>, DbError> {
         let sql = self.games_sql(with_moves, "ORDER BY g.id LIMIT ?");
         let rows = self.fetch_all(sqlx::query(self.backend.sql(&sql)).bind(run).bind(after).bind(limit)).await?;
-        rows.iter().map(|row| stored_game(row, with_moves)).collect()
+        rows.iter().map(|row| stored_game(row, run, with_moves)).collect()
     }
 
     /// Every game of a run with id greater than `after` (and at most
@@ -413,7 +417,7 @@ impl Db {
         );
         let mut page = Vec::with_capacity(size);
         while let Some(row) = rows.try_next().await? {
-            page.push(stored_game(&row, true)?);
+            page.push(stored_game(&row, run, true)?);
             if page.len() == size && pages.send(std::mem::replace(&mut page, Vec::with_capacity(size))).await.is_err() {
                 return Ok(());
             }
@@ -454,21 +458,46 @@ impl Db {
 
 /// A row of [`Db::games_sql`]: the game, and its moves as stored when the
 /// query read them.
-fn stored_game(row: &AnyRow, with_moves: bool) -> Result<(GameRow, StoredMoves), DbError> {
+fn stored_game(row: &AnyRow, run: i64, with_moves: bool) -> Result<(GameRow, StoredMoves), DbError> {
     let stored = if with_moves {
         StoredMoves { packed: row.cell("data")?, json: row.cell("moves_json")? }
     } else {
         StoredMoves { packed: None, json: None }
     };
-    Ok((game_row(row)?, stored))
+    Ok((game_row(row, run)?, stored))
 }
 
 /// A pair's two game results, from columns `result0` and `result1` (`None`
-/// until both games are played).
-pub(crate) fn pair_results(r: &AnyRow) -> Result<Option<[GameResult; 2]>, DbError> {
-    let result =
-        |column: &str| r.cell::<Option<String>>(column).map(|text| text.as_deref().and_then(GameResult::from_pgn));
-    Ok(result("result0")?.zip(result("result1")?).map(|(first, second)| [first, second]))
+/// until both games are played), of a row that has `run_id` and `idx`.
+pub(crate) fn pair_results(r: &AnyRow, run: i64) -> Result<Option<[GameResult; 2]>, DbError> {
+    let result = |column: &str, game: i64| -> Result<Option<GameResult>, DbError> {
+        let Some(text) = r.cell::<Option<String>>(column)? else { return Ok(None) };
+        GameResult::read(&text).map(Some).map_err(|source| DbError::Unknown { row: game_named(r, run, game), source })
+    };
+    Ok(result("result0", 1)?.zip(result("result1", 2)?).map(|(first, second)| [first, second]))
+}
+
+/// Column `column` of row `r` read as a stored code, or an error naming the
+/// row (`row` says which, in the views' words).
+pub(crate) fn coded<T: Code>(r: &AnyRow, column: &str, row: impl FnOnce() -> String) -> Result<T, DbError> {
+    T::read(&r.cell::<String>(column)?).map_err(|source| DbError::Unknown { row: row(), source })
+}
+
+/// A game's name in the views' words: `run 3, pair 8 game 2` (the PGN's
+/// Round 8.2) from a row with `idx`; a count table's row
+/// (no `idx`) by its pairing: `run 3, the counted pairs of a vs b`.
+fn game_named(r: &AnyRow, run: i64, game_in_pair: i64) -> String {
+    match r.cell::<i64>("idx") {
+        Ok(idx) => format!("run {run}, pair {} game {game_in_pair}", idx + 1),
+        Err(_) => {
+            let cell = |c: &str| r.cell::<String>(c).unwrap_or_default();
+            format!("run {run}, the counted pairs of {} vs {}", cell("engine_a"), cell("engine_b"))
+        }
+    }
+}
+
+fn engine_of(r: &AnyRow) -> String {
+    r.cell::<String>("engine").unwrap_or_default()
 }
 
 /// Which fields of each move [`StoredMoves::read_fields_into`] reads.
@@ -557,7 +586,8 @@ impl StoredMoves {
     }
 }
 
-fn game_row(r: &AnyRow) -> Result<GameRow, DbError> {
+fn game_row(r: &AnyRow, run: i64) -> Result<GameRow, DbError> {
+    let row = || game_named(r, run, r.cell::<i64>("game_in_pair").unwrap_or(0) + 1);
     Ok(GameRow {
         id: r.cell("id")?,
         pair_index: r.cell("idx")?,
@@ -565,8 +595,8 @@ fn game_row(r: &AnyRow) -> Result<GameRow, DbError> {
         record: GameRecord {
             white: r.cell("white")?,
             black: r.cell("black")?,
-            result: GameResult::from_pgn(&r.cell::<String>("result")?).unwrap_or(GameResult::Draw),
-            termination: Termination::parse(&r.cell::<String>("termination")?).unwrap_or(Termination::Disconnect),
+            result: coded(r, "result", row)?,
+            termination: coded(r, "termination", row)?,
             detail: r.cell("detail")?,
             start_fen: r.cell("start_fen")?,
             opening: r.cell("opening")?,

@@ -3,6 +3,7 @@
 
 use sqlx::any::AnyRow;
 
+use model::Code;
 use model::{PairPlan, RunInfo, RunKind, RunStatus, Spec, Verdict, now_ms};
 
 use crate::conn::{Cells, Conn, Statement};
@@ -456,20 +457,13 @@ fn run_info(r: &AnyRow) -> Result<RunInfo, DbError> {
     let id: i64 = r.cell("id")?;
     let status: String = r.cell("status")?;
     let verdict: Option<String> = r.cell("verdict")?;
-    let unknown = |what: &str, text: &str| {
-        DbError::Unexpected(format!(
-            "run {id} has {what} '{text}', which this arena version does not know (use a newer arena)"
-        ))
-    };
+    let unknown = |source: model::UnknownCode| DbError::Unknown { row: format!("run {id}"), source };
     Ok(RunInfo {
         id,
         kind: stored_kind(id, &r.cell::<String>("kind")?)?,
         spec: r.cell("spec")?,
-        status: RunStatus::parse(&status).ok_or_else(|| unknown("status", &status))?,
-        verdict: match verdict.as_deref() {
-            Some(text) => Some(Verdict::parse(text).ok_or_else(|| unknown("verdict", text))?),
-            None => None,
-        },
+        status: RunStatus::read(&status).map_err(unknown)?,
+        verdict: verdict.as_deref().map(Verdict::read).transpose().map_err(unknown)?,
         created_ms: r.cell("created_ms")?,
         finished_ms: r.cell("finished_ms")?,
         machine: r.cell("machine")?,
@@ -486,11 +480,7 @@ fn engine_rows(spec: &Spec) -> Vec<(String, String)> {
 }
 
 fn stored_kind(run: i64, text: &str) -> Result<RunKind, DbError> {
-    RunKind::parse(text).ok_or_else(|| {
-        DbError::Unexpected(format!(
-            "run {run} has kind '{text}', which this arena version does not know (use a newer arena)"
-        ))
-    })
+    RunKind::read(text).map_err(|source| DbError::Unknown { row: format!("run {run}"), source })
 }
 
 /// The order in which to play items of the `groups` given (each item's

@@ -199,7 +199,7 @@ async fn games_and_moves_round_trip_and_the_run_finishes_with_its_last_pair() {
         assert_eq!(progress[0].count, pairs[0], "{target}");
         let first = db.first_pair_outcomes(run, 2).await.unwrap();
         assert_eq!(first.iter().map(|p| p.index).collect::<Vec<_>>(), [0, 1], "{target}");
-        assert_eq!(db.terminations(run, &[]).await.unwrap(), [("adjudicated-draw".to_string(), 6)]);
+        assert_eq!(db.terminations(run, &[]).await.unwrap(), [(model::Termination::AdjudicatedDraw, 6)]);
 
         // The runs list by engine and status.
         let page = |engine: &str, status: Option<RunStatus>| db::RunFilter {

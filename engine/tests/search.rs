@@ -6,7 +6,7 @@ use engine::board::Board;
 use engine::game::Game;
 use engine::moves::uci;
 use engine::score::mate_in_moves;
-use engine::search::pruning::PRESETS;
+use engine::search::pruning::{PAPER_PRESETS, PRESETS};
 use engine::search::{Counters, Limits, PruningConfig, SearchResult, Searcher};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
@@ -58,8 +58,10 @@ fn every_preset_solves_the_mate_in_two_set() {
         let mut searcher = Searcher::new(16, PruningConfig::preset(preset).unwrap());
         for fen in &positions {
             searcher.clear();
-            // Iterative deepening stops by itself once the mate is proven.
-            let result = search(&mut searcher, &game(fen), depth(8));
+            // Iterative deepening stops by itself once the mate is proven;
+            // multi-cut over the modern search's pruning needs more than 8
+            // plies for one of them (r3q1k1/5p2/3P2pQ/…).
+            let result = search(&mut searcher, &game(fen), depth(10));
             assert_eq!(mate_in_moves(result.score), Some(2), "{preset} on {fen}: score {}", result.score);
         }
     }
@@ -156,7 +158,8 @@ fn standard_null_move_misses_a_zugzwang_that_verified_null_move_finds() {
 
 /// Stockfish-style bench signature per preset: any change to search,
 /// ordering or evaluation changes these numbers. Update them deliberately
-/// (`engine bench --pruning NAME`) and say why in the commit.
+/// (`engine bench --pruning NAME`) and say why in the commit. The papers'
+/// presets keep the signatures they had before the modern techniques came.
 #[test]
 fn bench_signatures_are_pinned() {
     let expected: [(&str, u64); 9] = [
@@ -172,6 +175,7 @@ fn bench_signatures_are_pinned() {
         ("multicut", 3746103),
         ("vnb", 4462724),
     ];
+    assert_eq!(expected.map(|(p, _)| p), PAPER_PRESETS, "every paper preset is pinned");
     let mut actual = Vec::new();
     for (preset, _) in expected {
         actual.push((preset, bench::run(&PruningConfig::preset(preset).unwrap(), bench::DEFAULT_DEPTH).nodes));
@@ -221,6 +225,29 @@ fn the_paper_conditions_change_the_tree_and_still_mate() {
         searcher.clear();
         let result = search(&mut searcher, &game(fen), depth(4));
         assert_eq!(mate_in_moves(result.score), Some(2), "{fen}");
+    }
+}
+
+/// Every technique of the modern search is a switch that changes the tree
+/// on its own, and none is on in the papers' presets.
+#[test]
+fn each_modern_technique_is_a_switch_that_changes_the_tree() {
+    let opening = Game::from_uci(None, &["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"]).unwrap();
+    let nodes = |config: PruningConfig| {
+        let mut searcher = Searcher::new(16, config);
+        search(&mut searcher, &opening, depth(9)).counters.nodes
+    };
+    let modern = PruningConfig::preset("modern").unwrap();
+    let all = nodes(modern.clone());
+    for name in ["LMR", "LMP", "Futility", "RFP", "Razoring", "Aspiration", "SEEQuiets"] {
+        let option = PruningConfig::OPTIONS.iter().find(|o| o.name == name).unwrap();
+        assert_eq!((option.get)(&modern), 1, "{name} is on in modern");
+        for paper in PAPER_PRESETS {
+            assert_eq!((option.get)(&PruningConfig::preset(paper).unwrap()), 0, "{name} is off in {paper}");
+        }
+        let mut without = modern.clone();
+        (option.set)(&mut without, 0);
+        assert_ne!(nodes(without), all, "{name} off changes the tree");
     }
 }
 

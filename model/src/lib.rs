@@ -4,6 +4,7 @@
 //! stored with. No I/O here, only serde.
 
 pub mod adjudication;
+pub mod code;
 pub mod games_kind;
 pub mod invalid;
 pub mod latency;
@@ -15,6 +16,7 @@ pub mod tally;
 pub mod time_control;
 pub mod tune;
 
+pub use code::{Code, UnknownCode};
 pub use games_kind::{GamesKind, ImportedFile};
 pub use invalid::Invalid;
 pub use latency::Latencies;

@@ -2,35 +2,28 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The result of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameResult {
-    /// 1-0.
-    WhiteWins,
-    /// 0-1.
-    BlackWins,
-    /// ½-½.
-    Draw,
+crate::stored_code! {
+    /// The result of a game, stored as its PGN notation.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum GameResult as "result" {
+        /// 1-0.
+        WhiteWins = "1-0",
+        /// 0-1.
+        BlackWins = "0-1",
+        /// ½-½.
+        Draw = "1/2-1/2",
+    }
 }
 
 impl GameResult {
-    /// PGN notation.
+    /// PGN notation (the stored text).
     pub fn pgn(self) -> &'static str {
-        match self {
-            GameResult::WhiteWins => "1-0",
-            GameResult::BlackWins => "0-1",
-            GameResult::Draw => "1/2-1/2",
-        }
+        self.as_str()
     }
 
     /// Parses PGN notation.
     pub fn from_pgn(text: &str) -> Option<GameResult> {
-        match text {
-            "1-0" => Some(GameResult::WhiteWins),
-            "0-1" => Some(GameResult::BlackWins),
-            "1/2-1/2" => Some(GameResult::Draw),
-            _ => None,
-        }
+        crate::code::Code::read(text).ok()
     }
 
     /// White's score: 1, ½ or 0.
@@ -43,77 +36,58 @@ impl GameResult {
     }
 }
 
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Termination {
-    /// Checkmate on the board.
-    Checkmate,
-    /// Stalemate on the board.
-    Stalemate,
-    /// The same position for the third time.
-    Repetition,
-    /// Fifty moves without capture or pawn move.
-    FiftyMoves,
-    /// Neither side can mate.
-    InsufficientMaterial,
-    /// Adjudicated draw: scores near zero for many moves.
-    AdjudicatedDraw,
-    /// Adjudicated loss: a side's score far below zero for several moves.
-    AdjudicatedResign,
-    /// The maximum number of moves was reached and adjudicated.
-    MaxMoves,
-    /// The loser ran out of time.
-    TimeForfeit,
-    /// The loser played an illegal move, or no move in a live position.
-    IllegalMove,
-    /// The loser's process crashed or closed its pipe.
-    Disconnect,
-    /// The loser gave no `bestmove` within the stall timeout (node or depth limits).
-    Stalled,
-    /// The position was in the Syzygy tables (`--tb`).
-    Tablebase,
+crate::stored_code! {
+    /// Why a game ended. A new ending is one line here; the compiler then
+    /// points at every match that must say what it means (its PGN tag, its
+    /// words, whether it is a fault), and the SQL sets of fault endings are
+    /// derived from [`Termination::is_fault`] (a test holds the migrations'
+    /// copies to it).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Termination as "termination" {
+        /// Checkmate on the board.
+        Checkmate = "checkmate",
+        /// Stalemate on the board.
+        Stalemate = "stalemate",
+        /// The same position for the third time.
+        Repetition = "repetition",
+        /// Fifty moves without capture or pawn move.
+        FiftyMoves = "fifty-moves",
+        /// Neither side can mate.
+        InsufficientMaterial = "insufficient-material",
+        /// Adjudicated draw: scores near zero for many moves.
+        AdjudicatedDraw = "adjudicated-draw",
+        /// Adjudicated loss: a side's score far below zero for several moves.
+        AdjudicatedResign = "adjudicated-resign",
+        /// The maximum number of moves was reached and adjudicated.
+        MaxMoves = "max-moves",
+        /// The loser ran out of time.
+        TimeForfeit = "time-forfeit",
+        /// The loser played an illegal move, or no move in a live position.
+        IllegalMove = "illegal-move",
+        /// The loser's process crashed or closed its pipe.
+        Disconnect = "disconnect",
+        /// The loser gave no `bestmove` within the stall timeout (node or depth limits).
+        Stalled = "stalled",
+        /// The position was in the Syzygy tables (`--tb`).
+        Tablebase = "tablebase",
+    }
 }
 
 /// All terminations, for reports.
-pub const TERMINATIONS: [Termination; 13] = [
-    Termination::Checkmate,
-    Termination::Stalemate,
-    Termination::Repetition,
-    Termination::FiftyMoves,
-    Termination::InsufficientMaterial,
-    Termination::AdjudicatedDraw,
-    Termination::AdjudicatedResign,
-    Termination::MaxMoves,
-    Termination::TimeForfeit,
-    Termination::IllegalMove,
-    Termination::Disconnect,
-    Termination::Stalled,
-    Termination::Tablebase,
-];
+pub const TERMINATIONS: &[Termination] = Termination::ALL;
 
 impl Termination {
-    /// Stable name stored in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Termination::Checkmate => "checkmate",
-            Termination::Stalemate => "stalemate",
-            Termination::Repetition => "repetition",
-            Termination::FiftyMoves => "fifty-moves",
-            Termination::InsufficientMaterial => "insufficient-material",
-            Termination::AdjudicatedDraw => "adjudicated-draw",
-            Termination::AdjudicatedResign => "adjudicated-resign",
-            Termination::MaxMoves => "max-moves",
-            Termination::TimeForfeit => "time-forfeit",
-            Termination::IllegalMove => "illegal-move",
-            Termination::Disconnect => "disconnect",
-            Termination::Stalled => "stalled",
-            Termination::Tablebase => "tablebase",
-        }
-    }
-
     /// Parses [`Termination::as_str`].
     pub fn parse(text: &str) -> Option<Termination> {
-        TERMINATIONS.into_iter().find(|t| t.as_str() == text)
+        crate::code::Code::read(text).ok()
+    }
+
+    /// The fault endings' stored texts as an SQL list, `('a', 'b')`, in
+    /// declaration order (the migrations' partial index reads the same text).
+    pub fn faults_sql() -> String {
+        let quoted: Vec<String> =
+            Self::ALL.iter().filter(|t| t.is_fault()).map(|t| format!("'{}'", t.as_str())).collect();
+        format!("({})", quoted.join(", "))
     }
 
     /// The PGN `Termination` tag: `normal`, `adjudication`, `time forfeit`, `rules infraction`, `abandoned`, `stalled`.
@@ -186,28 +160,22 @@ impl MoveRecord {
     }
 }
 
-/// What is wrong with a PV that backs a mate score (`--check-mate-pvs`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum PvIssueKind {
-    /// The PV does not mate within the announced distance: it goes on past
-    /// it, reaches a draw, or mates the side that claimed the mate.
-    FalseMate,
-    /// A PV move is not legal where it is played.
-    IllegalPvMove,
+crate::stored_code! {
+    /// What is wrong with a PV that backs a mate score (`--check-mate-pvs`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum PvIssueKind as "PV issue kind" {
+        /// The PV does not mate within the announced distance: it goes on past
+        /// it, reaches a draw, or mates the side that claimed the mate.
+        FalseMate = "false-mate",
+        /// A PV move is not legal where it is played.
+        IllegalPvMove = "illegal-pv-move",
+    }
 }
 
 impl PvIssueKind {
-    /// Stable name stored in the database.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            PvIssueKind::FalseMate => "false-mate",
-            PvIssueKind::IllegalPvMove => "illegal-pv-move",
-        }
-    }
-
     /// Parses [`PvIssueKind::as_str`].
     pub fn parse(text: &str) -> Option<PvIssueKind> {
-        [PvIssueKind::FalseMate, PvIssueKind::IllegalPvMove].into_iter().find(|k| k.as_str() == text)
+        crate::code::Code::read(text).ok()
     }
 }
 

@@ -6,58 +6,37 @@ use serde::{Deserialize, Serialize};
 use crate::record::{GameRecord, GameResult, Termination};
 use crate::sprt::Verdict;
 
-/// What a run plays. Stored as its lowercase name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RunKind {
-    /// `arena elo`: A vs B over the whole opening set.
-    Elo,
-    /// `arena match`: A vs B for a number of games.
-    Match,
-    /// `arena tournament`: round robin or gauntlet.
-    Tournament,
-    /// `arena sprt`: pairs until the SPRT decides.
-    Sprt,
-    /// `arena suite`: test positions under fixed limits.
-    Suite,
-    /// `arena tune`: SPSA, one pair of games per iteration.
-    Tune,
-    /// `arena scale`: A vs B at several search budgets, one pairing each.
-    Scale,
-    /// `arena import`: games played elsewhere, read from PGN.
-    Import,
+crate::stored_code! {
+    /// What a run plays. Stored as its lowercase name.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum RunKind as "run kind" {
+        /// `arena elo`: A vs B over the whole opening set.
+        Elo = "elo",
+        /// `arena match`: A vs B for a number of games.
+        Match = "match",
+        /// `arena tournament`: round robin or gauntlet.
+        Tournament = "tournament",
+        /// `arena sprt`: pairs until the SPRT decides.
+        Sprt = "sprt",
+        /// `arena suite`: test positions under fixed limits.
+        Suite = "suite",
+        /// `arena tune`: SPSA, one pair of games per iteration.
+        Tune = "tune",
+        /// `arena scale`: A vs B at several search budgets, one pairing each.
+        Scale = "scale",
+        /// `arena import`: games played elsewhere, read from PGN.
+        Import = "import",
+    }
 }
 
 /// Every kind, in the order of [`RunKind::as_str`].
-pub const RUN_KINDS: [RunKind; 8] = [
-    RunKind::Elo,
-    RunKind::Match,
-    RunKind::Tournament,
-    RunKind::Sprt,
-    RunKind::Suite,
-    RunKind::Tune,
-    RunKind::Scale,
-    RunKind::Import,
-];
+pub const RUN_KINDS: &[RunKind] = RunKind::ALL;
 
 impl RunKind {
-    /// Stable name, as stored.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunKind::Elo => "elo",
-            RunKind::Match => "match",
-            RunKind::Tournament => "tournament",
-            RunKind::Sprt => "sprt",
-            RunKind::Suite => "suite",
-            RunKind::Tune => "tune",
-            RunKind::Scale => "scale",
-            RunKind::Import => "import",
-        }
-    }
-
     /// Parses [`RunKind::as_str`].
     pub fn parse(text: &str) -> Option<RunKind> {
-        RUN_KINDS.into_iter().find(|k| k.as_str() == text)
+        crate::code::Code::read(text).ok()
     }
 
     /// Whether the run plays games (pairs), rather than answering positions.
@@ -66,31 +45,24 @@ impl RunKind {
     }
 }
 
-/// Where a run stands. Stored as its lowercase name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum RunStatus {
-    /// Slots and workers may take its work.
-    Running,
-    /// Stopped (Ctrl-C, an error); `arena resume` continues it.
-    Stopped,
-    /// All its work is done, or its SPRT decided.
-    Finished,
+crate::stored_code! {
+    /// Where a run stands. Stored as its lowercase name.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum RunStatus as "status" {
+        /// Slots and workers may take its work.
+        Running = "running",
+        /// Stopped (Ctrl-C, an error); `arena resume` continues it.
+        Stopped = "stopped",
+        /// All its work is done, or its SPRT decided.
+        Finished = "finished",
+    }
 }
 
 impl RunStatus {
-    /// Stable name, as stored.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Running => "running",
-            RunStatus::Stopped => "stopped",
-            RunStatus::Finished => "finished",
-        }
-    }
-
     /// Parses [`RunStatus::as_str`].
     pub fn parse(text: &str) -> Option<RunStatus> {
-        [RunStatus::Running, RunStatus::Stopped, RunStatus::Finished].into_iter().find(|s| s.as_str() == text)
+        crate::code::Code::read(text).ok()
     }
 }
 
@@ -200,8 +172,9 @@ pub struct LostMove {
     pub game_in_pair: i64,
     /// The engine that lost.
     pub engine: String,
-    /// `time-forfeit` or `stalled`.
-    pub termination: String,
+    /// `time-forfeit` or `stalled` (as stored, in JSON).
+    #[serde(serialize_with = "crate::code::serialize_code")]
+    pub termination: Termination,
     /// Wall time from `go` to `bestmove` or to giving up, ms (`None` in games
     /// stored before it was kept).
     pub latency_ms: Option<u64>,
@@ -500,7 +473,7 @@ mod tests {
 
     #[test]
     fn stored_names_round_trip() {
-        for kind in RUN_KINDS {
+        for &kind in RUN_KINDS {
             assert_eq!(RunKind::parse(kind.as_str()), Some(kind));
             assert_eq!(serde_json::to_string(&kind).unwrap(), format!("\"{kind}\""));
         }

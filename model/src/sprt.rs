@@ -157,32 +157,25 @@ impl Test {
     }
 }
 
-/// What an SPRT concluded.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Verdict {
-    /// The LLR reached the upper bound: A gains more than `elo0` (wrongly
-    /// with probability at most α).
-    AcceptH1,
-    /// The LLR reached the lower bound: A gains less than `elo1` (wrongly
-    /// with probability at most β).
-    AcceptH0,
-    /// The game limit came first.
-    Inconclusive,
+crate::stored_code! {
+    /// What an SPRT concluded, stored as `H1`, `H0`, `inconclusive`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Verdict as "verdict" {
+        /// The LLR reached the upper bound: A gains more than `elo0` (wrongly
+        /// with probability at most α).
+        AcceptH1 = "H1",
+        /// The LLR reached the lower bound: A gains less than `elo1` (wrongly
+        /// with probability at most β).
+        AcceptH0 = "H0",
+        /// The game limit came first.
+        Inconclusive = "inconclusive",
+    }
 }
 
 impl Verdict {
-    /// Stable name, as stored: `H1`, `H0`, `inconclusive`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verdict::AcceptH1 => "H1",
-            Verdict::AcceptH0 => "H0",
-            Verdict::Inconclusive => "inconclusive",
-        }
-    }
-
     /// Parses [`Verdict::as_str`].
     pub fn parse(text: &str) -> Option<Verdict> {
-        [Verdict::AcceptH1, Verdict::AcceptH0, Verdict::Inconclusive].into_iter().find(|v| v.as_str() == text)
+        crate::code::Code::read(text).ok()
     }
 }
 

@@ -72,6 +72,13 @@ impl From<DbError> for PageError {
     fn from(e: DbError) -> PageError {
         match e {
             DbError::NoSuchRun(run) => PageError::not_found(format!("no run {run} in this database")),
+            // What the database holds, named by its row: the viewer may read
+            // it, and the page refuses rather than show a guess.
+            e @ DbError::Unknown { .. } => {
+                let line = crate::util::one_line(&e);
+                eprintln!("arena serve: error answering a request: {line}");
+                PageError::new(StatusCode::INTERNAL_SERVER_ERROR, line)
+            }
             e => PageError::internal(&e),
         }
     }

@@ -33,6 +33,7 @@ mod shared_file;
 mod source;
 mod stockfish;
 mod storage;
+mod strict;
 mod suite;
 mod tablebase;
 mod time_controls;

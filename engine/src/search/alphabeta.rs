@@ -9,8 +9,9 @@ use crate::board::Board;
 use crate::captures::is_tactical;
 use crate::eval::{Evaluation, phase};
 use crate::moves::{pack, unpack};
-use crate::ordering::{History, MovePicker};
+use crate::ordering::{HISTORY_MAX, History, MovePicker};
 use crate::score::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Score};
+use crate::see::see;
 use crate::tt::Bound;
 
 /// The score of a position without legal moves: mated or stalemate.
@@ -106,8 +107,39 @@ impl Searcher {
         self.stack[ply].extended = extend;
 
         // Step 6. Static evaluation and threat, when a technique needs them
-        // (FHR evaluates interior nodes: item 8 of the paper).
-        let evaluation: Option<Evaluation> = (!in_check && self.config.fhr.enabled).then(|| self.evaluate(board));
+        // (FHR evaluates interior nodes: item 8 of the paper; so do the
+        // futility family's steps 6a, 6b and 10b).
+        let needs_evaluation = self.config.fhr.enabled || self.config.modern.needs_evaluation();
+        let evaluation: Option<Evaluation> = (!in_check && needs_evaluation).then(|| self.evaluate(board));
+
+        // Steps 6a and 6b, at non-PV nodes out of check, away from mate scores.
+        if let Some(e) = evaluation
+            && !pv_node
+            && beta.abs() < MATE_BOUND
+            && alpha.abs() < MATE_BOUND
+        {
+            let modern = &self.config.modern;
+            // Step 6a. Reverse futility pruning (static null move; CPW
+            // "Reverse Futility Pruning"): a static value a margin per ply
+            // above β is taken as the node's score.
+            if modern.rfp && depth <= modern.rfp_depth && e.score - modern.rfp_margin * depth >= beta {
+                self.counters.rfp_cutoffs += 1;
+                return e.score;
+            }
+            // Step 6b. Razoring (Birmingham & Kent; CPW "Razoring"): a static
+            // value a margin per ply below α asks quiescence whether the
+            // node fails low; when it does, that is the node's score.
+            if modern.razoring && depth <= modern.razor_depth && e.score + modern.razor_margin * depth < alpha {
+                let score = self.quiescence(board, alpha, alpha + 1, ply, None);
+                if self.stopped {
+                    return DRAW;
+                }
+                if score <= alpha {
+                    self.counters.razor_cutoffs += 1;
+                    return score;
+                }
+            }
+        }
 
         // Step 7. Null-move pruning: standard (Tabibi & Netanyahu, Fig. 1),
         // verified (same paper, Fig. 3), variable bound (Björnsson &
@@ -177,8 +209,7 @@ impl Searcher {
             }
 
             // Step 10. PVS over the ordered moves.
-            let (best, best_move) =
-                self.search_moves(board, &mut picker, n.alpha, n.beta, n.depth, move_depth, n.ply, n.node, n.verify);
+            let (best, best_move) = self.search_moves(board, &mut picker, &n, move_depth);
             if self.stopped {
                 return DRAW;
             }
@@ -370,22 +401,26 @@ impl Searcher {
     /// The move loop of step 10: the first move with the full window, the
     /// rest with a null window and a full-window, full-depth re-search when
     /// they land inside the window. `move_depth` is the (possibly
-    /// FHR-reduced) depth for children, `depth` the nominal one.
-    #[allow(clippy::too_many_arguments)]
+    /// FHR-reduced) depth for children, `n.depth` the nominal one. Steps
+    /// 10a-10d, the modern search's, are off in the papers' presets.
     fn search_moves(
         &mut self,
         board: &Board,
         picker: &mut MovePicker,
-        mut alpha: Score,
-        beta: Score,
-        depth: i32,
+        n: &OpenNode,
         move_depth: i32,
-        ply: usize,
-        node: NodeType,
-        verify: bool,
     ) -> (Score, Option<Move>) {
+        let (mut alpha, beta, depth, ply, node, verify) = (n.alpha, n.beta, n.depth, n.ply, n.node, n.verify);
         let pos = board.position();
         let us = pos.turn();
+        let pv_node = beta - alpha > 1;
+        let modern = self.config.modern.clone();
+        // Steps 10a-10c leave out quiet moves of non-PV nodes out of check.
+        let may_prune_quiets = !pv_node && !n.in_check && (modern.lmp || modern.futility || modern.see_quiets);
+        let futile = modern.futility
+            && depth <= modern.futility_depth
+            && alpha.abs() < MATE_BOUND
+            && n.evaluation.is_some_and(|e| e.score + modern.futility_margin * depth <= alpha);
         let track_alternatives = self.config.variable_bound.enabled && beta - alpha == 1;
         let mut alternatives_left = if track_alternatives {
             picker.remaining().iter().filter(|m| self.potentially_good(us, **m)).count() as i32
@@ -398,6 +433,7 @@ impl Searcher {
         // and a heap list cost an allocation at every node that tried a
         // quiet move.
         let mut quiets_tried = MoveList::new();
+        let mut quiets_seen = 0;
         for (index, m) in picker.by_ref().enumerate() {
             // Variable bound bookkeeping (Fig. 5 text): alternatives with
             // positive history still unexplored at this level, not recorded
@@ -408,16 +444,67 @@ impl Searcher {
                 }
                 self.stack[ply].unexplored_alternatives = if index == 0 { 0 } else { alternatives_left };
             }
+            let quiet = !is_tactical(m);
+            if quiet {
+                quiets_seen += 1;
+            }
             let child = board.play(m);
+            let gives_check = child.position().is_check();
+            // Steps 10a-10c: only once a move has kept the side to move
+            // from being mated, so that no mate is proven by a left-out defence.
+            if may_prune_quiets && quiet && !gives_check && index > 0 && best > -MATE_BOUND {
+                // Step 10a. Late-move pruning (CPW "Futility Pruning",
+                // move-count based): past the 3 + depth² first quiet moves.
+                if modern.lmp && depth <= modern.lmp_depth && quiets_seen > 3 + depth * depth {
+                    self.counters.lmp_prunes += 1;
+                    continue;
+                }
+                // Step 10b. Futility pruning (Heinz, "Extended Futility
+                // Pruning"): the static value plus a margin per ply cannot reach α.
+                if futile {
+                    self.counters.futility_prunes += 1;
+                    continue;
+                }
+                // Step 10c. SEE pruning of quiet moves (CPW "Static Exchange
+                // Evaluation"): the move loses more than a margin per ply.
+                if modern.see_quiets && depth <= modern.see_depth && see(pos, m) < -modern.see_margin * depth {
+                    self.counters.see_prunes += 1;
+                    continue;
+                }
+            }
             self.prefetch(&child, move_depth - 1);
             self.enter_child(ply, board.key(), false);
             let score = if index == 0 {
                 let child_type = if node == NodeType::Pv { NodeType::Pv } else { node.child() };
                 -self.alphabeta(&child, -beta, -alpha, move_depth - 1, ply + 1, child_type, verify)
             } else {
-                let mut score =
-                    -self.alphabeta(&child, -alpha - 1, -alpha, move_depth - 1, ply + 1, node.child(), verify);
-                if score > alpha && score < beta {
+                // Step 10d. Late-move reductions (CPW "Late Move
+                // Reductions"; Ethereal's logarithmic table): a late quiet
+                // move is searched less deep first, and again at its full
+                // depth when it beats α.
+                let reduction = if modern.lmr && quiet && !n.in_check && move_depth >= 3 && index >= 2 {
+                    self.lmr_reduction(ply, us, m, move_depth, index, pv_node, gives_check)
+                } else {
+                    0
+                };
+                let mut score = -self.alphabeta(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    move_depth - 1 - reduction,
+                    ply + 1,
+                    node.child(),
+                    verify,
+                );
+                if reduction > 0 {
+                    self.counters.lmr_reductions += 1;
+                    if score > alpha && !self.stopped {
+                        self.counters.lmr_researches += 1;
+                        score =
+                            -self.alphabeta(&child, -alpha - 1, -alpha, move_depth - 1, ply + 1, node.child(), verify);
+                    }
+                }
+                if score > alpha && score < beta && !self.stopped {
                     // Re-search without the reduction (FHR item 6: an
                     // improvement counts only once the re-search confirms it).
                     score = -self.alphabeta(&child, -beta, -alpha, depth - 1, ply + 1, NodeType::Pv, verify);
@@ -443,12 +530,33 @@ impl Searcher {
                     alpha = score;
                 }
             }
-            if !is_tactical(m) {
+            if quiet {
                 quiets_tried.push(m);
             }
         }
         self.stack[ply].unexplored_alternatives = 0;
         (best, best_move)
+    }
+
+    /// Step 10d's reduction of quiet move `m`, the `index`th of its node:
+    /// the table's, one ply less for a killer, a check, a good history and
+    /// at PV nodes, and never into quiescence.
+    #[allow(clippy::too_many_arguments)]
+    fn lmr_reduction(
+        &self,
+        ply: usize,
+        us: shakmaty::Color,
+        m: Move,
+        depth: i32,
+        index: usize,
+        pv_node: bool,
+        gives_check: bool,
+    ) -> i32 {
+        let mut r = self.lmr_table.get(depth, index + 1);
+        let killer = self.stack[ply].killers.contains(&Some(m));
+        let good_history = self.history.get(us, m) > HISTORY_MAX / 2;
+        r -= i32::from(killer) + i32::from(gives_check) + i32::from(good_history) + i32::from(pv_node);
+        r.clamp(0, depth - 2)
     }
 
     /// Pushes the current key on the path and initialises the child's frame.

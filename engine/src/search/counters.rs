@@ -40,6 +40,22 @@ pub struct Counters {
     pub vnb_lowered_cutoffs: u64,
     /// Variable bound: the largest t used.
     pub vnb_max_t: i32,
+    /// Late-move reductions made.
+    pub lmr_reductions: u64,
+    /// Reduced searches that beat α and were searched again at full depth.
+    pub lmr_researches: u64,
+    /// Quiet moves left out by late-move pruning.
+    pub lmp_prunes: u64,
+    /// Quiet moves left out by futility pruning.
+    pub futility_prunes: u64,
+    /// Quiet moves left out by SEE pruning.
+    pub see_prunes: u64,
+    /// Nodes cut off by reverse futility pruning.
+    pub rfp_cutoffs: u64,
+    /// Nodes decided by razoring's quiescence search.
+    pub razor_cutoffs: u64,
+    /// Root searches whose aspiration window failed and was widened.
+    pub aspiration_fails: u64,
 }
 
 impl fmt::Display for Counters {
@@ -49,7 +65,8 @@ impl fmt::Display for Counters {
             f,
             "nodes {} qnodes {} null_tries {} null_cutoffs {} verifications {} zugzwangs {} fhr_reductions {} \
              fhr_frontier {} mc_tries {} mc_prunes {} ({:.1}% of tries) mc_nodes {} ({:.1}% of nodes) vnb_lowered {} \
-             vnb_lowered_cutoffs {} ({:.1}% of null cutoffs)",
+             vnb_lowered_cutoffs {} ({:.1}% of null cutoffs) lmr {} lmr_researches {} lmp {} futility {} see {} \
+             rfp {} razor {} aspiration_fails {}",
             self.nodes,
             self.qnodes,
             self.null_tries,
@@ -66,6 +83,14 @@ impl fmt::Display for Counters {
             self.vnb_lowered,
             self.vnb_lowered_cutoffs,
             percent(self.vnb_lowered_cutoffs, self.null_cutoffs),
+            self.lmr_reductions,
+            self.lmr_researches,
+            self.lmp_prunes,
+            self.futility_prunes,
+            self.see_prunes,
+            self.rfp_cutoffs,
+            self.razor_cutoffs,
+            self.aspiration_fails,
         )
     }
 }
@@ -89,5 +114,13 @@ impl Counters {
         self.vnb_lowered += other.vnb_lowered;
         self.vnb_lowered_cutoffs += other.vnb_lowered_cutoffs;
         self.vnb_max_t = self.vnb_max_t.max(other.vnb_max_t);
+        self.lmr_reductions += other.lmr_reductions;
+        self.lmr_researches += other.lmr_researches;
+        self.lmp_prunes += other.lmp_prunes;
+        self.futility_prunes += other.futility_prunes;
+        self.see_prunes += other.see_prunes;
+        self.rfp_cutoffs += other.rfp_cutoffs;
+        self.razor_cutoffs += other.razor_cutoffs;
+        self.aspiration_fails += other.aspiration_fails;
     }
 }

@@ -131,6 +131,35 @@ struct Frame {
     unexplored_alternatives: i32,
 }
 
+/// Step 10d's late-move reductions by depth and move number, in plies:
+/// `base + ln(depth)·ln(move)/divisor` (Ethereal's `search.c` form), built
+/// for the parameters it was last asked for.
+struct LmrTable {
+    params: (i32, i32),
+    plies: Vec<i32>,
+}
+
+impl LmrTable {
+    const SIDE: usize = 64;
+
+    fn for_params(base: i32, divisor: i32) -> Self {
+        let mut plies = vec![0; Self::SIDE * Self::SIDE];
+        for depth in 1..Self::SIDE {
+            for number in 1..Self::SIDE {
+                let r = f64::from(base) / 100.0
+                    + (depth as f64).ln() * (number as f64).ln() * 100.0 / f64::from(divisor.max(1));
+                plies[depth * Self::SIDE + number] = r as i32;
+            }
+        }
+        Self { params: (base, divisor), plies }
+    }
+
+    fn get(&self, depth: i32, number: usize) -> i32 {
+        let depth = (depth.max(0) as usize).min(Self::SIDE - 1);
+        self.plies[depth * Self::SIDE + number.min(Self::SIDE - 1)]
+    }
+}
+
 /// Stop conditions of the running search.
 struct Deadline {
     start: Instant,
@@ -163,11 +192,13 @@ pub struct Searcher {
     /// The best root move of the running iteration, confirmed by a full-window search.
     iteration_best: Option<(Move, Score)>,
     deadline: Deadline,
+    lmr_table: LmrTable,
 }
 
 impl Searcher {
     /// A searcher with a table of `hash_mb` MiB.
     pub fn new(hash_mb: usize, config: PruningConfig) -> Self {
+        let config_lmr = (config.modern.lmr_base, config.modern.lmr_divisor);
         Self {
             config,
             settings: Settings::default(),
@@ -190,6 +221,7 @@ impl Searcher {
                 hard_ms: u64::MAX,
                 nodes_per_ms: 0,
             },
+            lmr_table: LmrTable::for_params(config_lmr.0, config_lmr.1),
         }
     }
 
@@ -228,7 +260,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             self.iteration_best = None;
             self.seldepth = 0;
-            let score = self.alphabeta(root, -INFINITY, INFINITY, depth, 0, NodeType::Pv, true);
+            let score = self.root_search(depth, root, result.score);
             if self.stopped {
                 // A root move confirmed by a full-window search in the
                 // unfinished iteration is better informed than the last one.
@@ -264,8 +296,43 @@ impl Searcher {
         result
     }
 
+    /// One iteration at the root: with the full window, or (aspiration
+    /// windows; CPW "Aspiration Windows") in a window around the last
+    /// iteration's score, widened, doubling, on the side that fails until
+    /// the score lies inside.
+    fn root_search(&mut self, depth: i32, root: &Board, last: Score) -> Score {
+        let modern = &self.config.modern;
+        if !modern.aspiration || depth < modern.aspiration_depth || last.abs() >= crate::score::MATE_BOUND {
+            return self.alphabeta(root, -INFINITY, INFINITY, depth, 0, NodeType::Pv, true);
+        }
+        let mut delta = modern.aspiration_window.max(1);
+        let (mut alpha, mut beta) = ((last - delta).max(-INFINITY), (last + delta).min(INFINITY));
+        loop {
+            let score = self.alphabeta(root, alpha, beta, depth, 0, NodeType::Pv, true);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            self.counters.aspiration_fails += 1;
+            delta = delta.saturating_mul(2);
+            if delta > 1_000 {
+                (alpha, beta) = (-INFINITY, INFINITY);
+            }
+        }
+    }
+
     fn prepare(&mut self, game: &Game, limits: &Limits) {
         self.stopped = self.stop.load(Ordering::Relaxed);
+        let lmr = (self.config.modern.lmr_base, self.config.modern.lmr_divisor);
+        if self.lmr_table.params != lmr {
+            self.lmr_table = LmrTable::for_params(lmr.0, lmr.1);
+        }
         self.counters = Counters::default();
         // A credit-only table kept for a whole game would, move by move,
         // mark every quiet move that ever cut off as an alternative; one per

@@ -99,6 +99,123 @@ pub struct SearchConditions {
     pub no_history: bool,
 }
 
+/// The techniques strong engines added after the papers, each a switch with
+/// its parameters (the `modern` preset turns them on; the papers' presets
+/// keep them off, so their searches are unchanged). Each names where it is
+/// described; the values are this engine's, on its evaluation's scale.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Modern {
+    /// Late-move reductions (Chess Programming Wiki, "Late Move
+    /// Reductions"; the logarithmic table of Ethereal's `search.c`,
+    /// 0.75 + ln(depth)·ln(move number)/2.25): quiet moves after the first
+    /// few are searched `LMRTable` plies less, one ply less for killers,
+    /// moves that give check and moves with good history, and searched
+    /// again at full depth when they beat α.
+    pub lmr: bool,
+    /// The table's constant term, hundredths of a ply (75).
+    pub lmr_base: i32,
+    /// The table's divisor, hundredths (225).
+    pub lmr_divisor: i32,
+    /// Late-move pruning (CPW, "Futility Pruning", move-count based
+    /// pruning): at a non-PV node of depth ≤ `lmp_depth`, quiet moves past
+    /// the 3 + depth² first are not searched.
+    pub lmp: bool,
+    /// The deepest node late-move pruning applies to (8).
+    pub lmp_depth: i32,
+    /// Futility pruning (Heinz 1998, "Extended Futility Pruning"; CPW,
+    /// "Futility Pruning"): at a non-PV node of depth ≤ `futility_depth`
+    /// whose static value + margin·depth cannot reach α, quiet moves that
+    /// give no check are not searched.
+    pub futility: bool,
+    /// Centipawns per ply of depth (100).
+    pub futility_margin: i32,
+    /// The deepest node futility pruning applies to (6).
+    pub futility_depth: i32,
+    /// Reverse futility pruning, or static null move (CPW, "Reverse
+    /// Futility Pruning"): a non-PV node of depth ≤ `rfp_depth` whose
+    /// static value − margin·depth is at or above β returns the static value.
+    pub rfp: bool,
+    /// Centipawns per ply of depth (80).
+    pub rfp_margin: i32,
+    /// The deepest node reverse futility pruning applies to (7).
+    pub rfp_depth: i32,
+    /// Razoring (Birmingham & Kent 1977, as CPW's "Razoring" describes its
+    /// modern form): a non-PV node of depth ≤ `razor_depth` whose static
+    /// value + margin·depth is below α is decided by a quiescence search
+    /// when that search confirms it fails low.
+    pub razoring: bool,
+    /// Centipawns per ply of depth (250).
+    pub razor_margin: i32,
+    /// The deepest node razoring applies to (2).
+    pub razor_depth: i32,
+    /// Aspiration windows (CPW, "Aspiration Windows"): from depth
+    /// `aspiration_depth` on, the root is searched in a window of
+    /// ± `aspiration_window` around the last iteration's score, widened
+    /// (doubled) on the side that fails.
+    pub aspiration: bool,
+    /// The first window's half width, centipawns (20).
+    pub aspiration_window: i32,
+    /// The first iteration that uses a window (5).
+    pub aspiration_depth: i32,
+    /// SEE pruning of quiet moves (CPW, "Static Exchange Evaluation",
+    /// pruning; Ethereal's `SEEQuietMargin`): at a non-PV node of depth ≤
+    /// `see_depth`, a quiet move whose static exchange loses more than
+    /// margin·depth centipawns is not searched.
+    pub see_quiets: bool,
+    /// Centipawns per ply of depth (60).
+    pub see_margin: i32,
+    /// The deepest node SEE pruning applies to (8).
+    pub see_depth: i32,
+}
+
+impl Default for Modern {
+    fn default() -> Self {
+        Self {
+            lmr: false,
+            lmr_base: 75,
+            lmr_divisor: 225,
+            lmp: false,
+            lmp_depth: 8,
+            futility: false,
+            futility_margin: 100,
+            futility_depth: 6,
+            rfp: false,
+            rfp_margin: 80,
+            rfp_depth: 7,
+            razoring: false,
+            razor_margin: 250,
+            razor_depth: 2,
+            aspiration: false,
+            aspiration_window: 20,
+            aspiration_depth: 5,
+            see_quiets: false,
+            see_margin: 60,
+            see_depth: 8,
+        }
+    }
+}
+
+impl Modern {
+    /// Every technique on, with its default parameters.
+    fn all_on() -> Self {
+        Self {
+            lmr: true,
+            lmp: true,
+            futility: true,
+            rfp: true,
+            razoring: true,
+            aspiration: true,
+            see_quiets: true,
+            ..Self::default()
+        }
+    }
+
+    /// Whether a technique that reads the static evaluation is on.
+    pub fn needs_evaluation(&self) -> bool {
+        self.futility || self.rfp || self.razoring
+    }
+}
+
 /// A UCI value a pruning parameter does not take.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadOptionValue {
@@ -132,10 +249,32 @@ pub struct PruningConfig {
     pub variable_bound: VariableBound,
     /// Where the search differs from the papers' (see [`SearchConditions`]).
     pub conditions: SearchConditions,
+    /// The techniques after the papers (see [`Modern`]).
+    pub modern: Modern,
 }
 
 /// The preset names, in the order the README lists them.
-pub const PRESETS: [&str; 9] = ["plain", "nmp1", "nmp2", "nmp3", "nmp-adaptive", "vnm", "fhr", "multicut", "vnb"];
+pub const PRESETS: [&str; 15] = [
+    "plain",
+    "nmp1",
+    "nmp2",
+    "nmp3",
+    "nmp-adaptive",
+    "vnm",
+    "fhr",
+    "multicut",
+    "vnb",
+    "modern",
+    "modern+nonull",
+    "modern+fhr",
+    "modern+vnm",
+    "modern+multicut",
+    "modern+vnb",
+];
+
+/// The papers' presets: searches of the papers' era, whose bench signatures
+/// are pinned (the `modern` techniques stay off in them).
+pub const PAPER_PRESETS: [&str; 9] = ["plain", "nmp1", "nmp2", "nmp3", "nmp-adaptive", "vnm", "fhr", "multicut", "vnb"];
 
 /// A preset name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,6 +327,7 @@ impl Default for PruningConfig {
             },
             variable_bound: VariableBound { enabled: false, t_some: 10, t_many: 20, many: 15, credit_history: true },
             conditions: SearchConditions::default(),
+            modern: Modern::default(),
         }
     }
 }
@@ -228,9 +368,21 @@ impl PruningConfig {
             }
             "vnm" => {
                 null_with(self, 3);
+                self.null_move.adaptive = false;
                 self.null_move.verify = true;
             }
             "fhr" => self.fhr.enabled = true,
+            // Today's search: every technique of `Modern` on, over adaptive
+            // null move (R = 3 above depth 6, else 2), as strong engines
+            // combine them.
+            "modern" => {
+                self.modern = Modern::all_on();
+                null_with(self, 2);
+                self.null_move.adaptive = true;
+            }
+            // No null move: the baseline a null-move feature replaces
+            // (`modern+nonull`).
+            "nonull" => self.null_move.enabled = false,
             // The Turk ran multi-cut on top of null move with R = 2.
             "multicut" => {
                 if !self.null_move.enabled {
@@ -400,6 +552,111 @@ impl PruningConfig {
             get: |c| (!c.conditions.no_history).into(),
             set: |c, v| c.conditions.no_history = !flag(v),
         },
+        OptionSpec { name: "LMR", range: None, get: |c| c.modern.lmr.into(), set: |c, v| c.modern.lmr = flag(v) },
+        OptionSpec {
+            name: "LMRBase",
+            range: Some((0, 300)),
+            get: |c| c.modern.lmr_base,
+            set: |c, v| c.modern.lmr_base = v,
+        },
+        OptionSpec {
+            name: "LMRDivisor",
+            range: Some((50, 1000)),
+            get: |c| c.modern.lmr_divisor,
+            set: |c, v| c.modern.lmr_divisor = v,
+        },
+        OptionSpec { name: "LMP", range: None, get: |c| c.modern.lmp.into(), set: |c, v| c.modern.lmp = flag(v) },
+        OptionSpec {
+            name: "LMPDepth",
+            range: Some((1, 16)),
+            get: |c| c.modern.lmp_depth,
+            set: |c, v| c.modern.lmp_depth = v,
+        },
+        OptionSpec {
+            name: "Futility",
+            range: None,
+            get: |c| c.modern.futility.into(),
+            set: |c, v| c.modern.futility = flag(v),
+        },
+        OptionSpec {
+            name: "FutilityMargin",
+            range: Some((0, 1000)),
+            get: |c| c.modern.futility_margin,
+            set: |c, v| c.modern.futility_margin = v,
+        },
+        OptionSpec {
+            name: "FutilityDepth",
+            range: Some((1, 16)),
+            get: |c| c.modern.futility_depth,
+            set: |c, v| c.modern.futility_depth = v,
+        },
+        OptionSpec { name: "RFP", range: None, get: |c| c.modern.rfp.into(), set: |c, v| c.modern.rfp = flag(v) },
+        OptionSpec {
+            name: "RFPMargin",
+            range: Some((0, 1000)),
+            get: |c| c.modern.rfp_margin,
+            set: |c, v| c.modern.rfp_margin = v,
+        },
+        OptionSpec {
+            name: "RFPDepth",
+            range: Some((1, 16)),
+            get: |c| c.modern.rfp_depth,
+            set: |c, v| c.modern.rfp_depth = v,
+        },
+        OptionSpec {
+            name: "Razoring",
+            range: None,
+            get: |c| c.modern.razoring.into(),
+            set: |c, v| c.modern.razoring = flag(v),
+        },
+        OptionSpec {
+            name: "RazorMargin",
+            range: Some((0, 2000)),
+            get: |c| c.modern.razor_margin,
+            set: |c, v| c.modern.razor_margin = v,
+        },
+        OptionSpec {
+            name: "RazorDepth",
+            range: Some((1, 8)),
+            get: |c| c.modern.razor_depth,
+            set: |c, v| c.modern.razor_depth = v,
+        },
+        OptionSpec {
+            name: "Aspiration",
+            range: None,
+            get: |c| c.modern.aspiration.into(),
+            set: |c, v| c.modern.aspiration = flag(v),
+        },
+        OptionSpec {
+            name: "AspirationWindow",
+            range: Some((1, 500)),
+            get: |c| c.modern.aspiration_window,
+            set: |c, v| c.modern.aspiration_window = v,
+        },
+        OptionSpec {
+            name: "AspirationDepth",
+            range: Some((1, 30)),
+            get: |c| c.modern.aspiration_depth,
+            set: |c, v| c.modern.aspiration_depth = v,
+        },
+        OptionSpec {
+            name: "SEEQuiets",
+            range: None,
+            get: |c| c.modern.see_quiets.into(),
+            set: |c, v| c.modern.see_quiets = flag(v),
+        },
+        OptionSpec {
+            name: "SEEQuietMargin",
+            range: Some((0, 1000)),
+            get: |c| c.modern.see_margin,
+            set: |c, v| c.modern.see_margin = v,
+        },
+        OptionSpec {
+            name: "SEEQuietDepth",
+            range: Some((1, 16)),
+            get: |c| c.modern.see_depth,
+            set: |c, v| c.modern.see_depth = v,
+        },
     ];
 
     /// Sets the pruning parameter called `name` (any case) from its UCI
@@ -462,6 +719,23 @@ impl PruningConfig {
                 if v.credit_history { "" } else { " on the ordering history" }
             ));
         }
+        let md = &self.modern;
+        let modern: Vec<&str> = [
+            (md.lmr, "LMR"),
+            (md.lmp, "LMP"),
+            (md.futility, "futility"),
+            (md.rfp, "reverse futility"),
+            (md.razoring, "razoring"),
+            (md.aspiration, "aspiration windows"),
+            (md.see_quiets, "SEE pruning of quiets"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect();
+        if !modern.is_empty() {
+            parts.push(format!("modern: {}", modern.join(", ")));
+        }
         let c = &self.conditions;
         let mut text = if parts.is_empty() { "no forward pruning".to_string() } else { parts.join(", ") };
         if c.null_at_pv || c.check_extension_leaf_only || c.quiescence_recaptures {
@@ -509,6 +783,14 @@ mod tests {
         for name in PRESETS {
             assert!(PruningConfig::preset(name).is_ok(), "{name}");
         }
+        for name in PAPER_PRESETS {
+            assert_eq!(PruningConfig::preset(name).unwrap().modern, Modern::default(), "{name}");
+        }
+        let modern = PruningConfig::preset("modern").unwrap();
+        assert!(modern.modern.lmr && modern.null_move.enabled && modern.null_move.adaptive);
+        assert!(!PruningConfig::preset("modern+nonull").unwrap().null_move.enabled);
+        let vnm = PruningConfig::preset("modern+vnm").unwrap();
+        assert!(vnm.null_move.verify && !vnm.null_move.adaptive && vnm.null_move.reduction == 3 && vnm.modern.lmr);
     }
 
     #[test]

@@ -99,7 +99,7 @@ pub struct Brief<'a> {
     /// The report.
     pub report: &'a Report,
     /// Games by termination ([`model::Termination::as_str`], count), most first.
-    pub terminations: &'a [(String, i64)],
+    pub terminations: &'a [(model::Termination, i64)],
 }
 
 impl Layout for Brief<'_> {
@@ -116,7 +116,7 @@ impl Layout for Brief<'_> {
             blocks.extend(statistics_blocks(pairing));
         }
         if !self.terminations.is_empty() {
-            let text: Vec<String> = self.terminations.iter().map(|(name, n)| format!("{name} {n}")).collect();
+            let text: Vec<String> = self.terminations.iter().map(|(t, n)| format!("{} {n}", t.as_str())).collect();
             blocks.push(Block::Lines(false, vec![format!("terminations: {}", text.join(", "))]));
         }
         let overheads: Vec<String> = report

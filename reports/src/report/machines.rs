@@ -213,7 +213,7 @@ impl MachineSection {
                         format!("pair {} game {}", l.lost.pair_index + 1, l.lost.game_in_pair + 1),
                         l.machine.clone(),
                         l.lost.engine.clone(),
-                        l.lost.termination.clone(),
+                        l.lost.termination.as_str().to_string(),
                         ms(l.lost.latency_ms),
                         l.lost.detail.clone(),
                     ]

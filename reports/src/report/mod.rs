@@ -610,6 +610,7 @@ fn engine(
     for (_, latencies) in machines.iter().flat_map(|m| &m.overheads).filter(|(engine, _)| engine == name) {
         overheads.merge(latencies);
     }
+    // By the ending's place in `Termination::ALL`: the report's order.
     let mut by_termination: BTreeMap<usize, [u64; 3]> = BTreeMap::new();
     let (mut played, mut points) = (0u64, 0.0f64);
     for game in games.iter().filter(|g| g.white == name || g.black == name) {
@@ -623,7 +624,7 @@ fn engine(
         } else {
             1
         };
-        let kind = TERMINATIONS.iter().position(|t| *t == game.termination).unwrap_or(0);
+        let kind = game.termination as usize;
         by_termination.entry(kind).or_default()[slot] += game.games;
     }
     let total = totals.iter().find(|t| t.engine == name).cloned().unwrap_or_default();
