@@ -15,7 +15,9 @@
 //! spread or when too few), `draw_ratio`, `elo_text`: the Elo as the views
 //! print it), `sprt` (`elo0`, `elo1`, `alpha`, `beta`, `model`, `llr`,
 //! `lower`, `upper`, `verdict`: `"H1"`, `"H0"`, `"continue"`,
-//! `"inconclusive"`), and `verdict` (text).
+//! `"inconclusive"`), `sequential` (once the SPRT stopped by its own rule:
+//! `elo`, `elo_ci95`, `nelo`, `nelo_ci95`, `los`, `method`: the estimate
+//! corrected for the stop; null otherwise), and `verdict` (text).
 
 use std::cmp::Ordering;
 
@@ -23,6 +25,7 @@ use serde::Serialize;
 
 use crate::stats::Counts;
 use crate::stats::answer::{Answer, Basis, MIN_DECISIVE, MIN_SAMPLES};
+use crate::stats::sequential::Sequential;
 use crate::stats::sprt::{Model, Test, Verdict};
 use crate::stats::{interval, p_equals, p_value, signed};
 
@@ -145,6 +148,12 @@ pub struct Statistics {
     pub estimate: Option<Estimate>,
     /// SPRT state.
     pub sprt: Option<SprtState>,
+    /// Once the SPRT has stopped by its own rule (a bound crossed, or its
+    /// game limit): the estimate corrected for the stop, the headline of
+    /// every view ([`crate::stats::sequential`]); `estimate` is then the
+    /// fixed-sample one, which after an early stop overstates the distance
+    /// from the bound the test did not reach.
+    pub sequential: Option<Sequential>,
     /// One line saying what the numbers mean.
     pub verdict: String,
 }
@@ -181,6 +190,10 @@ impl Statistics {
             let verdict = sprt_final.or_else(|| test.decide(llr));
             SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict }
         });
+        let sequential = sprt
+            .as_ref()
+            .filter(|state| state.verdict.is_some())
+            .and_then(|state| counts.as_ref().and_then(|c| crate::stats::sequential::estimate(&state.test, c)));
         let mut statistics = Statistics {
             version: JSON_VERSION,
             games,
@@ -191,6 +204,7 @@ impl Statistics {
             pentanomial,
             estimate: answer.as_ref().map(Estimate::of),
             sprt,
+            sequential,
             verdict: String::new(),
         };
         statistics.verdict = statistics.verdict_line("A", "B");
@@ -260,8 +274,11 @@ impl Statistics {
                 p_equals(p),
                 needed - self.games
             ),
+            // Enough games for ±|Elo| at these proportions, yet the interval
+            // holds zero: the question is still open (the estimate sits on
+            // the line), so the advice is to play on, never to stop.
             Some(_) => format!(
-                "not significant ({}): the 95 % interval {} is already narrower than ±{target:.0} Elo",
+                "not significant ({}): the 95 % interval {} still holds 0 Elo: play more games to decide",
                 p_equals(p),
                 interval(low, high)
             ),
@@ -278,8 +295,15 @@ impl Statistics {
             }
             _ => format!("{a} vs {b}: {games}, score {}\n", percent(self.score)),
         };
+        if let Some(q) = &self.sequential {
+            out += &sequential_lines(q, self.sprt.as_ref().map(|s| s.test.model()));
+        }
         if let Some(e) = &self.estimate {
-            let unit = if e.model == Basis::Pairs { "(pairs)" } else { "(games)" };
+            let unit = match (e.model, self.sequential.is_some()) {
+                (_, true) => "(fixed)",
+                (Basis::Pairs, false) => "(pairs)",
+                (Basis::Games, false) => "(games)",
+            };
             out += &elo_line(&format!("Elo {unit}"), e);
             out += &nelo_line(&format!("nElo {unit}"), e);
             out += &self.los_line(e);
@@ -316,7 +340,7 @@ impl Statistics {
             (Basis::Games, _) => format!("draw ratio {}", percent(e.draw_ratio)),
         };
         match (e.los, e.p_value) {
-            (Some(los), Some(p)) => format!("LOS {}   p {}   {draws}\n", percent(los), p_value(p)),
+            (Some(los), Some(p)) => format!("LOS {}   p {}   {draws}\n", crate::stats::los_text(los), p_value(p)),
             _ => format!("LOS -   p -   {draws}\n"),
         }
     }
@@ -357,6 +381,23 @@ fn elo_line(label: &str, e: &Estimate) -> String {
             )
         }
     }
+}
+
+/// The headline of a stopped SPRT: the Elo corrected for the stop, and the
+/// nElo too where the test was stated in it.
+fn sequential_lines(q: &Sequential, model: Option<Model>) -> String {
+    let [low, high] = q.elo_ci95;
+    let mut out = format!(
+        "{:<16}{:>7}  {}  corrected for the SPRT's stop (median-unbiased); the fixed-sample figures below are not\n",
+        "Elo (SPRT)",
+        signed(q.elo),
+        interval(low, high)
+    );
+    if model == Some(Model::Normalized) {
+        let [low, high] = q.nelo_ci95;
+        out += &format!("{:<16}{:>7}  {}\n", "nElo (SPRT)", signed(q.nelo), interval(low, high));
+    }
+    out
 }
 
 /// The normalized Elo of estimate `e` as a line labelled `label`, or
@@ -426,7 +467,7 @@ mod tests {
         assert!(some.verdict.contains("more games to resolve ±2 Elo"), "{}", some.verdict);
         // Even, and an interval narrower than the ±2 Elo a count would aim at: no count.
         let even = Statistics::new(None, Some([1000, 6000, 15000, 6100, 1000]), None, None);
-        assert!(even.verdict.contains("is already narrower than ±2 Elo"), "{}", even.verdict);
+        assert!(even.verdict.contains("still holds 0 Elo: play more games"), "{}", even.verdict);
     }
 
     /// The README's main command once printed an interval clear of zero

@@ -311,6 +311,18 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
             .decide(llr)
             .or(run.verdict.filter(|v| *v == model::Verdict::Inconclusive))
             .map(|v| v.as_str().to_string());
+        // A stopped test's headline is its estimate corrected for the stop.
+        if row.verdict.is_some()
+            && let Some(q) = reports::stats::sequential::estimate(&test, &Counts::pairs(&tally))
+        {
+            let [low, high] = q.elo_ci95;
+            row.elo = Some((q.elo, (high - low) / 2.0));
+            row.elo_text = Some(format!(
+                "{} {} (SPRT-corrected)",
+                reports::stats::signed(q.elo),
+                reports::stats::interval(low, high)
+            ));
+        }
     } else if run.status == RunStatus::Finished
         && matches!(games.kind, GamesKind::Elo | GamesKind::Match | GamesKind::Import(_))
     {

@@ -90,6 +90,11 @@ pub struct Inference {
     pub p_value: f64,
     /// Likelihood of superiority: Φ of the signed root of Λ(½).
     pub los: f64,
+    /// The 95 % interval of the t-value (μ − ½)/σ per sample, by the
+    /// profile likelihood of the t-value (the spread estimated with the
+    /// mean, as fishtest's `MLE_t_value`): {t : Λₜ(t) ≤ χ²₁(0.95)}. `None`
+    /// without a spread.
+    pub t_ci95: Option<(f64, f64)>,
 }
 
 impl Inference {
@@ -244,14 +249,16 @@ impl Answer {
         }
     }
 
-    /// The normalized Elo and its interval (the score interval in units of
-    /// the sample's spread); `None` where every sample went alike (no
-    /// spread to measure by) or too few to decide.
+    /// The normalized Elo and its interval (the t-value's profile
+    /// likelihood interval in nElo: the spread is estimated with the mean,
+    /// so the interval widens where the spread is uncertain); `None` where
+    /// every sample went alike (no spread to measure by) or too few to decide.
     pub fn nelo(&self) -> Option<(f64, (f64, f64))> {
         let inference = self.inference.as_ref()?;
+        let (low, high) = inference.t_ci95?;
         (self.sigma > 1e-12).then(|| {
-            let of = |s: f64| nelo_of(s, self.sigma, self.basis);
-            (of(self.score), (of(inference.score_ci95.0), of(inference.score_ci95.1)))
+            let per = nelo_of(0.5 + self.sigma, self.sigma, self.basis);
+            (nelo_of(self.score, self.sigma, self.basis), (low * per, high * per))
         })
     }
 
@@ -368,7 +375,56 @@ fn infer(counts: &Counts, score: f64) -> Inference {
         (true, false) => los.min(0.024_999_999_999),
         (false, _) => los.clamp(0.025, 0.975),
     };
-    Inference { score_ci95: (low, high), elo_ci95: (elo_end(low), elo_end(high)), p_value, los }
+    let t_ci95 = t_interval(&scores, &weights, score);
+    Inference { score_ci95: (low, high), elo_ci95: (elo_end(low), elo_end(high)), p_value, los, t_ci95 }
+}
+
+/// Λₜ(t): twice the log of the ratio between the likelihood of the
+/// observed distribution and that of the most likely one whose t-value
+/// (μ − ½)/σ is `t`; infinite where no distribution on these scores has it.
+fn t_profile_llr(scores: &[f64], weights: &[f64], t: f64) -> f64 {
+    let total: f64 = weights.iter().sum();
+    let pdf: Vec<(f64, f64)> = scores.iter().zip(weights).map(|(a, w)| (*a, w / total)).collect();
+    let Some(mle) = super::sprt::mle_t_value_from(&pdf, 0.5, t, pdf.clone(), 500) else { return f64::INFINITY };
+    // The fixed point reached: its t-value is `t` (else no distribution
+    // was found, and `t` is taken as outside).
+    let (mu, variance) = super::distribution::mean_variance(&mle);
+    if ((mu - 0.5) / variance.sqrt() - t).abs() > 1e-6 {
+        return f64::INFINITY;
+    }
+    let llr: f64 = weights.iter().zip(&pdf).zip(&mle).map(|((w, (_, p)), (_, q))| w * (p / q).ln()).sum();
+    if llr.is_finite() { (2.0 * llr).max(0.0) } else { f64::INFINITY }
+}
+
+/// The 95 % interval of the t-value: from the estimate outwards, doubling
+/// steps until Λₜ passes the threshold, then halving the gap.
+fn t_interval(scores: &[f64], weights: &[f64], score: f64) -> Option<(f64, f64)> {
+    let total: f64 = weights.iter().sum();
+    let variance: f64 = scores.iter().zip(weights).map(|(a, w)| w * (a - score).powi(2)).sum::<f64>() / total;
+    if variance <= 1e-12 {
+        return None;
+    }
+    let estimate = (score - 0.5) / variance.sqrt();
+    let end = |direction: f64| {
+        let mut step = 0.01;
+        while t_profile_llr(scores, weights, estimate + direction * step) <= CRITICAL {
+            step *= 2.0;
+            if step > 100.0 {
+                return estimate + direction * step;
+            }
+        }
+        let (mut inside, mut outside) = (0.0, step);
+        for _ in 0..60 {
+            let mid = (inside + outside) / 2.0;
+            if t_profile_llr(scores, weights, estimate + direction * mid) <= CRITICAL {
+                inside = mid;
+            } else {
+                outside = mid;
+            }
+        }
+        estimate + direction * inside
+    };
+    Some((end(-1.0), end(1.0)))
 }
 
 /// Normalized Elo of a score: its distance from ½ in units of the sample's

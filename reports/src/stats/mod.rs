@@ -11,6 +11,7 @@ pub mod elo;
 pub mod machines;
 pub mod ratings;
 pub mod scaling;
+pub mod sequential;
 pub mod sprt;
 
 pub use distribution::Counts;
@@ -27,6 +28,30 @@ pub fn p_value(p: f64) -> String {
         format!("{p:.4}")
     } else {
         format!("{p:.3}")
+    }
+}
+
+/// A likelihood of superiority as the reports print it: one decimal, and
+/// where one decimal would print 97.5 % or 2.5 % (the threshold the
+/// verdict beside it uses), two, or `> 97.5 %` / `≤ 97.5 %` (`< 2.5 %` /
+/// `≥ 2.5 %`) when two would still sit on the line, so that the side the
+/// verdict took shows, as [`p_value`] does for p.
+pub fn los_text(los: f64) -> String {
+    let x = 100.0 * los;
+    let shown = format!("{x:.1}");
+    if shown != "97.5" && shown != "2.5" {
+        return format!("{shown} %");
+    }
+    let two = format!("{x:.2}");
+    let line = if shown == "97.5" { 97.5 } else { 2.5 };
+    if two != format!("{line:.2}") {
+        return format!("{two} %");
+    }
+    match (line == 97.5, x > line, x < line) {
+        (true, true, _) => "> 97.5 %".to_string(),
+        (true, false, _) => "≤ 97.5 %".to_string(),
+        (false, _, true) => "< 2.5 %".to_string(),
+        (false, _, false) => "≥ 2.5 %".to_string(),
     }
 }
 
@@ -81,6 +106,18 @@ mod tests {
         assert_eq!(p_equals(0.050_21), "p = 0.0502");
         assert_eq!(p_equals(0.0505), "p = 0.051");
         assert_eq!(p_equals(0.0494), "p = 0.049");
+    }
+
+    #[test]
+    fn the_los_on_the_line_shows_its_side() {
+        assert_eq!(los_text(0.975_000_000_001), "> 97.5 %");
+        assert_eq!(los_text(0.975), "≤ 97.5 %");
+        assert_eq!(los_text(0.9749), "97.49 %");
+        assert_eq!(los_text(0.9753), "97.53 %");
+        assert_eq!(los_text(0.024_999_999_999), "< 2.5 %");
+        assert_eq!(los_text(0.025), "≥ 2.5 %");
+        assert_eq!(los_text(0.5), "50.0 %");
+        assert_eq!(los_text(0.9999), "100.0 %");
     }
 
     #[test]

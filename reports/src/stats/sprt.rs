@@ -40,8 +40,15 @@ fn mle_expected(pdf: &Pdf, s: f64) -> Option<Pdf> {
 /// given the empirical `pdf` (fishtest `MLE_t_value`).
 fn mle_t_value(pdf: &Pdf, reference: f64, t: f64) -> Option<Pdf> {
     let uniform = 1.0 / pdf.len() as f64;
-    let mut mle: Pdf = pdf.iter().map(|(a, _)| (*a, uniform)).collect();
-    for _ in 0..10 {
+    mle_t_value_from(pdf, reference, t, pdf.iter().map(|(a, _)| (*a, uniform)).collect(), 10)
+}
+
+/// [`mle_t_value`]'s fixed point from `start`, at most `rounds` steps (the
+/// GSPRT's LLR takes fishtest's 10 from the uniform distribution; the nElo
+/// interval starts from the sample and runs to convergence).
+pub(crate) fn mle_t_value_from(pdf: &Pdf, reference: f64, t: f64, start: Pdf, rounds: usize) -> Option<Pdf> {
+    let mut mle = start;
+    for _ in 0..rounds {
         let previous = mle.clone();
         let (mu, variance) = mean_variance(&mle);
         let sigma = variance.sqrt();
