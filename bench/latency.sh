@@ -20,7 +20,7 @@
 # Each finished time-loss block is recorded in bench/latency-blocks.tsv
 # (committed): a later run, on this machine or a fresh one, counts the
 # recorded blocks and plays only the others, so the series can be finished
-# over several sessions.
+# over several days or machines.
 #
 # c-chess-cli is built from its public source outside this repository:
 #   git clone https://github.com/lucasart/c-chess-cli && cd c-chess-cli && python3 make.py -c gcc

@@ -11,12 +11,12 @@
 # or a reboot) plays on where they stopped, the runs in turn, with a
 # worker of two game slots. Progress is the worker's line per unit.
 # The runs outlive a machine through their snapshot, a base
-# (bench/scaling/scaling.db.gz) and a step per sitting
+# (bench/scaling/scaling.db.gz) and a step per stretch of play
 # (bench/scaling/steps/, bench/scaling/snapshot.py): a call without the
 # database starts from the snapshot, and after the worker stops (Ctrl-C, or
-# all done) the script writes the sitting's step, the four curves and the
+# all done) the script writes the stretch's step, the four curves and the
 # standings in the docs (bench/scaling/standings.py), to be committed, so
-# the next session plays on from there.
+# that another machine plays on from there.
 #
 #
 # Issue #77: each paper's own comparison, with the faithful variable bound
@@ -162,8 +162,8 @@ main() {
     # In the background, the games take only what the machine leaves: nice 19,
     # and, when started by setsid (its own session, so its own scheduler
     # autogroup on Linux), the autogroup at 19 too. Nice alone acts only inside
-    # an autogroup: this session's two game slots would otherwise take a core
-    # from every other session's work, a build or a benchmark.
+    # an autogroup: the two game slots would otherwise take a core from every
+    # other terminal's work, a build or a benchmark.
     renice -n 19 $$ >/dev/null 2>&1 || true
     if [ "$(ps -o sid= -p $$ | tr -d ' ')" = "$$" ] && [ -w /proc/self/autogroup ]; then
         echo 19 > /proc/self/autogroup 2>/dev/null || true
@@ -206,7 +206,7 @@ main() {
     # more (a newer arena, run meanwhile, migrated it).
     "$arena" runs --db "$db" || true
     # Moves stored by older versions (JSON, an older packing) are packed anew
-    # first: the snapshot is committed every session, so every megabyte stays
+    # first: the snapshot is committed after every stretch of play, so every megabyte stays
     # in the repository's history.
     "$arena" compact --db "$db" || true
     python3 bench/scaling/snapshot.py write "$db"

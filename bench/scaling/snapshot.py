@@ -6,9 +6,9 @@
 
 The base, bench/scaling/scaling.db.gz, is a whole database. A step,
 bench/scaling/steps/NNNN.db.gz, is a small SQLite file with what one
-sitting changed: for each table that changed, a table of the same name
+stretch of play changed: for each table that changed, a table of the same name
 with the rows that are new or changed (their whole rows) and a table
-NAME__gone with the primary keys of the rows that went. A sitting of about
+NAME__gone with the primary keys of the rows that went. A stretch of about
 a thousand games is a step of one or two megabytes, where a whole snapshot
 is 60 MB: every version of a committed file stays in the repository's
 history, which a clone downloads.

@@ -13,7 +13,7 @@ crossed 0.05 both ways from look to look), `runs` and `run1` (scaling.md:
 games and trend per run, run 1 by budget), `left` (scaling.md: the games
 still to play and what they cost), `looks` (scaling.md: each run's trend
 at every snapshot committed so far, the looks a reader has had) and
-`sittings` (scaling.md: each stretch of play, its games and its pace).
+`stretches` (scaling.md: each stretch of play, its games and its pace).
 
 The looks are computed here from the database's pairs, with the games
 finished by each snapshot's commit: the pentanomial Elo per budget
@@ -52,16 +52,16 @@ GAMES_PER_BUDGET = 2000
 PACE = {4000: 0.08, 16000: 0.29, 64000: 1.15, 256000: 4.44, 1024000: 17.6}
 SLOTS = 2
 # A pause longer than this between one game's end and the next game's start
-# ends a sitting (the worker stopped between sessions, or for a rebuild); the
+# ends a stretch of play (the worker stopped, or for a rebuild); the
 # longest game, 1,024,000 nodes beside a build, took about two minutes.
-SITTING_GAP_MS = 10 * 60 * 1000
+STRETCH_GAP_MS = 10 * 60 * 1000
 # The docs' prose is wrapped at this width.
 WIDTH = 76
 
 # Which blocks each file holds.
 FILES = {
     "BENCHMARKS.md": ["features"],
-    "docs/src/scaling.md": ["runs", "run1", "left", "looks", "wavering", "sittings"],
+    "docs/src/scaling.md": ["runs", "run1", "left", "looks", "wavering", "stretches"],
 }
 # The README stays a front door: the docs test fails past this many lines
 # (arena/tests/it/docs.rs), and the blocks written here change its length.
@@ -152,7 +152,7 @@ class Looks:
 
 
 @dataclasses.dataclass
-class Sitting:
+class Stretch:
     """A stretch of play: its first start and last end (ms), its games, the
     seconds each game took by budget, and the engines' thinking ms and the
     plies by budget."""
@@ -170,15 +170,15 @@ class Sitting:
         self.think[budget] = (ms + think_ms, total + plies)
 
 
-def sittings(con):
-    """The sittings of the worker, oldest first: games in order of start, a
-    new sitting after a pause of more than SITTING_GAP_MS."""
+def stretches(con):
+    """The stretches of play of the worker, oldest first: games in order of start, a
+    new stretch after a pause of more than STRETCH_GAP_MS."""
     found = []
     for started, finished, white, plies, think in con.execute(
         "SELECT started_ms, finished_ms, white, plies, white_time_ms + black_time_ms FROM games ORDER BY started_ms"
     ):
-        if not found or started - found[-1].end > SITTING_GAP_MS:
-            found.append(Sitting(started, finished))
+        if not found or started - found[-1].end > STRETCH_GAP_MS:
+            found.append(Stretch(started, finished))
         found[-1].add(started, finished, budget_nodes(white), plies, think)
     return found
 
@@ -267,7 +267,7 @@ class Standings:
             ):
                 self.left[(run, budget_nodes(engine))] = 2 * pairs
             self.looks = Looks(con)
-            self.sittings = sittings(con)
+            self.stretches = stretches(con)
         self.last_ms = last_ms
         self.stamp = datetime.datetime.fromtimestamp(last_ms / 1000, datetime.timezone.utc)
         # The looks: each committed snapshot, and now; each run's (games,
@@ -368,11 +368,11 @@ class Standings:
             runs = f"run {others[0]}" if len(others) == 1 else "each other run" if done else "each run"
             where.append(f"{span(playing)} a budget in {runs}")
         hours = sum(games * PACE[nodes] for nodes, games in by_budget.items()) / SLOTS / 3600
-        last = self.sittings[-1].seconds
+        last = self.stretches[-1].seconds
         lately = ""
         if all(nodes in last for nodes in by_budget):
             pace = {nodes: sum(last[nodes]) / len(last[nodes]) for nodes in by_budget}
-            lately = (f"; at the last sitting's pace ({', '.join(f'{pace[n]:.2f}' for n in sorted(pace))} s, "
+            lately = (f"; at the last stretch's pace ({', '.join(f'{pace[n]:.2f}' for n in sorted(pace))} s, "
                       f"table below) some {duration(sum(g * pace[n] for n, g in by_budget.items()) / SLOTS / 3600)}")
         depths = [d for s in self.scales.values() for d in (s["points"][-1]["a_depth"], s["points"][-1]["b_depth"])]
         # A sum's terms do not break inside, and a '+' never starts a line
@@ -412,17 +412,17 @@ class Standings:
             rows.append(f"| {when:%Y-%m-%d %H:%M} | {count(games)} | " + " | ".join(cells) + " |")
         return rows + ["", "</details>"]
 
-    def sittings_table(self):
-        """Each sitting's games and the mean seconds a game took at each budget."""
-        budgets = sorted({b for s in self.sittings for b in s.seconds})
+    def stretches_table(self):
+        """Each stretch's games and the mean seconds a game took at each budget."""
+        budgets = sorted({b for s in self.stretches for b in s.seconds})
         largest = budgets[-1]
-        rows = ["<details><summary>Each sitting of the worker (games with no pause of more than "
-                f"{SITTING_GAP_MS // 60000} minutes): its games, the mean seconds a game took at each "
+        rows = ["<details><summary>Each stretch of play of the worker (games with no pause of more than "
+                f"{STRETCH_GAP_MS // 60000} minutes): its games, the mean seconds a game took at each "
                 f"budget and the milliseconds a ply at {count(largest)} nodes</summary>", "",
-                "| sitting (UTC) | games | " + " | ".join(f"s a game at {b // 1000}k" for b in budgets)
+                "| stretch (UTC) | games | " + " | ".join(f"s a game at {b // 1000}k" for b in budgets)
                 + f" | ms a ply at {largest // 1000}k |",
                 "|---|---:|" + "---:|" * (len(budgets) + 1)]
-        for s in self.sittings:
+        for s in self.stretches:
             first = datetime.datetime.fromtimestamp(s.start / 1000, datetime.timezone.utc)
             last = datetime.datetime.fromtimestamp(s.end / 1000, datetime.timezone.utc)
             until = f"{last:%H:%M}" if last.date() == first.date() else f"{last:%m-%d %H:%M}"
@@ -454,7 +454,7 @@ class Standings:
             before = " and ".join(p_text(p) for p in ps[-3:-1])
             if run not in self.finished:
                 at, looks = "at this look", "looks at it so far"
-                end = ("with a look after every session and no correction for looking again, "
+                end = ("with a look after every stretch of play and no correction for looking again, "
                        "not a finding until its games are all in.")
             else:
                 at, looks = "with every game in", "looks at it"
@@ -472,7 +472,7 @@ class Standings:
 
     def block(self, name):
         return {"features": self.features, "runs": self.runs, "run1": self.run1,
-                "left": self.left_paragraph, "looks": self.looks_table, "sittings": self.sittings_table,
+                "left": self.left_paragraph, "looks": self.looks_table, "stretches": self.stretches_table,
                 "wavering": self.wavering}[name]()
 
 
@@ -497,7 +497,7 @@ def main():
     arena = args[1] if len(args) > 1 else "target/release/arena"
     standings = Standings(db, arena)
     if not write:
-        for name in ["features", "wavering", "runs", "run1", "left", "looks", "sittings"]:
+        for name in ["features", "wavering", "runs", "run1", "left", "looks", "stretches"]:
             print("\n".join(standings.block(name)))
             print()
         return

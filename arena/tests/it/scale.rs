@@ -263,7 +263,7 @@ fn a_budget_added_to_a_run_still_to_play_is_spread_among_its_pairs() {
 }
 
 /// The scaling runs' snapshot (`bench/scaling/snapshot.py`): a database kept
-/// as a base and a step per sitting with what the sitting changed (rows
+/// as a base and a step per stretch of play with what it changed (rows
 /// added, changed and gone) is restored row for row, and shows the same
 /// runs; a damaged step is one line and leaves no database.
 #[test]
@@ -290,7 +290,7 @@ fn a_snapshot_of_a_base_and_steps_restores_the_database_row_for_row() {
     };
     arena_ok(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000", "--games", "8"]);
     assert!(written(&["write", "arena.db"]).contains("a new base"));
-    // A sitting: a budget added to run 1 and played (rows changed and
+    // A stretch of play: a budget added to run 1 and played (rows changed and
     // added), and a run of another kind.
     arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000"]);
     arena_ok(&dir, &["resume", "1", "--quiet"]);
