@@ -190,9 +190,11 @@ impl Statistics {
             let verdict = sprt_final.or_else(|| test.decide(llr));
             SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict }
         });
+        // Only where the fixed-sample answer has an interval too: below its
+        // floor of pairs no interval's coverage was measured.
         let sequential = sprt
             .as_ref()
-            .filter(|state| state.verdict.is_some())
+            .filter(|state| state.verdict.is_some() && answer.as_ref().is_some_and(|a| a.inference.is_some()))
             .and_then(|state| counts.as_ref().and_then(|c| crate::stats::sequential::estimate(&state.test, c)));
         let mut statistics = Statistics {
             version: JSON_VERSION,

@@ -390,7 +390,8 @@ pub(super) async fn tournament(args: TournamentArgs) -> CliResult {
 }
 
 /// `arena sprt`: without `--openings`, a large shuffled book; without
-/// `--max-games`, a cap from the bounds ([`cap_of`]); both said.
+/// `--max-games`, a cap from the bounds (`default_cap`), and the share of
+/// tests it leaves undecided; both said.
 pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     let mut play = args.play;
@@ -398,9 +399,12 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let max_games = match args.cap.max_games {
         Some(games) => games,
         None => {
-            let (cap, expected) = cap_of(&test);
+            let (cap, expected) = reports::stats::sprt::default_cap(&test);
+            let undecided = reports::stats::sequential::undecided_at_bounds(&test, 0.5, cap as f64);
             chosen.cap = Some(format!(
-                "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose)"
+                "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose); \
+                 the cap leaves about {} undecided",
+                undecided_text(&undecided)
             ));
             cap
         }
@@ -411,16 +415,9 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     start(&play, spec, &book, chosen).await
 }
 
-/// An SPRT's cap on games without `--max-games`: twice the expected
-/// length where the test is slowest (the true Elo between the bounds, by
-/// `sprt-calc`'s approximation at a draw ratio of ½), in whole pairs; and
-/// that expectation.
-fn cap_of(test: &model::Test) -> (usize, f64) {
-    let (low, high) = (test.elo0(), test.elo1());
-    let expected = (0..=40)
-        .map(|step| low + (high - low) * f64::from(step) / 40.0)
-        .map(|elo| reports::stats::sprt::operating_characteristic(test, 0.5, elo).1)
-        .fold(0.0, f64::max);
-    let games = (2.0 * expected).ceil().clamp(2.0, 10_000_000.0) as usize;
-    (games + games % 2, expected)
+/// The shares of tests a cap leaves undecided at elo0, halfway and elo1:
+/// `0.1 % at elo0, 4.2 % halfway, 0.1 % at elo1`.
+fn undecided_text(shares: &[(f64, f64); 3]) -> String {
+    let [at0, half, at1] = shares.map(|(_, share)| format!("{:.1} %", 100.0 * share));
+    format!("{at0} of tests at elo0, {half} halfway, {at1} at elo1")
 }

@@ -72,13 +72,24 @@ pub(super) fn sprt_calc(args: SprtCalcArgs) -> CliResult {
         bounds.lower,
         bounds.upper
     );
-    outln!("{:>10}  {:>8}  {:>14}", format!("true {}", test.model().unit()), "pass %", "expected games");
+    let (cap, _) = reports::stats::sprt::default_cap(&test);
+    outln!(
+        "{:>10}  {:>8}  {:>14}  {:>20}",
+        format!("true {}", test.model().unit()),
+        "pass %",
+        "expected games",
+        "undecided %"
+    );
     let width = test.elo1() - test.elo0();
     for step in 0..=12 {
         let elo = test.elo0() - width + step as f64 * width / 4.0;
         let (pass, games) = operating_characteristic(&test, args.draw_ratio, elo);
-        outln!("{elo:>10.2}  {:>8.1}  {games:>14.0}", 100.0 * pass);
+        let undecided = reports::stats::sequential::undecided(&test, args.draw_ratio, elo, cap as f64);
+        outln!("{elo:>10.2}  {:>8.1}  {games:>14.0}  {:>20.1}", 100.0 * pass, 100.0 * undecided);
     }
+    outln!(
+        "(undecided: the share of tests `arena sprt` stops at its default cap of {cap} games, --max-games N to choose)"
+    );
     outln!("(Brownian approximation of the LLR, games counted as independent; pairs make real tests somewhat shorter)");
     Ok(())
 }

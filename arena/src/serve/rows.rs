@@ -313,6 +313,7 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
             .map(|v| v.as_str().to_string());
         // A stopped test's headline is its estimate corrected for the stop.
         if row.verdict.is_some()
+            && statistics.estimate.as_ref().is_some_and(|e| e.elo_ci95.is_some())
             && let Some(q) = reports::stats::sequential::estimate(&test, &Counts::pairs(&tally))
         {
             let [low, high] = q.elo_ci95;

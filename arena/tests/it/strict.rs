@@ -53,7 +53,7 @@ async fn fingerprint(target: &Target) -> Vec<i64> {
         "SELECT COUNT(*) FROM games",
         "SELECT COUNT(*) FROM pairs WHERE status = 'done'",
         "SELECT COUNT(*) FROM runs WHERE status = 'stopped'",
-        "SELECT COALESCE(SUM(games), 0) FROM run_games",
+        "SELECT CAST(COALESCE(SUM(games), 0) AS BIGINT) FROM run_games",
         "SELECT COUNT(*) FROM games WHERE termination = 'exploded' OR result = '1/2'",
         "SELECT COUNT(*) FROM run_games WHERE termination = 'exploded'",
     ] {

@@ -63,6 +63,12 @@ fn facts(report: &Value) -> Vec<(String, String)> {
             }
             _ => facts.push((format!("{name} Elo"), estimate["elo_text"].as_str().unwrap().to_string())),
         }
+        let sequential = &stats["sequential"];
+        if let Some(elo) = sequential["elo"].as_f64() {
+            let ends = [0, 1].map(|i| interval_end(sequential["elo_ci95"][i].as_f64().unwrap()));
+            facts.push((format!("{name} Elo corrected for the stop"), signed(elo)));
+            facts.push((format!("{name} its interval"), format!("[{}, {}]", ends[0], ends[1])));
+        }
         if let Some(p) = estimate["p_value"].as_f64() {
             facts.push((format!("{name} p"), format!("p {}", reports::stats::p_value(p))));
         }
@@ -167,16 +173,27 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
     assert_eq!(row["wdl"].as_array().unwrap().iter().collect::<Vec<_>>(), wdl, "/api/runs W-D-L: {row}");
     facts.push(("W-D-L".into(), format!("{}-{}-{}", wdl[0], wdl[1], wdl[2])));
     let estimate = &stats["estimate"];
-    if estimate["elo_ci95"][0].is_number() && estimate["elo_ci95"][1].is_number() {
-        assert_eq!(row["elo"][0], estimate["elo"], "/api/runs Elo: {row}");
+    let sequential = &stats["sequential"];
+    if sequential.is_object() {
+        // A stopped SPRT's row leads with the estimate corrected for the stop.
+        assert_eq!(row["elo"][0], sequential["elo"], "/api/runs Elo: {row}");
+        let ends = [0, 1].map(|i| interval_end(sequential["elo_ci95"][i].as_f64().unwrap()));
+        let text =
+            format!("{} [{}, {}] (SPRT-corrected)", signed(sequential["elo"].as_f64().unwrap()), ends[0], ends[1]);
+        assert_eq!(row["elo_text"].as_str(), Some(text.as_str()), "/api/runs Elo text: {row}");
+        facts.push(("Elo".into(), text));
     } else {
-        assert!(row["elo"].is_null(), "/api/runs Elo without a two-sided interval: {row}");
+        if estimate["elo_ci95"][0].is_number() && estimate["elo_ci95"][1].is_number() {
+            assert_eq!(row["elo"][0], estimate["elo"], "/api/runs Elo: {row}");
+        } else {
+            assert!(row["elo"].is_null(), "/api/runs Elo without a two-sided interval: {row}");
+        }
+        assert_eq!(row["elo_text"], estimate["elo_text"], "/api/runs Elo text: {row}");
+        facts.push(("Elo".into(), estimate["elo_text"].as_str().unwrap().to_string()));
     }
     if report["header"]["status"] == "finished" && stats["sprt"].is_null() && report["header"]["kind"] != "tune" {
         assert!(row["verdict"].is_string(), "a finished run's verdict: {row}");
     }
-    assert_eq!(row["elo_text"], estimate["elo_text"], "/api/runs Elo text: {row}");
-    facts.push(("Elo".into(), estimate["elo_text"].as_str().unwrap().to_string()));
     if let Some(llr) = stats["sprt"]["llr"].as_f64() {
         assert_eq!(row["llr"][0].as_f64(), Some(llr), "/api/runs LLR: {row}");
         facts.push(("LLR".into(), format!("{llr:.2}")));

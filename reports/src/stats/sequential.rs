@@ -64,10 +64,11 @@ fn phi(x: f64) -> f64 {
 }
 
 impl Brownian {
-    /// The probability that the motion from 0 leaves the strip "to the
-    /// right" of the point (`t`, `y`): it reaches `b` before time `t`, or
-    /// is still inside at `t` above `y`, or ... (the time axis vertical):
-    /// the share of tests ending better than one that ends at (`t`, `y`).
+    /// The probability that the motion from 0 ends "worse" than at the
+    /// point (`t`, `y`): it leaves through `a` before time `t`, or is still
+    /// inside at `t` below `y`, or leaves through `b` after (the later a
+    /// pass, the worse): increasing in `y`, from P(fail by `t`) at `a` to
+    /// P(fail or undecided by `t`) at `b`.
     fn outcome_cdf(&self, t: f64, y: f64) -> f64 {
         let width = self.b - self.a;
         let gamma = self.mu / self.sigma2;
@@ -247,6 +248,23 @@ pub fn estimate(test: &Test, counts: &Counts) -> Option<Sequential> {
     })
 }
 
+/// The share of tests at `true_elo` (games with `draw_ratio`, counted as
+/// independent) that a cap of `games` leaves undecided: the Brownian
+/// motion still between the bounds at the cap, the outcome distribution
+/// at (T, b) less that at (T, a).
+pub fn undecided(test: &Test, draw_ratio: f64, true_elo: f64, games: f64) -> f64 {
+    let (mu, sigma2) = super::sprt::drift_variance(test, draw_ratio, true_elo);
+    let bounds = test.bounds();
+    let motion = Brownian { a: bounds.lower, b: bounds.upper, mu, sigma2 };
+    (motion.outcome_cdf(games, bounds.upper) - motion.outcome_cdf(games, bounds.lower)).clamp(0.0, 1.0)
+}
+
+/// [`undecided`] at elo0, halfway and elo1: `(elo, share)` each.
+pub fn undecided_at_bounds(test: &Test, draw_ratio: f64, games: f64) -> [(f64, f64); 3] {
+    let half = (test.elo0() + test.elo1()) / 2.0;
+    [test.elo0(), half, test.elo1()].map(|elo| (elo, undecided(test, draw_ratio, elo, games)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -270,5 +288,19 @@ mod tests {
             }
             assert!((got.los - los).abs() < 1e-7, "{counts:?}: LOS {} against {los}", got.los);
         }
+    }
+
+    /// A cap far beyond the expected length decides nearly every test; at
+    /// the expected length a good share is left; none decides at once.
+    #[test]
+    fn a_caps_undecided_share_falls_with_the_cap() {
+        let test = Test::new(0.0, 2.0, 0.05, 0.05, Model::Normalized).unwrap();
+        let (cap, expected) = crate::stats::sprt::default_cap(&test);
+        let [_, (_, at_cap), _] = undecided_at_bounds(&test, 0.5, cap as f64);
+        let [_, (_, at_expected), _] = undecided_at_bounds(&test, 0.5, expected);
+        let [_, (_, at_ten), _] = undecided_at_bounds(&test, 0.5, 10.0);
+        assert!(at_ten > 0.999, "{at_ten}");
+        assert!(at_expected > at_cap && at_cap > 0.0 && at_cap < 0.2, "{at_expected} {at_cap}");
+        assert!(undecided(&test, 0.5, 0.0, 100.0 * cap as f64) < 1e-6);
     }
 }

@@ -125,14 +125,24 @@ pub fn llr(test: &Test, counts: &Counts) -> f64 {
     }
 }
 
-/// Pass probability and expected number of games of an SPRT when the true
-/// strength is `true_elo` (in the test's model), for games with the given
-/// draw ratio. Brownian approximation of the LLR (Wald): per game, drift
-/// μ = δ(s − (s₀+s₁)/2)/σ² and variance v = δ²/σ² with δ = s₁ − s₀; then
-/// P(H1) = (1 − e^{−θa}) / (e^{−θb} − e^{−θa}) with θ = 2μ/v and
-/// E[N] = (P·b + (1−P)·a)/μ (E[N] = −ab/v when μ = 0). Pairs are counted as
-/// independent games, so with correlated pairs the real test is shorter.
-pub fn operating_characteristic(test: &Test, draw_ratio: f64, true_elo: f64) -> (f64, f64) {
+/// An SPRT's cap on games when none is given: twice the expected length
+/// where the test is slowest (the true Elo between the bounds, by
+/// [`operating_characteristic`] at a draw ratio of ½), in whole pairs; and
+/// that expectation.
+pub fn default_cap(test: &Test) -> (usize, f64) {
+    let (low, high) = (test.elo0(), test.elo1());
+    let expected = (0..=40)
+        .map(|step| low + (high - low) * f64::from(step) / 40.0)
+        .map(|elo| operating_characteristic(test, 0.5, elo).1)
+        .fold(0.0, f64::max);
+    let games = (2.0 * expected).ceil().clamp(2.0, 10_000_000.0) as usize;
+    (games + games % 2, expected)
+}
+
+/// The LLR's drift and variance per game of `test` at `true_elo` for games
+/// with `draw_ratio` (Wald's Brownian approximation, as
+/// [`operating_characteristic`]).
+pub(crate) fn drift_variance(test: &Test, draw_ratio: f64, true_elo: f64) -> (f64, f64) {
     let draw_ratio = draw_ratio.clamp(0.0, 0.999);
     let sigma2 = (1.0 - draw_ratio) / 4.0;
     let score = |elo: f64| match test.model() {
@@ -141,8 +151,18 @@ pub fn operating_characteristic(test: &Test, draw_ratio: f64, true_elo: f64) -> 
     };
     let (s0, s1, s) = (score(test.elo0()), score(test.elo1()), score(true_elo));
     let delta = s1 - s0;
-    let drift = delta * (s - (s0 + s1) / 2.0) / sigma2;
-    let variance = delta * delta / sigma2;
+    (delta * (s - (s0 + s1) / 2.0) / sigma2, delta * delta / sigma2)
+}
+
+/// Pass probability and expected number of games of an SPRT when the true
+/// strength is `true_elo` (in the test's model), for games with the given
+/// draw ratio. Brownian approximation of the LLR (Wald): per game, drift
+/// μ = δ(s − (s₀+s₁)/2)/σ² and variance v = δ²/σ² with δ = s₁ − s₀; then
+/// P(H1) = (1 − e^{−θa}) / (e^{−θb} − e^{−θa}) with θ = 2μ/v and
+/// E[N] = (P·b + (1−P)·a)/μ (E[N] = −ab/v when μ = 0). Pairs are counted as
+/// independent games, so with correlated pairs the real test is shorter.
+pub fn operating_characteristic(test: &Test, draw_ratio: f64, true_elo: f64) -> (f64, f64) {
+    let (drift, variance) = drift_variance(test, draw_ratio, true_elo);
     let bounds = test.bounds();
     let (a, b) = (bounds.lower, bounds.upper);
     if (2.0 * drift / variance).abs() < 1e-9 {
