@@ -31,6 +31,9 @@ pub enum Model {
     Normalized,
     /// Logistic Elo.
     Logistic,
+    /// BayesElo, the draw Elo estimated from the games' W/D/L (the SPRT of
+    /// cutechess, fastchess's `model=bayesian` and fishtest's first years).
+    Bayesian,
 }
 
 impl Model {
@@ -39,6 +42,7 @@ impl Model {
         match self {
             Model::Normalized => "nElo",
             Model::Logistic => "Elo",
+            Model::Bayesian => "BayesElo",
         }
     }
 }
@@ -48,6 +52,7 @@ impl std::fmt::Display for Model {
         f.write_str(match self {
             Model::Normalized => "normalized",
             Model::Logistic => "logistic",
+            Model::Bayesian => "bayesian",
         })
     }
 }
@@ -59,7 +64,11 @@ impl std::str::FromStr for Model {
         match text {
             "normalized" => Ok(Model::Normalized),
             "logistic" => Ok(Model::Logistic),
-            _ => Err(Invalid::new("model", format!("unknown SPRT model '{text}': give normalized or logistic"))),
+            "bayesian" => Ok(Model::Bayesian),
+            _ => Err(Invalid::new(
+                "model",
+                format!("unknown SPRT model '{text}': give normalized, logistic or bayesian"),
+            )),
         }
     }
 }

@@ -183,8 +183,13 @@ impl Statistics {
             }
             _ => 0.5,
         };
+        // The BayesElo model reads the games' W/D/L where they are known.
+        let sprt_counts = |test: &Test| match (test.model(), wdl) {
+            (Model::Bayesian, Some((wins, draws, losses))) => Some(Counts::Trinomial { wins, draws, losses }),
+            _ => counts,
+        };
         let sprt = sprt.map(|test| {
-            let counts = counts.unwrap_or(Counts::Trinomial { wins: 0, draws: 0, losses: 0 });
+            let counts = sprt_counts(&test).unwrap_or(Counts::Trinomial { wins: 0, draws: 0, losses: 0 });
             let llr = crate::stats::sprt::llr(&test, &counts);
             let bounds = test.bounds();
             let verdict = sprt_final.or_else(|| test.decide(llr));
@@ -195,7 +200,9 @@ impl Statistics {
         let sequential = sprt
             .as_ref()
             .filter(|state| state.verdict.is_some() && answer.as_ref().is_some_and(|a| a.inference.is_some()))
-            .and_then(|state| counts.as_ref().and_then(|c| crate::stats::sequential::estimate(&state.test, c)));
+            .and_then(|state| {
+                sprt_counts(&state.test).and_then(|c| crate::stats::sequential::estimate(&state.test, &c))
+            });
         let mut statistics = Statistics {
             version: JSON_VERSION,
             games,
@@ -418,10 +425,7 @@ fn nelo_line(label: &str, e: &Estimate) -> String {
 
 /// The SPRT's bounds, model, LLR and state as a line.
 fn sprt_line(s: &SprtState) -> String {
-    let model = match s.test.model() {
-        crate::stats::sprt::Model::Normalized => "normalized",
-        crate::stats::sprt::Model::Logistic => "logistic",
-    };
+    let model = s.test.model();
     format!(
         "SPRT [{}, {}] {model} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
         s.test.elo0(),

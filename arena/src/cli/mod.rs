@@ -317,7 +317,7 @@ pub struct SprtParams {
     /// False-negative rate.
     #[arg(long, default_value_t = SprtParams::RATE)]
     beta: f64,
-    /// normalized or logistic.
+    /// normalized, logistic or bayesian (BayesElo, the draw Elo from the games).
     #[serde(with = "crate::run::settings::as_text")]
     #[arg(long, default_value_t)]
     model: Model,

@@ -17,7 +17,7 @@ use openings::Opening;
 use reports::stats::Counts;
 use reports::stats::answer::Answer;
 use reports::stats::machines::{pair_scores, residuals, to_set_aside};
-use reports::stats::sprt::llr;
+use reports::stats::sprt::llr_of_tally;
 use shakmaty::CastlingMode;
 use tokio::sync::watch;
 
@@ -113,7 +113,7 @@ impl PairWork {
         if counts.engine_a != self.spec.engines[a].name || counts.engine_b != self.spec.engines[b].name {
             return None;
         }
-        let llr = llr(&test, &Counts::pairs(&counts.tally));
+        let llr = llr_of_tally(&test, &counts.tally);
         Some(SprtStep { llr, verdict: test.decide(llr) })
     }
 

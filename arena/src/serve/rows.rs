@@ -9,7 +9,7 @@ use reports::report::{Align, Table};
 use reports::stats::Counts;
 use reports::stats::answer::Answer;
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
-use reports::stats::sprt::llr;
+use reports::stats::sprt::llr_of_tally;
 use reports::summary::Statistics;
 use serde::Serialize;
 
@@ -302,7 +302,7 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
     }
     if let Some(test) = games.kind.sprt() {
         let bounds = test.bounds();
-        let llr = llr(&test, &Counts::pairs(&tally));
+        let llr = llr_of_tally(&test, &tally);
         row.llr = Some((llr, bounds.lower, bounds.upper));
         // The verdict the counts give (as the report's), not the one stored
         // with the run, which the process that finished it wrote; a run that

@@ -303,7 +303,7 @@ fn what_arena_cannot_honour_is_one_line() {
         (&["-noswap"], "-noswap: arena plays each opening twice"),
         (&["-log", "file=x.log"], "arena log RUN GAME"),
         (&["-frobnicate"], "-frobnicate is not an option arena knows"),
-        (&["-sprt", "elo0=0", "elo1=5", "model=bayesian"], "model=bayesian"),
+        (&["-sprt", "elo0=0", "elo1=5", "model=gaussian"], "-sprt model=gaussian: unknown SPRT model"),
         (&["-tournament", "knockout"], "round-robin or gauntlet"),
         (&["-pgnout", "file=x.pgn", "match_line=(?<=x)"], "match_line=(?<=x): not a regular expression"),
         (&["-each", "proto=xboard"], "UCI only"),

@@ -592,7 +592,7 @@ fn curves(steps: &[Tally], sprt: Option<&Test>) -> (Vec<EloPoint>, Vec<LlrPoint>
             elo_progress.push(EloPoint { games: so_far.games(), elo, low, high });
         }
         if let Some(test) = sprt {
-            let llr = crate::stats::sprt::llr(test, &Counts::pairs(so_far));
+            let llr = crate::stats::sprt::llr_of_tally(test, so_far);
             llr_progress.push(LlrPoint { games: so_far.games(), llr });
         }
     }

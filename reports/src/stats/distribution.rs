@@ -47,6 +47,16 @@ impl Counts {
         }
     }
 
+    /// Wins, draws and losses of games: as counted, or read from pair
+    /// scores (a pair of 0 as two losses, ½ a loss and a draw, 1 two draws,
+    /// 1½ a win and a draw, 2 two wins: the same points, in games).
+    pub fn games_wdl(&self) -> (u64, u64, u64) {
+        match *self {
+            Counts::Trinomial { wins, draws, losses } => (wins, draws, losses),
+            Counts::Pentanomial([ll, ld, middle, wd, ww]) => (wd + 2 * ww, ld + 2 * middle + wd, 2 * ll + ld),
+        }
+    }
+
     /// True for pair counts.
     pub fn is_pentanomial(&self) -> bool {
         matches!(self, Counts::Pentanomial(_))

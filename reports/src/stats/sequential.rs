@@ -164,7 +164,7 @@ impl Stopped {
         // fishtest's σ per game: a pair's score spread times √2.
         let sigma_game = if counts.is_pentanomial() { (2.0 * variance).sqrt() } else { variance.sqrt() };
         let score = |elo: f64| match test.model() {
-            Model::Logistic => score_of_elo(elo),
+            Model::Logistic | Model::Bayesian => score_of_elo(elo),
             Model::Normalized => elo / NELO_PER_T * sigma_game + 0.5,
         };
         let (s0, s1) = (score(test.elo0()), score(test.elo1()));
@@ -235,6 +235,15 @@ impl Stopped {
 /// its own rule (a bound crossed, or its sample cap); `None` for an empty
 /// sample or one without spread.
 pub fn estimate(test: &Test, counts: &Counts) -> Option<Sequential> {
+    // A BayesElo test's bounds in logistic Elo at the sample's draw Elo, as
+    // fishtest's `SPRT_elo` converts them.
+    let logistic;
+    let test = if test.model() == Model::Bayesian {
+        logistic = bayeselo_bounds_as_logistic(test, counts)?;
+        &logistic
+    } else {
+        test
+    };
     let stopped = Stopped::of(test, counts)?;
     let elo = stopped.elo_at(0.5);
     let (low, high) = (stopped.elo_at(0.025), stopped.elo_at(0.975));
@@ -246,6 +255,22 @@ pub fn estimate(test: &Test, counts: &Counts) -> Option<Sequential> {
         los: stopped.worse(0.0),
         method: METHOD,
     })
+}
+
+/// `test`'s BayesElo bounds as a logistic test, at the draw Elo of the
+/// sample's games (zero counts regularised as fishtest does).
+fn bayeselo_bounds_as_logistic(test: &Test, counts: &Counts) -> Option<Test> {
+    let fix = |c: u64| if c == 0 { 1e-3 } else { c as f64 };
+    let (wins, draws, losses) = counts.games_wdl();
+    let (w, d, l) = (fix(wins), fix(draws), fix(losses));
+    let n = w + d + l;
+    let (pw, pl) = (w / n, l / n);
+    let draw_elo = 200.0 * ((1.0 - pl) / pl * (1.0 - pw) / pw).log10();
+    let logistic = |belo: f64| {
+        let (win, _, drawn) = super::sprt::bayeselo_probabilities(belo, draw_elo);
+        super::elo::elo_of_score(win + drawn / 2.0)
+    };
+    Test::new(logistic(test.elo0()), logistic(test.elo1()), test.alpha(), test.beta(), Model::Logistic).ok()
 }
 
 /// The share of tests at `true_elo` (games with `draw_ratio`, counted as
@@ -288,6 +313,24 @@ mod tests {
             }
             assert!((got.los - los).abs() < 1e-7, "{counts:?}: LOS {} against {los}", got.los);
         }
+    }
+
+    /// The BayesElo model: the LLR of the games' W/D/L (cutechess's and
+    /// fastchess's `model=bayesian`), its plan and its corrected estimate
+    /// (the bounds in logistic Elo at the sample's draw Elo, as fishtest's
+    /// `SPRT_elo`).
+    #[test]
+    fn the_bayeselo_model_reads_the_games() {
+        let test = Test::new(0.0, 10.0, 0.05, 0.05, Model::Bayesian).unwrap();
+        let games = Counts::Trinomial { wins: 520, draws: 700, losses: 380 };
+        let llr = crate::stats::sprt::llr(&test, &games);
+        assert_eq!(llr, crate::stats::sprt::llr_bayeselo(0.0, 10.0, 520, 700, 380));
+        assert!(llr > test.bounds().upper, "{llr}");
+        let q = estimate(&test, &games).unwrap();
+        assert!(q.elo_ci95[0] < q.elo && q.elo < q.elo_ci95[1] && q.elo > 10.0 && q.elo < 60.0, "{q:?}");
+        let (pass0, _) = crate::stats::sprt::operating_characteristic(&test, 0.4, 0.0);
+        let (pass1, _) = crate::stats::sprt::operating_characteristic(&test, 0.4, 10.0);
+        assert!((pass0 - 0.05).abs() < 1e-6 && (pass1 - 0.95).abs() < 1e-6, "{pass0} {pass1}");
     }
 
     /// A cap far beyond the expected length decides nearly every test; at

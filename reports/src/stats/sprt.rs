@@ -97,7 +97,7 @@ pub fn llr_normalized(nelo0: f64, nelo1: f64, counts: &Counts) -> f64 {
 }
 
 /// Win, loss and draw probabilities of a BayesElo difference with draw Elo.
-fn bayeselo_probabilities(elo: f64, draw_elo: f64) -> (f64, f64, f64) {
+pub(crate) fn bayeselo_probabilities(elo: f64, draw_elo: f64) -> (f64, f64, f64) {
     let win = 1.0 / (1.0 + 10f64.powf((draw_elo - elo) / 400.0));
     let loss = 1.0 / (1.0 + 10f64.powf((draw_elo + elo) / 400.0));
     (win, loss, 1.0 - win - loss)
@@ -117,12 +117,33 @@ pub fn llr_bayeselo(elo0: f64, elo1: f64, wins: u64, draws: u64, losses: u64) ->
     w * (w1 / w0).ln() + l * (l1 / l0).ln() + d * (d1 / d0).ln()
 }
 
-/// The LLR of a sample under `test`'s model.
+/// The LLR of a sample under `test`'s model. The BayesElo model reads
+/// games: given pair counts alone it has no W/D/L and answers from the
+/// pairs' trinomial reading (a pair's 0, ½, 1, 1½, 2 as L L, L D, …), so
+/// callers that hold the games' counts use [`llr_of_tally`].
 pub fn llr(test: &Test, counts: &Counts) -> f64 {
     match test.model() {
         Model::Normalized => llr_normalized(test.elo0(), test.elo1(), counts),
         Model::Logistic => llr_logistic(test.elo0(), test.elo1(), counts),
+        Model::Bayesian => {
+            let (wins, draws, losses) = counts.games_wdl();
+            llr_bayeselo(test.elo0(), test.elo1(), wins, draws, losses)
+        }
     }
+}
+
+/// The LLR of a run's tally: its pairs, or for the BayesElo model its games.
+pub fn llr_of_tally(test: &Test, tally: &model::Tally) -> f64 {
+    match test.model() {
+        Model::Bayesian => llr_bayeselo(test.elo0(), test.elo1(), tally.wins, tally.draws, tally.losses),
+        _ => llr(test, &Counts::pairs(tally)),
+    }
+}
+
+/// The draw Elo of games with draw ratio `d` between equal engines:
+/// 1 − 2/(1 + 10^(drawelo/400)) = d.
+fn draw_elo_of_ratio(d: f64) -> f64 {
+    400.0 * ((1.0 + d) / (1.0 - d)).log10()
 }
 
 /// An SPRT's cap on games when none is given: twice the expected length
@@ -148,6 +169,10 @@ pub(crate) fn drift_variance(test: &Test, draw_ratio: f64, true_elo: f64) -> (f6
     let score = |elo: f64| match test.model() {
         Model::Logistic => score_of_elo(elo),
         Model::Normalized => 0.5 + elo / NELO_PER_T * sigma2.sqrt(),
+        Model::Bayesian => {
+            let (win, loss, _) = bayeselo_probabilities(elo, draw_elo_of_ratio(draw_ratio));
+            (1.0 + win - loss) / 2.0
+        }
     };
     let (s0, s1, s) = (score(test.elo0()), score(test.elo1()), score(true_elo));
     let delta = s1 - s0;

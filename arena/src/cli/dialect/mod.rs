@@ -167,7 +167,7 @@ fn help(dialect: Dialect) -> String {
     format!(
         "arena {}: {}'s command line, played and stored by arena (the guide's page \"Coming from cutechess-cli, fastchess, fishtest or OpenBench\" has the table).\n\
          Read: -engine/-each cmd= name= dir= arg= args= proto=uci tc= st= nodes= depth= plies= timemargin= restart=off option.NAME= book= bookdepth= ponder;\n\
-         -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic;\n\
+         -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic|bayesian;\n\
          -concurrency -use-affinity [CPUS]; -draw movenumber= movecount= score=; -resign movecount= score= twosided=; -maxmoves; -tb -tbpieces -tbadjudicate -tbignore50;\n\
          -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= timeleft= pv= notation=san append= match_line=; -epdout; -event -site;\n\
          -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -config file= outname= discard= stats= -recover -check-mate-pvs -testEnv -version -help; --compliance ENGINE [ARGS];\n\

@@ -628,9 +628,6 @@ fn read_sprt(foreign: &mut Foreign, group: &Group) -> CliResult {
             "elo1" => sprt.elo1 = Some(number(&what, value)?),
             "alpha" => sprt.alpha = Some(number(&what, value)?),
             "beta" => sprt.beta = Some(number(&what, value)?),
-            "model" if value == "bayesian" => {
-                bail!("-sprt model=bayesian: arena's SPRT models are normalized and logistic; give one of those")
-            }
             "model" => sprt.model = Some(value.to_string()),
             _ => bail!("-sprt {key}=: not a key arena knows (elo0 elo1 alpha beta model)"),
         }
