@@ -414,7 +414,8 @@ impl Searcher {
         let pos = board.position();
         let us = pos.turn();
         let pv_node = beta - alpha > 1;
-        let modern = self.config.modern.clone();
+        // A copy: the loop below calls back into the searcher.
+        let modern = self.config.modern;
         // Steps 10a-10c leave out quiet moves of non-PV nodes out of check.
         let may_prune_quiets = !pv_node && !n.in_check && (modern.lmp || modern.futility || modern.see_quiets);
         let futile = modern.futility

@@ -103,7 +103,7 @@ pub struct SearchConditions {
 /// its parameters (the `modern` preset turns them on; the papers' presets
 /// keep them off, so their searches are unchanged). Each names where it is
 /// described; the values are this engine's, on its evaluation's scale.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Modern {
     /// Late-move reductions (Chess Programming Wiki, "Late Move
     /// Reductions"; the logarithmic table of Ethereal's `search.c`,
