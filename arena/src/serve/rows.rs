@@ -314,7 +314,8 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
         // A stopped test's headline is its estimate corrected for the stop.
         if row.verdict.is_some()
             && statistics.estimate.as_ref().is_some_and(|e| e.elo_ci95.is_some())
-            && let Some(q) = reports::stats::sequential::estimate(&test, &Counts::pairs(&tally))
+            && let Some(q) =
+                reports::stats::sequential::estimate(&test, &reports::stats::sprt::counts_of_tally(&test, &tally))
         {
             let [low, high] = q.elo_ci95;
             row.elo = Some((q.elo, (high - low) / 2.0));

@@ -132,12 +132,18 @@ pub fn llr(test: &Test, counts: &Counts) -> f64 {
     }
 }
 
-/// The LLR of a run's tally: its pairs, or for the BayesElo model its games.
-pub fn llr_of_tally(test: &Test, tally: &model::Tally) -> f64 {
+/// The counts `test` reads of a run's tally: its pairs, or for the
+/// BayesElo model its games' W/D/L.
+pub fn counts_of_tally(test: &Test, tally: &model::Tally) -> Counts {
     match test.model() {
-        Model::Bayesian => llr_bayeselo(test.elo0(), test.elo1(), tally.wins, tally.draws, tally.losses),
-        _ => llr(test, &Counts::pairs(tally)),
+        Model::Bayesian => Counts::Trinomial { wins: tally.wins, draws: tally.draws, losses: tally.losses },
+        _ => Counts::pairs(tally),
     }
+}
+
+/// The LLR of a run's tally under `test` ([`counts_of_tally`]).
+pub fn llr_of_tally(test: &Test, tally: &model::Tally) -> f64 {
+    llr(test, &counts_of_tally(test, tally))
 }
 
 /// The draw Elo of games with draw ratio `d` between equal engines:
