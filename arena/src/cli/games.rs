@@ -170,7 +170,7 @@ pub(super) async fn start_as(
     let local = &play.local;
     local.record.check(false)?;
     let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
-    let concurrency = play.settings.concurrency();
+    let concurrency = spec.concurrency.unwrap_or(crate::run::settings::DEFAULT_CONCURRENCY);
     let affinity = local.slots.resolve(concurrency, per_slot)?;
     if !local.no_local {
         super::common::warn_of_sharing(on_a_clock(&spec), concurrency, per_slot);

@@ -223,23 +223,26 @@ pub struct QuietArg {
     pub(crate) quiet: bool,
 }
 
-/// `--concurrency`, shared by every command that plays on this machine.
+/// `--concurrency`, for the commands that play on this machine without
+/// [`crate::run::settings::Settings`] (its help and type are the settings').
 #[derive(Args, Debug, Clone, Copy, Default, serde::Serialize)]
 #[command(next_help_heading = "This machine")]
 pub struct ConcurrencyArg {
-    /// Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time [default: 2; arena resume: as when the run started].
+    /// Games at once on this machine (its help: [`crate::run::settings::CONCURRENCY_HELP`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "N", value_parser = at_least::<usize, 1>)]
-    pub(crate) concurrency: Option<usize>,
+    #[arg(long, value_name = "N", help = crate::run::settings::CONCURRENCY_HELP, long_help = crate::run::settings::CONCURRENCY_HELP, allow_hyphen_values = true)]
+    pub(crate) concurrency: Option<crate::run::settings::Concurrency>,
 }
 
 impl ConcurrencyArg {
-    /// Without `--concurrency`: two at once.
-    pub(crate) const DEFAULT: usize = crate::run::settings::DEFAULT_CONCURRENCY;
-
-    /// The value given, else [`Self::DEFAULT`].
-    pub(crate) fn or_default(self) -> usize {
-        self.concurrency.unwrap_or(Self::DEFAULT)
+    /// The games at once on this machine, one CPU each: the value given,
+    /// else two.
+    ///
+    /// # Errors
+    ///
+    /// A `-N` that leaves no CPU.
+    pub(crate) fn or_default(self) -> Result<usize, model::Invalid> {
+        self.concurrency.map_or(Ok(crate::run::settings::DEFAULT_CONCURRENCY), |c| c.on_this_machine(1))
     }
 }
 
@@ -264,8 +267,8 @@ impl Default for DbArg {
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "This machine")]
 pub struct SlotArgs {
-    /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6; `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
-    #[arg(hide_short_help = true, long, num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
+    /// Pin each game slot (its engines and the thread that plays them) to CPUs of its own: every CPU this process may use, or a list such as 0-3,6 or 0-63,128-191 (--cpus is the same flag); `none` leaves every engine to the operating system. Without the flag, slots are pinned when --concurrency is 2 or more and each slot can have a CPU of its own.
+    #[arg(hide_short_help = true, long, visible_alias = "cpus", num_args = 0..=1, default_missing_value = "", value_name = "CPUS|none")]
     pub(crate) affinity: Option<String>,
     /// Keep no engine I/O logs (by default every game's lines to and from its engines go to arena-logs/, see arena log).
     #[arg(hide_short_help = true, long)]

@@ -46,7 +46,7 @@ pub(super) async fn resume(args: ResumeArgs) -> CliResult {
 pub(super) struct How<'a> {
     pub(super) target: &'a db::Target,
     /// `--concurrency`; `None`: as the run started.
-    pub(super) concurrency: Option<usize>,
+    pub(super) concurrency: Option<crate::run::settings::Concurrency>,
     pub(super) record: &'a RecordArgs,
     pub(super) slots: &'a SlotArgs,
     pub(super) quiet: bool,
@@ -66,12 +66,15 @@ pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliRe
     }
     let mut spec = Spec::of(&info)?;
     let stored = spec.concurrency().ok_or_else(|| anyhow!("run {}: its concurrency is not stored", info.id))?;
-    let concurrency = how.concurrency.unwrap_or(stored);
+    let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
+    let per_slot = if ponders { 2 } else { 1 };
+    let concurrency = match how.concurrency {
+        Some(given) => given.on_this_machine(per_slot)?,
+        None => stored,
+    };
     check_concurrency(concurrency)?;
     spec.set_concurrency(concurrency);
     how.record.check(true)?;
-    let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
-    let per_slot = if ponders { 2 } else { 1 };
     let affinity = how.slots.resolve(concurrency, per_slot)?;
     let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
     super::common::warn_of_sharing(clocked, concurrency, per_slot);

@@ -368,7 +368,7 @@ mod tests {
         assert_eq!(toml::Table::try_from(&sprt.cap).unwrap()["max-games"].as_integer(), Some(200));
         let test = toml::Table::try_from(&sprt.sprt).unwrap();
         assert_eq!(test["elo1"].as_float(), Some(10.0), "an integer where a number is asked");
-        assert_eq!(sprt.play.settings.concurrency, Some(3));
+        assert_eq!(sprt.play.settings.concurrency, Some(crate::run::settings::Concurrency::Games(3)));
         assert_eq!(sprt.play.settings.tc.as_ref().map(ToString::to_string).as_deref(), Some("nodes=3000"));
         // --set changes the file's flags, typed as the file's.
         let Ok(Command::Sprt(sprt)) = command(text, &["max-games=50", "tc=10+0.1", "seed=7"]) else { panic!() };

@@ -51,7 +51,7 @@ pub struct SuiteArgs {
 /// `arena suite`.
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let limits = one_kind(args.depth, args.nodes, args.movetime)?;
-    let concurrency = args.concurrency.or_default();
+    let concurrency = args.concurrency.or_default()?;
     check_concurrency(concurrency)?;
 
     let registry = args.registry.load()?;

@@ -54,7 +54,7 @@ fn parse_repo(text: &str) -> Result<(String, String), model::Invalid> {
 
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
-    let concurrency = args.concurrency.or_default();
+    let concurrency = args.concurrency.or_default()?;
     check_concurrency(concurrency)?;
     if let Some(name) = &args.name {
         if name.is_empty() || name.contains(char::is_whitespace) || name.contains(':') {

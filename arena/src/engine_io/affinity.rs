@@ -41,6 +41,12 @@ impl Affinity {
     pub fn parse(text: &str) -> Result<Affinity, Invalid> {
         let available = available()
             .map_err(|e| Invalid::new("affinity", format!("--affinity: cannot read this process's CPUs: {e}")))?;
+        Affinity::parse_among(text, &available)
+    }
+
+    /// [`Affinity::parse`] on a machine whose process may use `available`.
+    fn parse_among(text: &str, available: &[usize]) -> Result<Affinity, Invalid> {
+        let available = available.to_vec();
         if text.trim().is_empty() {
             return Ok(Affinity { cpus: available });
         }
@@ -173,8 +179,19 @@ fn affinity_error(problem: String) -> Invalid {
     Invalid::new("affinity", problem)
 }
 
+/// `cpus` as a list of ranges: `0-63,128-191`.
 fn list(cpus: &[usize]) -> String {
-    cpus.iter().map(usize::to_string).collect::<Vec<_>>().join(",")
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < cpus.len() {
+        let mut j = i;
+        while j + 1 < cpus.len() && cpus[j + 1] == cpus[j] + 1 {
+            j += 1;
+        }
+        parts.push(if j > i { format!("{}-{}", cpus[i], cpus[j]) } else { cpus[i].to_string() });
+        i = j + 1;
+    }
+    parts.join(",")
 }
 
 /// Narrows the calling thread to `cpus` for the rest of its life; a set
@@ -212,6 +229,31 @@ mod tests {
     use super::*;
 
     #[test]
+    fn lists_past_64_cpus_are_read_and_shared_out() {
+        // A 256-CPU machine whose process may use 0-63 and 128-191.
+        let available: Vec<usize> = (0..64).chain(128..192).collect();
+        let affinity = Affinity::parse_among("0-63,128-191", &available).unwrap();
+        assert_eq!(affinity.cpus, available);
+        assert_eq!(list(&affinity.cpus), "0-63,128-191");
+        // 128 slots: one CPU each, the 65th slot on CPU 128.
+        assert!(affinity.fits(128, 1).is_ok());
+        assert_eq!(affinity.slot(64, 128), [128]);
+        assert_eq!(affinity.slot(127, 128), [191]);
+        // 64 pondering slots: two each, never across the gap's sides unevenly.
+        assert_eq!(affinity.slot(31, 64), [62, 63]);
+        assert_eq!(affinity.slot(32, 64), [128, 129]);
+        assert!(affinity.fits(65, 2).is_err());
+        // A CPU outside the process's set is named with the set, as ranges.
+        let error = Affinity::parse_among("60-70", &available).unwrap_err().to_string();
+        assert!(error.contains("CPU 70 is not available") && error.contains("(available: 0-63,128-191)"), "{error}");
+        let error = Affinity::parse_among("0-3,2", &available).unwrap_err().to_string();
+        assert!(error.contains("CPU 2 is named twice"), "{error}");
+        assert!(Affinity::parse_among("7-3", &available).is_err());
+        assert!(Affinity::parse_among("1000", &available).is_err());
+        assert_eq!(Affinity::parse_among("", &available).unwrap().cpus.len(), 128);
+    }
+
+    #[test]
     fn slots_share_the_cpus() {
         let affinity = Affinity { cpus: vec![0, 1, 2, 3, 4] };
         assert_eq!(affinity.slot(0, 2), [0, 1, 2]);
@@ -219,7 +261,7 @@ mod tests {
         assert_eq!(affinity.slot(3, 5), [3]);
         assert!(affinity.fits(5, 1).is_ok());
         let error = affinity.fits(6, 1).unwrap_err().to_string();
-        assert!(error.contains("5 CPU(s) (0,1,2,3,4) for --concurrency 6"), "{error}");
+        assert!(error.contains("5 CPU(s) (0-4) for --concurrency 6"), "{error}");
         // Pondering games need two CPUs each.
         assert!(affinity.fits(2, 2).is_ok());
         let error = affinity.fits(3, 2).unwrap_err().to_string();
@@ -238,7 +280,7 @@ mod tests {
             assert_eq!(affinity.slot(0, 2).len() + affinity.slot(1, 2).len(), cpus);
         }
         let affinity = Affinity { cpus: vec![0, 1, 2, 3, 6] };
-        assert_eq!(affinity.describe(2), "0,1,2 | 3,6");
+        assert_eq!(affinity.describe(2), "0-2 | 3,6");
         assert_eq!(affinity.describe(5), "0 | 1 | 2 | 3 | 6");
     }
 

@@ -247,6 +247,9 @@ impl EngineProcess {
         timeouts: Timeouts,
         cpus: Option<&[usize]>,
     ) -> Result<EngineProcess, EngineError> {
+        // Held until the engine is ready: its deadlines run only while it starts
+        // with few others, not while hundreds of slots start theirs at once.
+        let _starting = start_gate().acquire().await.ok();
         let mut command = Command::new(&launch.program);
         command
             .args(&launch.args)
@@ -611,7 +614,15 @@ impl EngineProcess {
                     self.logged(Direction::FromEngine, &line);
                     match parse(&line) {
                         EngineLine::BestMove { mv, ponder } => {
-                            return Ok(Thought { best: mv, ponder, info, elapsed: start.elapsed() });
+                            let elapsed = start.elapsed();
+                            // A search on a clock: how much of it the engine ran and
+                            // waited for a processor, for the machine's watch.
+                            if let (Deadline::Wall(_), Some(before)) = (deadline, &before)
+                                && let Some(now) = self.schedule()
+                            {
+                                crate::engine_io::starvation::count_clocked(now.since(before));
+                            }
+                            return Ok(Thought { best: mv, ponder, info, elapsed });
                         }
                         EngineLine::Info(new) if new.multipv.unwrap_or(1) == 1 => merge(&mut info, new),
                         _ => {}
@@ -713,21 +724,38 @@ fn merge(into: &mut Info, new: Info) {
     }
 }
 
+/// Engines that start at once in this process: two per CPU. Starting reads
+/// an engine's program and its data (an evaluation network can be tens of
+/// megabytes) and answers `uci` and `isready` within [`Timeouts`]; at 256
+/// slots, 512 engines starting together on two CPUs would each get a
+/// five-hundredth of one and miss those deadlines, where taking turns costs
+/// the run's start a few seconds.
+fn start_gate() -> &'static tokio::sync::Semaphore {
+    static GATE: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    GATE.get_or_init(|| tokio::sync::Semaphore::new(2 * crate::engine_io::affinity::cpu_count()))
+}
+
 /// Reads the engine's stderr to its end, appending it to `log` (if any)
 /// and keeping its last bytes: the tail, and the task doing it.
+///
+/// The log is opened when the engine first writes to stderr, and written
+/// with plain file calls: an append of at most 4 KiB to a file in the page
+/// cache takes microseconds, where `tokio::fs` would hand each call to a
+/// blocking thread, and each slot's runtime would keep one such thread (a
+/// stack and an allocator heap) alive per slot for every engine started.
 fn drain_stderr(mut stderr: tokio::process::ChildStderr, log: Option<&Path>) -> (StderrTail, JoinHandle<()>) {
-    let log = log.map(Path::to_path_buf);
+    let mut log = log.map(Path::to_path_buf);
     let tail = StderrTail::default();
     let kept = Arc::clone(&tail);
     let task = tokio::spawn(async move {
-        let mut file = match log {
-            Some(path) => tokio::fs::OpenOptions::new().create(true).append(true).open(path).await.ok(),
-            None => None,
-        };
+        let mut file: Option<std::fs::File> = None;
         let mut buffer = [0u8; 4096];
         while let Ok(n @ 1..) = stderr.read(&mut buffer).await {
+            if let Some(path) = log.take() {
+                file = std::fs::OpenOptions::new().create(true).append(true).open(path).ok();
+            }
             if let Some(file) = &mut file {
-                let _ = file.write_all(&buffer[..n]).await;
+                let _ = std::io::Write::write_all(file, &buffer[..n]);
             }
             let mut tail = kept.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             tail.extend_from_slice(&buffer[..n]);

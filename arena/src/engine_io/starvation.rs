@@ -13,6 +13,7 @@
 
 use std::fs::File;
 use std::os::unix::fs::{FileExt, MetadataExt};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 /// A process's threads' time on a processor and waiting for one, at a moment.
@@ -135,6 +136,67 @@ impl Threads {
     }
 }
 
+/// This process's engines on a clock, over every search since it started:
+/// time on a processor (the busiest thread's) and waiting for one, in
+/// microseconds, and searches; and whether the machine was said to be
+/// overcommitted. One per process: the engines share its machine.
+struct Watch {
+    ran: AtomicU64,
+    waited: AtomicU64,
+    searches: AtomicU64,
+    said: AtomicBool,
+}
+
+static WATCH: Watch = Watch {
+    ran: AtomicU64::new(0),
+    waited: AtomicU64::new(0),
+    searches: AtomicU64::new(0),
+    said: AtomicBool::new(false),
+};
+
+/// Searches on a clock the watch sees before it judges the machine.
+const WATCHED_SEARCHES: u64 = 200;
+
+/// Adds one search on a clock to the machine's watch.
+pub fn count_clocked(spent: Spent) {
+    let micros = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+    WATCH.ran.fetch_add(micros(spent.busiest), Ordering::Relaxed);
+    WATCH.waited.fetch_add(micros(spent.waited), Ordering::Relaxed);
+    WATCH.searches.fetch_add(1, Ordering::Relaxed);
+}
+
+/// Once per process, when its engines on a clock have waited for a
+/// processor at least twice as long as they ran over
+/// [`WATCHED_SEARCHES`] searches or more: the line that says the machine
+/// is overcommitted, with a concurrency that fits its `cpus` CPUs. An
+/// engine that runs a third of the time it thinks plays far weaker than its
+/// clock says and loses on time through no fault of its own; a quiet
+/// machine's engines wait a few per cent.
+pub fn overcommitted(cpus: usize) -> Option<String> {
+    let (ran, waited, searches) = (
+        WATCH.ran.load(Ordering::Relaxed),
+        WATCH.waited.load(Ordering::Relaxed),
+        WATCH.searches.load(Ordering::Relaxed),
+    );
+    let judged = judge(ran, waited, searches, cpus)?;
+    (!WATCH.said.swap(true, Ordering::Relaxed)).then_some(judged)
+}
+
+/// The overcommit line for these totals, if they say so.
+fn judge(ran: u64, waited: u64, searches: u64, cpus: usize) -> Option<String> {
+    if searches < WATCHED_SEARCHES || waited < 2 * ran.max(1) {
+        return None;
+    }
+    let share = 100.0 * waited as f64 / (ran + waited) as f64;
+    Some(format!(
+        "this machine is overcommitted: over {searches} searches on a clock its engines waited for a processor \
+         {share:.0} % of the time they thought, so their play and time losses say more about the machine than \
+         about them; --concurrency auto ({} here) fits its CPUs, and a node-time clock (e.g. 10+0.1,nodetime=1000) \
+         does not depend on them",
+        cpus.max(1)
+    ))
+}
+
 /// The times in one `schedstat` line: "time on a processor, time waiting
 /// for one (both in nanoseconds), time slices".
 fn parse(schedstat: &str) -> Option<(u64, u64)> {
@@ -145,6 +207,21 @@ fn parse(schedstat: &str) -> Option<(u64, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_machine_is_overcommitted_when_its_engines_wait_twice_what_they_run() {
+        // Too few searches to judge, and a quiet machine's few per cent.
+        assert_eq!(judge(1_000, 50_000, 199, 2), None);
+        assert_eq!(judge(1_000_000, 40_000, 5_000, 2), None);
+        // Waiting as long as running (3 searching engines on 2 CPUs) is not yet said.
+        assert_eq!(judge(1_000_000, 1_000_000, 5_000, 2), None);
+        let line = judge(1_000_000, 15_000_000, 640, 2).unwrap();
+        assert!(line.contains("over 640 searches") && line.contains(" 94 % of the time"), "{line}");
+        assert!(line.contains("--concurrency auto (2 here)"), "{line}");
+        // Engines that report no time at all are not judged by a zero.
+        assert!(judge(0, 5, 300, 2).is_some());
+        assert_eq!(judge(0, 1, 300, 2), None);
+    }
 
     #[test]
     fn the_run_and_the_wait_are_the_first_two_numbers() {

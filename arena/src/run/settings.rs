@@ -36,6 +36,109 @@ pub const DEFAULT_OPENINGS: &str = "feldmann25";
 /// Without `--concurrency`: two games at once.
 pub const DEFAULT_CONCURRENCY: usize = 2;
 
+/// `--concurrency`'s help, for every command that plays on this machine.
+pub const CONCURRENCY_HELP: &str = "Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time: a number, auto (one per CPU this process may use, one per two CPUs when the engines ponder) or -N (those CPUs less N, as fastchess) [default: 2; arena resume: as when the run started].";
+
+/// How many games a machine plays at once: a number, or one resolved on
+/// the machine from the CPUs it lets this process use ([`Concurrency::on_this_machine`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Concurrency {
+    /// This many.
+    Games(usize),
+    /// One game per CPU (per two when the engines ponder).
+    Auto,
+    /// The CPUs less this many (`-N`), one game per CPU.
+    AllBut(usize),
+}
+
+impl std::str::FromStr for Concurrency {
+    type Err = Invalid;
+
+    fn from_str(text: &str) -> Result<Concurrency, Invalid> {
+        let text = text.trim();
+        let bad = || {
+            Invalid::new(
+                "concurrency",
+                format!("'{text}' is not a number of games at once, auto, or -N (this machine's CPUs less N)"),
+            )
+        };
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(Concurrency::Auto);
+        }
+        if let Some(less) = text.strip_prefix('-') {
+            return match less.parse::<usize>() {
+                Ok(n @ 1..) => Ok(Concurrency::AllBut(n)),
+                _ => Err(bad()),
+            };
+        }
+        match text.parse::<usize>() {
+            Ok(n @ 1..) => Ok(Concurrency::Games(n)),
+            Ok(0) => Err(Invalid::new("concurrency", "must be at least 1".to_string())),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl std::fmt::Display for Concurrency {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Concurrency::Games(n) => write!(f, "{n}"),
+            Concurrency::Auto => f.write_str("auto"),
+            Concurrency::AllBut(n) => write!(f, "-{n}"),
+        }
+    }
+}
+
+impl Serialize for Concurrency {
+    /// Numbers as numbers (`concurrency = 3`, `= -1`), `auto` as text.
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Concurrency::Games(n) => serializer.serialize_u64(*n as u64),
+            Concurrency::AllBut(n) => serializer.serialize_i64(-i64::try_from(*n).unwrap_or(i64::MAX)),
+            Concurrency::Auto => serializer.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Concurrency {
+    /// `concurrency = 3`, `= -1`, `= "auto"` or `= "3"`.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Concurrency, D::Error> {
+        checked::text(deserializer)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Concurrency {
+    /// The number of games at once on this machine, with `per_slot` CPUs a
+    /// game (two when its engines ponder).
+    ///
+    /// # Errors
+    ///
+    /// [`Invalid`] when `-N` leaves no CPU, naming how many there are.
+    pub fn on_this_machine(self, per_slot: usize) -> Result<usize, Invalid> {
+        self.on(crate::engine_io::affinity::cpu_count(), per_slot)
+    }
+
+    /// [`Concurrency::on_this_machine`] on a machine of `cpus` CPUs.
+    ///
+    /// # Errors
+    ///
+    /// [`Invalid`] when `-N` leaves no CPU.
+    pub fn on(self, cpus: usize, per_slot: usize) -> Result<usize, Invalid> {
+        let per_slot = per_slot.max(1);
+        match self {
+            Concurrency::Games(n) => Ok(n),
+            Concurrency::Auto => Ok((cpus / per_slot).max(1)),
+            Concurrency::AllBut(n) if n < cpus => Ok(((cpus - n) / per_slot).max(1)),
+            Concurrency::AllBut(n) => Err(Invalid::new(
+                "concurrency",
+                format!(
+                    "--concurrency -{n}: this process may use {cpus} CPU(s), so -{n} leaves none; give -N with N below {cpus}, or a number"
+                ),
+            )),
+        }
+    }
+}
+
 /// What is played in a run of games, every front end's settings in one
 /// type. Flags that say how this machine plays (the database, records,
 /// pinning, quiet) are not here: they are not part of the run.
@@ -62,10 +165,10 @@ pub struct Settings {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(hide_short_help = true, help_heading = "Openings", long)]
     pub plies: Option<usize>,
-    /// Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time [default: 2; arena resume: as when the run started].
-    #[serde(skip_serializing_if = "Option::is_none", deserialize_with = "checked::at_least_1")]
-    #[arg(help_heading = "This machine", long, value_name = "N", value_parser = at_least::<usize, 1>)]
-    pub concurrency: Option<usize>,
+    /// Games at once on this machine (its help: [`CONCURRENCY_HELP`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(help_heading = "This machine", long, value_name = "N", help = CONCURRENCY_HELP, long_help = CONCURRENCY_HELP, allow_hyphen_values = true)]
+    pub concurrency: Option<Concurrency>,
     /// Draw adjudication: movenumber=N,movecount=N,score=CP (each key optional), or off.
     #[serde(with = "as_text")]
     #[arg(help_heading = "Adjudication", long, default_value_t, value_name = "RULE")]
@@ -207,9 +310,14 @@ impl Settings {
         self.openings.as_deref().unwrap_or(DEFAULT_OPENINGS)
     }
 
-    /// Games at once: `concurrency`, else [`DEFAULT_CONCURRENCY`].
-    pub fn concurrency(&self) -> usize {
-        self.concurrency.unwrap_or(DEFAULT_CONCURRENCY)
+    /// Games at once on this machine: `concurrency`, else
+    /// [`DEFAULT_CONCURRENCY`], with `per_slot` CPUs a game.
+    ///
+    /// # Errors
+    ///
+    /// [`Invalid`] for a `-N` that leaves no CPU.
+    pub fn concurrency(&self, per_slot: usize) -> Result<usize, Invalid> {
+        self.concurrency.map_or(Ok(DEFAULT_CONCURRENCY), |c| c.on_this_machine(per_slot))
     }
 
     /// The openings of an SPRT, a match or a tuning run without
@@ -241,7 +349,7 @@ impl Settings {
             seed: spec.seed,
             start: spec.start,
             plies: spec.max_plies,
-            concurrency: Some(playable.concurrency),
+            concurrency: Some(Concurrency::Games(playable.concurrency)),
             draw: RuleFlag(adjudication.draw),
             resign: RuleFlag(adjudication.resign),
             maxmoves: adjudication.max_moves,
@@ -282,7 +390,9 @@ impl Settings {
         for engine in &mut engines {
             engine.ponder |= self.ponder;
         }
-        crate::engine_io::open_files::fit_open_files(self.concurrency())?;
+        let per_slot = if engines.iter().any(|e| e.ponder) { 2 } else { 1 };
+        let concurrency = self.concurrency(per_slot)?;
+        crate::engine_io::open_files::fit_open_files(concurrency)?;
         let adjudication = Adjudication {
             draw: self.draw.0,
             resign: self.resign.0,
@@ -300,7 +410,7 @@ impl Settings {
             max_plies: self.plies,
             openings_per_round,
             rounds,
-            concurrency: Some(self.concurrency()),
+            concurrency: Some(concurrency),
             adjudication: Some(adjudication),
             check_mate_pvs: !self.no_check_mate_pvs,
             tablebase: self.tablebase_rule()?,
@@ -404,7 +514,7 @@ pub mod checked {
     use serde::{Deserialize, Deserializer};
 
     /// A whole number, as text, from a TOML integer or string.
-    fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
+    pub(super) fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
         #[derive(Deserialize)]
         #[serde(untagged)]
         enum Number {
@@ -563,6 +673,32 @@ mod tests {
         assert_eq!(read, flags, "{text}");
         for key in ["tc = ", "tb-ignore-50 = true", "tb-adjudicate = \"win\"", "draw = \"off\"", "count-set-aside"] {
             assert!(text.contains(key), "{key} in {text}");
+        }
+    }
+
+    #[test]
+    fn concurrency_is_a_number_auto_or_the_cpus_less_n() {
+        let on = |text: &str, cpus, per_slot| text.parse::<Concurrency>().and_then(|c| c.on(cpus, per_slot));
+        assert_eq!(on("3", 2, 1).unwrap(), 3);
+        assert_eq!(on("auto", 2, 1).unwrap(), 2);
+        assert_eq!(on("auto", 256, 2).unwrap(), 128);
+        assert_eq!(on("AUTO", 1, 2).unwrap(), 1);
+        assert_eq!(on("-1", 2, 1).unwrap(), 1);
+        assert_eq!(on("-8", 256, 1).unwrap(), 248);
+        let error = on("-2", 2, 1).unwrap_err().to_string();
+        assert!(error.contains("may use 2 CPU(s), so -2 leaves none; give -N with N below 2"), "{error}");
+        for bad in ["0", "-0", "x", "-", "2.5", "--1"] {
+            assert!(bad.parse::<Concurrency>().is_err(), "{bad}");
+        }
+        // A run file: a number, a negative number or text; written back as it was given.
+        for (text, concurrency) in [
+            ("concurrency = 3", Concurrency::Games(3)),
+            ("concurrency = -1", Concurrency::AllBut(1)),
+            ("concurrency = \"auto\"", Concurrency::Auto),
+        ] {
+            let settings: Settings = toml::from_str(text).unwrap();
+            assert_eq!(settings.concurrency, Some(concurrency), "{text}");
+            assert!(toml::to_string(&settings).unwrap().contains(text), "{text}");
         }
     }
 

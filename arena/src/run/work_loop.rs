@@ -258,6 +258,9 @@ async fn settled<W: Work>(
             lock(&shared.counts).stored += 1;
             shared.events.stored();
             lock(&shared.progress).stored(what, &stored);
+            if let Some(line) = crate::engine_io::starvation::overcommitted(crate::engine_io::affinity::cpu_count()) {
+                crate::term::warn(&line);
+            }
             return stored.run_finished.then_some(run);
         }
         Ok(lost @ (Played::LeaseLost | Played::RunEnded)) => {
@@ -300,14 +303,19 @@ impl Drop for WakeOnDrop<'_> {
 
 /// Starts `concurrency` slots of this process on `work` and waits for them.
 ///
-/// On SQLite each slot runs on a thread of its own with a single-threaded
-/// runtime: its engines' pipes, timers and the slot's loop then stay on one
-/// thread, and no ply waits for a task to move between threads. With
-/// scripted instant engines this took a concurrency-2 game loop from
-/// 12.6–13.5 to 8.4 µs per ply (`examples/overhead`, BENCHMARKS.md). On
-/// PostgreSQL the slots stay tasks of the process's runtime, because a
-/// connection opened by a slot would belong to that slot's runtime and
-/// break once the slot ends; SQLite's connection is a thread of its own.
+/// On SQLite the slots run on threads of their own, each with a
+/// single-threaded runtime: a slot's engines' pipes, timers and loop then
+/// stay on one thread, and no ply waits for a task to move between threads.
+/// With scripted instant engines this took a concurrency-2 game loop from
+/// 12.6–13.5 to 8.4 µs per ply (`examples/overhead`, BENCHMARKS.md). There
+/// is one such thread per CPU at most ([`hosts`]): with more slots than
+/// CPUs, each thread plays several slots' games, so that a slot costs its
+/// games' buffers and not a thread's stack and allocator heap (a thread per
+/// slot held about 22 MB a slot at 64 slots), and the CPUs switch between
+/// as many threads as they have, not one per game. On PostgreSQL the slots
+/// stay tasks of the process's runtime, because a connection opened by a
+/// slot would belong to that slot's runtime and break once the slot ends;
+/// SQLite's connection is a thread of its own.
 pub async fn start_slots<W: Work>(
     work: Arc<W>,
     runtime: &Runtime,
@@ -317,21 +325,35 @@ pub async fn start_slots<W: Work>(
     idle: Duration,
 ) {
     let name = worker_name();
+    let concurrency = concurrency.max(1);
     let mut tasks = tokio::task::JoinSet::new();
-    let mut threads = Vec::new();
-    for index in 0..concurrency.max(1) {
+    let mut hosted: Vec<Vec<SlotFuture>> = (0..hosts(concurrency)).map(|_| Vec::new()).collect();
+    let mut pins: Vec<Option<Vec<usize>>> = vec![None; hosted.len()];
+    for index in 0..concurrency {
         let mut slot = Slot::new(runtime.clone(), format!("{name}/{index}"), lease);
-        let cpus = runtime.affinity.as_ref().map(|affinity| affinity.slot(index, concurrency.max(1)));
+        let cpus = runtime.affinity.as_ref().map(|affinity| affinity.slot(index, concurrency));
         if let Some(cpus) = &cpus {
             slot.pin(cpus.clone());
         }
-        let serving = run_slot(work.clone(), slot, shared.clone(), idle);
+        let serving: SlotFuture = Box::pin(run_slot(work.clone(), slot, shared.clone(), idle));
         if runtime.db.is_shared() {
             tasks.spawn(serving);
         } else {
-            match slot_thread(index, cpus, runtime.db.clone(), serving) {
-                Ok(done) => threads.push(done),
-                Err(serving) => {
+            let host = index % hosted.len();
+            // A thread is pinned with its slot's CPUs when it plays that slot alone.
+            pins[host] = if hosted[host].is_empty() { cpus } else { None };
+            hosted[host].push(serving);
+        }
+    }
+    let mut threads = Vec::new();
+    for (index, (servings, cpus)) in hosted.into_iter().zip(pins).enumerate() {
+        if servings.is_empty() {
+            continue;
+        }
+        match slot_thread(index, cpus, runtime.db.clone(), servings) {
+            Ok(done) => threads.push(done),
+            Err(servings) => {
+                for serving in servings {
                     tasks.spawn(serving);
                 }
             }
@@ -339,45 +361,57 @@ pub async fn start_slots<W: Work>(
     }
     while tasks.join_next().await.is_some() {}
     for done in threads {
-        // An error: the slot's thread panicked, and its unit's lease expires.
+        // An error: the thread panicked, and its units' leases expire.
         let _ = done.await;
     }
     shared.beat(&runtime.db, WorkerBeat::default(), true).await;
 }
 
-/// Runs `serving` on a new thread with a single-threaded runtime; the
-/// receiver hears when it ends. The future back when the thread or its
-/// runtime cannot be made (then it runs as a task).
-fn slot_thread<F>(
+/// A slot's loop, boxed so that the slots a thread plays share one type.
+type SlotFuture = std::pin::Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
+
+/// Threads that play `concurrency` slots: one per slot up to the CPUs this
+/// process may use, never more threads than CPUs.
+fn hosts(concurrency: usize) -> usize {
+    concurrency.clamp(1, crate::engine_io::affinity::cpu_count())
+}
+
+/// Runs `servings` on a new thread with a single-threaded runtime, each as
+/// a task of it; the receiver hears when all have ended. The futures back
+/// when the thread or its runtime cannot be made (then they run as tasks).
+fn slot_thread(
     index: usize,
     cpus: Option<Vec<usize>>,
     db: Db,
-    serving: F,
-) -> Result<tokio::sync::oneshot::Receiver<()>, F>
-where
-    F: Future<Output = ()> + Send + 'static,
-{
+    servings: Vec<SlotFuture>,
+) -> Result<tokio::sync::oneshot::Receiver<()>, Vec<SlotFuture>> {
     let slot_runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(slot_runtime) => slot_runtime,
-        Err(_) => return Err(serving),
+        Err(_) => return Err(servings),
     };
     let (done, ended) = tokio::sync::oneshot::channel();
-    let hand_over = Arc::new(Mutex::new(Some(serving)));
+    let hand_over = Arc::new(Mutex::new(Some(servings)));
     let taken = hand_over.clone();
     let started = std::thread::Builder::new().name(format!("slot-{index}")).spawn(move || {
         if let Some(cpus) = &cpus {
             crate::engine_io::affinity::pin_thread(cpus);
         }
-        if let Some(serving) = lock(&taken).take() {
-            slot_runtime.block_on(serving);
-            // A connection this slot dropped mid-query returns through a task on this runtime.
+        if let Some(servings) = lock(&taken).take() {
+            slot_runtime.block_on(async move {
+                let mut slots = tokio::task::JoinSet::new();
+                for serving in servings {
+                    slots.spawn(serving);
+                }
+                while slots.join_next().await.is_some() {}
+            });
+            // A connection a slot dropped mid-query returns through a task on this runtime.
             slot_runtime.block_on(db.quiesce(Duration::from_secs(2)));
         }
         let _ = done.send(());
     });
     match started {
         Ok(_) => Ok(ended),
-        // The closure was dropped unrun: the future is still handed over.
+        // The closure was dropped unrun: the futures are still handed over.
         Err(_) => lock(&hand_over).take().map_or_else(|| Ok(tokio::sync::oneshot::channel().1), Err),
     }
 }

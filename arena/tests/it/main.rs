@@ -6,6 +6,7 @@ mod architecture;
 mod check;
 mod chess960;
 mod common;
+mod concurrency;
 mod debian_engines;
 mod dialects;
 mod disk_full;

@@ -125,7 +125,7 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
         // One game at a time unless told, as both tools play (fastchess's
         // `concurrency = 1`, cutechess-cli's default).
-        concurrency: Some(foreign.concurrency.unwrap_or(1)),
+        concurrency: Some(crate::run::settings::Concurrency::Games(foreign.concurrency.unwrap_or(1))),
         draw,
         resign,
         maxmoves: foreign.maxmoves,
