@@ -19,6 +19,16 @@
 # that another machine plays on from there.
 #
 #
+# Issue #98: the same question asked of the modern search (late-move
+# reductions and pruning, futility, reverse futility, aspiration, SEE
+# pruning of quiets): each feature on top of `modern` against `modern`, at
+# 4,000 to 256,000 nodes and at two node-time clocks, 400 games a budget
+# (PLAN98_GAMES), in its own database and snapshot (bench/scaling/issue98/).
+# A game costs some 0.25, 1.0, 2.5 and 11.5 s of CPU at 4,000, 16,000,
+# 64,000 and 256,000 nodes and 1.6 and 7.4 s at the two clocks on this
+# machine's kind (2 cores): 400 games a budget of the ten runs take some
+# 48,000 CPU seconds, 7 hours of both cores.
+#
 # Issue #77: each paper's own comparison, with the faithful variable bound
 # and FHR's frontier rule, as plan 77 in its own database and snapshot
 # (bench/scaling/issue77/): fhr against plain (Feldmann's claim), nmp2+fhr
@@ -28,6 +38,7 @@
 #
 #   bench/scaling.sh [DB]          # default: scaling.db here
 #   bench/scaling.sh --plan 77 [DB]  # issue #77's runs; default: baselines.db here
+#   bench/scaling.sh --plan 98 [DB]  # issue #98's runs on the modern search; default: modern.db here
 #   bench/scaling.sh --build       # only build (and profile) the binary the games use
 #   bench/scaling.sh --curves [DB] # only draw the curves (docs/src/img/scaling-*.svg) and write the standings
 #   setsid bench/scaling.sh DB > scaling.log 2>&1 &   # in the background
@@ -82,7 +93,7 @@ profile_engine() {
     RUSTFLAGS="$native -Cprofile-generate=$raw" cargo build --release -p arena --quiet \
         --target-dir target/scaling-pgo-gen
     rm -rf "$raw"
-    for preset in nmp2 vnm fhr multicut vnb; do
+    for preset in nmp2 vnm fhr multicut vnb modern modern+fhr; do
         "$gen" engine-uci --pruning "$preset" bench >/dev/null
     done
     local games
@@ -126,6 +137,29 @@ plan_77() {
         --openings noob_2moves --seed 77 --db "$db" --no-local --quiet >/dev/null
 }
 
+# Issue #98's runs, made in DB when it has none: the papers' features on
+# the modern search. Each of modern+fhr, modern+vnm, modern+multicut and
+# modern+vnb plays modern, and modern plays modern+nonull (what null move
+# itself is worth there), at 4,000 to 256,000 nodes a move and, in a second
+# run each, at two node-time clocks (2+0.02 and 8+0.08 charged 500 nodes a
+# millisecond: a clock's time management, with results that do not depend
+# on how busy the machine is), GAMES games a budget, the same noob_2moves
+# openings at every budget.
+plan_98() {
+    local db=$1 arena=$2 games=${PLAN98_GAMES:-400} pair
+    if [ -e "$db" ]; then
+        return
+    fi
+    for pair in "modern+fhr modern" "modern+vnm modern" "modern+multicut modern" "modern+vnb modern" \
+        "modern modern+nonull"; do
+        set -- $pair
+        "$arena" scale --a "$1" --b "$2" --budgets nodes=4000,nodes=16000,nodes=64000,nodes=256000 \
+            --games "$games" --openings noob_2moves --seed 98 --db "$db" --no-local --quiet >/dev/null
+        "$arena" scale --a "$1" --b "$2" --budgets 2+0.02,nodetime=500,8+0.08,nodetime=500 \
+            --games "$games" --openings noob_2moves --seed 98 --db "$db" --no-local --quiet >/dev/null
+    done
+}
+
 # Issue #39's runs, made in DB when it has none, each then extended by the
 # fifth budget.
 plan_39() {
@@ -157,7 +191,8 @@ main() {
     case $plan in
         39) ;;
         77) export SCALING_SNAPSHOT_DIR=$PWD/bench/scaling/issue77 ;;
-        *) echo "bench/scaling.sh: unknown plan '$plan' (39 or 77)" >&2; return 2 ;;
+        98) export SCALING_SNAPSHOT_DIR=$PWD/bench/scaling/issue98 ;;
+        *) echo "bench/scaling.sh: unknown plan '$plan' (39, 77 or 98)" >&2; return 2 ;;
     esac
     # In the background, the games take only what the machine leaves: nice 19,
     # and, when started by setsid (its own session, so its own scheduler
@@ -180,6 +215,7 @@ main() {
     fi
     local default=scaling.db
     [ "$plan" = 77 ] && default=baselines.db
+    [ "$plan" = 98 ] && default=modern.db
     db=${1:-$default}
     build
     # The worker runs a copy, so that arena can be rebuilt while it plays (its

@@ -20,7 +20,9 @@ pub use code::{Code, UnknownCode};
 pub use games_kind::{GamesKind, ImportedFile};
 pub use invalid::Invalid;
 pub use latency::Latencies;
-pub use record::{GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, now_ms};
+pub use record::{
+    GameRecord, GameResult, MoveRecord, PvIssue, PvIssueKind, TERMINATIONS, Termination, Wording, now_ms,
+};
 pub use run::{
     EngineIdentity, EngineMoveTotals, GameCount, GameRow, LostMove, MachineRecord, MachineState, PROGRESS_BLOCK,
     PairCount, PairOutcome, PairPlan, ProgressCount, PvIssueCount, RunInfo, RunKind, RunStatus, SuiteChunkPlan,

@@ -76,6 +76,16 @@ crate::stored_code! {
 /// All terminations, for reports.
 pub const TERMINATIONS: &[Termination] = Termination::ALL;
 
+/// Whose words [`Termination::words`] speaks: arena's PGN comments, or the
+/// result texts of cutechess-cli and fastchess (their command lines' output).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wording {
+    /// arena's own.
+    Arena,
+    /// cutechess-cli's, as fastchess prints them too.
+    Tools,
+}
+
 impl Termination {
     /// Parses [`Termination::as_str`].
     pub fn parse(text: &str) -> Option<Termination> {
@@ -88,6 +98,43 @@ impl Termination {
         let quoted: Vec<String> =
             Self::ALL.iter().filter(|t| t.is_fault()).map(|t| format!("'{}'", t.as_str())).collect();
         format!("({})", quoted.join(", "))
+    }
+
+    /// Why a game with `result` ended, in `wording`'s words: `White mates`,
+    /// `Draw by 3-fold repetition`, `Black loses on time`. The two wordings
+    /// share every ending's words but where cutechess-cli's result texts
+    /// (which fastchess prints too) say it otherwise.
+    pub fn words(self, result: GameResult, wording: Wording) -> String {
+        let (winner, loser) = match result {
+            GameResult::WhiteWins => ("White", "Black"),
+            GameResult::BlackWins => ("Black", "White"),
+            GameResult::Draw => ("", ""),
+        };
+        let tools = wording == Wording::Tools;
+        match self {
+            Termination::Checkmate => format!("{winner} mates"),
+            Termination::Stalemate => "Draw by stalemate".into(),
+            Termination::Repetition => "Draw by 3-fold repetition".into(),
+            Termination::FiftyMoves => "Draw by fifty moves rule".into(),
+            Termination::InsufficientMaterial => "Draw by insufficient mating material".into(),
+            Termination::AdjudicatedDraw => "Draw by adjudication".into(),
+            Termination::AdjudicatedResign | Termination::MaxMoves if tools && winner.is_empty() => {
+                "Draw by adjudication".into()
+            }
+            Termination::AdjudicatedResign | Termination::MaxMoves if tools => format!("{winner} wins by adjudication"),
+            Termination::AdjudicatedResign => format!("{loser} resigns (adjudication)"),
+            Termination::MaxMoves => "Adjudicated at the move limit".into(),
+            Termination::Tablebase if tools && winner.is_empty() => "Draw by adjudication: SyzygyTB".into(),
+            Termination::Tablebase if tools => format!("{winner} wins by adjudication: SyzygyTB"),
+            Termination::Tablebase => "Adjudicated by tablebase".into(),
+            Termination::TimeForfeit if winner.is_empty() && tools => "Draw by timeout".into(),
+            Termination::TimeForfeit if winner.is_empty() => "Draw: time forfeit against insufficient material".into(),
+            Termination::TimeForfeit => format!("{loser} loses on time"),
+            Termination::IllegalMove => format!("{loser} makes an illegal move"),
+            Termination::Disconnect => format!("{loser} disconnects"),
+            Termination::Stalled if tools => format!("{loser}'s connection stalls"),
+            Termination::Stalled => format!("{loser} stalls"),
+        }
     }
 
     /// The PGN `Termination` tag: `normal`, `adjudication`, `time forfeit`, `rules infraction`, `abandoned`, `stalled`.
@@ -267,4 +314,31 @@ pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_ending_has_words_in_both_wordings_and_they_differ_only_where_the_tools_do() {
+        let differ =
+            [Termination::AdjudicatedResign, Termination::MaxMoves, Termination::Tablebase, Termination::Stalled];
+        for &ending in Termination::ALL {
+            let drawn = [
+                Termination::Stalemate,
+                Termination::Repetition,
+                Termination::FiftyMoves,
+                Termination::InsufficientMaterial,
+                Termination::AdjudicatedDraw,
+            ];
+            let result = if drawn.contains(&ending) { GameResult::Draw } else { GameResult::BlackWins };
+            let (arena, tools) = (ending.words(result, Wording::Arena), ending.words(result, Wording::Tools));
+            assert!(!arena.is_empty() && !arena.starts_with(' '), "{ending:?}: '{arena}'");
+            assert_eq!(arena != tools, differ.contains(&ending), "{ending:?}: '{arena}' / '{tools}'");
+        }
+        assert_eq!(Termination::Checkmate.words(GameResult::WhiteWins, Wording::Arena), "White mates");
+        assert_eq!(Termination::TimeForfeit.words(GameResult::Draw, Wording::Tools), "Draw by timeout");
+        assert_eq!(Termination::Stalled.words(GameResult::WhiteWins, Wording::Tools), "Black's connection stalls");
+    }
 }

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use chrono::Datelike;
-use model::{GameRecord, GameResult, Termination, Variant};
+use model::{GameRecord, Termination, Variant};
 
 /// Standard start position (no FEN tag needed).
 const START_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -347,27 +347,7 @@ fn decimal(out: &mut String, value: u64, places: usize) {
 }
 
 fn ending_comment(game: &GameRecord) -> Option<String> {
-    let loser = match game.result {
-        GameResult::WhiteWins => "Black",
-        GameResult::BlackWins => "White",
-        GameResult::Draw => "",
-    };
-    let text = match game.termination {
-        Termination::Checkmate => format!("{} mates", if loser == "Black" { "White" } else { "Black" }),
-        Termination::Stalemate => "Draw by stalemate".into(),
-        Termination::Repetition => "Draw by 3-fold repetition".into(),
-        Termination::FiftyMoves => "Draw by fifty moves rule".into(),
-        Termination::InsufficientMaterial => "Draw by insufficient mating material".into(),
-        Termination::AdjudicatedDraw => "Draw by adjudication".into(),
-        Termination::AdjudicatedResign => format!("{loser} resigns (adjudication)"),
-        Termination::MaxMoves => "Adjudicated at the move limit".into(),
-        Termination::Tablebase => "Adjudicated by tablebase".into(),
-        Termination::TimeForfeit if loser.is_empty() => "Draw: time forfeit against insufficient material".into(),
-        Termination::TimeForfeit => format!("{loser} loses on time"),
-        Termination::IllegalMove => format!("{loser} makes an illegal move"),
-        Termination::Disconnect => format!("{loser} disconnects"),
-        Termination::Stalled => format!("{loser} stalls"),
-    };
+    let text = game.termination.words(game.result, model::Wording::Arena);
     let detail =
         if game.detail.is_empty() { String::new() } else { format!(": {}", game.detail.replace(['{', '}'], "")) };
     Some(format!("{text}{detail}"))
@@ -384,7 +364,7 @@ fn date(unix_ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use model::MoveRecord;
+    use model::{GameResult, MoveRecord};
 
     #[test]
     fn numbers_as_format_writes_them() {

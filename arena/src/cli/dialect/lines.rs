@@ -505,29 +505,7 @@ fn ratio(a: f64, b: f64) -> f64 {
 
 /// Why a game ended, in the tools' words (their result texts).
 fn reason(record: &model::GameRecord) -> String {
-    let (winner, loser) = match record.result {
-        GameResult::WhiteWins => ("White", "Black"),
-        GameResult::BlackWins => ("Black", "White"),
-        GameResult::Draw => ("", ""),
-    };
-    let decided =
-        |text: &str| if winner.is_empty() { "Draw by adjudication".to_string() } else { format!("{winner} {text}") };
-    match record.termination {
-        Termination::Checkmate => format!("{winner} mates"),
-        Termination::Stalemate => "Draw by stalemate".into(),
-        Termination::Repetition => "Draw by 3-fold repetition".into(),
-        Termination::FiftyMoves => "Draw by fifty moves rule".into(),
-        Termination::InsufficientMaterial => "Draw by insufficient mating material".into(),
-        Termination::AdjudicatedDraw => "Draw by adjudication".into(),
-        Termination::AdjudicatedResign | Termination::MaxMoves => decided("wins by adjudication"),
-        Termination::Tablebase if winner.is_empty() => "Draw by adjudication: SyzygyTB".into(),
-        Termination::Tablebase => format!("{winner} wins by adjudication: SyzygyTB"),
-        Termination::TimeForfeit if winner.is_empty() => "Draw by timeout".into(),
-        Termination::TimeForfeit => format!("{loser} loses on time"),
-        Termination::IllegalMove => format!("{loser} makes an illegal move"),
-        Termination::Disconnect => format!("{loser} disconnects"),
-        Termination::Stalled => format!("{loser}'s connection stalls"),
-    }
+    record.termination.words(record.result, model::Wording::Tools)
 }
 
 impl GameLines for Lines {
