@@ -531,7 +531,7 @@ fn open_error(shown: &str, backend: Backend, e: sqlx::Error) -> DbError {
             sqlx::Error::Tls(cause) => cause.to_string(),
             other => postgres_cause(other),
         };
-        return DbError::Tls { target: shown.to_string(), mode: ssl_mode(shown), cause };
+        return DbError::Tls { target: shown.to_string(), mode: ssl_mode(shown), cause: tls_cause_in_words(&cause) };
     }
     match classify(shown, backend, e) {
         DbError::Query { source, .. } => DbError::Open { target: shown.to_string(), cause: source.to_string() },
@@ -548,12 +548,59 @@ fn ssl_mode(url: &str) -> String {
         .unwrap_or_else(|| "prefer".to_string())
 }
 
+/// `url` with libpq's default root certificate, `~/.postgresql/root.crt`
+/// (under `home`), as its `sslrootcert` when it verifies the server
+/// (`verify-ca`, `verify-full`), names none itself, `PGSSLROOTCERT` names
+/// none either (`from_env`), and the file exists; else `url` as it is. Where
+/// libpq refuses a verifying mode without that file, arena verifies against
+/// the Mozilla roots it carries.
+fn with_default_root_cert(url: &str, home: Option<&std::path::Path>, from_env: bool) -> String {
+    let Ok(mut parsed) = url::Url::parse(url) else { return url.to_string() };
+    let pairs: Vec<(String, String)> = parsed.query_pairs().into_owned().collect();
+    let verifies = pairs.iter().any(|(k, v)| k == "sslmode" && (v == "verify-ca" || v == "verify-full"));
+    let named = pairs.iter().any(|(k, _)| k == "sslrootcert");
+    let default = home.map(|home| home.join(".postgresql").join("root.crt"));
+    match default.filter(|file| verifies && !named && !from_env && file.is_file()) {
+        Some(file) => {
+            parsed.query_pairs_mut().append_pair("sslrootcert", &file.to_string_lossy());
+            parsed.to_string()
+        }
+        None => url.to_string(),
+    }
+}
+
+/// What a TLS library's refusal means, in words: rustls's reasons for
+/// refusing a server's certificate (its `CertificateError` names), else the
+/// text as it came.
+pub(crate) fn tls_cause_in_words(cause: &str) -> String {
+    const WORDS: [(&str, &str); 7] = [
+        (
+            "CaUsedAsEndEntity",
+            "the server presents a certificate authority's own certificate (a self-signed certificate made as an authority), which arena's TLS does not accept as a server's, where libpq does",
+        ),
+        (
+            "UnknownIssuer",
+            "the server's certificate is not signed by an authority that sslrootcert (or ~/.postgresql/root.crt) holds",
+        ),
+        ("NotValidForName", "the server's certificate does not name the host the URL names"),
+        ("Expired", "the server's certificate has expired"),
+        ("NotValidYet", "the server's certificate is not valid yet (is this machine's clock right?)"),
+        ("Revoked", "the server's certificate has been revoked"),
+        ("BadSignature", "the server's certificate's signature does not check"),
+    ];
+    WORDS
+        .iter()
+        .find(|(name, _)| cause.contains(name))
+        .map_or_else(|| cause.to_string(), |(_, words)| (*words).to_string())
+}
+
 /// What to do about a failed TLS handshake under `mode`.
 pub(crate) fn tls_hint(mode: &str) -> &'static str {
     match mode {
         "verify-ca" | "verify-full" => {
             "sslrootcert=FILE must name the certificate authority that signed the server's certificate \
-             (and verify-full, the host the URL names), or sslmode=require encrypts without checking it"
+             (and verify-full, the host the URL names), or sslmode=require encrypts without checking it; \
+             a self-signed server certificate needs an authority of its own to sign it (many-machines.md)"
         }
         _ => "check the server's ssl settings (ssl = on, its certificate and key)",
     }
@@ -629,6 +676,8 @@ async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &s
 /// The pool of connections to the PostgreSQL database at `url`, refused if
 /// its schema holds another program's tables.
 async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
+    let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
+    let url = with_default_root_cert(url, home.as_deref(), std::env::var_os("PGSSLROOTCERT").is_some());
     let options: AnyConnectOptions = url.parse().map_err(|e| open_error(shown, Backend::Postgres, e))?;
     let options = options.disable_statement_logging();
     // One direct connection first: its error names the problem
@@ -711,6 +760,42 @@ async fn applied_migrations(pool: &sqlx::AnyPool) -> Vec<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_verifying_url_without_a_root_certificate_takes_libpqs_default_file() {
+        let home = std::env::temp_dir().join(format!("arena-root-crt-{}", std::process::id()));
+        std::fs::create_dir_all(home.join(".postgresql")).unwrap();
+        let url = "postgres://w@db.lan/arena?sslmode=verify-full";
+        // No file: as given (the public authorities then).
+        assert_eq!(with_default_root_cert(url, Some(&home), false), url);
+        std::fs::write(home.join(".postgresql/root.crt"), "x").unwrap();
+        let file = home.join(".postgresql/root.crt").display().to_string();
+        let taken = with_default_root_cert(url, Some(&home), false);
+        let given: Vec<(String, String)> = url::Url::parse(&taken).unwrap().query_pairs().into_owned().collect();
+        assert!(given.contains(&("sslrootcert".into(), file)), "{taken}");
+        let verify_ca = "postgres://w@db.lan/arena?sslmode=verify-ca";
+        assert_ne!(with_default_root_cert(verify_ca, Some(&home), false), verify_ca);
+        // Named in the URL or by PGSSLROOTCERT, or a mode that does not verify: as given.
+        for (url, from_env) in [
+            ("postgres://w@db.lan/arena?sslmode=verify-full&sslrootcert=/etc/ca.crt", false),
+            (url, true),
+            ("postgres://w@db.lan/arena?sslmode=require", false),
+            ("postgres://w@db.lan/arena", false),
+        ] {
+            assert_eq!(with_default_root_cert(url, Some(&home), from_env), url);
+        }
+        std::fs::remove_dir_all(&home).unwrap();
+    }
+
+    #[test]
+    fn a_refused_certificate_is_said_in_words() {
+        let said = tls_cause_in_words("invalid peer certificate: UnknownIssuer");
+        assert!(said.starts_with("the server's certificate is not signed by an authority"), "{said}");
+        let said = tls_cause_in_words("invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))");
+        assert!(said.contains("a certificate authority's own certificate") && !said.contains("Other("), "{said}");
+        assert!(tls_cause_in_words("invalid peer certificate: NotValidForNameContext { .. }").contains("host"));
+        assert_eq!(tls_cause_in_words("handshake failure"), "handshake failure");
+    }
 
     /// Every pool is made without the sweeping task of [`pool_options`].
     #[tokio::test]

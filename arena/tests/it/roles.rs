@@ -367,6 +367,36 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
         assert_eq!(message.trim().lines().count(), 1, "{url}: one line: {message}");
         assert!(message.contains(said) && !message.contains(":arena_test@"), "{url}: '{said}' in {message}");
     }
+    // The cause in words, not the TLS library's name for it.
+    let out = arena(&dir, &["show", "1", "--db", &with("verify-full", Some("other-ca.crt"))]);
+    let message = String::from_utf8_lossy(&out.stderr);
+    assert!(message.contains("the server's certificate is not signed by an authority"), "{message}");
+    assert!(!message.contains("UnknownIssuer"), "{message}");
+    // libpq's default root certificate, ~/.postgresql/root.crt, under a
+    // verifying mode without sslrootcert: the authority there is trusted,
+    // another one refused.
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join(".postgresql")).unwrap();
+    let verify_full = with("verify-full", None);
+    for (authority, plays) in [("ca.crt", true), ("other-ca.crt", false)] {
+        std::fs::copy(tls.join(authority), home.join(".postgresql/root.crt")).unwrap();
+        let out = Command::new(ARENA)
+            .args(["show", "1", "--db", &verify_full])
+            .env("HOME", &home)
+            .env_remove("PGSSLROOTCERT")
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let (shown, message) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+        assert_eq!(out.status.success(), plays, "root.crt = {authority}: {message}");
+        match plays {
+            true => assert!(shown.contains("games 4 of 4 planned"), "{shown}"),
+            false => assert!(
+                message.contains("not signed by an authority") && message.trim().lines().count() == 1,
+                "{message}"
+            ),
+        }
+    }
 
     // many-machines.md's lines as written, but for the server's address,
     // the database's name and the authority's file: the owner's first open,
