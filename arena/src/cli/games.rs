@@ -169,7 +169,7 @@ pub(super) async fn start_as(
 ) -> CliResult {
     let local = &play.local;
     local.record.check(false)?;
-    let per_slot = if spec.engines.iter().any(|e| e.ponder) { 2 } else { 1 };
+    let per_slot = crate::run::settings::cpus_per_slot(&spec.engines);
     let concurrency = spec.concurrency.unwrap_or(crate::run::settings::DEFAULT_CONCURRENCY);
     let affinity = local.slots.resolve(concurrency, per_slot)?;
     if !local.no_local {

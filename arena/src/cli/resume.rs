@@ -66,8 +66,10 @@ pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliRe
     }
     let mut spec = Spec::of(&info)?;
     let stored = spec.concurrency().ok_or_else(|| anyhow!("run {}: its concurrency is not stored", info.id))?;
-    let ponders = matches!(&spec, model::Spec::Games(games) if games.engines.iter().any(|e| e.ponder));
-    let per_slot = if ponders { 2 } else { 1 };
+    let per_slot = match &spec {
+        model::Spec::Games(games) => crate::run::settings::cpus_per_slot(&games.engines),
+        _ => 1,
+    };
     let concurrency = match how.concurrency {
         Some(given) => given.on_this_machine(per_slot)?,
         None => stored,

@@ -168,22 +168,26 @@ pub fn count_clocked(spent: Spent) {
 /// Once per process, when its engines on a clock have waited for a
 /// processor at least twice as long as they ran over
 /// [`WATCHED_SEARCHES`] searches or more: the line that says the machine
-/// is overcommitted, with a concurrency that fits its `cpus` CPUs. An
+/// is overcommitted, with a concurrency that fits its CPUs (`cpus`, asked
+/// only then). An
 /// engine that runs a third of the time it thinks plays far weaker than its
 /// clock says and loses on time through no fault of its own; a quiet
 /// machine's engines wait a few per cent.
-pub fn overcommitted(cpus: usize) -> Option<String> {
+pub fn overcommitted(cpus: impl FnOnce() -> usize) -> Option<String> {
     let (ran, waited, searches) = (
         WATCH.ran.load(Ordering::Relaxed),
         WATCH.waited.load(Ordering::Relaxed),
         WATCH.searches.load(Ordering::Relaxed),
     );
+    if WATCH.said.load(Ordering::Relaxed) {
+        return None;
+    }
     let judged = judge(ran, waited, searches, cpus)?;
     (!WATCH.said.swap(true, Ordering::Relaxed)).then_some(judged)
 }
 
 /// The overcommit line for these totals, if they say so.
-fn judge(ran: u64, waited: u64, searches: u64, cpus: usize) -> Option<String> {
+fn judge(ran: u64, waited: u64, searches: u64, cpus: impl FnOnce() -> usize) -> Option<String> {
     if searches < WATCHED_SEARCHES || waited < 2 * ran.max(1) {
         return None;
     }
@@ -193,7 +197,7 @@ fn judge(ran: u64, waited: u64, searches: u64, cpus: usize) -> Option<String> {
          {share:.0} % of the time they thought, so their play and time losses say more about the machine than \
          about them; --concurrency auto ({} here) fits its CPUs, and a node-time clock (e.g. 10+0.1,nodetime=1000) \
          does not depend on them",
-        cpus.max(1)
+        cpus().max(1)
     ))
 }
 
@@ -211,16 +215,16 @@ mod tests {
     #[test]
     fn a_machine_is_overcommitted_when_its_engines_wait_twice_what_they_run() {
         // Too few searches to judge, and a quiet machine's few per cent.
-        assert_eq!(judge(1_000, 50_000, 199, 2), None);
-        assert_eq!(judge(1_000_000, 40_000, 5_000, 2), None);
+        assert_eq!(judge(1_000, 50_000, 199, || 2), None);
+        assert_eq!(judge(1_000_000, 40_000, 5_000, || 2), None);
         // Waiting as long as running (3 searching engines on 2 CPUs) is not yet said.
-        assert_eq!(judge(1_000_000, 1_000_000, 5_000, 2), None);
-        let line = judge(1_000_000, 15_000_000, 640, 2).unwrap();
+        assert_eq!(judge(1_000_000, 1_000_000, 5_000, || 2), None);
+        let line = judge(1_000_000, 15_000_000, 640, || 2).unwrap();
         assert!(line.contains("over 640 searches") && line.contains(" 94 % of the time"), "{line}");
         assert!(line.contains("--concurrency auto (2 here)"), "{line}");
         // Engines that report no time at all are not judged by a zero.
-        assert!(judge(0, 5, 300, 2).is_some());
-        assert_eq!(judge(0, 1, 300, 2), None);
+        assert!(judge(0, 5, 300, || 2).is_some());
+        assert_eq!(judge(0, 1, 300, || 2), None);
     }
 
     #[test]

@@ -36,6 +36,12 @@ pub const DEFAULT_OPENINGS: &str = "feldmann25";
 /// Without `--concurrency`: two games at once.
 pub const DEFAULT_CONCURRENCY: usize = 2;
 
+/// CPUs a game slot of these engines needs: two when they ponder (one
+/// thinks while the other ponders), else one.
+pub fn cpus_per_slot<'a>(engines: impl IntoIterator<Item = &'a EngineSpec>) -> usize {
+    if engines.into_iter().any(|e| e.ponder) { 2 } else { 1 }
+}
+
 /// `--concurrency`'s help, for every command that plays on this machine.
 pub const CONCURRENCY_HELP: &str = "Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time: a number, auto (one per CPU this process may use, one per two CPUs when the engines ponder) or -N (those CPUs less N, as fastchess) [default: 2; arena resume: as when the run started].";
 
@@ -75,16 +81,6 @@ impl std::str::FromStr for Concurrency {
             Ok(n @ 1..) => Ok(Concurrency::Games(n)),
             Ok(0) => Err(Invalid::new("concurrency", "must be at least 1".to_string())),
             _ => Err(bad()),
-        }
-    }
-}
-
-impl std::fmt::Display for Concurrency {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Concurrency::Games(n) => write!(f, "{n}"),
-            Concurrency::Auto => f.write_str("auto"),
-            Concurrency::AllBut(n) => write!(f, "-{n}"),
         }
     }
 }
@@ -390,8 +386,7 @@ impl Settings {
         for engine in &mut engines {
             engine.ponder |= self.ponder;
         }
-        let per_slot = if engines.iter().any(|e| e.ponder) { 2 } else { 1 };
-        let concurrency = self.concurrency(per_slot)?;
+        let concurrency = self.concurrency(cpus_per_slot(&engines))?;
         crate::engine_io::open_files::fit_open_files(concurrency)?;
         let adjudication = Adjudication {
             draw: self.draw.0,

@@ -258,7 +258,7 @@ async fn settled<W: Work>(
             lock(&shared.counts).stored += 1;
             shared.events.stored();
             lock(&shared.progress).stored(what, &stored);
-            if let Some(line) = crate::engine_io::starvation::overcommitted(crate::engine_io::affinity::cpu_count()) {
+            if let Some(line) = crate::engine_io::starvation::overcommitted(crate::engine_io::affinity::cpu_count) {
                 crate::term::warn(&line);
             }
             return stored.run_finished.then_some(run);

@@ -9,7 +9,6 @@ use reports::report::{Align, Table};
 use reports::stats::Counts;
 use reports::stats::answer::Answer;
 use reports::stats::scaling::{Trend, budget_trend, slope_text};
-use reports::stats::sprt::llr_of_tally;
 use reports::summary::Statistics;
 use serde::Serialize;
 
@@ -295,28 +294,21 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
     row.wdl = Some([tally.wins, tally.draws, tally.losses]);
     let paired = games.kind.imported().iter().all(|f| f.unpaired == 0);
     let wdl = (tally.wins, tally.draws, tally.losses);
-    let statistics = Statistics::new(Some(wdl), paired.then_some(tally.pentanomial), None, None);
+    // The SPRT's figures as the report computes them (a run that ran out of
+    // pairs first keeps its stored `inconclusive`): its LLR and the verdict
+    // the counts give, and once it stopped, the estimate corrected for the
+    // stop as the headline.
+    let test = games.kind.sprt();
+    let inconclusive = run.verdict.filter(|v| *v == model::Verdict::Inconclusive);
+    let statistics = Statistics::new(Some(wdl), paired.then_some(tally.pentanomial), test, inconclusive);
     if let Some(estimate) = &statistics.estimate {
         row.elo = estimate.point().map(|(elo, [low, high])| (elo, (high - low) / 2.0));
         row.elo_text = Some(estimate.elo_text.clone());
     }
-    if let Some(test) = games.kind.sprt() {
-        let bounds = test.bounds();
-        let llr = llr_of_tally(&test, &tally);
-        row.llr = Some((llr, bounds.lower, bounds.upper));
-        // The verdict the counts give (as the report's), not the one stored
-        // with the run, which the process that finished it wrote; a run that
-        // ran out of pairs first keeps its `inconclusive`.
-        row.verdict = test
-            .decide(llr)
-            .or(run.verdict.filter(|v| *v == model::Verdict::Inconclusive))
-            .map(|v| v.as_str().to_string());
-        // A stopped test's headline is its estimate corrected for the stop.
-        if row.verdict.is_some()
-            && statistics.estimate.as_ref().is_some_and(|e| e.elo_ci95.is_some())
-            && let Some(q) =
-                reports::stats::sequential::estimate(&test, &reports::stats::sprt::counts_of_tally(&test, &tally))
-        {
+    if let Some(sprt) = &statistics.sprt {
+        row.llr = Some((sprt.llr, sprt.lower, sprt.upper));
+        row.verdict = sprt.verdict.map(|v| v.as_str().to_string());
+        if let Some(q) = &statistics.sequential {
             let [low, high] = q.elo_ci95;
             row.elo = Some((q.elo, (high - low) / 2.0));
             row.elo_text = Some(format!(

@@ -20,24 +20,31 @@ async fn games_of(dir: &std::path::Path, run: i64) -> (i64, i64, i64) {
     (all, pairs, faults)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_hundred_and_twenty_eight_games_at_once_start_their_engines_and_store_each_game_once() {
-    let dir = temp_dir("many-at-once");
-    let args = [
+/// `arena match` of plain against nmp2, `games` games all at once, at `tc`.
+fn at_once<'a>(games: &'a str, tc: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
         "match",
         "--a",
         "plain",
         "--b",
         "nmp2",
         "--games",
-        "128",
+        games,
         "--concurrency",
-        "128",
+        games,
         "--tc",
-        "nodes=300",
+        tc,
         "--no-io-log",
         "--quiet",
     ];
+    args.extend_from_slice(extra);
+    args
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hundred_and_twenty_eight_games_at_once_start_their_engines_and_store_each_game_once() {
+    let dir = temp_dir("many-at-once");
+    let args = at_once("128", "nodes=300", &[]);
     let out = arena_ok(&dir, &args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(String::from_utf8_lossy(&out.stdout).contains("games 128 of 128 planned"), "{stderr}");
@@ -79,23 +86,7 @@ fn auto_and_minus_n_resolve_on_this_machine_and_minus_too_many_is_one_line() {
 fn thirty_two_clocked_games_on_two_cpus_are_called_overcommitted_and_two_are_not() {
     let dir = temp_dir("overcommitted");
     let clocked = |games: &str| {
-        let args = [
-            "match",
-            "--a",
-            "plain",
-            "--b",
-            "nmp2",
-            "--games",
-            games,
-            "--concurrency",
-            games,
-            "--tc",
-            "1+0.01",
-            "--maxmoves",
-            "20",
-            "--no-io-log",
-            "--quiet",
-        ];
+        let args = at_once(games, "1+0.01", &["--maxmoves", "20"]);
         let out = arena_ok(&dir, &args);
         String::from_utf8_lossy(&out.stderr)
             .lines()
