@@ -113,7 +113,7 @@ async fn worker(target: Target, run: i64, name: String, games: Arc<Vec<[PackedGa
         }
         times.stores.push(ms_since(start));
         let start = Instant::now();
-        match db.finish_pair_packed(&pair, second, &|_| None, None).await {
+        match db.finish_pair_packed(&pair, second, &db::NoSprt, None).await {
             Ok(Some(_)) => {}
             Ok(None) => {
                 // The lease ran out and another worker took the pair over.

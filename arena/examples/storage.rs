@@ -88,7 +88,7 @@ async fn store_pairs(db: &Db, run: i64, pairs: usize, plies: usize) -> f64 {
     for i in 0..pairs {
         let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
         assert!(db.save_first_game(&pair, &game(plies, 2 * i as u64)).await.expect("save"));
-        let commit = db.finish_pair(&pair, &game(plies, 2 * i as u64 + 1), &|_| None, None).await.expect("save");
+        let commit = db.finish_pair(&pair, &game(plies, 2 * i as u64 + 1), &db::NoSprt, None).await.expect("save");
         assert!(commit.is_some());
     }
     start.elapsed().as_secs_f64() * 1e3 / (2 * pairs) as f64
@@ -107,7 +107,7 @@ async fn fill(db: &Db, run: i64, games: usize, games_of: &[GameRecord]) -> Optio
         let pair = db.claim_pair(run, "bench", Duration::from_secs(60)).await.expect("claim").expect("pair");
         assert!(db.save_first_game(&pair, &recorded::named(games_of, 2 * i, "a", "b")).await.expect("save"));
         let second = recorded::named(games_of, 2 * i + 1, "b", "a");
-        assert!(db.finish_pair(&pair, &second, &|_| None, None).await.expect("save").is_some());
+        assert!(db.finish_pair(&pair, &second, &db::NoSprt, None).await.expect("save").is_some());
         if i % 1000 == 999 {
             eprint!("\rfilling: {} of {games} games", 2 * (i + 1));
         }

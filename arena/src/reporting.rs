@@ -7,9 +7,11 @@ use clap::ValueEnum;
 use db::{Db, DbError};
 use model::{GamesKind, GamesSpec, PairCount, PairOutcome, ProgressCount, RunInfo, Spec, SpecError, TimeControl};
 use reports::report::{
-    Brief, Budget, EngineHeader, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs, SuiteReport,
-    render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text, utc_timestamp,
+    Brief, Budget, EngineHeader, FamilyInputs, Header, Inputs, Layout, MachineInputs, Report, SuiteHeader, SuiteInputs,
+    SuiteReport, render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text,
+    utc_timestamp,
 };
+use reports::stats::family::{Decision, Family};
 
 use crate::engine_io::engines::EngineSpec;
 
@@ -263,8 +265,25 @@ async fn games_report(
         pv_issues: &pv_issues,
         scale: (!budgets.is_empty()).then(|| (names(0), names(1), budgets.as_slice())),
         machines: Some(machines),
+        family: family_inputs(spec, info, &db.family_verdicts(run).await?),
     });
     Ok(RunReport::Games(report, terminations))
+}
+
+/// A family of SPRTs as its views read it (`None` for any other run): the
+/// stored decisions in their order, each naming its candidate's pairing,
+/// and whether the run ended.
+pub fn family_inputs(spec: &GamesSpec, info: &RunInfo, decided: &[db::FamilyVerdict]) -> Option<FamilyInputs> {
+    let (test, size) = spec.family()?;
+    let names = spec.pairing_names();
+    let decided = decided
+        .iter()
+        .filter_map(|v| {
+            let candidate = names.iter().position(|(a, b)| *a == v.engine_a && *b == v.engine_b)?;
+            Some(Decision { candidate, verdict: v.verdict })
+        })
+        .collect();
+    Some(FamilyInputs { family: Family::new(test, size), decided, ended: info.status == model::RunStatus::Finished })
 }
 
 /// A stored run's pairing counts with each replayed opening counted once,

@@ -14,13 +14,14 @@ use std::time::Duration;
 
 use sqlx::any::AnyRow;
 
+use model::Code;
 use model::{EngineMoveTotals, GameRecord, GameResult, PairPlan, PairingCounts, Tally, Verdict};
 
 use crate::conn::{Cells, Conn, Statement};
 use crate::counts::PAIR_RESULTS;
 use crate::dialect::Backend;
 use crate::runs::delete_games_of;
-use crate::{ClaimedPair, Db, DbError, PairCommit, SprtStep, TuneStep};
+use crate::{ClaimedPair, Db, DbError, FamilyVerdict, Judge, PairCommit, TuneStep};
 
 /// A game ready to be stored: its record and its moves packed. Packing
 /// takes milliseconds of the worker's CPU (PV words ranked among the legal
@@ -205,7 +206,7 @@ impl Db {
         &self,
         pair: &ClaimedPair,
         game: &GameRecord,
-        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        judge: &dyn Judge,
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
         // Packed before the transaction: other workers wait for the run's
@@ -222,7 +223,7 @@ impl Db {
         &self,
         pair: &ClaimedPair,
         game: &PackedGame,
-        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        judge: &dyn Judge,
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
         self.finish_pair_with(pair, &game.record, game.moves.clone(), judge, tune).await
@@ -233,7 +234,7 @@ impl Db {
         pair: &ClaimedPair,
         game: &GameRecord,
         packed: Vec<u8>,
-        judge: &(dyn Fn(&PairingCounts) -> Option<SprtStep> + Sync),
+        judge: &dyn Judge,
         tune: Option<TuneStep<'_>>,
     ) -> Result<Option<PairCommit>, DbError> {
         let mut tx = self.write().await?;
@@ -267,7 +268,7 @@ impl Db {
                 done
             }
         };
-        let sprt = judge(&counts);
+        let sprt = judge.step(&counts);
         let theta = match tune {
             Some(step) => {
                 let score = i64::try_from(add.wins).unwrap_or(0) - i64::try_from(add.losses).unwrap_or(0);
@@ -277,10 +278,16 @@ impl Db {
         };
 
         // `Some(verdict)` when the run ends here (`Some(None)`: no SPRT).
-        let decided = sprt.as_ref().and_then(|step| step.verdict);
-        let verdict = match decided {
-            Some(verdict) => Some(Some(verdict)),
-            None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
+        let (decided, verdict) = match judge.is_family() {
+            true => (None, self.judge_family(&mut tx, pair.run, judge, pairs_left).await?),
+            false => {
+                let decided = sprt.as_ref().and_then(|step| step.verdict);
+                let verdict = match decided {
+                    Some(verdict) => Some(Some(verdict)),
+                    None => (!pairs_left).then(|| sprt.as_ref().map(|_| Verdict::Inconclusive)),
+                };
+                (decided, verdict)
+            }
         };
         if let Some(verdict) = &verdict {
             let sql = "UPDATE runs SET status = 'finished', verdict = ?, finished_ms = {now_ms} WHERE id = ?";
@@ -293,6 +300,103 @@ impl Db {
         }
         tx.commit().await?;
         Ok(Some(PairCommit { counts, sprt, run_finished: verdict.is_some(), theta }))
+    }
+
+    /// A family's pair finished: the candidates its judge now decides are
+    /// stored in order (`run_verdicts`) and their pairs left are skipped;
+    /// `Some(verdict)` when no pair of the run is left (`pairs_left`: before
+    /// any skip), the family's verdict.
+    async fn judge_family(
+        &self,
+        tx: &mut Conn<'_>,
+        run: i64,
+        judge: &dyn Judge,
+        pairs_left: bool,
+    ) -> Result<Option<Option<Verdict>>, DbError> {
+        let rows = tx
+            .fetch_all(
+                sqlx::query(self.backend.sql(
+                    "SELECT engine_a, engine_b, wins, draws, losses, p0, p1, p2, p3, p4 FROM tallies WHERE run_id = ?",
+                ))
+                .bind(run),
+            )
+            .await?;
+        let counts = rows
+            .iter()
+            .map(|r| {
+                Ok(PairingCounts {
+                    engine_a: r.cell("engine_a")?,
+                    engine_b: r.cell("engine_b")?,
+                    tally: stored_tally(r)?,
+                })
+            })
+            .collect::<Result<Vec<_>, DbError>>()?;
+        let mut decided = family_verdicts_in(tx, self.backend, run).await?;
+        let new = judge.decide(&counts, &decided);
+        for verdict in &new {
+            decided.push(verdict.clone());
+            let insert = "INSERT INTO run_verdicts (run_id, engine_a, engine_b, verdict, llr, pairs, step) \
+                 VALUES (?, ?, ?, ?, ?, ?, ?)";
+            tx.execute(
+                sqlx::query(self.backend.sql(insert))
+                    .bind(run)
+                    .bind(&verdict.engine_a)
+                    .bind(&verdict.engine_b)
+                    .bind(verdict.verdict.as_str())
+                    .bind(verdict.llr)
+                    .bind(i64::try_from(verdict.pairs).unwrap_or(i64::MAX))
+                    .bind(i64::try_from(decided.len()).unwrap_or(i64::MAX)),
+            )
+            .await?;
+            let skip = "UPDATE pairs SET status = 'skipped' WHERE run_id = ? AND engine_a = ? AND engine_b = ? \
+                 AND status IN ('pending', 'running')";
+            tx.execute(sqlx::query(self.backend.sql(skip)).bind(run).bind(&verdict.engine_a).bind(&verdict.engine_b))
+                .await?;
+        }
+        let left = match new.is_empty() {
+            true => pairs_left,
+            false => {
+                let skipped = "SELECT id FROM pairs WHERE run_id = ? AND status = 'skipped'";
+                for statement in delete_games_of(skipped) {
+                    tx.execute(sqlx::query(self.backend.sql(&statement)).bind(run)).await?;
+                }
+                let open = "SELECT COUNT(*) AS open_pairs FROM (SELECT 1 FROM pairs WHERE run_id = ? \
+                     AND status IN ('pending', 'running') LIMIT 1) l";
+                tx.fetch_one(sqlx::query(self.backend.sql(open)).bind(run)).await?.cell::<i64>("open_pairs")? > 0
+            }
+        };
+        Ok((!left).then(|| Some(judge.verdict(&decided))))
+    }
+
+    /// The candidates of family `run` decided so far, in the order they
+    /// were decided (none for any other run).
+    ///
+    /// # Errors
+    ///
+    /// A database failure, or a stored verdict that is not H1 or H0.
+    pub async fn family_verdicts(&self, run: i64) -> Result<Vec<FamilyVerdict>, DbError> {
+        Ok(self.family_verdicts_of(&[run]).await?.remove(&run).unwrap_or_default())
+    }
+
+    /// [`Db::family_verdicts`] of each of `runs` that has any.
+    ///
+    /// # Errors
+    ///
+    /// As [`Db::family_verdicts`].
+    pub async fn family_verdicts_of(&self, runs: &[i64]) -> Result<HashMap<i64, Vec<FamilyVerdict>>, DbError> {
+        let rows = self
+            .rows_of_runs(
+                "SELECT run_id, engine_a, engine_b, verdict, llr, pairs FROM run_verdicts WHERE run_id IN ({runs}) \
+                 ORDER BY run_id, step",
+                runs,
+            )
+            .await?;
+        let mut verdicts: HashMap<i64, Vec<FamilyVerdict>> = HashMap::new();
+        for r in &rows {
+            let run: i64 = r.cell("run_id")?;
+            verdicts.entry(run).or_default().push(family_verdict(r, run)?);
+        }
+        Ok(verdicts)
     }
 
     /// The key this process claims leases with (PostgreSQL), bound where a
@@ -677,6 +781,37 @@ fn side_totals(game: &GameRecord) -> [EngineMoveTotals; 2] {
         }
     }
     totals
+}
+
+/// The decided candidates of family `run` in `tx`, in their order.
+async fn family_verdicts_in(tx: &mut Conn<'_>, backend: Backend, run: i64) -> Result<Vec<FamilyVerdict>, DbError> {
+    let select =
+        "SELECT run_id, engine_a, engine_b, verdict, llr, pairs FROM run_verdicts WHERE run_id = ? ORDER BY step";
+    let rows = tx.fetch_all(sqlx::query(backend.sql(select)).bind(run)).await?;
+    rows.iter().map(|r| family_verdict(r, run)).collect()
+}
+
+/// A `run_verdicts` row, read strictly: a verdict other than H1 or H0 is an
+/// error naming the candidate, never a guess.
+fn family_verdict(r: &AnyRow, run: i64) -> Result<FamilyVerdict, DbError> {
+    let engine_a: String = r.cell("engine_a")?;
+    let text: String = r.cell("verdict")?;
+    let unknown = || DbError::Unknown {
+        row: format!("run {run} candidate {engine_a}"),
+        source: model::UnknownCode::new("candidate's verdict (H1 or H0)", &text),
+    };
+    let verdict = match Verdict::read(&text) {
+        Ok(verdict @ (Verdict::AcceptH1 | Verdict::AcceptH0)) => verdict,
+        _ => return Err(unknown()),
+    };
+    let pairs: i64 = r.cell("pairs")?;
+    Ok(FamilyVerdict {
+        engine_b: r.cell("engine_b")?,
+        verdict,
+        llr: r.cell("llr")?,
+        pairs: u64::try_from(pairs).map_err(|_| unknown())?,
+        engine_a,
+    })
 }
 
 /// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.

@@ -224,6 +224,62 @@ pub struct SprtStep {
     pub verdict: Option<Verdict>,
 }
 
+/// How the process finishing a pair judges its run, inside the pair's
+/// transaction. A plain closure `|counts| -> Option<SprtStep>` is the judge
+/// of a one-pairing SPRT (or of no SPRT: `|_| None`, [`NoSprt`]).
+pub trait Judge: Sync {
+    /// The SPRT step after a pair whose pairing now has `counts`: the LLR
+    /// and, for a one-pairing SPRT, the verdict once a bound is crossed.
+    fn step(&self, counts: &PairingCounts) -> Option<SprtStep>;
+
+    /// Whether the run is a family of SPRTs: then [`Judge::decide`] decides
+    /// each candidate, and the step's verdict is left unread.
+    fn is_family(&self) -> bool {
+        false
+    }
+
+    /// A family's new decisions, in the order taken, from every pairing's
+    /// counts and the decisions stored so far (in their order).
+    fn decide(&self, _counts: &[PairingCounts], _decided: &[FamilyVerdict]) -> Vec<FamilyVerdict> {
+        Vec::new()
+    }
+
+    /// A family's verdict once no pair is left, from every decision (in order).
+    fn verdict(&self, _decided: &[FamilyVerdict]) -> Verdict {
+        Verdict::Inconclusive
+    }
+}
+
+impl<F: Fn(&PairingCounts) -> Option<SprtStep> + Sync> Judge for F {
+    fn step(&self, counts: &PairingCounts) -> Option<SprtStep> {
+        self(counts)
+    }
+}
+
+/// The judge of a run without an SPRT.
+pub struct NoSprt;
+
+impl Judge for NoSprt {
+    fn step(&self, _counts: &PairingCounts) -> Option<SprtStep> {
+        None
+    }
+}
+
+/// A candidate of a family of SPRTs as it was decided (`run_verdicts`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyVerdict {
+    /// The candidate (engine A of its pairing).
+    pub engine_a: String,
+    /// The base (engine B).
+    pub engine_b: String,
+    /// H1 or H0.
+    pub verdict: Verdict,
+    /// Its LLR at the decision.
+    pub llr: f64,
+    /// Its finished pairs at the decision.
+    pub pairs: u64,
+}
+
 /// What finishing a pair did to its run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PairCommit {

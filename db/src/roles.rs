@@ -26,7 +26,7 @@ const FUNCTIONS: [&str; 2] = ["arena_finish_pair(BIGINT, BIGINT, TEXT)", "arena_
 /// What a worker may write, by table: the statement's grants and its
 /// policies (`{running}`: the row's run is running). Who holds a pair or a
 /// chunk is checked by the tables' triggers (the claim's key).
-const WRITES: [(&str, &str, &[&str]); 12] = [
+const WRITES: [(&str, &str, &[&str]); 13] = [
     (
         "pairs",
         "UPDATE (status, lease_until, claims, worker, lease_key)",
@@ -66,6 +66,9 @@ const WRITES: [(&str, &str, &[&str]); 12] = [
     ),
     // The tuning steps (θ), each moved by the process that finished its pair.
     ("tune_iterations", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
+    // A family's candidates as they are decided, by the process that
+    // finished the deciding pair (as it finishes a decided run).
+    ("run_verdicts", "INSERT", &["FOR INSERT WITH CHECK ({running})"]),
 ];
 
 /// Policies a worker's role had in earlier layouts, dropped when the

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::games_kind::GamesKind;
 use crate::invalid::Invalid;
 use crate::run::{RunInfo, RunKind};
+use crate::sprt::Test;
 use crate::time_control::TimeControl;
 
 /// Hidden subcommand that makes the `arena` binary speak UCI as the bundled engine.
@@ -398,6 +399,16 @@ impl GamesSpec {
     /// The names of each pairing's engines (A, B).
     pub fn pairing_names(&self) -> Vec<(String, String)> {
         self.pairings.iter().map(|&(a, b)| (self.engines[a].name.clone(), self.engines[b].name.clone())).collect()
+    }
+
+    /// A family of SPRTs (`arena sprt --base M --dev A --dev B`): an SPRT
+    /// of several pairings, each candidate (A) against the one base (B);
+    /// its test and how many candidates.
+    pub fn family(&self) -> Option<(Test, usize)> {
+        match &self.kind {
+            GamesKind::Sprt(test) if self.pairings.len() > 1 => Some((*test, self.pairings.len())),
+            _ => None,
+        }
     }
 
     /// The time control of engine `index`: its own, else the run's;

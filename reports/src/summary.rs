@@ -113,6 +113,10 @@ pub struct SprtState {
     /// `inconclusive` or `continue`.
     #[serde(serialize_with = "verdict_or_continue")]
     pub verdict: Option<Verdict>,
+    /// The run this test belongs to, when a person stopped it before a
+    /// bound: the verdict line says so ([`Statistics::stopped_by_hand`]).
+    #[serde(skip)]
+    pub stopped_by_hand: Option<i64>,
 }
 
 impl SprtState {
@@ -193,7 +197,7 @@ impl Statistics {
             let llr = crate::stats::sprt::llr(&test, &counts);
             let bounds = test.bounds();
             let verdict = sprt_final.or_else(|| test.decide(llr));
-            SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict }
+            SprtState { test, llr, lower: bounds.lower, upper: bounds.upper, verdict, stopped_by_hand: None }
         });
         // Only where the fixed-sample answer has an interval too: below its
         // floor of pairs no interval's coverage was measured.
@@ -220,6 +224,16 @@ impl Statistics {
         statistics
     }
 
+    /// Marks an SPRT that a person stopped (run `run`) before a bound:
+    /// its verdict line then says there is no verdict, why its figures
+    /// cannot be corrected, and how to play on.
+    pub fn stopped_by_hand(&mut self, run: i64) {
+        if let Some(sprt) = self.sprt.as_mut().filter(|s| s.verdict.is_none()) {
+            sprt.stopped_by_hand = Some(run);
+            self.verdict = self.verdict_line("A", "B");
+        }
+    }
+
     /// The counts of the run's one model: pairs when known, else games.
     pub fn counts(&self) -> Option<Counts> {
         model_counts(self.wins.zip(self.draws).zip(self.losses).map(|((w, d), l)| (w, d, l)), self.pentanomial)
@@ -229,6 +243,14 @@ impl Statistics {
     pub fn verdict_line(&self, a: &str, b: &str) -> String {
         let Some(estimate) = &self.estimate else { return "no games yet".to_string() };
         if let Some(sprt) = &self.sprt {
+            if let (None, Some(run)) = (sprt.verdict, sprt.stopped_by_hand) {
+                return format!(
+                    "SPRT stopped by hand before a bound (LLR {:.2} in ({:.2}, {:.2})): no verdict, and the figures \
+                     are fixed-sample ones, which a stop chosen by looking at them biases; arena resume {run} plays \
+                     on under the same test",
+                    sprt.llr, sprt.lower, sprt.upper
+                );
+            }
             match sprt.verdict {
                 // Accepting H1 rules out a gain of elo0 or less (wrongly
                 // with probability at most α); accepting H0 rules out elo1
@@ -430,13 +452,20 @@ fn sprt_line(s: &SprtState) -> String {
         "SPRT [{}, {}] {model} α={} β={}: LLR {:.2} ({:.2}, {:.2}) {}\n",
         s.test.elo0(),
         s.test.elo1(),
-        s.test.alpha(),
-        s.test.beta(),
+        rate(s.test.alpha()),
+        rate(s.test.beta()),
         s.llr,
         s.lower,
         s.upper,
         s.verdict_label()
     )
+}
+
+/// An error rate as the SPRT line prints it: as given (0.05), or to four
+/// significant digits where a family's share of it has more (α/3 = 0.01667).
+pub(crate) fn rate(r: f64) -> String {
+    let short = format!("{r:.4e}").parse::<f64>().unwrap_or(r);
+    format!("{short}")
 }
 
 /// What an SPRT's verdict establishes about A's gain over B: more than
@@ -458,6 +487,22 @@ fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> Strin
 mod tests {
     use super::*;
     use crate::stats::answer::half_width_at;
+
+    #[test]
+    fn an_sprt_stopped_by_hand_says_it_has_no_verdict_and_how_to_play_on() {
+        let test = Test::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        let mut stopped = Statistics::new(Some((30, 40, 30)), Some([5, 10, 20, 10, 5]), Some(test), None);
+        assert!(!stopped.verdict.contains("by hand"), "{}", stopped.verdict);
+        stopped.stopped_by_hand(7);
+        assert!(stopped.verdict.starts_with("SPRT stopped by hand before a bound (LLR "), "{}", stopped.verdict);
+        assert!(stopped.verdict.ends_with("arena resume 7 plays on under the same test"), "{}", stopped.verdict);
+        assert!(stopped.render_text("fhr", "plain").contains("verdict: SPRT stopped by hand"));
+        // A decided test keeps its verdict.
+        let mut decided = Statistics::new(Some((300, 100, 100)), Some([10, 20, 50, 80, 90]), Some(test), None);
+        let before = decided.verdict.clone();
+        decided.stopped_by_hand(7);
+        assert_eq!(decided.verdict, before);
+    }
 
     #[test]
     fn a_sample_too_small_or_all_won_asks_for_more_without_a_count() {

@@ -220,7 +220,7 @@ pub(super) async fn scale(args: ScaleArgs) -> CliResult {
         ));
     }
     let book = open_book(&args.play.settings)?;
-    let base = args.engines.engines(&args.play)?;
+    let base = args.engines.engines(&args.play, false)?;
     let engines: Vec<EngineSpec> = budgets.iter().flat_map(|budget| at_budget(&base, budget)).collect();
     let pairings = (0..budgets.len()).map(|i| (2 * i, 2 * i + 1)).collect();
     let tc = budgets[0].clone();
@@ -287,25 +287,27 @@ pub(super) async fn extend(args: ExtendArgs) -> CliResult {
     Ok(())
 }
 
-/// Engines A and B of a two-engine run: `--a` and `--b` by name, or two
-/// revisions of one repository (`--repo R --dev REV --base REV`), declared
-/// once for elo, match, sprt and scale.
+/// Engines A and B of a two-engine run: `--a` and `--b` by name, or
+/// `--dev A --base B` (presets, engines or programs; with `--repo`, two
+/// revisions of one repository), declared once for elo, match, sprt and
+/// scale. `arena sprt` takes `--dev` more than once: a family of candidates
+/// against the one base.
 #[derive(Args, Debug)]
 #[command(next_help_heading = "Engines")]
 pub struct PairArgs {
     /// Engine A, the one being tested: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
+    #[arg(long, required_unless_present_any = ["repo", "base"], conflicts_with_all = ["repo", "base", "dev"], value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     a: Option<String>,
     /// Engine B, the reference: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo", value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
+    #[arg(long, required_unless_present_any = ["repo", "base"], conflicts_with_all = ["repo", "base", "dev"], value_parser = super::EngineName, hide_possible_values = true, add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     b: Option<String>,
     #[command(flatten)]
     source: SourceArgs,
-    /// With --repo: the revision under test (engine A): a branch, tag or commit.
-    #[arg(long, value_name = "REV", requires = "repo")]
-    dev: Option<String>,
-    /// With --repo: the reference revision (engine B).
-    #[arg(long, value_name = "REV", requires = "repo")]
+    /// The engine under test (engine A), as --a; with --repo a revision: a branch, tag or commit. arena sprt takes it more than once: a family of candidates, each against --base, stopped by one procedure that bounds the family-wise error.
+    #[arg(long, value_name = "ENGINE|REV", requires = "base", add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
+    dev: Vec<String>,
+    /// The reference (engine B), as --b; with --repo a revision.
+    #[arg(long, value_name = "ENGINE|REV", requires = "dev", add = clap_complete::ArgValueCompleter::new(super::complete::engines))]
     base: Option<String>,
 }
 
@@ -313,22 +315,48 @@ impl PairArgs {
     /// A and B by name (a run file's `engines = ["A", "B"]`).
     pub(super) fn named(a: &str, b: &str) -> PairArgs {
         let name = |name: &str| Some(name.to_string());
-        PairArgs { a: name(a), b: name(b), source: SourceArgs::default(), dev: None, base: None }
+        PairArgs { a: name(a), b: name(b), source: SourceArgs::default(), dev: Vec::new(), base: None }
     }
 
-    /// The two engines: by name from the registry, or built from `--repo`.
-    fn engines(&self, play: &PlayArgs) -> CliResult<Vec<EngineSpec>> {
+    /// A family's candidates and base by name (a run file's `engines =
+    /// ["A", "B", "C", "BASE"]`).
+    pub(super) fn family(devs: &[String], base: &str) -> PairArgs {
+        PairArgs { a: None, b: None, source: SourceArgs::default(), dev: devs.to_vec(), base: Some(base.to_string()) }
+    }
+
+    /// The engines: A then B, or a family's candidates then its base; by
+    /// name from the registry, or built from `--repo`. `family`: whether
+    /// the command tests a family (sprt); the others take one `--dev`.
+    fn engines(&self, play: &PlayArgs, family: bool) -> CliResult<Vec<EngineSpec>> {
+        let (devs, base): (Vec<&str>, &str) = match (&self.base, &self.a, &self.b) {
+            (Some(base), _, _) => (self.dev.iter().map(String::as_str).collect(), base),
+            (None, Some(a), Some(b)) => (vec![a.as_str()], b.as_str()),
+            _ if self.source.repo.is_some() => {
+                return Err(anyhow!(
+                    "--repo needs --dev REV and --base REV (the revision under test and the reference)"
+                ));
+            }
+            _ => return Err(anyhow!("name the engines: --a A --b B, or --dev A --base B")),
+        };
+        if devs.len() > 1 && !family {
+            return Err(anyhow!(
+                "--dev is given {} times: a family of candidates is tested by arena sprt; this command takes one",
+                devs.len()
+            ));
+        }
+        // Engines named twice are refused as every command refuses them
+        // (`resolve_engines`); revisions here.
         let Some(repo) = &self.source.repo else {
-            let names = [self.a.as_deref().unwrap_or_default(), self.b.as_deref().unwrap_or_default()];
+            let names: Vec<&str> = devs.iter().copied().chain([base]).collect();
             return resolve_engines(play, &names);
         };
-        let (Some(dev), Some(base)) = (&self.dev, &self.base) else {
-            return Err(anyhow!("--repo needs --dev REV and --base REV (the revision under test and the reference)"));
-        };
-        if dev == base {
+        if let Some(dev) = devs.iter().find(|dev| **dev == base) {
             return Err(anyhow!("--dev and --base are both '{dev}': name two revisions"));
         }
-        Ok(vec![self.source.engine(repo, dev)?, self.source.engine(repo, base)?])
+        if let Some(dev) = devs.iter().enumerate().find_map(|(i, dev)| devs[..i].contains(dev).then_some(dev)) {
+            return Err(anyhow!("--dev '{dev}' is given twice: name each revision once"));
+        }
+        devs.iter().chain([&base]).map(|rev| self.source.engine(repo, rev)).collect()
     }
 }
 
@@ -336,7 +364,7 @@ impl PairArgs {
 pub(super) async fn elo(args: EloArgs) -> CliResult {
     let book = open_book(&args.play.settings)?;
     let per_round = args.passes.openings_per_round(&book, &args.play)?;
-    let engines = args.engines.engines(&args.play)?;
+    let engines = args.engines.engines(&args.play, false)?;
     let spec = args.play.settings.spec(GamesKind::Elo, engines, vec![(0, 1)], per_round, args.passes.rounds)?;
     start(&args.play, spec, &book, Chosen::default()).await
 }
@@ -360,7 +388,7 @@ pub(super) async fn match_(args: MatchArgs) -> CliResult {
     let chosen = Chosen::large_book(&mut play.settings);
     let book = open_book(&play.settings)?;
     let pairs = args.games.games.div_ceil(2);
-    let engines = args.engines.engines(&play)?;
+    let engines = args.engines.engines(&play, false)?;
     let spec = play.settings.spec(GamesKind::Match, engines, vec![(0, 1)], pairs, 1)?;
     start(&play, spec, &book, chosen).await
 }
@@ -396,22 +424,32 @@ pub(super) async fn sprt(args: SprtArgs) -> CliResult {
     let test = args.sprt.test_or_default()?;
     let mut play = args.play;
     let mut chosen = Chosen::large_book(&mut play.settings);
+    let engines = args.engines.engines(&play, true)?;
+    // A family: each candidate against the base (the last engine), the
+    // pairings interleaved opening by opening, each capped alike, by default
+    // at the cap of the strictest level a candidate faces (α/k, β/k).
+    let base = engines.len() - 1;
+    let pairings: Vec<(usize, usize)> = (0..base).map(|dev| (dev, base)).collect();
+    let strictest = reports::stats::family::Family::new(test, pairings.len()).level(0, 0);
     let max_games = match args.cap.max_games {
         Some(games) => games,
         None => {
-            let (cap, expected) = reports::stats::sprt::default_cap(&test);
-            let undecided = reports::stats::sequential::undecided_at_bounds(&test, 0.5, cap as f64);
+            let (cap, expected) = reports::stats::sprt::default_cap(&strictest);
+            let undecided = reports::stats::sequential::undecided_at_bounds(&strictest, 0.5, cap as f64);
+            let (each, level) = match pairings.len() {
+                1 => ("", String::new()),
+                k => ("each candidate ", format!(" at the first decision's level (α/{k}, β/{k})")),
+            };
             chosen.cap = Some(format!(
-                "at most {cap} games: twice the {expected:.0} sprt-calc expects at worst (--max-games N to choose); \
-                 the cap leaves about {} undecided",
+                "{each}at most {cap} games: twice the {expected:.0} sprt-calc expects at worst{level} (--max-games N \
+                 to choose); the cap leaves about {} undecided",
                 undecided_text(&undecided)
             ));
             cap
         }
     };
     let book = open_book(&play.settings)?;
-    let engines = args.engines.engines(&play)?;
-    let spec = play.settings.spec(GamesKind::Sprt(test), engines, vec![(0, 1)], max_games.div_ceil(2), 1)?;
+    let spec = play.settings.spec(GamesKind::Sprt(test), engines, pairings, max_games.div_ceil(2), 1)?;
     start(&play, spec, &book, chosen).await
 }
 

@@ -109,7 +109,13 @@ pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs)
     let pair = || -> Result<PairArgs, BadRunFile> {
         match names.as_slice() {
             [a, b] => Ok(PairArgs::named(a, b)),
-            _ => Err(bad(format!("a {command} run has two engines: engines = [\"A\", \"B\"]"))),
+            _ => Err(bad(match command {
+                "sprt" => {
+                    "an sprt run has two engines, engines = [\"A\", \"B\"], or a family's candidates and then its base"
+                        .to_string()
+                }
+                _ => format!("a {command} run has two engines: engines = [\"A\", \"B\"]"),
+            })),
         }
     };
     let play = |settings: Settings| PlayArgs { settings, local: local.clone() };
@@ -125,7 +131,12 @@ pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs)
         "sprt" => {
             let flags: Flags<SprtParams, SprtCap> = typed_flags(command, parts.flags).map_err(typed)?;
             let play = play(flags.settings);
-            Command::Sprt(SprtArgs { engines: pair()?, sprt: flags.kind, cap: flags.more, play })
+            // Three or more engines: a family, the candidates then the base.
+            let engines = match names.as_slice() {
+                [devs @ .., base] if devs.len() > 1 => PairArgs::family(devs, base),
+                _ => pair()?,
+            };
+            Command::Sprt(SprtArgs { engines, sprt: flags.kind, cap: flags.more, play })
         }
         "scale" => {
             let flags: Flags<ScaleFlags> = typed_flags(command, parts.flags).map_err(typed)?;

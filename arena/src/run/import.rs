@@ -142,7 +142,7 @@ async fn store(db: &Db, run: i64, games: &[model::GameRecord]) -> Result<(), Run
         if !db.save_first_game(&pair, first).await? {
             return Err(lost(format!("pair {index} was taken by another process while importing")));
         }
-        db.finish_pair(&pair, second, &|_| None, None).await?;
+        db.finish_pair(&pair, second, &db::NoSprt, None).await?;
         if crate::term::is_terminal() && done % 100 == 0 {
             crate::term::set_line(&format!("importing: {done} of {total} pairs stored"));
         }

@@ -11,11 +11,12 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use db::{ClaimedPair, Db, DbError, SprtStep, TuneStep};
+use db::{ClaimedPair, Db, DbError, FamilyVerdict, SprtStep, TuneStep};
 use model::{GameRecord, GamesSpec, PairPlan, PairingCounts, Perturbation, RunStatus, Spsa, Tally, Variant};
 use openings::Opening;
 use reports::stats::Counts;
 use reports::stats::answer::Answer;
+use reports::stats::family::{Decision, Family};
 use reports::stats::machines::{pair_scores, residuals, to_set_aside};
 use reports::stats::sprt::llr_of_tally;
 use shakmaty::CastlingMode;
@@ -106,15 +107,26 @@ impl PairWork {
         })
     }
 
-    /// The SPRT step after a pair of the run's first pairing (SPRT runs only).
+    /// The SPRT step after a pair (SPRT runs only): of the run's first
+    /// pairing, or for a family of any candidate's, whose verdict the
+    /// family's procedure gives ([`db::Judge::decide`]).
     pub fn judge(&self, counts: &PairingCounts) -> Option<SprtStep> {
         let test = self.spec.kind.sprt()?;
+        if self.family().is_some() {
+            self.names.iter().position(|(a, b)| *a == counts.engine_a && *b == counts.engine_b)?;
+            return Some(SprtStep { llr: llr_of_tally(&test, &counts.tally), verdict: None });
+        }
         let &(a, b) = self.spec.pairings.first()?;
         if counts.engine_a != self.spec.engines[a].name || counts.engine_b != self.spec.engines[b].name {
             return None;
         }
         let llr = llr_of_tally(&test, &counts.tally);
         Some(SprtStep { llr, verdict: test.decide(llr) })
+    }
+
+    /// The family of an SPRT of several candidates against one base.
+    fn family(&self) -> Option<Family> {
+        self.spec.family().map(|(test, size)| Family::new(test, size))
     }
 
     /// One warning line per mate score whose PV does not back it, naming
@@ -247,6 +259,54 @@ impl PairWork {
     }
 }
 
+/// The judge of a finished pair, in its transaction: the SPRT's step, and a
+/// family's decisions by the sequential Holm procedure
+/// (`reports::stats::family`), each candidate's LLR from its pairing's
+/// stored counts.
+impl db::Judge for PairWork {
+    fn step(&self, counts: &PairingCounts) -> Option<SprtStep> {
+        self.judge(counts)
+    }
+
+    fn is_family(&self) -> bool {
+        self.family().is_some()
+    }
+
+    fn decide(&self, counts: &[PairingCounts], decided: &[FamilyVerdict]) -> Vec<FamilyVerdict> {
+        let (Some(family), Some(test)) = (self.family(), self.spec.kind.sprt()) else { return Vec::new() };
+        let tally = |(a, b): &(String, String)| {
+            counts.iter().find(|c| c.engine_a == *a && c.engine_b == *b).map(|c| c.tally).unwrap_or_default()
+        };
+        let tallies: Vec<Tally> = self.names.iter().map(tally).collect();
+        let llrs: Vec<f64> = tallies.iter().map(|t| llr_of_tally(&test, t)).collect();
+        let decisions: Vec<Decision> = decided
+            .iter()
+            .filter_map(|v| {
+                let candidate = self.names.iter().position(|(a, b)| *a == v.engine_a && *b == v.engine_b)?;
+                Some(Decision { candidate, verdict: v.verdict })
+            })
+            .collect();
+        family
+            .step(&llrs, &decisions)
+            .into_iter()
+            .map(|d| FamilyVerdict {
+                engine_a: self.names[d.candidate].0.clone(),
+                engine_b: self.names[d.candidate].1.clone(),
+                verdict: d.verdict,
+                llr: llrs[d.candidate],
+                pairs: tallies[d.candidate].pentanomial.iter().sum(),
+            })
+            .collect()
+    }
+
+    fn verdict(&self, decided: &[FamilyVerdict]) -> model::Verdict {
+        let Some(family) = self.family() else { return model::Verdict::Inconclusive };
+        let decisions: Vec<Decision> =
+            decided.iter().enumerate().map(|(candidate, v)| Decision { candidate, verdict: v.verdict }).collect();
+        family.verdict(&decisions)
+    }
+}
+
 /// Stores a game: its I/O log first (compressed and appended on a
 /// blocking thread, its place named in the record), then `store` (the
 /// game's database write). A log that cannot be written costs the log,
@@ -300,10 +360,13 @@ impl PairWork {
             _ => None,
         };
         let (work, db_ref, pair_ref) = (&*self, &db, &pair);
-        let finished = store_game(log, record, |record| async move {
-            Ok(db_ref.finish_pair(pair_ref, &record, &|counts| work.judge(counts), step).await?)
-        })
-        .await;
+        let finished =
+            store_game(
+                log,
+                record,
+                |record| async move { Ok(db_ref.finish_pair(pair_ref, &record, work, step).await?) },
+            )
+            .await;
         let Some(commit) = finished.map_err(on_failure)? else {
             return Ok(Played::LeaseLost);
         };

@@ -212,17 +212,25 @@ fn power_law(points: impl Iterator<Item = (f64, f64)>) -> Option<(f64, f64)> {
 pub async fn run_rows(db: &Db, runs: &[RunInfo]) -> Result<Vec<RunRow>, DbError> {
     let ids: Vec<i64> = runs.iter().map(|run| run.id).collect();
     let (mut slots, mut counts) = (db.slots_of(&ids).await?, db.pairing_counts_of(&ids).await?);
+    let mut verdicts = db.family_verdicts_of(&ids).await?;
     let mut rows = Vec::with_capacity(runs.len());
     for run in runs {
         let (run_slots, run_counts) =
             (slots.remove(&run.id).unwrap_or_default(), counts.remove(&run.id).unwrap_or_default());
-        rows.push(run_row(db, run, run_slots, run_counts).await?);
+        let decided = verdicts.remove(&run.id).unwrap_or_default();
+        rows.push(run_row(db, run, run_slots, run_counts, &decided).await?);
     }
     Ok(rows)
 }
 
 /// The row of `run`, given its live slots and its pairings' counts.
-async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<PairingCounts>) -> Result<RunRow, DbError> {
+async fn run_row(
+    db: &Db,
+    run: &RunInfo,
+    slots: Vec<String>,
+    counts: Vec<PairingCounts>,
+    decided: &[db::FamilyVerdict],
+) -> Result<RunRow, DbError> {
     let spec = Spec::of(run).ok();
     let (done, planned) = done_and_planned(db, run, spec.as_ref()).await?;
     let mut row = RunRow {
@@ -254,7 +262,10 @@ async fn run_row(db: &Db, run: &RunInfo, slots: Vec<String>, counts: Vec<Pairing
                 row.trend = trend(&counts, games, budgets);
             } else {
                 row.time_control = games.tc.as_ref().map_or_else(|| "unknown".into(), ToString::to_string);
-                result(&counts, games, run, &mut row);
+                match crate::reporting::family_inputs(games, run, decided) {
+                    Some(family) => row.elo_text = Some(family_text(&counts, games, &family)),
+                    None => result(&counts, games, run, &mut row),
+                }
             }
             if run.status == RunStatus::Running {
                 row.eta_s = games_eta(db, run, games, &counts, row.planned - row.done).await?;
@@ -322,6 +333,38 @@ fn result(counts: &[PairingCounts], games: &GamesSpec, run: &RunInfo, row: &mut 
     {
         row.verdict = short_verdict(&statistics, a, b);
     }
+}
+
+/// A family's candidates in a few words, each read as its report reads it
+/// (under the test the family gave it): `nmp2 H0, fhr H1 +12.3 [+1.0,
+/// +24.9] (SPRT-corrected), vnm running`.
+fn family_text(counts: &[PairingCounts], games: &GamesSpec, family: &reports::report::FamilyInputs) -> String {
+    let words: Vec<String> = games
+        .pairing_names()
+        .iter()
+        .zip(family.tests())
+        .map(|((a, b), (test, last))| {
+            let tally =
+                counts.iter().find(|c| &c.engine_a == a && &c.engine_b == b).map(|c| c.tally).unwrap_or_default();
+            let wdl = (tally.wins, tally.draws, tally.losses);
+            let statistics = Statistics::new(
+                Some(wdl),
+                Some(tally.pentanomial),
+                Some(test),
+                last.filter(|v| *v == model::Verdict::Inconclusive),
+            );
+            let state = statistics.sprt.as_ref().and_then(|s| s.verdict).map_or("running", model::Verdict::as_str);
+            match &statistics.sequential {
+                Some(q) => format!(
+                    "{a} {state} {} {} (SPRT-corrected)",
+                    reports::stats::signed(q.elo),
+                    reports::stats::interval(q.elo_ci95[0], q.elo_ci95[1])
+                ),
+                None => format!("{a} {state}"),
+            }
+        })
+        .collect();
+    format!("{} candidates: {}", words.len(), words.join(", "))
 }
 
 /// The verdict of a finished run's statistics in a few words:

@@ -13,7 +13,7 @@
 //! it restarts, crashes and stops. Without them the tests are skipped with a printed
 //! reason, except under CI (`CI` set), where that fails.
 
-use crate::common::{ARENA, arena, arena_ok, temp_dir};
+use crate::common::{ARENA, arena, arena_ok, stdout, temp_dir};
 use crate::workers::{assert_consistent, count, finish};
 
 use std::path::Path;
@@ -151,6 +151,49 @@ async fn a_worker_role_plays_a_run_to_its_end_and_may_not_rewrite_what_is_stored
     // It reads: the views work as it.
     let shown = arena_ok(&dir, &["show", "1", "--db", &worker]);
     assert!(String::from_utf8_lossy(&shown.stdout).contains("8 games"), "{}", String::from_utf8_lossy(&shown.stdout));
+
+    // A family played by the worker's role: it stores each decided
+    // candidate and skips that candidate's pairs left while the run runs
+    // (the pairs' guard allows that once the candidate is decided). Bounds
+    // far above what equal engines gain: each candidate accepts H0 early.
+    let family = [
+        "sprt",
+        "--base",
+        "nmp2",
+        "--dev",
+        "plain",
+        "--dev",
+        "fhr",
+        "--elo0",
+        "300",
+        "--elo1",
+        "600",
+        "--model",
+        "logistic",
+        "--max-games",
+        "40",
+        "--tc",
+        "nodes=500",
+        "--no-local",
+        "--db",
+        &owner,
+    ];
+    let created = arena_ok(&dir, &family);
+    assert_eq!(String::from_utf8_lossy(&created.stdout).trim(), "run 2");
+    let log =
+        finish(spawn_worker(&dir, &["worker", "--db", &worker, "--run", "2", "--concurrency", "2", "--poll", "1"]));
+    assert!(!log.contains("refused") && !log.contains("42501"), "{log}");
+    assert_consistent(&target, 2).await;
+    let verdicts = "SELECT COUNT(*) FROM run_verdicts WHERE run_id = 2 AND verdict = 'H0'";
+    assert_eq!(count(&target, verdicts).await, 2, "{log}");
+    let skipped = "SELECT COUNT(*) FROM pairs WHERE run_id = 2 AND status = 'skipped'";
+    assert!(count(&target, skipped).await > 0, "{log}");
+    let finished = "SELECT COUNT(*) FROM runs WHERE id = 2 AND status = 'finished' AND verdict = 'H0'";
+    assert_eq!(count(&target, finished).await, 1, "{log}");
+    // A decided candidate's row is not the worker's to rewrite.
+    assert_eq!(execute(&worker, "UPDATE run_verdicts SET verdict = 'H1'").await, Err("42501".into()));
+    let shown = stdout(&arena_ok(&dir, &["show", "2", "--db", &worker]));
+    assert!(shown.contains("family: every candidate accepted H0"), "{shown}");
 }
 
 /// What a worker's role can do to a running run's result by hand, with the

@@ -16,7 +16,7 @@ use crate::workers::count;
 use db::Target;
 
 /// Runs plain SQL against the test's database.
-async fn execute(target: &Target, sql: &str) {
+pub(crate) async fn execute(target: &Target, sql: &str) {
     sqlx::any::install_default_drivers();
     let url = match target {
         Target::Sqlite(path) => format!("sqlite://{}", path.display()),

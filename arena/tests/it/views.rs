@@ -7,7 +7,7 @@
 //! and runs list, `arena runs`, and the same numbers in `/api/runs` and
 //! `/api/runs/N`.
 
-use crate::common::{FAKE, arena_ok, http, start_serve, stdout, temp_dir, unescape};
+use crate::common::{FAKE, arena, arena_ok, http, start_serve, stdout, temp_dir, unescape};
 
 use serde_json::Value;
 
@@ -80,6 +80,10 @@ fn facts(report: &Value) -> Vec<(String, String)> {
             ("B is ", format!("{b} is ")),
             ("than B", format!("than {b}")),
             ("than A", format!("than {a}")),
+            ("A gains ", format!("{a} gains ")),
+            ("A loses ", format!("{a} loses ")),
+            (" over B", format!(" over {b}")),
+            (" to B", format!(" to {b}")),
         ]
         .iter()
         .fold(verdict.to_string(), |v, (from, to)| v.replace(from, to));
@@ -87,6 +91,26 @@ fn facts(report: &Value) -> Vec<(String, String)> {
         if let Some(llr) = stats["sprt"]["llr"].as_f64() {
             facts.push((format!("{name} LLR"), format!("LLR {llr:.2}")));
         }
+    }
+    // A family's table: each candidate's state (and its place among the
+    // decisions), and the family's verdict.
+    for candidate in report["family"]["candidates"].as_array().into_iter().flatten() {
+        let name = candidate["candidate"].as_str().unwrap();
+        let state = candidate["state"].as_str().unwrap();
+        let shown = match candidate["decided"].as_u64() {
+            Some(n) => format!("{state} (decision {n})"),
+            None => state.to_string(),
+        };
+        facts.push((format!("{name}'s state in the family"), shown));
+        facts.push((format!("{name}'s Elo in the family"), candidate["elo"].as_str().unwrap().to_string()));
+    }
+    if let Some(verdict) = report["family"]["verdict"].as_str() {
+        let words = match verdict {
+            "H1" => "family: a candidate accepted H1",
+            "H0" => "family: every candidate accepted H0",
+            _ => "family: inconclusive",
+        };
+        facts.push(("the family's verdict".into(), words.to_string()));
     }
     if let Some(ratings) = report["tournament"]["ratings"].as_array() {
         for rating in ratings {
@@ -166,6 +190,29 @@ fn row_facts(report: &Value, row: &Value) -> Vec<(String, String)> {
         let leader = text.split("leader ").nth(1).unwrap().split(' ').next().unwrap();
         assert!(engines.iter().any(|e| e == leader), "{row}");
         facts.push(("tournament".into(), text.to_string()));
+        return facts;
+    }
+    if let Some(candidates) = report["family"]["candidates"].as_array() {
+        // A family's row is the family: each candidate's state, with the
+        // corrected Elo of those stopped by the rule, and its verdict.
+        assert!(row["wdl"].is_null() && row["llr"].is_null(), "a family's row: {row}");
+        let text = row["elo_text"].as_str().unwrap();
+        assert!(text.starts_with(&format!("{} candidates: ", candidates.len())), "{row}");
+        for (candidate, pairing) in candidates.iter().zip(report["pairings"].as_array().unwrap()) {
+            let name = candidate["candidate"].as_str().unwrap();
+            let state = candidate["state"].as_str().unwrap();
+            let sequential = &pairing["statistics"]["sequential"];
+            let words = match sequential["elo"].as_f64() {
+                Some(elo) => {
+                    let ends = [0, 1].map(|i| interval_end(sequential["elo_ci95"][i].as_f64().unwrap()));
+                    format!("{name} {state} {} [{}, {}] (SPRT-corrected)", signed(elo), ends[0], ends[1])
+                }
+                None => format!("{name} {state}"),
+            };
+            assert!(text.contains(&words), "the runs list says '{words}': {row}");
+            facts.push((format!("{name} in the list"), words));
+        }
+        assert_eq!(row["verdict"], report["family"]["verdict"], "{row}");
         return facts;
     }
     let stats = &first["statistics"];
@@ -376,5 +423,101 @@ fn every_view_of_every_kind_of_run_shows_the_same_numbers() {
     assert!(decided["pairings"][0]["statistics"]["estimate"]["p_value"].is_number(), "{decided}");
     let _ = server.kill();
     let _ = server.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A family of candidates against one base (`arena sprt --base --dev
+/// --dev --dev`): the candidates play side by side until each is decided
+/// or its games run out, a decided candidate's pairs left are skipped, and
+/// every view shows the family as one run with each candidate's state, read
+/// under the level the sequential Holm procedure gave it.
+#[test]
+fn a_family_of_candidates_is_one_run_and_every_view_shows_each_state() {
+    let dir = temp_dir("family");
+    std::fs::write(
+        dir.join("engines.toml"),
+        format!("[[engine]]\nname = \"random\"\ncommand = \"{FAKE}\"\nargs = [\"instant\"]\n"),
+    )
+    .unwrap();
+    let family = [
+        "sprt",
+        "--base",
+        "nmp2",
+        "--dev",
+        "random",
+        "--dev",
+        "fhr",
+        "--dev",
+        "plain",
+        "--elo0",
+        "0",
+        "--elo1",
+        "200",
+        "--model",
+        "logistic",
+        "--max-games",
+        "40",
+        "--tc",
+        "nodes=300",
+        "--quiet",
+    ];
+    let summary = stdout(&arena_ok(&dir, &family));
+    let (mut server, address) = start_serve(&dir, &[]);
+    assert_views_agree(&dir, address, 1, &summary);
+    let json: Value = serde_json::from_str(&get(address, "/api/runs/1")).unwrap();
+    assert_eq!(json["header"]["status"], "finished", "{json}");
+    crate::common::validate_against_schema(&json);
+    let section = &json["family"];
+    assert_eq!(section["procedure"], "sequential Holm procedure (Bartroff & Song 2014)");
+    let candidates = section["candidates"].as_array().unwrap();
+    let names: Vec<&str> = candidates.iter().map(|c| c["candidate"].as_str().unwrap()).collect();
+    assert_eq!(names, ["random", "fhr", "plain"]);
+    // A random mover loses every game: H0 first, at Bonferroni's β/3, after
+    // fewer games than the cap (its pairs left skipped).
+    let random = &candidates[0];
+    assert_eq!((random["state"].as_str(), random["decided"].as_u64()), (Some("H0"), Some(1)), "{random}");
+    assert!((random["beta"].as_f64().unwrap() - 0.05 / 3.0).abs() < 1e-12, "{random}");
+    assert!(random["games"].as_u64().unwrap() < 40, "{random}");
+    // Every candidate ended: decided, or its 40 games played.
+    let decided: Vec<u64> = candidates.iter().filter_map(|c| c["decided"].as_u64()).collect();
+    for c in candidates {
+        let state = c["state"].as_str().unwrap();
+        assert!(["H0", "H1"].contains(&state) || (state == "inconclusive" && c["games"] == 40), "{c}");
+        // Each decision's level: α/(k − r), β/(k − a) with the decisions before it.
+        if let Some(n) = c["decided"].as_u64() {
+            let before = |verdict: &str| {
+                candidates
+                    .iter()
+                    .filter(|o| o["state"] == verdict && o["decided"].as_u64().is_some_and(|m| m < n))
+                    .count()
+            };
+            let (h1, h0) = (before("H1"), before("H0"));
+            assert!((c["alpha"].as_f64().unwrap() - 0.05 / (3 - h1) as f64).abs() < 1e-12, "{c}");
+            assert!((c["beta"].as_f64().unwrap() - 0.05 / (3 - h0) as f64).abs() < 1e-12, "{c}");
+        }
+    }
+    assert_eq!(decided.len(), candidates.iter().filter(|c| c["state"] != "inconclusive").count());
+    let verdict = match () {
+        () if candidates.iter().any(|c| c["state"] == "H1") => "H1",
+        () if candidates.iter().all(|c| c["state"] == "H0") => "H0",
+        () => "inconclusive",
+    };
+    assert_eq!(section["verdict"], verdict, "{section}");
+    let rows: Value = serde_json::from_str(&get(address, "/api/runs")).unwrap();
+    assert_eq!(rows[0]["verdict"], verdict, "the runs list's verdict is the family's: {rows}");
+    let _ = server.kill();
+    let _ = server.wait();
+
+    // A stored verdict this arena does not know is refused, naming the
+    // candidate, never read as a decision.
+    let db = dir.join("arena.db");
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let sql = "UPDATE run_verdicts SET verdict = 'exploded' WHERE engine_a = 'random'";
+    runtime.block_on(crate::strict::execute(&db::Target::Sqlite(db), sql));
+    let refused = arena(&dir, &["show", "1"]);
+    let err = String::from_utf8_lossy(&refused.stderr).to_string();
+    assert!(!refused.status.success(), "{err}");
+    assert!(err.contains("run 1 candidate random") && err.contains("exploded"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

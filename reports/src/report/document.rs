@@ -112,6 +112,9 @@ impl Layout for Brief<'_> {
         if let Some(scale) = &report.scale {
             blocks.extend(scale.blocks().into_iter().filter(|b| !matches!(b, Block::Plot { .. })));
         }
+        if let Some(family) = &report.family {
+            blocks.extend(family.blocks());
+        }
         for pairing in &report.pairings {
             blocks.extend(statistics_blocks(pairing));
         }
@@ -343,6 +346,9 @@ fn blocks(report: &Report) -> Vec<Block> {
         out.extend(scale.blocks());
     }
     out.extend(mate_pv_blocks(report));
+    if let Some(family) = &report.family {
+        out.extend(family.blocks());
+    }
     for pairing in &report.pairings {
         out.extend(pairing_blocks(pairing));
     }

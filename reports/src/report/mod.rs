@@ -32,6 +32,7 @@
 //!   `theta[]` in the order of `params`; from 0 iterations, at most 201 points)
 
 mod document;
+mod family;
 mod html;
 mod machines;
 mod scale;
@@ -55,6 +56,7 @@ use crate::stats::sprt::{Test, Verdict};
 use crate::summary::Statistics;
 
 pub use document::{Align, Brief, Document, Layout, Table};
+pub use family::{Candidate, FamilyInputs, FamilySection, PROCEDURE};
 pub use html::{HTML_STYLE, render_html, render_html_body};
 pub use machines::{LostRow, MachineInputs, MachineRow, MachineSection, excluded as machines_left_out};
 pub use scale::{Budget, ScalePoint, ScaleSection};
@@ -172,6 +174,10 @@ pub struct Inputs<'a> {
     pub pv_issues: &'a [PvIssueCount],
     /// The machines that played, and whether the games of those set aside count.
     pub machines: Option<MachineInputs<'a>>,
+    /// A family of SPRTs (several candidates against one base): each
+    /// pairing is read under the test the family gave it, and `sprt` is
+    /// the family's.
+    pub family: Option<FamilyInputs>,
 }
 
 /// One engine's mate scores of one kind that their PV did not back.
@@ -375,6 +381,9 @@ pub struct Report {
     /// The machines that played (absent when no game names its machine).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub machines: Option<Box<MachineSection>>,
+    /// A family of SPRTs: the procedure and each candidate's state.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub family: Option<Box<FamilySection>>,
 }
 
 impl Report {
@@ -389,15 +398,26 @@ impl Report {
             inputs.progress.map(|rows| rows.iter().filter(|r| counted(&r.count.machine)).collect());
         let counts: Vec<PairCount> = inputs.counts.iter().filter(|c| counted(&c.machine)).cloned().collect();
         let games: Vec<GameCount> = inputs.games.iter().filter(|g| counted(&g.machine)).cloned().collect();
+        let family_tests = inputs.family.as_ref().map(FamilyInputs::tests);
         let pairings: Vec<PairingReport> = inputs
             .pairings
             .iter()
             .enumerate()
             .map(|(index, (a, b))| {
-                let sprt = inputs.sprt.filter(|_| index == 0);
+                let sprt = match &family_tests {
+                    Some(tests) => tests.get(index).copied(),
+                    None => inputs.sprt.filter(|_| index == 0),
+                };
                 pairing((a, b), &counts, &pairs, progress.as_deref(), sprt, inputs.header.unpaired_games == 0)
             })
             .collect();
+        // An SPRT stopped by hand before a bound: said so, with what it allows.
+        let mut pairings = pairings;
+        if inputs.header.status == model::RunStatus::Stopped {
+            for pairing in &mut pairings {
+                pairing.statistics.stopped_by_hand(inputs.header.run);
+            }
+        }
         let names: Vec<String> = inputs.header.engines.iter().map(|e| e.name.clone()).collect();
         let records = inputs.machines.map_or(&[][..], |m| m.records);
         let engines = names
@@ -409,8 +429,10 @@ impl Report {
             })
             .collect();
         // A scaling run's engine copies play only their own budget: no round robin to rate.
-        let tournament =
-            (names.len() > 2 && inputs.scale.is_none()).then(|| tournament(&names, &counts, inputs.anchor.as_deref()));
+        // Nor a family's candidates, who play only the base: its section says how each stands.
+        let tournament = (names.len() > 2 && inputs.scale.is_none() && inputs.family.is_none())
+            .then(|| tournament(&names, &counts, inputs.anchor.as_deref()));
+        let family = inputs.family.as_ref().map(|f| Box::new(FamilySection::build(f, &pairings)));
         let scale = inputs.scale.map(|(a, b, budgets)| Box::new(ScaleSection::build(a, b, budgets, &pairings)));
         Report {
             version: REPORT_VERSION,
@@ -438,6 +460,7 @@ impl Report {
                 })
                 .collect(),
             machines: inputs.machines.and_then(|m| MachineSection::build(m, inputs.counts)).map(Box::new),
+            family,
         }
     }
 

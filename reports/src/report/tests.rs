@@ -106,6 +106,7 @@ fn two_engine_report_agrees_with_statistics_and_across_formats() {
         tune: None,
         pv_issues: &[],
         machines: None,
+        family: None,
         scale: None,
     });
     let pairing = &report.pairings[0];
@@ -212,6 +213,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         tune: None,
         pv_issues: &[],
         machines: None,
+        family: None,
         scale: None,
         counts: &PairCount::of(&pairs),
         pairs: &pairs,
@@ -246,6 +248,7 @@ fn tournament_has_a_consistent_crosstable_and_anchored_ratings() {
         tune: None,
         pv_issues: &[],
         machines: None,
+        family: None,
         scale: None,
         counts: &PairCount::of(&pairs),
         pairs: &[],
@@ -281,6 +284,7 @@ fn report_without_games(header: Header, sprt: Option<(Test, Option<Verdict>)>) -
         tune: None,
         pv_issues: &[],
         machines: None,
+        family: None,
         scale: None,
     })
 }
@@ -459,6 +463,7 @@ fn curves_from_blocks_match_the_curves_from_pairs() {
             tune: None,
             pv_issues: &[],
             machines: None,
+            family: None,
             scale: None,
         })
     };

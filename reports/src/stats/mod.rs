@@ -8,6 +8,7 @@
 pub mod answer;
 mod distribution;
 pub mod elo;
+pub mod family;
 pub mod machines;
 pub mod ratings;
 pub mod scaling;
