@@ -271,9 +271,26 @@ impl Statistics {
                         sprt.lower
                     );
                 }
+                // Which bound the LLR was nearer, in the share of the way
+                // from the middle: a lean, never a verdict.
                 Some(Verdict::Inconclusive) => {
+                    let middle = (sprt.lower + sprt.upper) / 2.0;
+                    let lean = match sprt.llr.total_cmp(&middle) {
+                        Ordering::Less => format!(
+                            "nearer H0's bound ({:.0} % of the way from the middle): it leans to a gain below {}",
+                            100.0 * (middle - sprt.llr) / (middle - sprt.lower),
+                            signed_bound(sprt.test.elo1(), sprt.test.model())
+                        ),
+                        Ordering::Greater => format!(
+                            "nearer H1's bound ({:.0} % of the way from the middle): it leans to a gain above {}",
+                            100.0 * (sprt.llr - middle) / (sprt.upper - middle),
+                            signed_bound(sprt.test.elo0(), sprt.test.model())
+                        ),
+                        Ordering::Equal => "midway between the bounds".to_string(),
+                    };
                     return format!(
-                        "SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2}))",
+                        "SPRT inconclusive at the game limit (LLR {:.2} in ({:.2}, {:.2})), {lean}; neither error rate \
+                         holds for a lean",
                         sprt.llr, sprt.lower, sprt.upper
                     );
                 }
@@ -461,6 +478,11 @@ fn sprt_line(s: &SprtState) -> String {
     )
 }
 
+/// A bound in the test's unit: `5 nElo`, `-1.75 Elo`.
+fn signed_bound(elo: f64, model: Model) -> String {
+    format!("{elo} {}", model.unit())
+}
+
 /// An error rate as the SPRT line prints it: as given (0.05), or to four
 /// significant digits where a family's share of it has more (α/3 = 0.01667).
 pub(crate) fn rate(r: f64) -> String {
@@ -487,6 +509,23 @@ fn gain_claim(a: &str, b: &str, side: Ordering, elo: f64, model: Model) -> Strin
 mod tests {
     use super::*;
     use crate::stats::answer::half_width_at;
+
+    #[test]
+    fn a_capped_sprt_says_which_bound_it_was_nearer() {
+        let test = Test::new(0.0, 5.0, 0.05, 0.05, Model::Normalized).unwrap();
+        let capped = |p: [u64; 5]| {
+            let wdl = (2 * p[4] + p[3], 2 * p[2] + p[1] + p[3], 2 * p[0] + p[1]);
+            let s = Statistics::new(Some(wdl), Some(p), Some(test), Some(Verdict::Inconclusive));
+            (s.sprt.as_ref().unwrap().llr, s.verdict)
+        };
+        let (llr, low) = capped([55, 200, 500, 200, 45]);
+        assert!(llr < 0.0 && llr > -2.94, "{llr}");
+        assert!(low.contains("nearer H0's bound") && low.contains("below 5 nElo"), "{low}");
+        let (llr, high) = capped([45, 200, 500, 200, 55]);
+        assert!(llr > 0.0 && llr < 2.94, "{llr}");
+        assert!(high.contains("nearer H1's bound") && high.contains("above 0 nElo"), "{high}");
+        assert!(high.ends_with("neither error rate holds for a lean"), "{high}");
+    }
 
     #[test]
     fn an_sprt_stopped_by_hand_says_it_has_no_verdict_and_how_to_play_on() {
