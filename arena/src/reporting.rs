@@ -11,7 +11,7 @@ use reports::report::{
     SuiteReport, render_html, render_html_body, render_markdown, render_markdown_with_plots, render_text,
     utc_timestamp,
 };
-use reports::stats::family::{Decision, Family};
+use reports::stats::family::Family;
 
 use crate::engine_io::engines::EngineSpec;
 
@@ -275,14 +275,7 @@ async fn games_report(
 /// and whether the run ended.
 pub fn family_inputs(spec: &GamesSpec, info: &RunInfo, decided: &[db::FamilyVerdict]) -> Option<FamilyInputs> {
     let (test, size) = spec.family()?;
-    let names = spec.pairing_names();
-    let decided = decided
-        .iter()
-        .filter_map(|v| {
-            let candidate = names.iter().position(|(a, b)| *a == v.engine_a && *b == v.engine_b)?;
-            Some(Decision { candidate, verdict: v.verdict })
-        })
-        .collect();
+    let decided = crate::run::pairs::decisions(&spec.pairing_names(), decided);
     Some(FamilyInputs { family: Family::new(test, size), decided, ended: info.status == model::RunStatus::Finished })
 }
 

@@ -321,16 +321,7 @@ impl Db {
                 .bind(run),
             )
             .await?;
-        let counts = rows
-            .iter()
-            .map(|r| {
-                Ok(PairingCounts {
-                    engine_a: r.cell("engine_a")?,
-                    engine_b: r.cell("engine_b")?,
-                    tally: stored_tally(r)?,
-                })
-            })
-            .collect::<Result<Vec<_>, DbError>>()?;
+        let counts = rows.iter().map(stored_pairing).collect::<Result<Vec<_>, DbError>>()?;
         let mut decided = family_verdicts_in(tx, self.backend, run).await?;
         let new = judge.decide(&counts, &decided);
         for verdict in &new {
@@ -515,9 +506,7 @@ impl Db {
             .await?;
         let mut counts: HashMap<i64, Vec<PairingCounts>> = HashMap::new();
         for r in &rows {
-            let pairing =
-                PairingCounts { engine_a: r.cell("engine_a")?, engine_b: r.cell("engine_b")?, tally: stored_tally(r)? };
-            counts.entry(r.cell("run_id")?).or_default().push(pairing);
+            counts.entry(r.cell("run_id")?).or_default().push(stored_pairing(r)?);
         }
         Ok(counts)
     }
@@ -812,6 +801,11 @@ fn family_verdict(r: &AnyRow, run: i64) -> Result<FamilyVerdict, DbError> {
         pairs: u64::try_from(pairs).map_err(|_| unknown())?,
         engine_a,
     })
+}
+
+/// A `tallies` row: its pairing's engines and tally.
+fn stored_pairing(r: &AnyRow) -> Result<PairingCounts, DbError> {
+    Ok(PairingCounts { engine_a: r.cell("engine_a")?, engine_b: r.cell("engine_b")?, tally: stored_tally(r)? })
 }
 
 /// The tally in the eight columns `wins, draws, losses, p0 … p4` from `first`.

@@ -279,15 +279,8 @@ impl db::Judge for PairWork {
         };
         let tallies: Vec<Tally> = self.names.iter().map(tally).collect();
         let llrs: Vec<f64> = tallies.iter().map(|t| llr_of_tally(&test, t)).collect();
-        let decisions: Vec<Decision> = decided
-            .iter()
-            .filter_map(|v| {
-                let candidate = self.names.iter().position(|(a, b)| *a == v.engine_a && *b == v.engine_b)?;
-                Some(Decision { candidate, verdict: v.verdict })
-            })
-            .collect();
         family
-            .step(&llrs, &decisions)
+            .step(&llrs, &decisions(&self.names, decided))
             .into_iter()
             .map(|d| FamilyVerdict {
                 engine_a: self.names[d.candidate].0.clone(),
@@ -301,10 +294,21 @@ impl db::Judge for PairWork {
 
     fn verdict(&self, decided: &[FamilyVerdict]) -> model::Verdict {
         let Some(family) = self.family() else { return model::Verdict::Inconclusive };
-        let decisions: Vec<Decision> =
-            decided.iter().enumerate().map(|(candidate, v)| Decision { candidate, verdict: v.verdict }).collect();
-        family.verdict(&decisions)
+        family.verdict(&decisions(&self.names, decided))
     }
+}
+
+/// A family's stored decisions as the procedure reads them: each naming
+/// its candidate by its place among the pairings (`names`, the spec's
+/// order), in the order taken. The judge and every view read them so.
+pub fn decisions(names: &[(String, String)], decided: &[FamilyVerdict]) -> Vec<Decision> {
+    decided
+        .iter()
+        .filter_map(|v| {
+            let candidate = names.iter().position(|(a, b)| *a == v.engine_a && *b == v.engine_b)?;
+            Some(Decision { candidate, verdict: v.verdict })
+        })
+        .collect()
 }
 
 /// Stores a game: its I/O log first (compressed and appended on a
