@@ -19,6 +19,10 @@ compares every table with DB; only a step that reproduces DB exactly is
 kept. Where DB's schema differs from the rebuilt one (a newer arena
 migrated it), DB becomes the new base and the steps go.
 
+A compressed step or base larger than PART_BYTES (4 MB, under the
+repository's 5 MB limit on a file) is kept as numbered parts,
+NNNN.db.gz.part01, .part02, …, whose bytes in order are the gzip file.
+
 A step names rows by their primary key (every table of arena's database
 has one) and replays a changed row as a delete and an insert, step by step,
 one transaction each; a database with triggers, which would fire on the
@@ -37,6 +41,9 @@ import tempfile
 FOLDER = pathlib.Path(os.environ.get("SCALING_SNAPSHOT_DIR") or pathlib.Path(__file__).resolve().parent)
 BASE = FOLDER / "scaling.db.gz"
 STEPS = FOLDER / "steps"
+# The largest file written; a larger one is cut into parts of this size.
+# SCALING_SNAPSHOT_PART_BYTES names another (the tests cut small files).
+PART_BYTES = int(os.environ.get("SCALING_SNAPSHOT_PART_BYTES") or 4_000_000)
 
 
 def shown(path):
@@ -78,24 +85,92 @@ def listing(names):
     return ", ".join(quote(n) for n in names)
 
 
+def parts(whole):
+    """The files that hold `whole`: itself, or its parts in order."""
+    if whole.exists():
+        return [whole]
+    return sorted(whole.parent.glob(whole.name + ".part[0-9][0-9]"))
+
+
+def exists(whole):
+    return bool(parts(whole))
+
+
+def size(whole):
+    return sum(p.stat().st_size for p in parts(whole))
+
+
+def remove(whole):
+    for p in parts(whole):
+        p.unlink()
+
+
 def steps():
-    """The steps, in the order they were written: 0001.db.gz, 0002.db.gz, …"""
-    return sorted((p for p in STEPS.glob("*.db.gz") if p.name.split(".")[0].isdigit()),
-                  key=lambda p: int(p.name.split(".")[0]))
+    """The steps, in the order they were written: 0001.db.gz, 0002.db.gz, …
+    (each whole or in parts)."""
+    names = {p.name.split(".")[0] for p in [*STEPS.glob("*.db.gz"), *STEPS.glob("*.db.gz.part[0-9][0-9]")]}
+    numbers = sorted(int(n) for n in names if n.isdigit())
+    return [STEPS / f"{n:04}.db.gz" for n in numbers]
+
+
+class Joined:
+    """The parts of a file read as one stream."""
+
+    def __init__(self, paths):
+        self.paths, self.current = list(paths), None
+
+    def read(self, n=-1):
+        out = b""
+        while n < 0 or len(out) < n:
+            if self.current is None:
+                if not self.paths:
+                    break
+                self.current = open(self.paths.pop(0), "rb")
+            chunk = self.current.read(-1 if n < 0 else n - len(out))
+            if not chunk:
+                self.current.close()
+                self.current = None
+                continue
+            out += chunk
+        return out
+
+    def close(self):
+        if self.current is not None:
+            self.current.close()
 
 
 def gunzip(source, target):
-    with gzip.open(source, "rb") as src, open(target, "wb") as dst:
-        shutil.copyfileobj(src, dst)
+    held = parts(source)
+    if not held:
+        raise OSError(f"no {shown(source)}")
+    joined = Joined(held)
+    try:
+        with gzip.open(joined, "rb") as src, open(target, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    finally:
+        joined.close()
 
 
 def gzip_to(source, target):
-    """`source` compressed into `target`, whole or not at all."""
+    """`source` compressed into `target`, whole or not at all; in parts of
+    PART_BYTES where it is larger."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + ".partial")
+    partial = target.with_name(target.name + ".writing")
     with open(source, "rb") as src, gzip.open(partial, "wb", compresslevel=9) as dst:
         shutil.copyfileobj(src, dst)
-    os.replace(partial, target)
+    remove(target)
+    if partial.stat().st_size <= PART_BYTES:
+        os.replace(partial, target)
+        return
+    with open(partial, "rb") as whole:
+        number = 1
+        while chunk := whole.read(PART_BYTES):
+            cut = target.with_name(f"{target.name}.part{number:02}.writing")
+            cut.write_bytes(chunk)
+            number += 1
+    partial.unlink()
+    for cut in sorted(target.parent.glob(target.name + ".part[0-9][0-9].writing")):
+        os.replace(cut, cut.with_name(cut.name[: -len(".writing")]))
 
 
 def apply(con, step_file):
@@ -119,7 +194,7 @@ def apply(con, step_file):
 
 def rebuild(target, scratch):
     """The base and every step, into the new file `target`."""
-    if not BASE.exists():
+    if not exists(BASE):
         sys.exit(f"no {shown(BASE)}: nothing to restore")
     gunzip(BASE, target)
     con = sqlite3.connect(target)
@@ -175,8 +250,8 @@ def write_base(db, scratch):
     target.close()
     gzip_to(copy, BASE)
     for path in steps():
-        path.unlink()
-    print(f"snapshot: {shown(BASE)}, a new base ({BASE.stat().st_size / 1e6:.1f} MB); "
+        remove(path)
+    print(f"snapshot: {shown(BASE)}, a new base ({size(BASE) / 1e6:.1f} MB in {len(parts(BASE))} file(s)); "
           "commit it, and the steps' removal")
 
 
@@ -184,7 +259,7 @@ def write(db):
     scratch = pathlib.Path(tempfile.mkdtemp())
     try:
         rebuilt = scratch / "rebuilt.db"
-        if not BASE.exists():
+        if not exists(BASE):
             return write_base(db, scratch)
         rebuild(rebuilt, scratch)
         con = sqlite3.connect(rebuilt)
@@ -213,7 +288,7 @@ def write(db):
         number = max((int(p.name.split(".")[0]) for p in steps()), default=0) + 1
         target = STEPS / f"{number:04}.db.gz"
         gzip_to(step, target)
-        print(f"snapshot: {shown(target)} ({target.stat().st_size / 1e6:.1f} MB, "
+        print(f"snapshot: {shown(target)} ({size(target) / 1e6:.1f} MB in {len(parts(target))} file(s), "
               f"tables {', '.join(changed)}); commit it to keep the games")
     finally:
         shutil.rmtree(scratch)

@@ -265,7 +265,8 @@ fn a_budget_added_to_a_run_still_to_play_is_spread_among_its_pairs() {
 /// The scaling runs' snapshot (`bench/scaling/snapshot.py`): a database kept
 /// as a base and a step per stretch of play with what it changed (rows
 /// added, changed and gone) is restored row for row, and shows the same
-/// runs; a damaged step is one line and leaves no database.
+/// runs, the base and a step cut into parts (a file over the part size) as
+/// well as whole ones; a damaged step is one line and leaves no database.
 #[test]
 fn a_snapshot_of_a_base_and_steps_restores_the_database_row_for_row() {
     if !have_python("sqlite3") {
@@ -274,32 +275,49 @@ fn a_snapshot_of_a_base_and_steps_restores_the_database_row_for_row() {
     let dir = temp_dir("scale-snapshot");
     grows_and_steady(&dir);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/scaling/snapshot.py");
-    let snapshot = |args: &[&str]| {
-        Command::new("python3")
-            .arg(script)
-            .args(args)
-            .env("SCALING_SNAPSHOT_DIR", dir.join("kept"))
-            .current_dir(&dir)
-            .output()
-            .unwrap()
+    // Parts of 4,000 bytes where `cut`, of the script's default (4 MB) otherwise.
+    let snapshot_cut = |args: &[&str], cut: bool| {
+        let mut command = Command::new("python3");
+        command.arg(script).args(args).env("SCALING_SNAPSHOT_DIR", dir.join("kept")).current_dir(&dir);
+        if cut {
+            command.env("SCALING_SNAPSHOT_PART_BYTES", "4000");
+        }
+        command.output().unwrap()
     };
-    let written = |args: &[&str]| {
-        let out = snapshot(args);
+    let snapshot = |args: &[&str]| snapshot_cut(args, false);
+    let written_cut = |args: &[&str], cut: bool| {
+        let out = snapshot_cut(args, cut);
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         stdout(&out)
     };
+    let written = |args: &[&str]| written_cut(args, false);
+    let files = |prefix: &str| {
+        let mut names: Vec<String> = std::fs::read_dir(dir.join("kept").join(prefix).parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(std::path::Path::new(prefix).file_name().unwrap().to_str().unwrap()))
+            .collect();
+        names.sort();
+        names
+    };
     arena_ok(&dir, &["scale", "--a", "grows", "--b", "steady", "--budgets", "nodes=1000,nodes=2000", "--games", "8"]);
-    assert!(written(&["write", "arena.db"]).contains("a new base"));
+    let base = written_cut(&["write", "arena.db"], true);
+    let cut = files("scaling.db.gz");
+    assert!(base.contains("a new base") && cut.len() > 1 && cut[0] == "scaling.db.gz.part01", "{base} {cut:?}");
+    assert!(base.contains(&format!("in {} file(s)", cut.len())), "{base}");
     // A stretch of play: a budget added to run 1 and played (rows changed and
     // added), and a run of another kind.
     arena_ok(&dir, &["extend", "1", "--budgets", "nodes=4000"]);
     arena_ok(&dir, &["resume", "1", "--quiet"]);
     arena_ok(&dir, &["elo", "--a", "grows", "--b", "steady", "--games", "4", "--tc", "nodes=100", "--quiet"]);
-    assert!(written(&["write", "arena.db"]).contains("steps/0001.db.gz"));
+    assert!(written_cut(&["write", "arena.db"], true).contains("steps/0001.db.gz"));
+    let cut = files("steps/0001.db.gz");
+    assert!(cut.len() > 1 && cut.iter().all(|n| n.contains(".part")), "{cut:?}");
     assert!(written(&["write", "arena.db"]).contains("nothing new"));
     // Another: run 2's moves shed (rows gone).
     arena_ok(&dir, &["prune", "2"]);
     assert!(written(&["write", "arena.db"]).contains("steps/0002.db.gz"));
+    assert_eq!(files("steps/0002.db.gz"), ["0002.db.gz"]);
     written(&["restore", "restored.db"]);
     let rows = |db: &str| {
         let dump = "import sqlite3, sys; print('\\n'.join(sorted(sqlite3.connect(sys.argv[1]).iterdump())))";
