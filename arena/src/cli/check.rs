@@ -6,10 +6,8 @@ use anyhow::anyhow;
 use clap::Args;
 use model::EngineSpec;
 
-use super::{CliResult, outln};
-use crate::engine_io::check::{Status, check};
+use super::shared::CliResult;
 use crate::engine_io::engines::Registry;
-use crate::engine_io::process::Timeouts;
 
 /// `arena check`.
 #[derive(Args, Debug)]
@@ -18,7 +16,7 @@ pub struct CheckArgs {
     #[arg(required = true, value_name = "ENGINE")]
     engines: Vec<String>,
     #[command(flatten)]
-    registry: super::EnginesFileArg,
+    registry: super::shared::EnginesFileArg,
 }
 
 /// `arena check`.
@@ -27,41 +25,13 @@ pub(super) async fn run(args: CheckArgs) -> CliResult {
     let mut failed = Vec::new();
     for name in &args.engines {
         let spec = resolve(&registry, name).await?;
-        failed.extend(check_one(name, &spec).await?);
+        failed.extend(super::common::check_one(name, &spec).await?);
     }
     if failed.is_empty() {
         Ok(())
     } else {
         Err(anyhow!("{} of {} engines failed the check: {}", failed.len(), args.engines.len(), failed.join("; ")))
     }
-}
-
-/// Checks one engine and prints its findings; what it failed, if anything:
-/// `NAME (STEP and STEP)`.
-///
-/// # Errors
-///
-/// arena's own program cannot be found (to launch a preset).
-pub(super) async fn check_one(name: &str, spec: &EngineSpec) -> CliResult<Option<String>> {
-    let arena_exe = std::env::current_exe()?;
-    let launch = spec.launch(&arena_exe);
-    let what = spec.describe();
-    crate::term::set_line(&format!("checking {name}…"));
-    let compliance = check(spec, &launch, Timeouts::default()).await;
-    crate::term::end_line();
-    let id = compliance.id_name.as_deref().map(|id| format!(" [id name: {id}]")).unwrap_or_default();
-    outln!("engine {name}: {what}{id}");
-    let width = compliance.findings.iter().map(|f| f.step.chars().count()).max().unwrap_or(0);
-    for finding in &compliance.findings {
-        outln!("  {:<width$}  {:<4}  {}", finding.step, finding.status.as_str(), finding.detail);
-    }
-    let count = |status| compliance.findings.iter().filter(|f| f.status == status).count();
-    outln!("  {}: {} pass, {} warn, {} fail\n", name, count(Status::Pass), count(Status::Warn), count(Status::Fail));
-    if compliance.worst() != Status::Fail {
-        return Ok(None);
-    }
-    let steps: Vec<&str> = compliance.findings.iter().filter(|f| f.status == Status::Fail).map(|f| f.step).collect();
-    Ok(Some(format!("{name} ({})", steps.join(" and "))))
 }
 
 /// An engine by name, or a program by its path or on PATH (run without arguments).

@@ -1,6 +1,6 @@
 //! What the commands share: opening the database, where engines and logs
 //! are, and what is printed and written when a run ends here (the short
-//! report, from [`crate::reporting`]; the PGN and EPD, from [`super::export`]).
+//! report, from [`crate::reporting`]; the PGN and EPD, from [`crate::run::record`]).
 
 use anyhow::anyhow;
 use std::path::Path;
@@ -8,21 +8,15 @@ use std::path::Path;
 use db::{Db, Target};
 use model::{Spec, SuiteSpec};
 
-use super::{CliError, CliResult, RecordArgs};
-use super::{out, outln};
+use super::shared::{CliError, CliResult};
+use super::shared::{out, outln};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::run::Runtime;
 use crate::run::life::{PlayError, Printer, play_recorded};
 use crate::run::local::RunEnd;
+use crate::run::record::Records;
 use openings::epd::TestPosition;
 use openings::suites::load_suite;
-
-/// Refuses a `--concurrency` that the machine's limit on open files cannot
-/// hold, with one line (clap refuses 0).
-pub(super) fn check_concurrency(concurrency: usize) -> CliResult<()> {
-    crate::engine_io::open_files::fit_open_files(concurrency)?;
-    Ok(())
-}
 
 /// Opens (creating if needed) the database (see [`crate::run::life::open`]).
 pub(super) async fn open_db(target: &Target) -> CliResult<Db> {
@@ -42,14 +36,25 @@ pub(super) fn arena_exe() -> CliResult<std::path::PathBuf> {
     Ok(crate::run::life::arena_exe()?)
 }
 
-/// How this machine plays, from its flags.
-pub(super) fn here(
+/// This machine as its flags say: the database, the progress line, the
+/// slots' pinning and I/O logs, and whether it plays (not `--no-local`).
+///
+/// # Errors
+///
+/// A `--affinity` list that cannot be read.
+pub(super) fn machine(
     target: &Target,
     quiet: bool,
-    affinity: Option<crate::engine_io::affinity::Affinity>,
-    io_logs: bool,
-) -> crate::run::life::Here {
-    crate::run::life::Here { target: target.clone(), quiet, affinity, io_logs }
+    slots: &super::shared::SlotArgs,
+    plays_here: bool,
+) -> CliResult<crate::run::life::Machine> {
+    Ok(crate::run::life::Machine {
+        target: target.clone(),
+        quiet,
+        pinning: slots.pinning()?,
+        io_logs: !slots.no_io_log,
+        plays_here,
+    })
 }
 
 /// Says how to play a run created with `--no-local`: the worker's command
@@ -147,7 +152,7 @@ pub(super) async fn play_run(
     run: i64,
     spec: Spec,
     positions: Option<Vec<TestPosition>>,
-    record: &RecordArgs,
+    record: &Records,
     view: View<'_>,
 ) -> CliResult<()> {
     let db = &runtime.db;
@@ -174,16 +179,16 @@ pub(super) async fn play_run(
     let played = played.map_err(|e| play_error(run, target, e))?;
     if let View::Arena = view {
         out!("{}", report_of(db, run, Ask::of(Detail::Brief)).await?.brief());
-        if let (Some(path), Some(games)) = (&record.pgn, played.pgn_games) {
+        if let (Some(path), Some(games)) = (record.pgn(), played.pgn_games) {
             crate::term::note(&format!("wrote {games} games to {}", path.display()));
         }
-        if let (Some(path), Some(games)) = (&record.epdout, played.epd_positions) {
+        if let (Some(path), Some(games)) = (record.epdout(), played.epd_positions) {
             crate::term::note(&format!("wrote {games} final positions to {}", path.display()));
         }
     }
     db.close().await;
     if let View::Lines(lines) = view {
-        lines.end(record.pgn.as_deref())?;
+        lines.end(record.pgn())?;
     }
     if played.end == RunEnd::Stopped {
         crate::term::note(&format!("run {run} stopped; continue it with: arena resume {run} --db {target}"));
@@ -191,10 +196,42 @@ pub(super) async fn play_run(
     Ok(())
 }
 
-/// Warns when the run plays on a clock with more game slots than CPUs for them.
-pub(super) fn warn_of_sharing(clocked: bool, slots: usize, per_slot: usize) {
-    let cpus = crate::engine_io::affinity::cpu_count();
-    if let Some(warning) = crate::engine_io::affinity::sharing_warning(slots, per_slot, cpus).filter(|_| clocked) {
-        crate::term::warn(&warning);
+/// Checks one engine and prints its findings; what it failed, if anything:
+/// `NAME (STEP and STEP)`.
+///
+/// # Errors
+///
+/// arena's own program cannot be found (to launch a preset).
+pub(super) async fn check_one(name: &str, spec: &crate::engine_io::engines::EngineSpec) -> CliResult<Option<String>> {
+    let arena_exe = std::env::current_exe()?;
+    let launch = spec.launch(&arena_exe);
+    let what = spec.describe();
+    crate::term::set_line(&format!("checking {name}…"));
+    let compliance =
+        crate::engine_io::check::check(spec, &launch, crate::engine_io::process::Timeouts::default()).await;
+    crate::term::end_line();
+    let id = compliance.id_name.as_deref().map(|id| format!(" [id name: {id}]")).unwrap_or_default();
+    outln!("engine {name}: {what}{id}");
+    let width = compliance.findings.iter().map(|f| f.step.chars().count()).max().unwrap_or(0);
+    for finding in &compliance.findings {
+        outln!("  {:<width$}  {:<4}  {}", finding.step, finding.status.as_str(), finding.detail);
     }
+    let count = |status| compliance.findings.iter().filter(|f| f.status == status).count();
+    outln!(
+        "  {}: {} pass, {} warn, {} fail\n",
+        name,
+        count(crate::engine_io::check::Status::Pass),
+        count(crate::engine_io::check::Status::Warn),
+        count(crate::engine_io::check::Status::Fail)
+    );
+    if compliance.worst() != crate::engine_io::check::Status::Fail {
+        return Ok(None);
+    }
+    let steps: Vec<&str> = compliance
+        .findings
+        .iter()
+        .filter(|f| f.status == crate::engine_io::check::Status::Fail)
+        .map(|f| f.step)
+        .collect();
+    Ok(Some(format!("{name} ({})", steps.join(" and "))))
 }

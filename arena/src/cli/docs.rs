@@ -7,7 +7,8 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use clap::{Args, CommandFactory};
 
-use super::{Cli, CliResult, outln};
+use super::Cli;
+use super::shared::{CliResult, outln};
 
 /// `arena completions`.
 #[derive(Args, Debug)]
@@ -35,7 +36,7 @@ pub(super) fn completions(args: &CompletionsArgs) -> CliResult {
     shell
         .write_registration(COMPLETE_VAR, "arena", "arena", "arena", &mut script)
         .context("cannot write the script")?;
-    super::write_out(format_args!("{}", String::from_utf8_lossy(&script)))
+    super::shared::write_out(format_args!("{}", String::from_utf8_lossy(&script)))
 }
 
 /// The environment variable through which the shell asks for completions.

@@ -3,8 +3,8 @@
 use clap::Args;
 use engine::search::pruning::PRESETS;
 
-use super::CliResult;
-use super::outln;
+use super::shared::CliResult;
+use super::shared::outln;
 
 use crate::engine_io::process::{EngineProcess, Timeouts};
 
@@ -12,7 +12,7 @@ use crate::engine_io::process::{EngineProcess, Timeouts};
 #[derive(Args, Debug)]
 pub struct EnginesArgs {
     #[command(flatten)]
-    registry: super::EnginesFileArg,
+    registry: super::shared::EnginesFileArg,
 }
 
 /// `arena engines`.

@@ -9,11 +9,11 @@ use clap::Args;
 use model::GamesSpec;
 use openings::Book;
 
-use super::common::{View, here, play_run, waits_for_workers};
-use super::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
+use super::common::{View, machine, play_run, waits_for_workers};
+use super::shared::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
 use crate::engine_io::source::repo_location;
-use crate::run::plan::on_a_clock;
+use crate::run::record::Records;
 use crate::run::settings::Settings;
 
 /// The flags of every command that plays games: what is played (the run's
@@ -134,18 +134,16 @@ pub(super) fn resolve_engines(play: &PlayArgs, names: &[&str]) -> CliResult<Vec<
 /// (an overnight run: a thousand pairs take hours on a clock).
 const LONG_RUN_PAIRS: usize = 1000;
 
-/// Plays stopped run `run` on with these flags' database, concurrency,
-/// records and slots, shown as `view` says (a foreign command line's state file).
-pub(super) async fn resume_as(play: &PlayArgs, run: i64, view: View<'_>) -> CliResult {
-    let how = super::resume::How {
-        target: &play.local.db.target,
-        concurrency: play.settings.concurrency,
-        record: &play.local.record,
-        slots: &play.local.slots,
-        quiet: play.local.quiet.quiet,
-        accept_change: false,
-    };
-    super::resume::resume_run(run, &how, view).await
+/// Plays stopped run `run` on with these flags' database, concurrency
+/// and slots, writing `records`, shown as `view` says (a foreign command
+/// line's state file).
+pub(super) async fn resume_as(play: &PlayArgs, records: &Records, run: i64, view: View<'_>) -> CliResult {
+    let local = &play.local;
+    records.check(true)?;
+    let machine = machine(&local.db.target, local.quiet.quiet, &local.slots, true)?;
+    let db = super::common::open_db(&local.db.target).await?;
+    let (runtime, spec) = crate::run::life::resume(&db, run, &machine, play.settings.concurrency, false).await?;
+    play_run(&runtime, &local.db.target, run, spec, None, records, view).await
 }
 
 /// The database these flags name.
@@ -153,33 +151,30 @@ pub(super) fn target(play: &PlayArgs) -> &db::Target {
     &play.local.db.target
 }
 
-/// Starts a run of games shown as arena shows it.
+/// Starts a run of games shown as arena shows it, writing the records its flags ask for.
 pub(super) async fn start(play: &PlayArgs, spec: GamesSpec, book: &Book, chosen: Chosen) -> CliResult {
-    start_as(play, spec, book, chosen, View::Arena).await
+    start_as(play, &play.local.record.records(), spec, book, chosen, View::Arena).await
 }
 
 /// Checks, stores and plays (or leaves to workers) a run of games, shown as
 /// `view` says: the run's life is [`crate::run::life`]'s; this says it.
 pub(super) async fn start_as(
     play: &PlayArgs,
+    records: &Records,
     spec: GamesSpec,
     book: &Book,
     chosen: Chosen,
     view: View<'_>,
 ) -> CliResult {
     let local = &play.local;
-    local.record.check(false)?;
-    let per_slot = crate::run::settings::cpus_per_slot(&spec.engines);
+    records.check(false)?;
     let concurrency = spec.concurrency.unwrap_or(crate::run::settings::DEFAULT_CONCURRENCY);
-    let affinity = local.slots.resolve(concurrency, per_slot)?;
-    if !local.no_local {
-        super::common::warn_of_sharing(on_a_clock(&spec), concurrency, per_slot);
-    }
-    let pinned = affinity.as_ref().map_or(String::new(), |cpus| {
+    let machine = machine(&local.db.target, local.quiet.quiet, &local.slots, !local.no_local)?;
+    let here = machine.here(crate::run::life::SlotNeeds::of_games(&spec, concurrency))?;
+    let pinned = here.affinity.as_ref().map_or(String::new(), |cpus| {
         format!(", slots pinned to CPUs {} (--affinity none leaves them unpinned)", cpus.describe(concurrency))
     });
     let target = &local.db.target;
-    let here = here(target, local.quiet.quiet, affinity, !local.slots.no_io_log);
     let created = crate::run::life::create_games(spec, book, here).await?;
     let run = created.run;
     if let Some(capped) = &created.replays_capped {
@@ -202,5 +197,5 @@ pub(super) async fn start_as(
         waits_for_workers(run, target, &created.spec)?;
         return Ok(());
     }
-    play_run(&created.runtime, target, run, created.spec, None, &local.record, view).await
+    play_run(&created.runtime, target, run, created.spec, None, records, view).await
 }

@@ -16,7 +16,7 @@ use model::ImportedFile;
 use sha2::{Digest, Sha256};
 
 use super::common::open_db;
-use super::{CliResult, DbArg, QuietArg, outln};
+use super::shared::{CliResult, DbArg, QuietArg, outln};
 use crate::game::import::{ImportedGame, pairs, read, unrelated_pairs};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::run::import::{create_imported, imported_before};

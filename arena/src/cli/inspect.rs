@@ -8,7 +8,7 @@ use clap::Args;
 use model::{Invalid, RunStatus, Spec};
 
 use super::common::open_existing;
-use super::{CliResult, DbArg, PgnStyle, out};
+use super::shared::{CliResult, DbArg, PgnFlags, out};
 use crate::reporting::{Ask, Detail, report_of};
 use crate::run::record::{stream_moves_csv, stream_pgn, write_epd, write_pgn};
 use crate::serve::run_rows;
@@ -23,10 +23,10 @@ pub struct RunsArgs {
     #[arg(long, value_name = "NAME")]
     engine: Option<String>,
     /// Only runs older than run ID (the next page: the last ID of the page before).
-    #[arg(long, value_name = "ID", value_parser = super::at_least::<i64, 1>)]
+    #[arg(long, value_name = "ID", value_parser = super::shared::at_least::<i64, 1>)]
     before: Option<i64>,
     /// Only the newest N runs (all by default; the dashboard's ?limit=).
-    #[arg(long, value_name = "N", value_parser = super::at_least::<i64, 1>)]
+    #[arg(long, value_name = "N", value_parser = super::shared::at_least::<i64, 1>)]
     count: Option<i64>,
     #[command(flatten)]
     db: DbArg,
@@ -64,7 +64,7 @@ pub struct PgnArgs {
     #[arg(long, value_name = "FILE")]
     epdout: Option<PathBuf>,
     #[command(flatten)]
-    style: PgnStyle,
+    style: PgnFlags,
 }
 
 /// `arena moves`.
@@ -161,12 +161,12 @@ pub(super) async fn pgn(args: PgnArgs) -> CliResult {
     let db = open_existing(&args.db.target).await?;
     match &args.output {
         Some(path) => {
-            let games = write_pgn(&db, args.run, path, &args.style, false).await?;
+            let games = write_pgn(&db, args.run, path, &args.style.style(), false).await?;
             crate::term::note(&format!("wrote {games} games to {}", path.display()));
         }
         None => {
             let mut out = std::io::stdout().lock();
-            stream_pgn(&db, args.run, &mut out, &args.style).await.map_err(super::record_error)?;
+            stream_pgn(&db, args.run, &mut out, &args.style.style()).await.map_err(super::shared::record_error)?;
         }
     }
     if let Some(path) = &args.epdout {
@@ -191,8 +191,8 @@ pub(super) async fn moves(args: MovesArgs) -> CliResult {
         }
         None => {
             let mut out = std::io::stdout().lock();
-            stream_moves_csv(&db, args.run, &mut out).await.map_err(super::record_error)?;
-            out.flush().map_err(|e| super::write_error(e, "the CSV output"))?;
+            stream_moves_csv(&db, args.run, &mut out).await.map_err(super::shared::record_error)?;
+            out.flush().map_err(|e| super::shared::write_error(e, "the CSV output"))?;
         }
     }
     Ok(())

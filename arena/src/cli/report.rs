@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::{Args, ValueEnum};
 
 use super::common::open_existing;
-use super::{CliResult, DbArg, out};
+use super::shared::{CliResult, DbArg, out};
 use crate::reporting::{Ask, Detail, Format, report_of};
 
 /// `arena report`.

@@ -1,12 +1,10 @@
 //! `arena resume RUN`: continue a stopped or crashed run of any kind where
 //! it stopped.
 
-use anyhow::anyhow;
 use clap::Args;
-use model::{RunStatus, Spec};
 
-use super::common::{View, check_concurrency, here, open_db, play_run};
-use super::{CliResult, ConcurrencyArg, DbArg, QuietArg, RecordArgs, SlotArgs};
+use super::common::{View, machine, open_db, play_run};
+use super::shared::{CliResult, ConcurrencyArg, DbArg, QuietArg, RecordArgs, SlotArgs};
 
 /// `arena resume`.
 #[derive(Args, Debug)]
@@ -28,59 +26,16 @@ pub struct ResumeArgs {
     accept_change: bool,
 }
 
-/// `arena resume`.
+/// `arena resume`: the run's life ([`crate::run::life::resume`]) with
+/// these flags, then played here as every command plays.
 pub(super) async fn resume(args: ResumeArgs) -> CliResult {
-    let how = How {
-        target: &args.db.target,
-        concurrency: args.concurrency.concurrency,
-        record: &args.record,
-        slots: &args.slots,
-        quiet: args.quiet.quiet,
-        accept_change: args.accept_change,
-    };
-    resume_run(args.run, &how, View::Arena).await
-}
-
-/// How a stopped run is played on here: `arena resume`'s flags, or those
-/// a foreign command line's state file names.
-pub(super) struct How<'a> {
-    pub(super) target: &'a db::Target,
-    /// `--concurrency`; `None`: as the run started.
-    pub(super) concurrency: Option<crate::run::settings::Concurrency>,
-    pub(super) record: &'a RecordArgs,
-    pub(super) slots: &'a SlotArgs,
-    pub(super) quiet: bool,
-    pub(super) accept_change: bool,
-}
-
-/// Plays stopped run `run` on where it stopped, shown as `view` says.
-pub(super) async fn resume_run(run: i64, how: &How<'_>, view: View<'_>) -> CliResult {
-    let target = how.target;
+    let target = &args.db.target;
+    let records = args.record.records();
+    // The files are checked before the engines start; a resumed run writes its PGN whole again.
+    records.check(true)?;
+    let machine = machine(target, args.quiet.quiet, &args.slots, true)?;
     let db = open_db(target).await?;
-    let info = db.run(run).await?;
-    if info.status == RunStatus::Finished {
-        return Err(anyhow!("run {} is already finished (see `arena show {}`)", info.id, info.id));
-    }
-    if info.kind == model::RunKind::Import {
-        return Err(anyhow!("run {} holds imported games, played elsewhere: there is nothing to play", info.id));
-    }
-    let mut spec = Spec::of(&info)?;
-    let stored = spec.concurrency().ok_or_else(|| anyhow!("run {}: its concurrency is not stored", info.id))?;
-    let per_slot = match &spec {
-        model::Spec::Games(games) => crate::run::settings::cpus_per_slot(&games.engines),
-        _ => 1,
-    };
-    let concurrency = match how.concurrency {
-        Some(given) => given.on_this_machine(per_slot)?,
-        None => stored,
-    };
-    check_concurrency(concurrency)?;
-    spec.set_concurrency(concurrency);
-    how.record.check(true)?;
-    let affinity = how.slots.resolve(concurrency, per_slot)?;
-    let clocked = matches!(&spec, model::Spec::Games(games) if crate::run::plan::on_a_clock(games));
-    super::common::warn_of_sharing(clocked, concurrency, per_slot);
-    let here = here(target, how.quiet, affinity, !how.slots.no_io_log);
-    let runtime = crate::run::life::ready_again(&db, info.id, &mut spec, here, how.accept_change).await?;
-    play_run(&runtime, target, info.id, spec, None, how.record, view).await
+    let (runtime, spec) =
+        crate::run::life::resume(&db, args.run, &machine, args.concurrency.concurrency, args.accept_change).await?;
+    play_run(&runtime, target, args.run, spec, None, &records, View::Arena).await
 }

@@ -35,12 +35,12 @@ use clap::Args;
 use model::{GamesKind, GamesSpec};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 
-use super::SprtParams;
+use super::flags::{EloArgs, Gauntlet, MatchArgs, MatchGames, PairArgs, PassArgs, ScaleArgs, ScaleFlags};
+use super::flags::{SprtArgs, SprtCap, TournamentArgs};
+use super::flags::{TuneArgs, TuneFlags};
 use super::games::{LocalArgs, PlayArgs};
-use super::play::{EloArgs, Gauntlet, MatchArgs, MatchGames, PairArgs, PassArgs, ScaleArgs, ScaleFlags};
-use super::play::{SprtArgs, SprtCap, TournamentArgs};
-use super::tune::{TuneArgs, TuneFlags};
-use super::{CliResult, Command};
+use super::shared::CliResult;
+use super::shared::SprtParams;
 use crate::run::settings::Settings;
 
 /// The commands a run file may hold.
@@ -91,7 +91,7 @@ struct Parts {
 /// # Errors
 ///
 /// One line naming the file and what is wrong in it.
-pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs) -> Result<Command, BadRunFile> {
+pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs) -> Result<FileCommand, BadRunFile> {
     let bad = |problem: String| BadRunFile { path: path.to_string(), problem };
     let mut parts = parts(text).map_err(bad)?;
     for assignment in set {
@@ -122,11 +122,11 @@ pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs)
     Ok(match command {
         "elo" => {
             let flags: Flags<PassArgs> = typed_flags(command, parts.flags).map_err(typed)?;
-            Command::Elo(EloArgs { engines: pair()?, passes: flags.kind, play: play(flags.settings) })
+            FileCommand::Elo(EloArgs { engines: pair()?, passes: flags.kind, play: play(flags.settings) })
         }
         "match" => {
             let flags: Flags<MatchGames> = typed_flags(command, parts.flags).map_err(typed)?;
-            Command::Match(MatchArgs { engines: pair()?, games: flags.kind, play: play(flags.settings) })
+            FileCommand::Match(MatchArgs { engines: pair()?, games: flags.kind, play: play(flags.settings) })
         }
         "sprt" => {
             let flags: Flags<SprtParams, SprtCap> = typed_flags(command, parts.flags).map_err(typed)?;
@@ -136,11 +136,11 @@ pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs)
                 [devs @ .., base] if devs.len() > 1 => PairArgs::family(devs, base),
                 _ => pair()?,
             };
-            Command::Sprt(SprtArgs { engines, sprt: flags.kind, cap: flags.more, play })
+            FileCommand::Sprt(SprtArgs { engines, sprt: flags.kind, cap: flags.more, play })
         }
         "scale" => {
             let flags: Flags<ScaleFlags> = typed_flags(command, parts.flags).map_err(typed)?;
-            Command::Scale(ScaleArgs { engines: pair()?, flags: flags.kind, play: play(flags.settings) })
+            FileCommand::Scale(ScaleArgs { engines: pair()?, flags: flags.kind, play: play(flags.settings) })
         }
         "tournament" => {
             if names.len() < 2 {
@@ -148,14 +148,14 @@ pub(super) fn read(path: &str, text: &str, set: &[String], mut local: LocalArgs)
             }
             let flags: Flags<Gauntlet, PassArgs> = typed_flags(command, parts.flags).map_err(typed)?;
             let (gauntlet, passes, play) = (flags.kind, flags.more, play(flags.settings));
-            Command::Tournament(TournamentArgs { engines: names, gauntlet, passes, play })
+            FileCommand::Tournament(TournamentArgs { engines: names, gauntlet, passes, play })
         }
         _ => {
             let [engine] = names.as_slice() else {
                 return Err(bad("a tune run has one engine: engines = [\"NAME\"]".into()));
             };
             let flags: Flags<TuneFlags> = typed_flags(command, parts.flags).map_err(typed)?;
-            Command::Tune(TuneArgs {
+            FileCommand::Tune(TuneArgs {
                 engine: Some(engine.clone()),
                 source: super::games::SourceArgs::default(),
                 rev: None,
@@ -354,19 +354,40 @@ pub struct RunFileArgs {
     local: LocalArgs,
 }
 
-/// `arena run`.
-pub(super) async fn run_file(args: RunFileArgs) -> CliResult {
+/// The command a run file stands for: one of the commands that play games,
+/// with its flags, which `arena run` then runs as if typed.
+#[derive(Debug)]
+pub enum FileCommand {
+    /// `arena elo`.
+    Elo(EloArgs),
+    /// `arena match`.
+    Match(MatchArgs),
+    /// `arena tournament`.
+    Tournament(TournamentArgs),
+    /// `arena sprt`.
+    Sprt(SprtArgs),
+    /// `arena scale`.
+    Scale(ScaleArgs),
+    /// `arena tune`.
+    Tune(TuneArgs),
+}
+
+/// `arena run`: the command the file stands for, with the flags after it.
+///
+/// # Errors
+///
+/// The file cannot be read, or does not stand for a command ([`BadRunFile`]).
+pub(super) fn command(args: RunFileArgs) -> CliResult<FileCommand> {
     let shown = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("{shown}: cannot read the run file"))?;
-    let command = read(&shown, &text, &args.set, args.local)?;
-    Box::pin(super::run(super::Cli { command })).await
+    Ok(read(&shown, &text, &args.set, args.local)?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn command(text: &str, set: &[&str]) -> Result<Command, String> {
+    fn command(text: &str, set: &[&str]) -> Result<FileCommand, String> {
         let set: Vec<String> = set.iter().map(ToString::to_string).collect();
         read("r.toml", text, &set, LocalArgs::default()).map_err(|e| e.to_string())
     }
@@ -375,20 +396,20 @@ mod tests {
     fn a_file_is_the_typed_command_it_stands_for() {
         let text = "command = \"sprt\"\nengines = [\"fhr\", \"plain\"]\n[flags]\ntc = \"nodes=3000\"\nmax_games = 200\n\
                     elo1 = 10\nconcurrency = 3\n";
-        let Command::Sprt(sprt) = command(text, &[]).unwrap() else { panic!("an sprt") };
+        let FileCommand::Sprt(sprt) = command(text, &[]).unwrap() else { panic!("an sprt") };
         assert_eq!(toml::Table::try_from(&sprt.cap).unwrap()["max-games"].as_integer(), Some(200));
         let test = toml::Table::try_from(&sprt.sprt).unwrap();
         assert_eq!(test["elo1"].as_float(), Some(10.0), "an integer where a number is asked");
         assert_eq!(sprt.play.settings.concurrency, Some(crate::run::settings::Concurrency::Games(3)));
         assert_eq!(sprt.play.settings.tc.as_ref().map(ToString::to_string).as_deref(), Some("nodes=3000"));
         // --set changes the file's flags, typed as the file's.
-        let Ok(Command::Sprt(sprt)) = command(text, &["max-games=50", "tc=10+0.1", "seed=7"]) else { panic!() };
+        let Ok(FileCommand::Sprt(sprt)) = command(text, &["max-games=50", "tc=10+0.1", "seed=7"]) else { panic!() };
         assert_eq!(toml::Table::try_from(&sprt.cap).unwrap()["max-games"].as_integer(), Some(50));
         assert_eq!(sprt.play.settings.tc.as_ref().map(ToString::to_string).as_deref(), Some("10+0.1"));
         assert_eq!(sprt.play.settings.seed, Some(7));
         // Inline engines are the run's engines file, unless one is given.
         let with_engines = format!("{text}[[engine]]\nname = \"fhr\"\npreset = \"fhr\"\n");
-        let Ok(Command::Sprt(sprt)) = command(&with_engines, &[]) else { panic!() };
+        let Ok(FileCommand::Sprt(sprt)) = command(&with_engines, &[]) else { panic!() };
         assert_eq!(sprt.play.local.registry.engines_file.as_deref(), Some(std::path::Path::new("r.toml")));
     }
 

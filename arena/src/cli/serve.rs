@@ -8,7 +8,7 @@ use clap::Args;
 use model::Invalid;
 
 use super::common::open_existing;
-use super::{CliResult, DbArg};
+use super::shared::{CliResult, DbArg};
 use crate::serve::{ServeConfig, run_dashboard};
 
 /// `arena serve`.

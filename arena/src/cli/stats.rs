@@ -5,7 +5,7 @@ use clap::Args;
 use reports::stats::sprt::operating_characteristic;
 use reports::summary::Statistics;
 
-use super::{CliResult, SprtParams, out, outln};
+use super::shared::{CliResult, SprtParams, out, outln};
 
 /// `arena stats`.
 #[derive(Args, Debug)]

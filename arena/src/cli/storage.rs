@@ -10,7 +10,7 @@ use clap::Args;
 use model::RunStatus;
 
 use super::common::open_existing;
-use super::{CliResult, DbArg, outln};
+use super::shared::{CliResult, DbArg, outln};
 
 /// `arena compact`.
 #[derive(Args, Debug)]
@@ -35,7 +35,7 @@ pub struct PruneArgs {
 #[derive(Args, Debug)]
 pub struct RolesArgs {
     /// The database, as its owner: postgres://OWNER@host:port/database.
-    #[arg(long = "db", value_parser = super::DbParser)]
+    #[arg(long = "db", value_parser = super::shared::DbParser)]
     db: db::Target,
     /// The login role workers connect as (create it first: CREATE ROLE NAME LOGIN PASSWORD '…').
     #[arg(long, value_name = "NAME")]

@@ -6,8 +6,8 @@ use anyhow::anyhow;
 use clap::Args;
 use model::SuiteSpec;
 
-use super::common::{View, check_concurrency, here, play_run, suite_positions, waits_for_workers};
-use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, RecordArgs};
+use super::common::{View, play_run, suite_positions, waits_for_workers};
+use super::shared::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg};
 use crate::engine_io::engines::EngineSpec;
 use crate::run::suite::{DEFAULT_STALL_S, SuiteLimits, depths, move_times, node_budgets, one_kind};
 
@@ -30,7 +30,7 @@ pub struct SuiteArgs {
     #[arg(long, value_parser = move_times)]
     movetime: Option<SuiteLimits>,
     /// Only the first N positions of the suite.
-    #[arg(long, value_parser = super::at_least::<usize, 1>)]
+    #[arg(long, value_parser = super::shared::at_least::<usize, 1>)]
     count: Option<usize>,
     #[command(flatten)]
     concurrency: ConcurrencyArg,
@@ -52,7 +52,6 @@ pub struct SuiteArgs {
 pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let limits = one_kind(args.depth, args.nodes, args.movetime)?;
     let concurrency = args.concurrency.or_default()?;
-    check_concurrency(concurrency)?;
 
     let registry = args.registry.load()?;
     let mut engines: Vec<EngineSpec> = Vec::new();
@@ -74,7 +73,15 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
     let positions = suite_positions(&spec)?;
     spec.positions = positions.len();
     let target = &args.db.target;
-    let here = here(target, args.quiet.quiet, None, false);
+    // A suite's searches keep no clock and no I/O log, and are not pinned.
+    let machine = crate::run::life::Machine {
+        target: target.clone(),
+        quiet: args.quiet.quiet,
+        pinning: crate::run::life::Pinning::Off,
+        io_logs: false,
+        plays_here: !args.no_local,
+    };
+    let here = machine.here(crate::run::life::SlotNeeds { concurrency, per_slot: 1, clocked: false })?;
     let created = crate::run::life::create_suite(spec, &positions, here).await?;
     let run = created.run;
     if !args.quiet.quiet {
@@ -85,6 +92,6 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         waits_for_workers(run, target, &created.spec)?;
         return Ok(());
     }
-    let record = RecordArgs::default();
-    play_run(&created.runtime, target, run, created.spec, Some(positions), &record, View::Arena).await
+    let records = crate::run::record::Records::default();
+    play_run(&created.runtime, target, run, created.spec, Some(positions), &records, View::Arena).await
 }

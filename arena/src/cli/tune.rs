@@ -4,137 +4,15 @@
 //! between θ+ and θ−.
 
 use anyhow::anyhow;
-use clap::Args;
-use model::tune::{DEFAULT_ALPHA, DEFAULT_GAMMA};
-use model::{GamesKind, Invalid, Spsa};
-use serde::{Deserialize, Serialize};
+use model::{GamesKind, Spsa};
 
-use super::CliResult;
 use super::common::arena_exe;
-use super::games::{Chosen, PlayArgs, SourceArgs, open_book, resolve_engines, start};
+use super::flags::TuneArgs;
+use super::games::{Chosen, open_book, resolve_engines, start};
+use super::shared::CliResult;
 use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::process::Timeouts;
-use crate::run::settings::checked;
 use crate::run::tune::{ParamFlag, declared_options, resolve};
-
-/// `arena tune`.
-#[derive(Args, Debug)]
-pub struct TuneArgs {
-    /// The engine whose options are tuned: a preset, an engines.toml name or a UCI program (a path, or a program on PATH).
-    #[arg(long, required_unless_present = "repo", conflicts_with = "repo")]
-    pub(super) engine: Option<String>,
-    #[command(flatten)]
-    pub(super) source: SourceArgs,
-    /// With --repo: the revision to tune (a branch, tag or commit).
-    #[arg(long, value_name = "REV", requires = "repo")]
-    pub(super) rev: Option<String>,
-    #[command(flatten)]
-    pub(super) flags: TuneFlags,
-    /// Print how far each parameter can move in the planned games, then stop without playing.
-    #[arg(long)]
-    pub(super) plan: bool,
-    #[command(flatten)]
-    pub(super) play: PlayArgs,
-}
-
-/// What a tuning run tunes and how: its parameters, games and SPSA's constants.
-#[derive(Args, Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct TuneFlags {
-    /// A UCI option to tune: NAME[=MIN..MAX][,start=V][,c=C_END][,r=R_END]; repeat for more. Bounds default to the spin's min..max, start to the engine's value, c to 5 % of the range, r to 0.002.
-    #[serde(rename = "param", deserialize_with = "params")]
-    #[arg(long = "param", value_name = "PARAM", required = true, value_parser = str::parse::<ParamFlag>)]
-    params: Vec<ParamFlag>,
-    /// Games to play: one pair (θ+ against θ−, colours swapped) per iteration.
-    #[serde(default = "TuneFlags::default_games", deserialize_with = "checked::games")]
-    #[arg(long, default_value_t = TuneFlags::default_games(), value_parser = super::whole_pairs)]
-    games: usize,
-    /// Exponent α of the step size a_k = a / (A + k)^α, in (0, 1].
-    #[serde(default = "TuneFlags::default_alpha", deserialize_with = "checked_exponent")]
-    #[arg(long, default_value_t = DEFAULT_ALPHA, value_parser = exponent)]
-    alpha: f64,
-    /// Exponent γ of the perturbation c_k = c / k^γ, in (0, 1].
-    #[serde(default = "TuneFlags::default_gamma", deserialize_with = "checked_exponent")]
-    #[arg(long, default_value_t = DEFAULT_GAMMA, value_parser = exponent)]
-    gamma: f64,
-    /// Stability constant A of a_k, 0 or more (default: 10 % of the iterations).
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "checked_stability")]
-    #[arg(long = "big-a", value_parser = stability, allow_negative_numbers = true)]
-    big_a: Option<f64>,
-    /// Seed of the perturbation signs.
-    #[serde(default = "TuneFlags::default_seed")]
-    #[arg(long, default_value_t = TuneFlags::default_seed())]
-    spsa_seed: u64,
-}
-
-impl TuneFlags {
-    fn default_games() -> usize {
-        2000
-    }
-
-    fn default_alpha() -> f64 {
-        DEFAULT_ALPHA
-    }
-
-    fn default_gamma() -> f64 {
-        DEFAULT_GAMMA
-    }
-
-    fn default_seed() -> u64 {
-        1
-    }
-
-    /// The flags of a stored tuning run: its parameters as they were resolved.
-    pub(super) fn of(spsa: &Spsa) -> TuneFlags {
-        let param = |p: &model::TuneParam| ParamFlag {
-            name: p.name.clone(),
-            bounds: Some((p.min, p.max)),
-            start: Some(p.start),
-            c_end: Some(p.c_end),
-            r_end: Some(p.r_end),
-        };
-        TuneFlags {
-            params: spsa.params.iter().map(param).collect(),
-            games: 2 * usize::try_from(spsa.iterations).unwrap_or(usize::MAX / 2),
-            alpha: spsa.alpha,
-            gamma: spsa.gamma,
-            big_a: Some(spsa.big_a),
-            spsa_seed: spsa.seed,
-        }
-    }
-}
-
-/// A run file's `param`: one text, or a list, each read as `--param` reads it.
-fn params<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<ParamFlag>, D::Error> {
-    #[derive(serde::Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
-    }
-    let texts = match OneOrMany::deserialize(deserializer)? {
-        OneOrMany::One(text) => vec![text],
-        OneOrMany::Many(texts) => texts,
-    };
-    texts.iter().map(|t| t.parse().map_err(serde::de::Error::custom)).collect()
-}
-
-/// A run file's number, checked by `check` as the flag is.
-fn number_checked<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-    check: fn(&str) -> Result<f64, Invalid>,
-) -> Result<f64, D::Error> {
-    let value = f64::deserialize(deserializer)?;
-    check(&value.to_string()).map_err(serde::de::Error::custom)
-}
-
-fn checked_exponent<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<f64, D::Error> {
-    number_checked(deserializer, exponent)
-}
-
-fn checked_stability<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<f64>, D::Error> {
-    number_checked(deserializer, stability).map(Some)
-}
 
 /// `arena tune`: without `--openings`, a large shuffled book.
 pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
@@ -165,28 +43,12 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     // The run's settings are checked before the plan is shown, as a run checks them.
     let kind = GamesKind::Tune(Box::new(spsa.clone()));
-    let spec = args.play.settings.spec(kind, engines, vec![(0, 1)], iterations, 1)?;
+    let spec = args.play.settings.spec(crate::run::settings::Games::two(kind, engines, iterations, 1))?;
     say_reach(&spsa, args.plan || !args.play.local.quiet.quiet);
     if args.plan {
         return Ok(());
     }
     start(&args.play, spec, &book, chosen).await
-}
-
-/// `--alpha` or `--gamma`: an exponent in (0, 1].
-fn exponent(text: &str) -> Result<f64, Invalid> {
-    match text.trim().parse::<f64>() {
-        Ok(value) if value > 0.0 && value <= 1.0 => Ok(value),
-        _ => Err(Invalid::new("spsa", "must be in (0, 1] (Spall recommends α = 0.602, γ = 0.101)")),
-    }
-}
-
-/// `--big-a`: 0 or more.
-fn stability(text: &str) -> Result<f64, Invalid> {
-    match text.trim().parse::<f64>() {
-        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
-        _ => Err(Invalid::new("spsa", "must be a number, 0 or more")),
-    }
 }
 
 /// The `--param`s, each once.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use clap::Args;
 
-use super::common::{check_concurrency, here, open_existing};
-use super::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, SlotArgs};
+use super::common::{machine, open_existing};
+use super::shared::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg, SlotArgs};
 use crate::run::worker::{WorkerConfig, run_worker};
 
 /// `arena worker`.
@@ -22,10 +22,10 @@ pub struct WorkerArgs {
     #[arg(long)]
     run: Option<i64>,
     /// Seconds a claimed pair stays with this worker without a heartbeat (every third of it); then another worker replays it.
-    #[arg(long, default_value_t = 60, value_parser = super::at_least::<u64, 3>)]
+    #[arg(long, default_value_t = 60, value_parser = super::shared::at_least::<u64, 3>)]
     lease: u64,
     /// Seconds between looks for new runs.
-    #[arg(long, default_value_t = 10, value_parser = super::at_least::<u64, 1>)]
+    #[arg(long, default_value_t = 10, value_parser = super::shared::at_least::<u64, 1>)]
     poll: u64,
     #[command(flatten)]
     quiet: QuietArg,
@@ -55,7 +55,6 @@ fn parse_repo(text: &str) -> Result<(String, String), model::Invalid> {
 /// `arena worker`.
 pub(super) async fn worker(args: WorkerArgs) -> CliResult {
     let concurrency = args.concurrency.or_default()?;
-    check_concurrency(concurrency)?;
     if let Some(name) = &args.name {
         if name.is_empty() || name.contains(char::is_whitespace) || name.contains(':') {
             return Err(anyhow!("--name '{name}' must be a word without spaces or ':' (e.g. --name box-2)"));
@@ -63,15 +62,12 @@ pub(super) async fn worker(args: WorkerArgs) -> CliResult {
         crate::util::name_machine(name);
     }
     // A worker meets its runs later: slots get one CPU's share each, pondering or not.
-    let affinity = args.slots.resolve(concurrency, 1)?;
-    super::common::warn_of_sharing(true, concurrency, 1);
+    let machine = machine(&args.db.target, args.quiet.quiet, &args.slots, true)?;
+    let here = machine.here(crate::run::life::SlotNeeds { concurrency, per_slot: 1, clocked: true })?;
     // A worker joins runs that exist: a mistyped file must not become a new, empty database.
     let db = open_existing(&args.db.target).await?;
     let config = WorkerConfig {
-        runtime: crate::run::life::runtime(
-            &db,
-            here(&args.db.target, args.quiet.quiet, affinity, !args.slots.no_io_log),
-        )?,
+        runtime: crate::run::life::runtime(&db, here)?,
         concurrency,
         engines_file: args.registry.engines_file,
         only_run: args.run,

@@ -147,16 +147,21 @@ impl ChunkWork {
     /// One answer: the engine's best move for one position under the chunk's limit.
     async fn answer(&self, slot: &mut Slot, chunk: &ClaimedChunk, index: usize) -> Result<SuiteResult, RunError> {
         let spec = &self.spec;
-        let engine = spec.engines.iter().find(|e| e.name == chunk.plan.engine).ok_or_else(|| {
-            RunError::Spec(format!("chunk names engine '{}', which the run does not have", chunk.plan.engine))
+        let engine = spec.engines.iter().find(|e| e.name == chunk.plan.engine).ok_or_else(|| RunError::NotInRun {
+            unit: "chunk",
+            part: format!("engine '{}'", chunk.plan.engine),
+            whole: "run",
         })?;
-        let limit = *spec.limits.get(chunk.plan.limit_index as usize).ok_or_else(|| {
-            RunError::Spec(format!("chunk names limit {}, which the run does not have", chunk.plan.limit_index))
+        let limit = *spec.limits.get(chunk.plan.limit_index as usize).ok_or_else(|| RunError::NotInRun {
+            unit: "chunk",
+            part: format!("limit {}", chunk.plan.limit_index),
+            whole: "run",
         })?;
-        let position = self
-            .positions
-            .get(index)
-            .ok_or_else(|| RunError::Spec(format!("chunk names position {index}, which the suite does not have")))?;
+        let position = self.positions.get(index).ok_or_else(|| RunError::NotInRun {
+            unit: "chunk",
+            part: format!("position {index}"),
+            whole: "suite",
+        })?;
         let [player] = slot.players(self.run, [(engine, &self.tc)])?;
         let timeouts = player.timeouts();
         let process = player.ready_for_game().await?;

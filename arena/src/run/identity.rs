@@ -20,7 +20,7 @@ use std::sync::OnceLock;
 use db::Db;
 use model::{EngineIdentity, Spec};
 
-use super::error::RunError;
+use super::error::{NotHere, RunError};
 use super::preflight::preflight;
 use crate::engine_io::bench::{bundled_signature, signature};
 use crate::engine_io::engines::{BenchSignature, EngineSpec, Source};
@@ -33,34 +33,6 @@ pub const ARENA_VERSION: &str = concat!("arena ", env!("CARGO_PKG_VERSION"), " (
 /// Where this machine takes a source engine's code from: the repository
 /// and build command to use, or why it will not build it.
 pub type RepoChoice<'a> = &'a (dyn Fn(&EngineSpec) -> Result<(String, String), NotHere> + Sync);
-
-/// Why this machine will not build, or cannot run, an engine of a run.
-#[derive(Debug, thiserror::Error)]
-pub enum NotHere {
-    /// A repository was asked for an engine that is not built from source.
-    #[error("engine '{0}' is not built from source")]
-    NotSource(String),
-    /// This worker allows no repository for the engine's.
-    #[error(
-        "engine '{name}' is built from source (repository {repo}, commit {commit}) and this worker allows no repository for it: add --repo {repo}=PATH|URL, or an engines.toml entry '{name}' with git = …"
-    )]
-    NoRepo {
-        /// The engine.
-        name: String,
-        /// Its repository's name.
-        repo: String,
-        /// The commit, shortened.
-        commit: String,
-    },
-    /// An external engine this machine's `engines.toml` does not define.
-    #[error("it needs engine '{name}', which {file} on this machine does not define (add it with its command)")]
-    Undefined {
-        /// The engine.
-        name: String,
-        /// The `engines.toml` read.
-        file: String,
-    },
-}
 
 /// The repository and build stored with the engine: for the machine that
 /// creates the run and for `arena resume` (the user's own run).
@@ -76,7 +48,7 @@ pub fn stored_repo(engine: &EngineSpec) -> Result<(String, String), NotHere> {
 ///
 /// # Errors
 ///
-/// [`RunError::Spec`] for a build, bench or repository problem, or the
+/// [`RunError`] for a build, bench or repository problem, or the
 /// preflight's engine error.
 pub async fn make_ready(
     arena_exe: &Path,
@@ -98,7 +70,7 @@ pub async fn make_ready(
 ///
 /// # Errors
 ///
-/// [`RunError::Spec`] for a repository, revision or build problem.
+/// [`RunError`] for a repository, revision or build problem.
 pub async fn build_here(engines: &mut [EngineSpec], repos: RepoChoice<'_>) -> Result<(), RunError> {
     let jobs = source_jobs(engines, repos)?;
     if jobs.is_empty() {
@@ -119,7 +91,7 @@ pub async fn build_here(engines: &mut [EngineSpec], repos: RepoChoice<'_>) -> Re
 async fn blocking<T: Send + 'static>(
     job: impl FnOnce() -> Result<T, RunError> + Send + 'static,
 ) -> Result<T, RunError> {
-    tokio::task::spawn_blocking(job).await.map_err(|e| RunError::Spec(format!("a build or bench failed: {e}")))?
+    tokio::task::spawn_blocking(job).await.map_err(|source| RunError::Task { what: "a build or bench", source })?
 }
 
 /// A source engine to build: its index, name, repository, build command
@@ -131,7 +103,7 @@ fn source_jobs(engines: &[EngineSpec], repos: RepoChoice<'_>) -> Result<Vec<Sour
     let mut jobs = Vec::new();
     for (i, engine) in engines.iter().enumerate() {
         let Some(source) = engine.source.clone() else { continue };
-        let (repo, build) = repos(engine).map_err(|e| RunError::Spec(e.to_string()))?;
+        let (repo, build) = repos(engine)?;
         jobs.push((i, model::base_name(&engine.name).to_string(), repo, build, source));
     }
     Ok(jobs)
@@ -196,16 +168,18 @@ fn measure(
             continue;
         }
         let launch = engine.launch(arena_exe);
-        let program = find_program(&launch.program, launch.dir.as_deref()).ok_or_else(|| {
-            RunError::Spec(format!("engine '{name}': no executable {} here", launch.program.display()))
+        let program = find_program(&launch.program, launch.dir.as_deref())
+            .ok_or_else(|| RunError::NoProgram { engine: name.clone(), program: launch.program.clone() })?;
+        identity.sha256 = file_digest(&program).map_err(|source| RunError::Unreadable {
+            what: format!("engine '{name}'"),
+            program: program.clone(),
+            source,
         })?;
-        identity.sha256 = file_digest(&program)
-            .map_err(|e| RunError::Spec(format!("engine '{name}': cannot read {}: {e}", program.display())))?;
         if let Some(expected) = engine.bench {
             crate::term::set_line(&format!("bench of {name}…"));
             let result = signature(&name, &launch, &engine.bench_args, expected.nodes());
             crate::term::end_line();
-            let result = result.map_err(|e| RunError::Spec(e.to_string()))?;
+            let result = result?;
             crate::term::note(&format!("bench of {name}: {} nodes, {} nps", result.nodes, result.nps));
             engine.bench = Some(BenchSignature::Nodes(result.nodes));
             identity.bench = Some(result.nodes as i64);
@@ -222,8 +196,11 @@ fn arena_digest(arena_exe: &Path) -> Result<String, RunError> {
     if let Some(digest) = DIGEST.get() {
         return Ok(digest.clone());
     }
-    let digest = file_digest(arena_exe)
-        .map_err(|e| RunError::Spec(format!("cannot read the arena binary {}: {e}", arena_exe.display())))?;
+    let digest = file_digest(arena_exe).map_err(|source| RunError::Unreadable {
+        what: "the arena binary".into(),
+        program: arena_exe.to_path_buf(),
+        source,
+    })?;
     Ok(DIGEST.get_or_init(|| digest).clone())
 }
 
@@ -238,7 +215,7 @@ fn arena_digest(arena_exe: &Path) -> Result<String, RunError> {
 ///
 /// # Errors
 ///
-/// [`RunError::Spec`] naming the engine, both hashes and the flag;
+/// [`RunError`] naming the engine, both hashes and the flag;
 /// [`RunError::Db`].
 pub async fn check_identities(
     db: &Db,
@@ -258,10 +235,12 @@ pub async fn check_identities(
         match (before, changed) {
             (Some(_), None) => {}
             (Some(before), Some(what)) if !accept && !same_bench(before, now) => {
-                return Err(RunError::Spec(format!(
-                    "engine '{}' of run {run} is not what this machine ({}) played before: {what} (restore it, or accept the change with --accept-change)",
-                    now.engine, now.host
-                )));
+                return Err(RunError::NotAsBefore {
+                    engine: now.engine.clone(),
+                    run,
+                    host: now.host.clone(),
+                    change: what,
+                });
             }
             (Some(_), Some(what)) => {
                 crate::term::warn(&format!("engine '{}': accepted a change ({what}); the report shows it", now.engine));
@@ -316,7 +295,7 @@ fn warn_unproven(engine: &EngineSpec, recorded: &[EngineIdentity], now: &EngineI
 }
 
 fn spec_error(error: crate::engine_io::source::SourceError) -> RunError {
-    RunError::Spec(error.to_string())
+    RunError::Source(error)
 }
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ fn spec_of(
         }
     };
     for pair in games.chunks(2) {
-        let [first, second] = pair else { return Err(RunError::Spec("an odd game among the pairs".into())) };
+        let [first, second] = pair else { return Err(RunError::OddGame) };
         let (a, b) = (index(&first.record.white, &mut names), index(&first.record.black, &mut names));
         let pairing = match pairings.iter().find(|&&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
             Some(&found) => found,
@@ -129,7 +129,7 @@ fn spec_of(
 
 /// Stores the games of run `run`'s pairs, in plan order, as played pairs are stored.
 async fn store(db: &Db, run: i64, games: &[model::GameRecord]) -> Result<(), RunError> {
-    let lost = |what: String| RunError::Spec(format!("run {run}: {what}"));
+    let lost = |problem: String| RunError::Unpaired { run, problem };
     const LEASE: std::time::Duration = std::time::Duration::from_secs(3600);
     let total = games.len() / 2;
     for done in 0..total {

@@ -18,7 +18,7 @@ use super::error::RunError;
 use super::identity::{check_identities, make_ready, stored_repo};
 use super::local::{RunEnd, play_pairs, play_suite};
 use super::plan::{Capped, apply_variant, cap_replays, plan};
-use super::record::{LivePgn, RecordArgs, RecordError, games_in, write_epd, write_pgn};
+use super::record::{LivePgn, RecordError, Records, games_in, write_epd, write_pgn};
 use super::shared::Events;
 use super::slot::Runtime;
 use crate::engine_io::affinity::Affinity;
@@ -36,6 +36,101 @@ pub struct Here {
     pub affinity: Option<Affinity>,
     /// Engine I/O logs kept.
     pub io_logs: bool,
+}
+
+/// How this machine pins its game slots to CPUs (`--affinity`).
+#[derive(Clone, Debug, Default)]
+pub enum Pinning {
+    /// Pinned when there are two slots or more and each can have CPUs of
+    /// its own ([`Affinity::auto`]).
+    #[default]
+    Auto,
+    /// Every engine left to the operating system (`--affinity none`).
+    Off,
+    /// These CPUs, shared among the slots.
+    Cpus(Affinity),
+}
+
+/// This machine as every front end's flags resolve it: the database, the
+/// progress line, the pinning, the I/O logs, and whether it plays the run
+/// at all (`--no-local` leaves it to workers).
+#[derive(Clone, Debug)]
+pub struct Machine {
+    /// The database.
+    pub target: Target,
+    /// No progress line (`--quiet`).
+    pub quiet: bool,
+    /// How slots are pinned.
+    pub pinning: Pinning,
+    /// Engine I/O logs kept.
+    pub io_logs: bool,
+    /// This process plays the run (not `--no-local`).
+    pub plays_here: bool,
+}
+
+/// What a run's slots need of this machine.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotNeeds {
+    /// Games at once.
+    pub concurrency: usize,
+    /// CPUs a slot needs: two where its engines ponder.
+    pub per_slot: usize,
+    /// The games play on a clock, which CPUs shared with other slots would
+    /// slow.
+    pub clocked: bool,
+}
+
+impl SlotNeeds {
+    /// What `spec`'s slots need at `concurrency` games at once.
+    pub fn of(spec: &Spec, concurrency: usize) -> SlotNeeds {
+        match spec {
+            Spec::Games(games) => SlotNeeds::of_games(games, concurrency),
+            Spec::Suite(_) => SlotNeeds { concurrency, per_slot: 1, clocked: false },
+        }
+    }
+
+    /// What a run of games' slots need at `concurrency` games at once.
+    pub fn of_games(spec: &GamesSpec, concurrency: usize) -> SlotNeeds {
+        SlotNeeds {
+            concurrency,
+            per_slot: super::settings::cpus_per_slot(&spec.engines),
+            clocked: super::plan::on_a_clock(spec),
+        }
+    }
+}
+
+impl Machine {
+    /// The one setup of this machine's slots, for every front end: the
+    /// open files the games at once need checked against the limit, the
+    /// pinning chosen and checked against the CPUs, and the warning said
+    /// when games on a clock would share CPUs. A machine that does not
+    /// play the run (`--no-local`) checks and says nothing.
+    ///
+    /// # Errors
+    ///
+    /// [`RunError::OpenFiles`] or [`RunError::Setting`] (fewer CPUs than
+    /// the slots need), each one line.
+    pub fn here(&self, needs: SlotNeeds) -> Result<Here, RunError> {
+        let SlotNeeds { concurrency, per_slot, clocked } = needs;
+        if self.plays_here {
+            crate::engine_io::open_files::fit_open_files(concurrency)?;
+        }
+        let affinity = match &self.pinning {
+            Pinning::Auto => Affinity::auto(concurrency, per_slot),
+            Pinning::Off => None,
+            Pinning::Cpus(cpus) => {
+                cpus.fits(concurrency, per_slot)?;
+                Some(cpus.clone())
+            }
+        };
+        if self.plays_here && clocked {
+            let cpus = crate::engine_io::affinity::cpu_count();
+            if let Some(warning) = crate::engine_io::affinity::sharing_warning(concurrency, per_slot, cpus) {
+                crate::term::warn(&warning);
+            }
+        }
+        Ok(Here { target: self.target.clone(), quiet: self.quiet, affinity, io_logs: self.io_logs })
+    }
 }
 
 /// A run just stored: what it plays and how to play it here.
@@ -195,6 +290,45 @@ pub async fn ready_again(
     runtime(db, here)
 }
 
+/// Stopped run `run` made ready to play on here where it stopped, the
+/// one resume of every front end (`arena resume`, a tool's state file, the
+/// dashboard's resume leaves it to a worker): refused when it is finished
+/// or holds imported games; at `concurrency` games at once where given
+/// (checked against this machine's CPUs), else as it started; this
+/// machine's slots set up; its engines made ready and checked against
+/// what played them before, a change refused unless `accept_change`.
+///
+/// # Errors
+///
+/// [`RunError::Finished`], [`RunError::Imported`], a setting this machine
+/// cannot play, an engine that fails or changed, storage.
+pub async fn resume(
+    db: &Db,
+    run: i64,
+    machine: &Machine,
+    concurrency: Option<super::settings::Concurrency>,
+    accept_change: bool,
+) -> Result<(Runtime, Spec), RunError> {
+    let info = db.run(run).await?;
+    if info.status == model::RunStatus::Finished {
+        return Err(RunError::Finished { run });
+    }
+    if info.kind == model::RunKind::Import {
+        return Err(RunError::Imported { run });
+    }
+    let mut spec = Spec::of(&info)?;
+    let stored = spec.concurrency().ok_or(RunError::NoConcurrency { run })?;
+    let per_slot = SlotNeeds::of(&spec, stored).per_slot;
+    let concurrency = match concurrency {
+        Some(given) => given.on_this_machine(per_slot)?,
+        None => stored,
+    };
+    spec.set_concurrency(concurrency);
+    let here = machine.here(SlotNeeds::of(&spec, concurrency))?;
+    let runtime = ready_again(db, run, &mut spec, here, accept_change).await?;
+    Ok((runtime, spec))
+}
+
 /// Plays stored run `run` here until it ends or is stopped, raising
 /// `events` as each unit is stored. A suite's `positions` are checked
 /// against the run's count (a suite file changed since is refused).
@@ -211,12 +345,9 @@ pub async fn play_here(
 ) -> Result<RunEnd, RunError> {
     match spec {
         Spec::Games(spec) => play_pairs(runtime, run, spec, events).await,
-        Spec::Suite(spec) if positions.len() != spec.positions => Err(RunError::Spec(format!(
-            "suite {} has {} positions now but run {run} started with {}; restore the file it started with to resume",
-            spec.suite,
-            positions.len(),
-            spec.positions
-        ))),
+        Spec::Suite(spec) if positions.len() != spec.positions => {
+            Err(RunError::SuiteChanged { suite: spec.suite.clone(), run, now: positions.len(), then: spec.positions })
+        }
         Spec::Suite(spec) => play_suite(runtime, run, spec, positions, events).await,
     }
 }
@@ -253,14 +384,18 @@ pub struct Played {
     pub epd_positions: Option<u64>,
 }
 
-/// Why a local run's play failed: the run, its records, or its printer.
-#[derive(Debug)]
+/// Why a local run's play failed: the run (its storage included), its
+/// records, or its printer; each said in one line as the cause says it.
+#[derive(Debug, thiserror::Error)]
 pub enum PlayError<E> {
-    /// The run.
+    /// The run, or the database it is stored in.
+    #[error(transparent)]
     Run(RunError),
     /// A record file.
+    #[error(transparent)]
     Record(RecordError),
     /// The printer of its games.
+    #[error("printing the games failed: {0}")]
     Printer(E),
 }
 
@@ -271,8 +406,9 @@ impl<E> From<RecordError> for PlayError<E> {
 }
 
 impl<E> From<DbError> for PlayError<E> {
+    /// Storage is the run's: a database that fails is not a record's failure.
     fn from(error: DbError) -> PlayError<E> {
-        PlayError::Record(RecordError::Db(error))
+        PlayError::Run(RunError::Db(error))
     }
 }
 
@@ -289,7 +425,7 @@ pub async fn play_recorded<E>(
     run: i64,
     spec: &Spec,
     positions: Vec<TestPosition>,
-    record: &RecordArgs,
+    record: &Records,
     printer: Option<Printer<'_, E>>,
 ) -> Result<Played, PlayError<E>> {
     let db = &runtime.db;
@@ -298,7 +434,7 @@ pub async fn play_recorded<E>(
     let record = match (&record.pgn, record.continued) {
         (Some(path), true) => {
             let mut again = record.clone();
-            again.style.written = std::sync::Arc::new(games_in(path));
+            again.style = again.style.without(games_in(path));
             continued = again;
             &continued
         }
@@ -360,7 +496,7 @@ async fn follow_games<T, E>(
 ///
 /// # Errors
 ///
-/// [`PlayError::Record`] for a database failure, [`PlayError::Printer`] for the printer's.
+/// [`PlayError::Run`] for a database failure, [`PlayError::Printer`] for the printer's.
 pub async fn give_games<E>(
     db: &Db,
     run: i64,

@@ -66,7 +66,7 @@ impl PairWork {
     ///
     /// # Errors
     ///
-    /// [`RunError::Spec`] for a bad time control, or tablebase folders this
+    /// [`RunError`] for a bad time control, or tablebase folders this
     /// machine does not have.
     pub fn new(
         run: i64,
@@ -87,10 +87,7 @@ impl PairWork {
             })
             .collect();
         let tablebase = match &spec.tablebase {
-            Some(rule) => Some(
-                Tablebases::open(rule)
-                    .map_err(|e| RunError::Spec(format!("run {run}: {}", crate::util::one_line(&e))))?,
-            ),
+            Some(rule) => Some(Tablebases::open(rule).map_err(|source| RunError::Tablebase { run, source })?),
             None => None,
         };
         Ok(PairWork {
@@ -251,11 +248,11 @@ impl PairWork {
     }
 
     fn engine(&self, name: &str) -> Result<usize, RunError> {
-        self.spec
-            .engines
-            .iter()
-            .position(|e| e.name == name)
-            .ok_or_else(|| RunError::Spec(format!("pair names engine '{name}', which the run does not have")))
+        self.spec.engines.iter().position(|e| e.name == name).ok_or_else(|| RunError::NotInRun {
+            unit: "pair",
+            part: format!("engine '{name}'"),
+            whole: "run",
+        })
     }
 }
 

@@ -31,7 +31,7 @@ const SAY_WAITING_AFTER: Duration = Duration::from_secs(2);
 /// # Errors
 ///
 /// The first engine's [`crate::engine_io::process::EngineError`], or
-/// [`RunError::Spec`] for a first search that failed.
+/// [`RunError`] for a first search that failed.
 pub async fn preflight(arena_exe: &Path, timeouts: Timeouts, spec: &Spec) -> Result<Vec<Option<String>>, RunError> {
     let engines: Vec<(&EngineSpec, TimeControl, Option<FirstSearch>)> = match spec {
         Spec::Games(games) => (games.engines.iter().zip(games.playable()?.time_controls))
@@ -90,7 +90,7 @@ impl FirstSearch {
     ///
     /// # Errors
     ///
-    /// [`RunError::Spec`] naming the limit the engine did not keep, or how
+    /// [`RunError`] naming the limit the engine did not keep, or how
     /// it failed.
     async fn run(self, player: &mut Player, name: &str) -> Result<(), RunError> {
         let FirstSearch { go, nodes, deadline } = self;
@@ -121,7 +121,7 @@ impl FirstSearch {
             ThinkFailure::StopIgnored { .. } => format!("did not answer its first search ('{go}')"),
         };
         player.discard().await;
-        Err(RunError::Spec(format!("engine '{name}' {why}")))
+        Err(RunError::FirstSearch { engine: name.to_string(), why })
     }
 }
 

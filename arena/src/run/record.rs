@@ -12,9 +12,7 @@ use db::{Db, MoveFields, StoredMoves};
 use model::{GameRow, Spec, TimeControl, Variant};
 use reports::pgn::{Context, Level, write_game};
 
-use clap::Args;
 use db::DbError;
-use model::Invalid;
 
 /// Why a record could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -106,13 +104,8 @@ impl PgnFormat {
             site: style.site.clone().unwrap_or(info.machine),
             time_control: tc.unwrap_or_else(|| "-".to_string()),
             variant,
-            level: match (style.pgn_level, style.fields) {
-                (PgnLevel::Min, _) => Level::Min,
-                (PgnLevel::Normal, None) => Level::Normal,
-                (PgnLevel::Normal, Some(fields)) => Level::Fields(fields),
-                (PgnLevel::Full, _) => Level::Full,
-            },
-            patterns: style.pgn_match_line.clone(),
+            level: style.level,
+            patterns: style.patterns.clone(),
             conventions: style.conventions,
             unread_logs: std::sync::atomic::AtomicU64::new(0),
         })
@@ -571,90 +564,103 @@ pub async fn write_epd(db: &Db, run: i64, path: &Path) -> RecordResult<u64> {
     Ok(count)
 }
 
-/// What the PGN of a run's games holds besides the moves: shared by every
-/// command that writes PGN (`--pgn` of the commands that play, `arena pgn`).
-#[derive(Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Records")]
+/// What the PGN of a run's games holds besides the moves, as the flags of
+/// every front end resolve it (`--pgn-level`, `--event`, `--site`,
+/// `--pgn-match-line`; a tool's `-pgnout`, `-event`, `-site`).
+#[derive(Debug, Clone, Default)]
 pub struct PgnStyle {
-    /// Move comments: min (moves only), normal (score/depth time, as cutechess), full (also seldepth, nodes, nps, clock left and PV).
-    #[arg(hide_short_help = true, long, value_enum, default_value_t = PgnLevel::Normal)]
-    pub pgn_level: PgnLevel,
-    /// The PGN's Event tag (default: "arena run N (kind)").
-    #[arg(hide_short_help = true, long)]
-    pub event: Option<String>,
-    /// The PGN's Site tag (default: the name of the machine that created the run).
-    #[arg(hide_short_help = true, long)]
-    pub site: Option<String>,
-    /// Adds to each engine move's comment the last line of the engine's output during that search matching REGEX, as line="…" (from the game's I/O log; repeat for more patterns).
-    #[arg(hide_short_help = true, long, value_name = "REGEX", value_parser = read_pattern)]
-    pub pgn_match_line: Vec<regex::Regex>,
+    /// How much each move's comment says.
+    level: Level,
+    /// The Event tag (default: "arena run N (kind)").
+    event: Option<String>,
+    /// The Site tag (default: the machine that created the run).
+    site: Option<String>,
+    /// `--pgn-match-line`: the engine's output lines added to each move's comment.
+    patterns: Vec<regex::Regex>,
     /// Whose PGN conventions: arena's, or those of the tool whose command
     /// line ran (`arena fastchess`, `arena cutechess`).
-    #[arg(skip)]
-    pub conventions: reports::pgn::Conventions,
-    /// At the normal level, the full level's fields chosen one by one
-    /// (fastchess's `-pgnout nodes=true seldepth=true nps=true timeleft=true pv=true`).
-    #[arg(skip)]
-    pub fields: Option<reports::pgn::Fields>,
+    conventions: reports::pgn::Conventions,
     /// Games the file holds already, by Event, Round, White and Black: a
     /// game of the run with the same tags is not written again (a tool's
-    /// run continued into the file it was writing).
-    #[arg(skip)]
-    pub written: std::sync::Arc<std::collections::HashSet<[String; 4]>>,
+    /// run continued into the file it was writing); filled in by
+    /// [`super::life::play_recorded`] from the file itself.
+    written: std::sync::Arc<std::collections::HashSet<[String; 4]>>,
 }
 
-/// A `--pgn-match-line` pattern.
-pub fn read_pattern(text: &str) -> Result<regex::Regex, Invalid> {
-    regex::Regex::new(text).map_err(|e| {
-        let why = e.to_string().lines().last().unwrap_or_default().trim().to_string();
-        Invalid::new(
-            "pgn-match-line",
-            format!("not a regular expression ({why}); write it in Rust's regex syntax, e.g. 'info depth \\d+'"),
-        )
-    })
+impl PgnStyle {
+    /// A PGN at `level`, with these tags (`None`: arena's defaults) and
+    /// output lines, in arena's conventions.
+    pub fn new(level: Level, event: Option<String>, site: Option<String>, patterns: Vec<regex::Regex>) -> PgnStyle {
+        PgnStyle { level, event, site, patterns, ..PgnStyle::default() }
+    }
+
+    /// The same PGN in a tool's conventions.
+    #[must_use]
+    pub fn in_conventions(self, conventions: reports::pgn::Conventions) -> PgnStyle {
+        PgnStyle { conventions, ..self }
+    }
+
+    /// The same PGN, leaving out the games `written` names.
+    pub(super) fn without(self, written: std::collections::HashSet<[String; 4]>) -> PgnStyle {
+        PgnStyle { written: std::sync::Arc::new(written), ..self }
+    }
 }
 
-/// `--pgn-level`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum PgnLevel {
-    /// Moves only.
-    Min,
-    /// Score/depth and time after each engine move, and how the game ended.
-    #[default]
-    Normal,
-    /// Also seldepth, nodes, nps, clock left and PV.
-    Full,
-}
-
-/// Where a run's games are written when it ends here: `--pgn`, `--epdout`
-/// and the PGN's style.
-#[derive(Args, Debug, Clone, Default)]
-#[command(next_help_heading = "Records")]
-pub struct RecordArgs {
-    /// Also write the games as PGN to this file.
-    #[arg(long, value_name = "FILE")]
-    pub pgn: Option<std::path::PathBuf>,
-    /// Also write each game's final position to this EPD file.
-    #[arg(hide_short_help = true, long, value_name = "FILE")]
-    pub epdout: Option<std::path::PathBuf>,
+/// Where a run's games are written when it ends here (`--pgn`,
+/// `--epdout`, a tool's `-pgnout`, `-epdout`) and the PGN's style: what
+/// every front end's flags resolve to.
+#[derive(Debug, Clone, Default)]
+pub struct Records {
+    /// The PGN file.
+    pub(super) pgn: Option<std::path::PathBuf>,
+    /// The final positions' EPD file.
+    pub(super) epdout: Option<std::path::PathBuf>,
     /// How the PGN's games are written.
-    #[command(flatten)]
-    pub style: PgnStyle,
+    pub(super) style: PgnStyle,
     /// The PGN file is appended to, as fastchess's and cutechess-cli's
     /// `-pgnout` do; arena's own `--pgn` writes a file of its own.
-    #[arg(skip)]
-    pub append: bool,
-    /// With `append`: the run is continued (fastchess's `-config file=`)
-    /// into the file it was writing, which holds some of its games already
-    /// ([`PgnStyle::written`]): the rest are added.
-    #[arg(skip)]
-    pub continued: bool,
+    pub(super) append: bool,
+    /// The run is continued (fastchess's `-config file=`) into the file it
+    /// was appending to, which holds some of its games already: the rest
+    /// are added.
+    pub(super) continued: bool,
 }
 
-impl RecordArgs {
+impl Records {
+    /// Games written to `pgn` (a file of the run's own) and final positions
+    /// to `epdout`, where given.
+    pub fn new(pgn: Option<std::path::PathBuf>, epdout: Option<std::path::PathBuf>, style: PgnStyle) -> Records {
+        Records { pgn, epdout, style, append: false, continued: false }
+    }
+
+    /// The same records, the PGN file appended to (a tool's `-pgnout`).
+    #[must_use]
+    pub fn appended(self) -> Records {
+        Records { append: true, ..self }
+    }
+
+    /// The same records for a run continued into the file it was appending
+    /// to: the games the file holds already are not written again.
+    #[must_use]
+    pub fn continued(self) -> Records {
+        Records { continued: self.append, ..self }
+    }
+
+    /// The PGN file, if asked for.
+    pub fn pgn(&self) -> Option<&Path> {
+        self.pgn.as_deref()
+    }
+
+    /// The EPD file, if asked for.
+    pub fn epdout(&self) -> Option<&Path> {
+        self.epdout.as_deref()
+    }
+}
+
+impl Records {
     /// Opens the output files now, so that a path that cannot be written is
     /// refused in one line before the run starts, not after it. A PGN file
-    /// that already holds something is appended to ([`RecordArgs::append`]),
+    /// that already holds something is appended to ([`Records::appended`]),
     /// written again when `rewrite` (`arena resume` writes its run's file
     /// whole again), and otherwise refused: a run never overwrites games it
     /// did not write.

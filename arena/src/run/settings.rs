@@ -135,6 +135,26 @@ impl Concurrency {
     }
 }
 
+/// What a run of games plays besides its settings: its kind, engines and
+/// pairings, how many openings of each pairing a pass plays and how many
+/// passes, each named (two counts side by side are easily swapped).
+#[derive(Debug)]
+pub struct Games {
+    /// The kind of run, with its test or parameters.
+    pub kind: GamesKind,
+    /// The engines, in order.
+    pub engines: Vec<EngineSpec>,
+    /// Who plays whom, by index into `engines`.
+    pub pairings: Vec<(usize, usize)>,
+    /// Openings of each pairing per pass (two games each).
+    pub openings_per_round: usize,
+    /// Passes over the pairings.
+    pub rounds: usize,
+    /// The run's headline limit where each engine keeps its own (a scaling
+    /// run's first budget, a tool's per-engine limits); `None`: `--tc`.
+    pub headline: Option<TimeControl>,
+}
+
 /// What is played in a run of games, every front end's settings in one
 /// type. Flags that say how this machine plays (the database, records,
 /// pinning, quiet) are not here: they are not part of the run.
@@ -300,6 +320,14 @@ pub enum SettingsError {
     TimeControl(#[from] model::BadTimeControl),
 }
 
+impl Games {
+    /// Two engines, A against B, `openings_per_round` openings a pass for
+    /// `rounds` passes, under `--tc`.
+    pub fn two(kind: GamesKind, engines: Vec<EngineSpec>, openings_per_round: usize, rounds: usize) -> Games {
+        Games { kind, engines, pairings: vec![(0, 1)], openings_per_round, rounds, headline: None }
+    }
+}
+
 impl Settings {
     /// The opening set: `openings`, else the papers' 25 openings.
     pub fn openings(&self) -> &str {
@@ -363,24 +391,19 @@ impl Settings {
         })
     }
 
-    /// The run of `engines` these settings describe, every setting checked;
-    /// nothing is started yet. `openings_per_round` openings of each
-    /// pairing per pass, `rounds` passes.
+    /// The run `games` these settings describe, every setting checked;
+    /// nothing is started yet. The spec is whole when built: no front end
+    /// changes it afterwards.
     ///
     /// # Errors
     ///
     /// [`SettingsError`]: the first setting that cannot be used, in one line.
-    pub fn spec(
-        &self,
-        kind: GamesKind,
-        engines: Vec<EngineSpec>,
-        pairings: Vec<(usize, usize)>,
-        openings_per_round: usize,
-        rounds: usize,
-    ) -> Result<GamesSpec, SettingsError> {
-        let tc: TimeControl = match &self.tc {
-            Some(tc) => tc.clone(),
-            None => DEFAULT_TC.parse()?,
+    pub fn spec(&self, games: Games) -> Result<GamesSpec, SettingsError> {
+        let Games { kind, engines, pairings, openings_per_round, rounds, headline } = games;
+        let tc: TimeControl = match (headline, &self.tc) {
+            (Some(tc), _) => tc,
+            (None, Some(tc)) => tc.clone(),
+            (None, None) => DEFAULT_TC.parse()?,
         };
         let mut engines = engines;
         for engine in &mut engines {

@@ -108,7 +108,7 @@ impl Slot {
     ///
     /// # Errors
     ///
-    /// [`RunError::Spec`] when an engine is named twice.
+    /// [`RunError`] when an engine is named twice.
     pub fn players<const N: usize>(
         &mut self,
         run: i64,
@@ -129,7 +129,7 @@ impl Slot {
         }
         let keys = engines.map(|(engine, _)| (run, engine.name.clone()));
         if (0..N).any(|i| keys[..i].contains(&keys[i])) {
-            return Err(RunError::Spec(format!("run {run} names engine '{}' twice", keys[0].1)));
+            return Err(RunError::NamedTwice { run, engine: keys[0].1.to_string() });
         }
         let units = self.units;
         let kept = self.players.get_disjoint_mut(keys.each_ref());

@@ -17,7 +17,7 @@ use db::Db;
 ///
 /// # Errors
 ///
-/// [`RunError::Spec`] when the bench fails or the machine is below the
+/// [`RunError`] when the bench fails or the machine is below the
 /// floor; [`RunError::Db`] when the speed cannot be recorded.
 pub async fn clock_scale(
     db: &Db,
@@ -27,7 +27,7 @@ pub async fn clock_scale(
     slots: usize,
 ) -> Result<Option<f64>, RunError> {
     let Some(reference) = spec.machines.scale_nps else { return Ok(None) };
-    let engine = spec.engines.first().ok_or_else(|| RunError::Spec(format!("run {run} has no engines")))?;
+    let engine = spec.engines.first().ok_or_else(|| RunError::NoEngines { run })?;
     let (name, launch, args) =
         (model::base_name(&engine.name).to_string(), engine.launch(arena_exe), engine.bench_args.clone());
     crate::term::set_line(&format!("measuring this machine's speed: {} benches of {name} at once…", slots.max(1)));
@@ -41,25 +41,20 @@ pub async fn clock_scale(
         let speeds = benches
             .into_iter()
             .map(|b| match b.join() {
-                Ok(bench) => bench.map(|r| r.nps).map_err(|e| RunError::Spec(e.to_string())),
-                Err(_) => Err(RunError::Spec("a bench thread panicked".into())),
+                Ok(bench) => bench.map(|r| r.nps).map_err(RunError::from),
+                Err(_) => Err(RunError::BenchPanicked),
             })
             .collect::<Result<Vec<u64>, RunError>>();
         speeds.map(|s| s.iter().sum::<u64>() / s.len().max(1) as u64)
     })
     .await
-    .map_err(|e| RunError::Spec(format!("the speed bench failed: {e}")))?;
+    .map_err(|source| RunError::Task { what: "the speed bench", source })?;
     crate::term::end_line();
     let nps = measured?;
     if let Some(floor) = spec.machines.floor_nps()
         && nps < floor
     {
-        return Err(RunError::Spec(format!(
-            "{} k nps is below the run's floor of {} k nps (--min-nps; the reference is {} k nps)",
-            nps / 1000,
-            floor / 1000,
-            reference / 1000
-        )));
+        return Err(RunError::BelowFloor { nps, floor, reference });
     }
     let factor = reference as f64 / nps.max(1) as f64;
     db.record_speed(run, &crate::util::machine_name(), nps, factor).await?;

@@ -16,8 +16,9 @@ use model::{GamesKind, GamesSpec, RunKind, RunStatus, Spec, WorkerBeat};
 use tokio::sync::watch;
 
 use super::chunks::ChunkWork;
+use super::error::NotHere;
 use super::error::RunError;
-use super::identity::{NotHere, check_identities, make_ready};
+use super::identity::{check_identities, make_ready};
 use super::pairs::PairWork;
 use super::progress::Progress;
 use super::shared::{Events, OnError, Shared, worker_name};

@@ -244,6 +244,87 @@ fn modules_only_use_their_own_layer_or_lower() {
     assert!(upward.is_empty(), "imports that look up:\n{}", upward.join("\n"));
 }
 
+/// The files of `cli/` that every command shares, lowest first: each uses
+/// only those before it (and the library below `cli/`). Every other file
+/// of `cli/` is a command's (a folder, `cli/dialect/`, is one command).
+const CLI_SHARED: [&str; 6] = ["complete", "shared", "common", "games", "flags", "runfile"];
+
+/// How `cli/` uses itself, one line a breach: a command file that uses
+/// another command's file or the dispatcher (`docs`, which prints the whole
+/// command line's completions and man pages, may read `Cli`); a shared
+/// file that uses a command's file, the dispatcher or a shared file above
+/// it; `cli/mod.rs` holding more than the modules, `Cli`, `Command`, its
+/// dispatch `run` and the run file's command as a `Command`.
+fn cli_breaches(known: &BTreeMap<Vec<String>, String>) -> Vec<String> {
+    let cli = |m: &Vec<String>| m.first().is_some_and(|t| t == "cli");
+    let file = |m: &Vec<String>| m.get(1).cloned().unwrap_or_default();
+    let mut breaches = Vec::new();
+    for (module, targets) in uses(known) {
+        if !cli(&module) || module.len() < 2 {
+            continue;
+        }
+        let from = file(&module);
+        let shared_at = CLI_SHARED.iter().position(|s| *s == from);
+        for (target, path) in targets {
+            if !cli(&target) {
+                continue;
+            }
+            let to = file(&target);
+            let allowed = match (shared_at, CLI_SHARED.iter().position(|s| *s == to)) {
+                _ if to == from => true,
+                (Some(at), Some(their)) => their < at,
+                (Some(_), None) => false,
+                (None, Some(_)) => true,
+                (None, None) => to.is_empty() && from == "docs" && path.ends_with("::Cli"),
+            };
+            if !allowed {
+                let what = if to.is_empty() { "the dispatcher".to_string() } else { format!("cli::{to}") };
+                breaches.push(format!("{} uses {path} ({what})", module.join("::")));
+            }
+        }
+    }
+    if let Some(text) = known.get(&vec!["cli".to_string()]) {
+        for line in code(text).lines().filter(|l| !l.starts_with(' ') && !l.trim().is_empty()) {
+            let item = line.trim_start_matches("pub ").trim_start_matches("pub(crate) ");
+            let dispatch = ["mod ", "#[", "use ", "}", "/"].iter().any(|p| item.starts_with(p))
+                || ["struct Cli", "enum Command", "async fn run(", "impl From<runfile::FileCommand> for Command"]
+                    .iter()
+                    .any(|p| item.starts_with(p));
+            if !dispatch {
+                breaches.push(format!("cli/mod.rs holds more than the dispatcher: {}", line.trim()));
+            }
+        }
+    }
+    breaches
+}
+
+#[test]
+fn command_files_never_use_another_commands_file_and_cli_mod_only_dispatches() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let known = modules(&src);
+    for name in CLI_SHARED {
+        assert!(known.contains_key(&vec!["cli".to_string(), name.to_string()]), "no cli/{name}.rs");
+    }
+    let breaches = cli_breaches(&known);
+    assert!(breaches.is_empty(), "cli/ uses itself across commands:\n{}", breaches.join("\n"));
+    // The rule sees a breach: a command file reaching into another's, a
+    // shared file into a command's, and an item beside the dispatch.
+    let mut planted = known.clone();
+    planted.get_mut(&vec!["cli".to_string(), "play".to_string()]).unwrap().push_str("\nuse super::resume::How;\n");
+    planted.get_mut(&vec!["cli".to_string(), "games".to_string()]).unwrap().push_str("\nuse super::check::x;\n");
+    planted.get_mut(&vec!["cli".to_string()]).unwrap().push_str("\npub struct DbArg;\n");
+    let found = cli_breaches(&planted);
+    assert_eq!(
+        found,
+        [
+            "cli::games uses super::check::x (cli::check)",
+            "cli::play uses super::resume::How (cli::resume)",
+            "cli/mod.rs holds more than the dispatcher: pub struct DbArg;"
+        ],
+        "{found:?}"
+    );
+}
+
 /// The test reads whole files: an upward import after a file's test module
 /// (or after a test helper, or beside a brace in a string) is seen, one
 /// inside the test module is not.

@@ -18,7 +18,7 @@ use reports::summary::Statistics;
 
 use super::parse::{Foreign, Style};
 use crate::cli::common::GameLines;
-use crate::cli::{CliResult, out};
+use crate::cli::shared::{CliResult, out};
 
 /// One engine's results against one opponent (or all), as the tools count them.
 #[derive(Clone, Debug, Default)]

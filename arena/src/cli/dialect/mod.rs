@@ -14,7 +14,7 @@ mod translate;
 use clap::Args;
 
 use super::common::View;
-use super::{CliResult, outln};
+use crate::cli::shared::{CliResult, outln};
 
 /// Which tool's command line and output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,8 +115,15 @@ pub async fn run(dialect: Dialect, args: DialectArgs) -> CliResult {
     let settings = lines::Settings::of(&foreign, saving);
     let planned = lines::planned(&run.spec);
     let mut printer = lines::Lines::new(settings, &run.spec, planned);
-    super::games::start_as(&run.play, run.spec, &run.book, super::games::Chosen::default(), View::Lines(&mut printer))
-        .await
+    super::games::start_as(
+        &run.play,
+        &run.records,
+        run.spec,
+        &run.book,
+        super::games::Chosen::default(),
+        View::Lines(&mut printer),
+    )
+    .await
 }
 
 /// An option given to an engine that does not declare it, or a value the
@@ -156,23 +163,54 @@ async fn drop_undeclared_options(spec: &mut model::GamesSpec) -> CliResult {
 /// with those arguments; exit status 1 if it fails a step (as fastchess).
 async fn compliance(words: &[String]) -> CliResult {
     let spec = translate::checked_engine(&words[0], &words[1..])?;
-    match super::check::check_one(&spec.name, &spec).await? {
+    match super::common::check_one(&spec.name, &spec).await? {
         None => Ok(()),
         Some(failed) => Err(anyhow::anyhow!("{failed} failed the check")),
     }
 }
 
-/// What `-help` prints: what is read, and where the rest is said.
+/// What `-help` prints: every option arena reads, from the option tables
+/// themselves ([`parse::OPTIONS`], [`parse::ENGINE_KEYS`]: an option added
+/// there is listed here), and where the rest is said.
 fn help(dialect: Dialect) -> String {
+    let keys: Vec<String> = parse::ENGINE_KEYS
+        .iter()
+        .map(|(key, _)| if *key == "ponder" { (*key).to_string() } else { format!("{key}=") })
+        .chain(["option.NAME=".to_string()])
+        .collect();
+    let options: Vec<String> = parse::OPTIONS
+        .iter()
+        .map(|(name, _, takes)| if takes.is_empty() { format!("-{name}") } else { format!("-{name} {takes}") })
+        .collect();
     format!(
         "arena {}: {}'s command line, played and stored by arena (the guide's page \"Coming from cutechess-cli, fastchess, fishtest or OpenBench\" has the table).\n\
-         Read: -engine/-each cmd= name= dir= arg= args= proto=uci tc= st= nodes= depth= plies= timemargin= restart=off option.NAME= book= bookdepth= ponder;\n\
-         -openings file= format=epd|pgn order=sequential|random plies= start= policy=round; -rounds -games -repeat; -sprt elo0= elo1= alpha= beta= model=normalized|logistic|bayesian;\n\
-         -concurrency -use-affinity [CPUS]; -draw movenumber= movecount= score=; -resign movecount= score= twosided=; -maxmoves; -tb -tbpieces -tbadjudicate -tbignore50;\n\
-         -srand -tournament round-robin|gauntlet -variant standard|fischerandom; -pgnout FILE [min] | file= min= nodes= seldepth= nps= timeleft= pv= notation=san append= match_line=; -epdout; -event -site;\n\
-         -ratinginterval -scoreinterval -autosaveinterval -report penta= -output format=fastchess|cutechess -crc32 pgn=true -config file= outname= discard= stats= -recover -check-mate-pvs -testEnv -version -help; --compliance ENGINE [ARGS];\n\
-         and arena's own --db FILE|postgres://… . Anything else is refused in one line naming what arena offers instead.",
+         Read: {};\n\
+         the keys of -engine and -each: {};\n\
+         --compliance ENGINE [ARGS]. Anything else is refused in one line naming what arena offers instead.",
         dialect.subcommand(),
-        dialect.name()
+        dialect.name(),
+        options.join("; "),
+        keys.join(" ")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `-help` lists every row of the option tables, so a new option is
+    /// listed by its row alone.
+    #[test]
+    fn help_lists_every_option_and_engine_key_of_the_tables() {
+        for dialect in [Dialect::Fastchess, Dialect::Cutechess] {
+            let text = help(dialect);
+            for (name, _, takes) in parse::OPTIONS {
+                let shown = if takes.is_empty() { format!("-{name};") } else { format!("-{name} {takes};") };
+                assert!(text.contains(&shown), "-help does not list {shown}\n{text}");
+            }
+            for (key, _) in parse::ENGINE_KEYS {
+                assert!(text.contains(&format!(" {key}")), "-help does not list the engine key {key}\n{text}");
+            }
+        }
+    }
 }

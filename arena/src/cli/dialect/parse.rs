@@ -9,7 +9,7 @@ use crate::run::settings::TbWhich;
 use anyhow::{anyhow, bail};
 
 use super::Dialect;
-use crate::cli::CliResult;
+use crate::cli::shared::CliResult;
 
 /// One option and its values.
 pub(super) struct Group {
@@ -388,45 +388,49 @@ fn pairs(group: &Group) -> CliResult<Vec<(&str, &str)>> {
 /// an option added here does not compile until it is read, and a unit test
 /// plays each row against a command line without it and fails when the
 /// option changes nothing (parsed but never read).
-pub(super) const OPTIONS: &[(&str, Opt)] = &[
-    ("engine", Opt::Engine),
-    ("each", Opt::Each),
-    ("openings", Opt::Openings),
-    ("sprt", Opt::Sprt),
-    ("pgnout", Opt::Pgnout),
-    ("epdout", Opt::Epdout),
-    ("draw", Opt::Draw),
-    ("resign", Opt::Resign),
-    ("rounds", Opt::Rounds),
-    ("games", Opt::Games),
-    ("repeat", Opt::Repeat),
-    ("concurrency", Opt::Concurrency),
-    ("use-affinity", Opt::UseAffinity),
-    ("maxmoves", Opt::Maxmoves),
-    ("tb", Opt::Tb),
-    ("tbpieces", Opt::TbPieces),
-    ("tbadjudicate", Opt::TbAdjudicate),
-    ("tbignore50", Opt::TbIgnore50),
-    ("srand", Opt::Srand),
-    ("tournament", Opt::Tournament),
-    ("variant", Opt::Variant),
-    ("event", Opt::Event),
-    ("site", Opt::Site),
-    ("ratinginterval", Opt::RatingInterval),
-    ("scoreinterval", Opt::ScoreInterval),
-    ("autosaveinterval", Opt::AutosaveInterval),
-    ("config", Opt::Config),
-    ("report", Opt::Report),
-    ("output", Opt::Output),
-    ("crc32", Opt::Crc32),
-    ("db", Opt::Db),
-    ("version", Opt::Version),
-    ("v", Opt::Version),
-    ("help", Opt::Help),
-    ("h", Opt::Help),
-    ("recover", Opt::Always),
-    ("check-mate-pvs", Opt::Always),
-    ("testEnv", Opt::Always),
+pub(super) const OPTIONS: &[(&str, Opt, &str)] = &[
+    ("engine", Opt::Engine, "KEY=VALUE…"),
+    ("each", Opt::Each, "KEY=VALUE…"),
+    ("openings", Opt::Openings, "file= format=epd|pgn order=sequential|random plies= start= policy=round"),
+    ("sprt", Opt::Sprt, "elo0= elo1= alpha= beta= model=normalized|logistic|bayesian"),
+    (
+        "pgnout",
+        Opt::Pgnout,
+        "FILE [min] | file= min= nodes= seldepth= nps= timeleft= pv= notation=san append= match_line=",
+    ),
+    ("epdout", Opt::Epdout, "FILE"),
+    ("draw", Opt::Draw, "movenumber= movecount= score="),
+    ("resign", Opt::Resign, "movecount= score= twosided="),
+    ("rounds", Opt::Rounds, "N"),
+    ("games", Opt::Games, "N"),
+    ("repeat", Opt::Repeat, ""),
+    ("concurrency", Opt::Concurrency, "N"),
+    ("use-affinity", Opt::UseAffinity, "[CPUS]"),
+    ("maxmoves", Opt::Maxmoves, "N"),
+    ("tb", Opt::Tb, "FOLDERS"),
+    ("tbpieces", Opt::TbPieces, "N"),
+    ("tbadjudicate", Opt::TbAdjudicate, "WIN_LOSS|DRAW|BOTH"),
+    ("tbignore50", Opt::TbIgnore50, ""),
+    ("srand", Opt::Srand, "N"),
+    ("tournament", Opt::Tournament, "round-robin|gauntlet"),
+    ("variant", Opt::Variant, "standard|fischerandom"),
+    ("event", Opt::Event, "TEXT"),
+    ("site", Opt::Site, "TEXT"),
+    ("ratinginterval", Opt::RatingInterval, "N"),
+    ("scoreinterval", Opt::ScoreInterval, "N"),
+    ("autosaveinterval", Opt::AutosaveInterval, "N"),
+    ("config", Opt::Config, "file= outname= discard= stats="),
+    ("report", Opt::Report, "penta="),
+    ("output", Opt::Output, "format=fastchess|cutechess"),
+    ("crc32", Opt::Crc32, "pgn=true"),
+    ("db", Opt::Db, "FILE|postgres://…"),
+    ("version", Opt::Version, ""),
+    ("v", Opt::Version, ""),
+    ("help", Opt::Help, ""),
+    ("h", Opt::Help, ""),
+    ("recover", Opt::Always, ""),
+    ("check-mate-pvs", Opt::Always, ""),
+    ("testEnv", Opt::Always, ""),
 ];
 
 /// An option of [`OPTIONS`].
@@ -474,7 +478,7 @@ pub(super) enum Opt {
 /// Reads one option.
 fn read_group(foreign: &mut Foreign, group: &Group) -> CliResult {
     let flag = group.flag.as_str();
-    let Some(&(_, option)) = OPTIONS.iter().find(|(name, _)| *name == flag) else {
+    let Some(&(_, option, _)) = OPTIONS.iter().find(|(name, _, _)| *name == flag) else {
         return refuse(flag);
     };
     match option {

@@ -15,8 +15,8 @@ use serde::{Deserialize, Serialize};
 use super::Dialect;
 use super::lines::{Lines, Settings};
 use super::parse::{self, Foreign};
-use crate::cli::CliResult;
 use crate::cli::common::{GameLines, View, open_existing};
+use crate::cli::shared::CliResult;
 
 /// What a state file holds.
 #[derive(Debug, Serialize, Deserialize)]
@@ -130,9 +130,9 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     if given.concurrency.is_some() {
         foreign.concurrency = given.concurrency;
     }
-    let mut play = super::translate::play_args(saved_dialect, &foreign)?;
+    let (play, records) = super::translate::play_args(saved_dialect, &foreign)?;
     // The file holds the games written before the run stopped: only the rest are added.
-    play.local.record.continued = play.local.record.append;
+    let records = records.continued();
     let target = crate::cli::games::target(&play);
     let db = open_existing(target).await?;
     let info = db.run(saved.run).await?;
@@ -151,7 +151,7 @@ pub(super) async fn resume(dialect: Dialect, file: &str, given: &Foreign, words:
     })?;
     db.close().await;
     printer.resumed_after(after, given.config.stats);
-    crate::cli::games::resume_as(&play, saved.run, View::Lines(&mut printer)).await
+    crate::cli::games::resume_as(&play, &records, saved.run, View::Lines(&mut printer)).await
 }
 
 /// A state file arena wrote.

@@ -13,13 +13,16 @@ use model::{GamesKind, GamesSpec, Test, TimeControl};
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
 use crate::cli::games::{LocalArgs, PlayArgs, open_book};
-use crate::cli::{CliResult, DbArg, EnginesFileArg, PgnLevel, PgnStyle, QuietArg, RecordArgs, SlotArgs};
+use crate::cli::shared::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
+use crate::run::record::{PgnStyle, Records};
 use crate::run::settings::{MAXMOVES_SCORE, Settings};
 
 /// The run a foreign command line asks for, ready to start.
 pub(super) struct Run {
     pub(super) play: PlayArgs,
+    /// Where its games are written, in the tool's conventions.
+    pub(super) records: Records,
     pub(super) spec: GamesSpec,
     pub(super) book: openings::Book,
 }
@@ -32,7 +35,7 @@ pub(super) struct Run {
 /// # Errors
 ///
 /// A setting arena refuses, in one line naming the tool's option.
-pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayArgs> {
+pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<(PlayArgs, Records)> {
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
     let book_depth = match confs.first().and_then(|c| c.bookdepth.as_deref()) {
         Some(depth) => Some(number::<usize>("bookdepth=", depth)?),
@@ -60,46 +63,39 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         Dialect::Fastchess => reports::pgn::Conventions::Fastchess,
         Dialect::Cutechess => reports::pgn::Conventions::Cutechess,
     };
-    let record = match &foreign.pgnout {
-        Some(pgn) => RecordArgs {
-            pgn: Some(pgn.file.clone().into()),
-            epdout: foreign.epdout.as_ref().map(Into::into),
-            style: PgnStyle {
-                pgn_level: if pgn.min { PgnLevel::Min } else { PgnLevel::Normal },
-                fields: (pgn.fields != reports::pgn::Fields::default()).then_some(pgn.fields),
-                event: foreign.event.clone(),
-                site: foreign.site.clone(),
-                pgn_match_line: pgn
-                    .match_lines
-                    .iter()
-                    .map(|pattern| {
-                        crate::cli::read_pattern(pattern).map_err(|e| anyhow!("-pgnout match_line={pattern}: {e}"))
-                    })
-                    .collect::<CliResult<_>>()?,
-                conventions,
-                written: std::sync::Arc::default(),
-            },
+    let epdout = foreign.epdout.as_ref().map(Into::into);
+    let (event, site) = (foreign.event.clone(), foreign.site.clone());
+    let records = match &foreign.pgnout {
+        Some(pgn) => {
+            use reports::pgn::{Fields, Level};
+            let level = match (pgn.min, pgn.fields) {
+                (true, _) => Level::Min,
+                (false, fields) if fields == Fields::default() => Level::Normal,
+                (false, fields) => Level::Fields(fields),
+            };
+            let patterns = pgn
+                .match_lines
+                .iter()
+                .map(|pattern| {
+                    crate::cli::shared::read_pattern(pattern).map_err(|e| anyhow!("-pgnout match_line={pattern}: {e}"))
+                })
+                .collect::<CliResult<_>>()?;
+            let style = PgnStyle::new(level, event, site, patterns).in_conventions(conventions);
+            let records = Records::new(Some(pgn.file.clone().into()), epdout, style);
             // fastchess appends unless append=false, cutechess-cli always.
-            append: pgn.append,
-            continued: false,
-        },
-        None => RecordArgs {
-            pgn: None,
-            epdout: foreign.epdout.as_ref().map(Into::into),
-            style: PgnStyle {
-                event: foreign.event.clone(),
-                site: foreign.site.clone(),
-                conventions,
-                ..PgnStyle::default()
-            },
-            append: false,
-            continued: false,
-        },
+            if pgn.append { records.appended() } else { records }
+        }
+        None => Records::new(
+            None,
+            epdout,
+            PgnStyle::new(Default::default(), event, site, Vec::new()).in_conventions(conventions),
+        ),
     };
     let local = LocalArgs {
         db: DbArg { target },
         registry: EnginesFileArg::default(),
-        record,
+        // Records are the tool's, in its conventions: `records`.
+        record: RecordArgs::default(),
         // Pinned only when asked: the tools leave engines to the operating system.
         slots: SlotArgs {
             affinity: Some(foreign.affinity.clone().unwrap_or_else(|| "none".to_string())),
@@ -142,7 +138,7 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<PlayAr
         set_aside_p: model::spec::SET_ASIDE_P,
         count_set_aside: false,
     };
-    Ok(PlayArgs { settings, local })
+    Ok((PlayArgs { settings, local }, records))
 }
 
 /// Translates `foreign` into a checked run spec.
@@ -166,7 +162,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         }
     }
     let confs: Vec<EngineConf> = foreign.engines.iter().map(|e| e.with_each(&foreign.each)).collect();
-    let play = play_args(dialect, foreign)?;
+    let (play, records) = play_args(dialect, foreign)?;
     let registry = play.local.registry.load()?;
     let limits: Vec<TimeControl> = confs.iter().map(limit).collect::<CliResult<_>>()?;
     let mut engines: Vec<EngineSpec> =
@@ -213,9 +209,10 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
         n => (GamesKind::Tournament, (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect()),
     };
     let book = open_book(&play.settings)?;
-    let mut spec = play.settings.spec(kind, engines, pairings, pairs, 1)?;
-    spec.tc = Some(limits[0].clone());
-    Ok(Run { play, spec, book })
+    let headline = Some(limits[0].clone());
+    let games = crate::run::settings::Games { kind, engines, pairings, openings_per_round: pairs, rounds: 1, headline };
+    let spec = play.settings.spec(games)?;
+    Ok(Run { play, records, spec, book })
 }
 
 /// The kind of limit `conf` gives (tc, st, nodes or depth), if one.
@@ -395,8 +392,9 @@ mod tests {
         let lines = LinesSettings::of(&foreign, None);
         let saving = Saving::of(dialect, &foreign, &words).map(|s| s.path().to_path_buf());
         format!(
-            "{:?} {:?} {:?} {} {} {} {} {} {saving:?} version {} help {}",
+            "{:?} {:?} {:?} {:?} {} {} {} {} {} {saving:?} version {} help {}",
             run.play,
+            run.records,
             run.spec,
             lines.style,
             lines.penta,
@@ -459,7 +457,7 @@ mod tests {
 
     #[test]
     fn every_option_read_changes_what_arena_does_and_the_always_options_are_what_it_does_anyway() {
-        for &(name, option) in OPTIONS {
+        for &(name, option, _) in OPTIONS {
             let (without, with) = example(option);
             let words = |extra: &[&'static str]| -> Vec<&'static str> {
                 let mut words = BASE.to_vec();
