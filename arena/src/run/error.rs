@@ -55,9 +55,10 @@ pub enum RunError {
     /// The running program cannot be found (it starts the bundled engine).
     #[error("cannot find the arena binary to start bundled engines: {0}")]
     Exe(std::io::Error),
-    /// An engine built from source cannot be built here.
+    /// An engine built from source cannot be built here (boxed: the
+    /// largest cause, which every other error would carry the size of).
     #[error(transparent)]
-    Source(#[from] crate::engine_io::source::SourceError),
+    Source(Box<crate::engine_io::source::SourceError>),
     /// This machine will not build, or cannot run, an engine of the run.
     #[error(transparent)]
     NotHere(#[from] NotHere),
@@ -202,6 +203,12 @@ pub enum RunError {
         /// The engine this process does not have.
         engine: String,
     },
+}
+
+impl From<crate::engine_io::source::SourceError> for RunError {
+    fn from(error: crate::engine_io::source::SourceError) -> RunError {
+        RunError::Source(Box::new(error))
+    }
 }
 
 impl RunError {

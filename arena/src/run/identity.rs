@@ -112,7 +112,7 @@ fn source_jobs(engines: &[EngineSpec], repos: RepoChoice<'_>) -> Result<Vec<Sour
 /// Builds each job (one build per commit and command, a revision resolved
 /// once): each engine's binary and commit.
 fn build_sources(jobs: Vec<SourceJob>) -> Result<Vec<(usize, String, String)>, RunError> {
-    let cache = Cache::locate().map_err(spec_error)?;
+    let cache = Cache::locate().map_err(RunError::from)?;
     let mut commits: HashMap<(String, String), String> = HashMap::new();
     let mut built = Vec::with_capacity(jobs.len());
     for (i, name, repo, build, source) in jobs {
@@ -120,12 +120,12 @@ fn build_sources(jobs: Vec<SourceJob>) -> Result<Vec<(usize, String, String)>, R
             (false, _) => source.commit.clone(),
             (true, Some(commit)) => commit.clone(),
             (true, None) => {
-                let commit = cache.resolve(&repo, &source.rev).map_err(spec_error)?;
+                let commit = cache.resolve(&repo, &source.rev).map_err(RunError::from)?;
                 commits.insert((repo.clone(), source.rev.clone()), commit.clone());
                 commit
             }
         };
-        let exe = cache.build(&name, &repo, &commit, &build).map_err(spec_error)?.exe;
+        let exe = cache.build(&name, &repo, &commit, &build).map_err(RunError::from)?.exe;
         built.push((i, exe.display().to_string(), commit));
     }
     Ok(built)
@@ -292,10 +292,6 @@ fn warn_unproven(engine: &EngineSpec, recorded: &[EngineIdentity], now: &EngineI
             now.engine
         ));
     }
-}
-
-fn spec_error(error: crate::engine_io::source::SourceError) -> RunError {
-    RunError::Source(error)
 }
 
 #[cfg(test)]
