@@ -1,7 +1,7 @@
 //! Shell completion that knows arena's values: engine names (the bundled
 //! presets and the engines of `./engines.toml`) for `--a`, `--b` and
 //! `--engines` (the built-in books beside files for `--openings` are
-//! completed by `run::settings`), and every enum's values. The shell asks the binary as the user types (clap's
+//! completed by `cli::settings`), and every enum's values. The shell asks the binary as the user types (clap's
 //! dynamic completion, `COMPLETE=bash arena`), so the names come from the
 //! engines file of the folder the user is in.
 

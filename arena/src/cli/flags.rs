@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use super::games::{PlayArgs, SourceArgs, resolve_engines};
 use super::shared::{CliResult, SprtParams};
+use crate::cli::settings::{as_text, at_least, checked, whole_pairs};
 use crate::engine_io::engines::EngineSpec;
-use crate::run::settings::{as_text, at_least, checked, whole_pairs};
 use crate::run::tune::ParamFlag;
 
 /// `arena elo`.

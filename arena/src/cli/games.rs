@@ -11,10 +11,10 @@ use openings::Book;
 
 use super::common::{View, machine, play_run, waits_for_workers};
 use super::shared::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
+use crate::cli::settings::Settings;
 use crate::engine_io::engines::{BenchSignature, DEFAULT_BUILD, EngineSpec, Source};
 use crate::engine_io::source::repo_location;
 use crate::run::record::Records;
-use crate::run::settings::Settings;
 
 /// The flags of every command that plays games: what is played (the run's
 /// [`Settings`], also what a run file holds) and how this machine plays it
@@ -168,7 +168,7 @@ pub(super) async fn start_as(
 ) -> CliResult {
     let local = &play.local;
     records.check(false)?;
-    let concurrency = spec.concurrency.unwrap_or(crate::run::settings::DEFAULT_CONCURRENCY);
+    let concurrency = spec.concurrency.unwrap_or(crate::run::concurrency::DEFAULT_CONCURRENCY);
     let machine = machine(&local.db.target, local.quiet.quiet, &local.slots, !local.no_local)?;
     let here = machine.here(crate::run::life::SlotNeeds::of_games(&spec, concurrency))?;
     let pinned = here.affinity.as_ref().map_or(String::new(), |cpus| {

@@ -18,6 +18,7 @@ mod report;
 mod resume;
 mod runfile;
 mod serve;
+pub mod settings;
 mod stats;
 mod storage;
 mod suite;

@@ -13,9 +13,9 @@ use super::common::open_db;
 use super::flags::{EloArgs, MatchArgs, ScaleArgs, SprtArgs, TournamentArgs};
 use super::games::{Chosen, open_book, resolve_engines, start};
 use super::shared::{CliResult, DbArg, outln};
+use crate::cli::settings::Games;
 use crate::engine_io::engines::EngineSpec;
 use crate::run::plan::{add_budgets, at_budget, first_pairing};
-use crate::run::settings::Games;
 
 /// `arena scale`: A and B copied once per budget (`A@BUDGET`, each copy
 /// under its budget), one pairing per budget, the same openings for all.

@@ -18,7 +18,7 @@
 //! ```
 //!
 //! The file is read into the same typed settings as the command's flags
-//! ([`crate::run::settings::Settings`] and the command's own, such as
+//! ([`crate::cli::settings::Settings`] and the command's own, such as
 //! `SprtFlags`): each value is checked by the function its flag uses, so
 //! a file and a command line are refused with the same words, and a
 //! refusal names the file and the key. Engines defined inline take
@@ -41,7 +41,7 @@ use super::flags::{TuneArgs, TuneFlags};
 use super::games::{LocalArgs, PlayArgs};
 use super::shared::CliResult;
 use super::shared::SprtParams;
-use crate::run::settings::Settings;
+use crate::cli::settings::Settings;
 
 /// The commands a run file may hold.
 const COMMANDS: [&str; 6] = ["elo", "match", "tournament", "sprt", "tune", "scale"];
@@ -400,7 +400,7 @@ mod tests {
         assert_eq!(toml::Table::try_from(&sprt.cap).unwrap()["max-games"].as_integer(), Some(200));
         let test = toml::Table::try_from(&sprt.sprt).unwrap();
         assert_eq!(test["elo1"].as_float(), Some(10.0), "an integer where a number is asked");
-        assert_eq!(sprt.play.settings.concurrency, Some(crate::run::settings::Concurrency::Games(3)));
+        assert_eq!(sprt.play.settings.concurrency, Some(crate::run::concurrency::Concurrency::Games(3)));
         assert_eq!(sprt.play.settings.tc.as_ref().map(ToString::to_string).as_deref(), Some("nodes=3000"));
         // --set changes the file's flags, typed as the file's.
         let Ok(FileCommand::Sprt(sprt)) = command(text, &["max-games=50", "tc=10+0.1", "seed=7"]) else { panic!() };

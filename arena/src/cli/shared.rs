@@ -119,14 +119,14 @@ pub struct QuietArg {
 }
 
 /// `--concurrency`, for the commands that play on this machine without
-/// [`crate::run::settings::Settings`] (its help and type are the settings').
+/// [`crate::cli::settings::Settings`] (its help and type are the settings').
 #[derive(Args, Debug, Clone, Copy, Default, serde::Serialize)]
 #[command(next_help_heading = "This machine")]
 pub struct ConcurrencyArg {
-    /// Games at once on this machine (its help: [`crate::run::settings::CONCURRENCY_HELP`]).
+    /// Games at once on this machine (its help: [`crate::cli::settings::CONCURRENCY_HELP`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_name = "N", help = crate::run::settings::CONCURRENCY_HELP, long_help = crate::run::settings::CONCURRENCY_HELP, allow_hyphen_values = true)]
-    pub(crate) concurrency: Option<crate::run::settings::Concurrency>,
+    #[arg(long, value_name = "N", help = crate::cli::settings::CONCURRENCY_HELP, long_help = crate::cli::settings::CONCURRENCY_HELP, allow_hyphen_values = true)]
+    pub(crate) concurrency: Option<crate::run::concurrency::Concurrency>,
 }
 
 impl ConcurrencyArg {
@@ -137,7 +137,7 @@ impl ConcurrencyArg {
     ///
     /// A `-N` that leaves no CPU.
     pub(crate) fn or_default(self) -> Result<usize, model::Invalid> {
-        self.concurrency.map_or(Ok(crate::run::settings::DEFAULT_CONCURRENCY), |c| c.on_this_machine(1))
+        self.concurrency.map_or(Ok(crate::run::concurrency::DEFAULT_CONCURRENCY), |c| c.on_this_machine(1))
     }
 }
 
@@ -207,7 +207,7 @@ pub struct SprtParams {
     #[arg(long, default_value_t = SprtParams::RATE)]
     pub(super) beta: f64,
     /// normalized, logistic or bayesian (BayesElo, the draw Elo from the games).
-    #[serde(with = "crate::run::settings::as_text")]
+    #[serde(with = "crate::cli::settings::as_text")]
     #[arg(long, default_value_t)]
     pub(super) model: Model,
 }
@@ -258,7 +258,7 @@ impl SprtParams {
     }
 }
 
-pub(crate) use crate::run::settings::{at_least, whole_pairs};
+pub(crate) use crate::cli::settings::{at_least, whole_pairs};
 
 /// An engine's name as clap reads it: any text (a preset, an `engines.toml`
 /// name, a program), with the bundled presets offered to shell completion

@@ -43,7 +43,7 @@ pub(super) async fn tune(mut args: TuneArgs) -> CliResult {
     let engines = vec![EngineSpec { name: plus, ..base.clone() }, EngineSpec { name: minus, ..base }];
     // The run's settings are checked before the plan is shown, as a run checks them.
     let kind = GamesKind::Tune(Box::new(spsa.clone()));
-    let spec = args.play.settings.spec(crate::run::settings::Games::two(kind, engines, iterations, 1))?;
+    let spec = args.play.settings.spec(crate::cli::settings::Games::two(kind, engines, iterations, 1))?;
     say_reach(&spsa, args.plan || !args.play.local.quiet.quiet);
     if args.plan {
         return Ok(());

@@ -93,7 +93,7 @@ impl SlotNeeds {
     pub fn of_games(spec: &GamesSpec, concurrency: usize) -> SlotNeeds {
         SlotNeeds {
             concurrency,
-            per_slot: super::settings::cpus_per_slot(&spec.engines),
+            per_slot: crate::run::concurrency::cpus_per_slot(&spec.engines),
             clocked: super::plan::on_a_clock(spec),
         }
     }
@@ -306,7 +306,7 @@ pub async fn resume(
     db: &Db,
     run: i64,
     machine: &Machine,
-    concurrency: Option<super::settings::Concurrency>,
+    concurrency: Option<crate::run::concurrency::Concurrency>,
     accept_change: bool,
 ) -> Result<(Runtime, Spec), RunError> {
     let info = db.run(run).await?;

@@ -15,6 +15,7 @@
 //! back at once, to be replayed whole by `arena resume` or a worker.
 
 pub mod chunks;
+pub mod concurrency;
 pub mod disk;
 pub mod error;
 pub mod identity;
@@ -26,7 +27,6 @@ pub mod plan;
 pub mod preflight;
 pub mod progress;
 pub mod record;
-pub mod settings;
 pub mod shared;
 pub mod slot;
 pub mod speed;

@@ -247,7 +247,7 @@ fn modules_only_use_their_own_layer_or_lower() {
 /// The files of `cli/` that every command shares, lowest first: each uses
 /// only those before it (and the library below `cli/`). Every other file
 /// of `cli/` is a command's (a folder, `cli/dialect/`, is one command).
-const CLI_SHARED: [&str; 6] = ["complete", "shared", "common", "games", "flags", "runfile"];
+const CLI_SHARED: [&str; 7] = ["complete", "settings", "shared", "common", "games", "flags", "runfile"];
 
 /// How `cli/` uses itself, one line a breach: a command file that uses
 /// another command's file or the dispatcher (`docs`, which prints the whole

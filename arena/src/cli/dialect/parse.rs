@@ -5,7 +5,7 @@
 //! theirs is either read here or refused in one line that names it and
 //! what arena offers instead; nothing is dropped unsaid.
 
-use crate::run::settings::TbWhich;
+use crate::cli::settings::TbWhich;
 use anyhow::{anyhow, bail};
 
 use super::Dialect;

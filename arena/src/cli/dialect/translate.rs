@@ -13,10 +13,10 @@ use model::{GamesKind, GamesSpec, Test, TimeControl};
 use super::Dialect;
 use super::parse::{EngineConf, Foreign};
 use crate::cli::games::{LocalArgs, PlayArgs, open_book};
+use crate::cli::settings::{MAXMOVES_SCORE, Settings};
 use crate::cli::shared::{CliResult, DbArg, EnginesFileArg, QuietArg, RecordArgs, SlotArgs};
 use crate::engine_io::engines::{EngineSpec, Registry};
 use crate::run::record::{PgnStyle, Records};
-use crate::run::settings::{MAXMOVES_SCORE, Settings};
 
 /// The run a foreign command line asks for, ready to start.
 pub(super) struct Run {
@@ -121,7 +121,7 @@ pub(super) fn play_args(dialect: Dialect, foreign: &Foreign) -> CliResult<(PlayA
         plies: foreign.openings.plies.or(book_depth.map(|moves| 2 * moves)),
         // One game at a time unless told, as both tools play (fastchess's
         // `concurrency = 1`, cutechess-cli's default).
-        concurrency: Some(crate::run::settings::Concurrency::Games(foreign.concurrency.unwrap_or(1))),
+        concurrency: Some(crate::run::concurrency::Concurrency::Games(foreign.concurrency.unwrap_or(1))),
         draw,
         resign,
         maxmoves: foreign.maxmoves,
@@ -210,7 +210,7 @@ pub(super) fn translate(dialect: Dialect, foreign: &Foreign) -> CliResult<Run> {
     };
     let book = open_book(&play.settings)?;
     let headline = Some(limits[0].clone());
-    let games = crate::run::settings::Games { kind, engines, pairings, openings_per_round: pairs, rounds: 1, headline };
+    let games = crate::cli::settings::Games { kind, engines, pairings, openings_per_round: pairs, rounds: 1, headline };
     let spec = play.settings.spec(games)?;
     Ok(Run { play, records, spec, book })
 }

@@ -10,7 +10,8 @@
 //! parsers and serde's `deserialize_with` call the same function
 //! ([`at_least`], [`whole_pairs`]), so a run file is refused with the same
 //! words as the command line. Each field's default is one constant, and a
-//! test holds clap's defaults equal to [`Settings::default`].
+//! test holds clap's defaults equal to [`Settings::default`]. It is the
+//! command layer's: the run layer gets only the spec it builds.
 
 use clap::Args;
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,7 @@ use crate::engine_io::engines::EngineSpec;
 use crate::engine_io::open_files::OpenFilesError;
 use crate::game::adjudication::Adjudication;
 use crate::game::tablebase::TablebaseError;
+use crate::run::concurrency::{Concurrency, DEFAULT_CONCURRENCY, cpus_per_slot};
 
 /// `--maxmoves-score` without the flag: the lead in centipawns that wins at
 /// the move limit.
@@ -33,107 +35,8 @@ pub const DEFAULT_TC: &str = "2+0.02";
 /// Without `--openings`: the papers' 25 openings.
 pub const DEFAULT_OPENINGS: &str = "feldmann25";
 
-/// Without `--concurrency`: two games at once.
-pub const DEFAULT_CONCURRENCY: usize = 2;
-
-/// CPUs a game slot of these engines needs: two when they ponder (one
-/// thinks while the other ponders), else one.
-pub fn cpus_per_slot<'a>(engines: impl IntoIterator<Item = &'a EngineSpec>) -> usize {
-    if engines.into_iter().any(|e| e.ponder) { 2 } else { 1 }
-}
-
 /// `--concurrency`'s help, for every command that plays on this machine.
 pub const CONCURRENCY_HELP: &str = "Games (a suite: positions) played at once on this machine, each game with two engine processes, one thinking at a time: a number, auto (one per CPU this process may use, one per two CPUs when the engines ponder) or -N (those CPUs less N, as fastchess) [default: 2; arena resume: as when the run started].";
-
-/// How many games a machine plays at once: a number, or one resolved on
-/// the machine from the CPUs it lets this process use ([`Concurrency::on_this_machine`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Concurrency {
-    /// This many.
-    Games(usize),
-    /// One game per CPU (per two when the engines ponder).
-    Auto,
-    /// The CPUs less this many (`-N`), one game per CPU.
-    AllBut(usize),
-}
-
-impl std::str::FromStr for Concurrency {
-    type Err = Invalid;
-
-    fn from_str(text: &str) -> Result<Concurrency, Invalid> {
-        let text = text.trim();
-        let bad = || {
-            Invalid::new(
-                "concurrency",
-                format!("'{text}' is not a number of games at once, auto, or -N (this machine's CPUs less N)"),
-            )
-        };
-        if text.eq_ignore_ascii_case("auto") {
-            return Ok(Concurrency::Auto);
-        }
-        if let Some(less) = text.strip_prefix('-') {
-            return match less.parse::<usize>() {
-                Ok(n @ 1..) => Ok(Concurrency::AllBut(n)),
-                _ => Err(bad()),
-            };
-        }
-        match text.parse::<usize>() {
-            Ok(n @ 1..) => Ok(Concurrency::Games(n)),
-            Ok(0) => Err(Invalid::new("concurrency", "must be at least 1".to_string())),
-            _ => Err(bad()),
-        }
-    }
-}
-
-impl Serialize for Concurrency {
-    /// Numbers as numbers (`concurrency = 3`, `= -1`), `auto` as text.
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Concurrency::Games(n) => serializer.serialize_u64(*n as u64),
-            Concurrency::AllBut(n) => serializer.serialize_i64(-i64::try_from(*n).unwrap_or(i64::MAX)),
-            Concurrency::Auto => serializer.serialize_str("auto"),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for Concurrency {
-    /// `concurrency = 3`, `= -1`, `= "auto"` or `= "3"`.
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Concurrency, D::Error> {
-        checked::text(deserializer)?.parse().map_err(serde::de::Error::custom)
-    }
-}
-
-impl Concurrency {
-    /// The number of games at once on this machine, with `per_slot` CPUs a
-    /// game (two when its engines ponder).
-    ///
-    /// # Errors
-    ///
-    /// [`Invalid`] when `-N` leaves no CPU, naming how many there are.
-    pub fn on_this_machine(self, per_slot: usize) -> Result<usize, Invalid> {
-        self.on(crate::engine_io::affinity::cpu_count(), per_slot)
-    }
-
-    /// [`Concurrency::on_this_machine`] on a machine of `cpus` CPUs.
-    ///
-    /// # Errors
-    ///
-    /// [`Invalid`] when `-N` leaves no CPU.
-    pub fn on(self, cpus: usize, per_slot: usize) -> Result<usize, Invalid> {
-        let per_slot = per_slot.max(1);
-        match self {
-            Concurrency::Games(n) => Ok(n),
-            Concurrency::Auto => Ok((cpus / per_slot).max(1)),
-            Concurrency::AllBut(n) if n < cpus => Ok(((cpus - n) / per_slot).max(1)),
-            Concurrency::AllBut(n) => Err(Invalid::new(
-                "concurrency",
-                format!(
-                    "--concurrency -{n}: this process may use {cpus} CPU(s), so -{n} leaves none; give -N with N below {cpus}, or a number"
-                ),
-            )),
-        }
-    }
-}
 
 /// What a run of games plays besides its settings: its kind, engines and
 /// pairings, how many openings of each pairing a pass plays and how many
@@ -529,20 +432,11 @@ pub fn whole_pairs(text: &str) -> Result<usize, Invalid> {
 /// A run file's values checked by the same functions as the flags: the
 /// number as TOML holds it, read as the flag's text.
 pub mod checked {
-    use serde::{Deserialize, Deserializer};
+    use serde::Deserializer;
 
     /// A whole number, as text, from a TOML integer or string.
     pub(super) fn text<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Number {
-            Integer(i64),
-            Text(String),
-        }
-        Ok(match Number::deserialize(deserializer)? {
-            Number::Integer(n) => n.to_string(),
-            Number::Text(text) => text,
-        })
+        crate::run::concurrency::whole_number_text(deserializer)
     }
 
     /// An optional count of at least 1 ([`super::at_least`]).
@@ -555,7 +449,7 @@ pub mod checked {
         D: Deserializer<'de>,
         T: std::str::FromStr + PartialOrd + From<u16>,
     {
-        super::at_least::<T, 1>(&text(deserializer)?).map(Some).map_err(serde::de::Error::custom)
+        crate::cli::settings::at_least::<T, 1>(&text(deserializer)?).map(Some).map_err(serde::de::Error::custom)
     }
 
     /// A count of at least 1 ([`super::at_least`]).
@@ -564,7 +458,7 @@ pub mod checked {
     ///
     /// The flag's own message.
     pub fn count<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
-        super::at_least::<usize, 1>(&text(deserializer)?).map_err(serde::de::Error::custom)
+        crate::cli::settings::at_least::<usize, 1>(&text(deserializer)?).map_err(serde::de::Error::custom)
     }
 
     /// Games in whole pairs ([`super::whole_pairs`]).
@@ -573,7 +467,7 @@ pub mod checked {
     ///
     /// The flag's own message.
     pub fn games<'de, D: Deserializer<'de>>(deserializer: D) -> Result<usize, D::Error> {
-        super::whole_pairs(&text(deserializer)?).map_err(serde::de::Error::custom)
+        crate::cli::settings::whole_pairs(&text(deserializer)?).map_err(serde::de::Error::custom)
     }
 
     /// Optional games in whole pairs ([`super::whole_pairs`]).
