@@ -335,8 +335,10 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     let Some(target) = scratch(&url, "arena_outage").await else { return };
     let db = url_of(&target);
     // Enough pairs that the outage comes while some are left: a pair takes
-    // a fraction of a second, stopping the server about one.
-    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "80", "--tc", "nodes=2000", "--no-local"];
+    // a fraction of a second, stopping the server about one, and after the
+    // crash the test's own reconnection can take seconds while the worker
+    // plays on (40 pairs were seen to end before the outage began).
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "120", "--tc", "nodes=2000", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
     let lease = 3;
     let child = spawn_worker(
@@ -353,12 +355,14 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     server.ctl("crash");
     pairs_done(&target, 11).await;
     // An outage longer than the lease and than the pool's wait (10 s).
+    let before = count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await;
+    assert!(before < 60, "the run ended before its outage ({before} pairs done): give it more pairs");
     server.ctl("stop");
     tokio::time::sleep(Duration::from_secs(4 * lease + 1)).await;
     server.ctl("start");
     let log = finish(child);
     assert_consistent(&target, 1).await;
-    assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 40, "{log}");
+    assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 60, "{log}");
     // The outage said once, and its end.
     let lost: Vec<&str> = log.lines().filter(|line| line.contains("lost database")).collect();
     let back: Vec<&str> = log.lines().filter(|line| line.starts_with("reconnected to")).collect();
