@@ -76,17 +76,22 @@ pub(super) fn waits_for_workers(run: i64, target: &Target, spec: &Spec) -> CliRe
     Ok(())
 }
 
-/// The positions a suite spec runs: its suite, cut to `count`; skipped lines are said.
+/// The positions a suite spec runs ([`positions_of`]).
 pub(super) fn suite_positions(spec: &SuiteSpec) -> CliResult<Vec<TestPosition>> {
-    let suite = load_suite(&spec.suite)?;
+    positions_of(&spec.suite, spec.count)
+}
+
+/// The positions of suite `name`, cut to `count`; skipped lines are said.
+pub(super) fn positions_of(name: &str, count: Option<usize>) -> CliResult<Vec<TestPosition>> {
+    let suite = load_suite(name)?;
     for problem in suite.skipped.iter().take(5) {
         crate::term::note(&format!("skipped {problem}"));
     }
     if suite.skipped.len() > 5 {
-        crate::term::note(&format!("skipped {} more lines of {}", suite.skipped.len() - 5, spec.suite));
+        crate::term::note(&format!("skipped {} more lines of {name}", suite.skipped.len() - 5));
     }
     let mut positions = suite.positions;
-    positions.truncate(spec.count.unwrap_or(usize::MAX));
+    positions.truncate(count.unwrap_or(usize::MAX));
     Ok(positions)
 }
 

@@ -6,7 +6,7 @@ use anyhow::anyhow;
 use clap::Args;
 use model::SuiteSpec;
 
-use super::common::{View, play_run, suite_positions, waits_for_workers};
+use super::common::{View, play_run, positions_of, waits_for_workers};
 use super::shared::{CliResult, ConcurrencyArg, DbArg, EnginesFileArg, QuietArg};
 use crate::engine_io::engines::EngineSpec;
 use crate::run::suite::{DEFAULT_STALL_S, SuiteLimits, depths, move_times, node_budgets, one_kind};
@@ -61,17 +61,17 @@ pub(super) async fn suite(args: SuiteArgs) -> CliResult {
         }
         engines.push(registry.get_or_path(name)?);
     }
-    let mut spec = SuiteSpec {
+    // The positions are read first: the spec is whole when built.
+    let positions = positions_of(&args.suite, args.count)?;
+    let spec = SuiteSpec {
         engines,
         suite: args.suite.clone(),
         count: args.count,
-        positions: 0,
+        positions: positions.len(),
         limits,
         concurrency,
         stall_s: args.stall.max(1),
     };
-    let positions = suite_positions(&spec)?;
-    spec.positions = positions.len();
     let target = &args.db.target;
     // A suite's searches keep no clock and no I/O log, and are not pinned.
     let machine = crate::run::life::Machine {
