@@ -334,10 +334,9 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     let Some((server, url)) = OwnServer::start("55433") else { return };
     let Some(target) = scratch(&url, "arena_outage").await else { return };
     let db = url_of(&target);
-    // Enough pairs that the outage comes while some are left: a pair takes
-    // a fraction of a second, stopping the server about one, and after the
-    // crash the test's own reconnection can take seconds while the worker
-    // plays on (40 pairs were seen to end before the outage began).
+    // Enough pairs that the outage comes while some are left (asserted
+    // below): a pair takes a fraction of a second alone, stopping the
+    // server about one.
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "120", "--tc", "nodes=2000", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
     let lease = 3;
