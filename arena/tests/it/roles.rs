@@ -340,10 +340,16 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     let create = ["match", "--a", "fhr", "--b", "plain", "--games", "120", "--tc", "nodes=2000", "--no-local"];
     arena_ok(&dir, &[&create[..], &["--db", &db]].concat());
     let lease = 3;
-    let child = spawn_worker(
-        &dir,
-        &["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--lease", &lease.to_string(), "--poll", "1"],
-    );
+    // Its stderr to a file, which the test reads while it plays.
+    let log_path = dir.join("worker.log");
+    let child = Command::new(ARENA)
+        .args(["worker", "--db", &db, "--run", "1", "--concurrency", "1", "--lease", &lease.to_string(), "--poll", "1"])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log_path).unwrap())
+        .spawn()
+        .unwrap();
+    let said = || std::fs::read_to_string(&log_path).unwrap_or_default();
     pairs_done(&target, 3).await;
     // A restart: every connection ends; the server is back within the pool's wait.
     server.ctl("restart");
@@ -357,9 +363,17 @@ async fn a_worker_rides_out_a_server_restart_a_crash_and_an_outage_longer_than_i
     let before = count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await;
     assert!(before < 60, "the run ended before its outage ({before} pairs done): give it more pairs");
     server.ctl("stop");
-    tokio::time::sleep(Duration::from_secs(4 * lease + 1)).await;
+    // Down for longer than the lease, and until the worker meets the
+    // outage: a pair in flight can outlast any fixed pause on a loaded
+    // machine, and the worker meets the outage only when it next writes.
+    let (down, deadline) = (std::time::Instant::now(), std::time::Instant::now() + Duration::from_secs(120));
+    while down.elapsed() < Duration::from_secs(4 * lease + 1) || !said().contains("lost database") {
+        assert!(std::time::Instant::now() < deadline, "the worker never met the outage: {}", said());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     server.ctl("start");
-    let log = finish(child);
+    finish(child);
+    let log = said();
     assert_consistent(&target, 1).await;
     assert_eq!(count(&target, "SELECT COUNT(*) FROM pairs WHERE status = 'done'").await, 60, "{log}");
     // The outage said once, and its end.
