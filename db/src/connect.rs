@@ -42,6 +42,10 @@ pub struct Db {
     /// The secret this process claims leases with on PostgreSQL (the server
     /// keeps its SHA-256: migration `0015_worker_guards`); `None` on SQLite.
     pub(crate) lease_key: Option<std::sync::Arc<str>>,
+    /// The connections carried over TLS by this process, for a PostgreSQL
+    /// server whose self-signed certificate sqlx's TLS refuses (`tls.rs`);
+    /// kept open as long as the pool (held, never read).
+    _tunnel: Option<std::sync::Arc<crate::tls::Tunnel>>,
 }
 
 /// 32 random bytes from the operating system, as hex: the key of the leases
@@ -295,12 +299,17 @@ impl Db {
         // its own, and two processes migrating one fresh file at once (a run
         // and `arena show`, workers starting together) would both create
         // its tables.
+        let mut tunnels = None;
         let (pool, backend, sqlite_url, migrating) = match target {
             Target::Sqlite(path) => {
                 let (pool, url, migrating) = connect_sqlite(path, &shown).await?;
                 (pool, Backend::Sqlite, Some(url), migrating)
             }
-            Target::Postgres(url) => (connect_postgres(url, &shown).await?, Backend::Postgres, None, None),
+            Target::Postgres(url) => {
+                let (pool, tunnel) = connect_postgres(url, &shown).await?;
+                tunnels = tunnel;
+                (pool, Backend::Postgres, None, None)
+            }
         };
         let applied = applied_migrations(&pool).await;
         let migrated = migrate(&pool, backend, &shown, &applied, upgrading).await;
@@ -322,7 +331,7 @@ impl Db {
             Backend::Postgres => Some(new_lease_key()?),
             Backend::Sqlite => None,
         };
-        let db = Db { pool, backend, shown, sqlite_url, lease_key };
+        let db = Db { pool, backend, shown, sqlite_url, lease_key, _tunnel: tunnels.map(std::sync::Arc::new) };
         let tx = db.write().await?;
         tx.commit().await?;
         // Runs stored before their counts were kept get them now (once).
@@ -354,6 +363,7 @@ impl Db {
             shown: self.shown.clone(),
             sqlite_url: self.sqlite_url.clone(),
             lease_key: self.lease_key.clone(),
+            _tunnel: None,
         })
     }
 
@@ -573,10 +583,14 @@ fn with_default_root_cert(url: &str, home: Option<&std::path::Path>, from_env: b
 /// refusing a server's certificate (its `CertificateError` names), else the
 /// text as it came.
 pub(crate) fn tls_cause_in_words(cause: &str) -> String {
-    const WORDS: [(&str, &str); 7] = [
+    const WORDS: [(&str, &str); 8] = [
+        (
+            "NotPinned",
+            "the server presents a self-signed certificate that is not the one sslrootcert (or ~/.postgresql/root.crt) holds",
+        ),
         (
             "CaUsedAsEndEntity",
-            "the server presents a certificate authority's own certificate (a self-signed certificate made as an authority), which arena's TLS does not accept as a server's, where libpq does",
+            "the server presents a certificate authority's own certificate, which sslrootcert (or ~/.postgresql/root.crt) does not hold",
         ),
         (
             "UnknownIssuer",
@@ -598,9 +612,9 @@ pub(crate) fn tls_cause_in_words(cause: &str) -> String {
 pub(crate) fn tls_hint(mode: &str) -> &'static str {
     match mode {
         "verify-ca" | "verify-full" => {
-            "sslrootcert=FILE must name the certificate authority that signed the server's certificate \
-             (and verify-full, the host the URL names), or sslmode=require encrypts without checking it; \
-             a self-signed server certificate needs an authority of its own to sign it (many-machines.md)"
+            "sslrootcert=FILE must name the certificate authority that signed the server's certificate, \
+             or the certificate itself if it is self-signed (and verify-full, the host the URL names), \
+             or sslmode=require encrypts without checking it (many-machines.md)"
         }
         _ => "check the server's ssl settings (ssl = on, its certificate and key)",
     }
@@ -675,7 +689,7 @@ async fn sqlite_pool(options: AnyConnectOptions, pragmas: Vec<String>, shown: &s
 
 /// The pool of connections to the PostgreSQL database at `url`, refused if
 /// its schema holds another program's tables.
-async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
+async fn connect_postgres(url: &str, shown: &str) -> Result<(AnyPool, Option<crate::tls::Tunnel>), DbError> {
     let home = std::env::var_os("HOME").map(std::path::PathBuf::from);
     let url = with_default_root_cert(url, home.as_deref(), std::env::var_os("PGSSLROOTCERT").is_some());
     let options: AnyConnectOptions = url.parse().map_err(|e| open_error(shown, Backend::Postgres, e))?;
@@ -683,11 +697,25 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
     // One direct connection first: its error names the problem
     // (refused, unknown host, bad password) at once, where the
     // pool would retry until its timeout.
-    let probe = AnyConnection::connect_with(&options).await.map_err(|e| match tls_failure(&e) {
+    let refused = |e: sqlx::Error| match tls_failure(&e) {
         true => open_error(shown, Backend::Postgres, e),
         false => DbError::Open { target: shown.into(), cause: postgres_cause(&e) },
-    })?;
-    probe.close().await.map_err(|e| open_error(shown, Backend::Postgres, e))?;
+    };
+    let (options, tunnel) = match AnyConnection::connect_with(&options).await {
+        Ok(probe) => {
+            probe.close().await.map_err(|e| open_error(shown, Backend::Postgres, e))?;
+            (options, None)
+        }
+        // A self-signed certificate, which libpq takes as its own trust
+        // anchor where rustls refuses it: carried by this process (tls.rs).
+        Err(e) if tls_failure(&e) && postgres_cause(&e).contains("CaUsedAsEndEntity") => {
+            let (options, tunnel) = tunnel_to(&url, shown).await?;
+            let probe = AnyConnection::connect_with(&options).await.map_err(refused)?;
+            probe.close().await.map_err(|e| open_error(shown, Backend::Postgres, e))?;
+            (options, Some(tunnel))
+        }
+        Err(e) => return Err(refused(e)),
+    };
     let pool = pool_options::<Any>()
         .max_connections(POSTGRES_CONNECTIONS)
         .acquire_timeout(POSTGRES_WAIT)
@@ -704,7 +732,33 @@ async fn connect_postgres(url: &str, shown: &str) -> Result<AnyPool, DbError> {
         pool.close().await;
         return Err(DbError::NotArena { target: shown.into(), what });
     }
-    Ok(pool)
+    Ok((pool, tunnel))
+}
+
+/// The server at `url` through a [`crate::tls::Tunnel`]: its certificate
+/// checked by a handshake first (a refusal in words, as sqlx's are), then
+/// the options that make sqlx connect to the tunnel's socket without TLS,
+/// every other parameter of the URL kept.
+async fn tunnel_to(url: &str, shown: &str) -> Result<(AnyConnectOptions, crate::tls::Tunnel), DbError> {
+    let tls_error = |cause: String| DbError::Tls { target: shown.into(), mode: ssl_mode(shown), cause };
+    let parsed = url::Url::parse(url).map_err(|e| DbError::Open { target: shown.into(), cause: e.to_string() })?;
+    let route = crate::tls::route(&parsed).map_err(tls_error)?;
+    let checked = crate::tls::connect(&route).await.map_err(|e| tls_error(tls_cause_in_words(&e.to_string())))?;
+    drop(checked);
+    let tunnel = crate::tls::Tunnel::open(route)
+        .map_err(|e| DbError::Open { target: shown.into(), cause: format!("cannot carry its TLS: {e}") })?;
+    let mut local = parsed.clone();
+    let carried = ["host", "hostaddr", "sslmode", "sslrootcert", "sslcert", "sslkey"];
+    let kept: Vec<(String, String)> =
+        parsed.query_pairs().into_owned().filter(|(key, _)| !carried.contains(&key.as_str())).collect();
+    local
+        .query_pairs_mut()
+        .clear()
+        .extend_pairs(kept)
+        .append_pair("sslmode", "disable")
+        .append_pair("host", &tunnel.folder().to_string_lossy());
+    let options: AnyConnectOptions = local.as_str().parse().map_err(|e| open_error(shown, Backend::Postgres, e))?;
+    Ok((options.disable_statement_logging(), tunnel))
 }
 
 /// Brings the schema up to date (`applied`: the versions it has), calling
@@ -718,8 +772,8 @@ async fn migrate(
 ) -> Result<(), DbError> {
     let applied_before = i64::try_from(applied.len()).unwrap_or(i64::MAX);
     let migrator = match backend {
-        Backend::Sqlite => sqlx::migrate!("../migrations/sqlite"),
-        Backend::Postgres => sqlx::migrate!("../migrations/postgres"),
+        Backend::Sqlite => migrator(embedded::SQLITE),
+        Backend::Postgres => migrator(embedded::POSTGRES),
     };
     let known = i64::try_from(migrator.iter().count()).unwrap_or(i64::MAX);
     if applied_before > 0 && applied_before < known {
@@ -746,6 +800,32 @@ async fn migrate(
             }
         }
     })
+}
+
+/// The `migrations` folder, embedded by `build.rs`.
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/migrations.rs"));
+}
+
+/// sqlx's migrator of the embedded `files` (version, the file name after
+/// `VERSION_`, SQL), each migration made as sqlx's `migrate!` makes it: its
+/// description the name without `.sql` and with spaces for underscores,
+/// its checksum the SQL's SHA-384, outside a transaction when the SQL opens
+/// with `-- no-transaction`.
+fn migrator(files: &[(i64, &str, &'static str)]) -> sqlx::migrate::Migrator {
+    use sqlx::SqlSafeStr;
+    use sqlx::migrate::{Migration, MigrationType, Migrator};
+    Migrator::with_migrations(
+        files
+            .iter()
+            .map(|&(version, rest, sql)| {
+                let kind = MigrationType::from_filename(rest);
+                let description = rest.trim_end_matches(kind.suffix()).replace('_', " ");
+                let no_tx = sql.starts_with("-- no-transaction");
+                Migration::new(version, description.into(), kind, sqlx::AssertSqlSafe(sql).into_sql_str(), no_tx)
+            })
+            .collect(),
+    )
 }
 
 /// The versions of the migrations applied with success, in order (none

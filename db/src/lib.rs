@@ -24,6 +24,7 @@ mod roles;
 mod runs;
 mod suite;
 mod target;
+mod tls;
 mod tune;
 mod uci_code;
 mod upkeep;

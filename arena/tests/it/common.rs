@@ -36,14 +36,15 @@ pub fn arena_ok(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// Starts `arena ARGS` in `dir` in a process group of its own (as a shell
-/// starts a foreground job), its output discarded.
+/// starts a foreground job), its output discarded but for its stderr, kept
+/// in `dir/arena.stderr`.
 pub fn spawn_arena_job<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> std::process::Child {
     use std::os::unix::process::CommandExt;
     Command::new(ARENA)
         .args(args)
         .current_dir(dir)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::fs::File::create(dir.join("arena.stderr")).unwrap())
         .process_group(0)
         .spawn()
         .unwrap()

@@ -366,7 +366,7 @@ async fn a_killed_fastchess_run_continues_from_its_config_file() {
     std::fs::write(dir.join("book.epd"), BOOK).unwrap();
     let mut child =
         Command::new(ARENA).args(&args).current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
-    crate::runs::wait_for_games(&dir.join("arena.db"), 4).await;
+    crate::runs::wait_for_games(&dir.join("arena.db"), 4, &mut child).await;
     child.kill().unwrap();
     child.wait().unwrap();
     let state: serde_json::Value =

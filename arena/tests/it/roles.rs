@@ -494,3 +494,63 @@ async fn a_fleet_plays_over_a_tls_only_server_and_verify_full_checks_its_certifi
     assert!(shown.contains("games 4 of 4 planned"), "the page's worker played run 2 over verify-full: {shown}");
     drop(server);
 }
+
+/// A server whose certificate is self-signed, made by PostgreSQL's
+/// documented recipe (`ARENA_PG_TLS=self .ci/start-postgres 55435`:
+/// `openssl req -new -x509 -days 365 -nodes -text -out server.crt -keyout
+/// server.key -subj "/CN=localhost"`), trusted as libpq trusts it: that
+/// certificate given as `sslrootcert` under `verify-full` lets a run be
+/// created and a worker play it, and as `~/.postgresql/root.crt` too;
+/// `verify-ca` takes it whatever host the URL names, `verify-full` refuses
+/// a host the certificate does not name; another self-signed certificate
+/// is refused in one line saying so in words.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_self_signed_server_certificate_is_trusted_as_libpq_trusts_it() {
+    let dir = temp_dir("self-signed");
+    let Some((server, url)) = OwnServer::start_with("55435", &[("ARENA_PG_TLS", "self")]) else { return };
+    let tls = Path::new("/tmp/arena-pg-55435/tls");
+    assert!(tls.join("other.crt").exists(), "a self-signed server (its cluster was made without ARENA_PG_TLS=self?)");
+    let Some(target) = scratch(&format!("{url}?sslmode=require"), "arena_self_signed").await else { return };
+    let by_address = url_of(&target);
+    let by_name = by_address.replace("@127.0.0.1:", "@localhost:");
+    let with = |url: &str, mode: &str, cert: &str| {
+        url.replace("sslmode=require", &format!("sslmode={mode}&sslrootcert={}", tls.join(cert).display()))
+    };
+    let verify_full = with(&by_name, "verify-full", "server.crt");
+    let create = ["match", "--a", "fhr", "--b", "plain", "--games", "4", "--tc", "nodes=300", "--no-local"];
+    arena_ok(&dir, &[&create[..], &["--db", &verify_full]].concat());
+    let child =
+        spawn_worker(&dir, &["worker", "--db", &verify_full, "--run", "1", "--concurrency", "1", "--poll", "1"]);
+    let log = finish(child);
+    assert_consistent(&target, 1).await;
+    let show = |url: &str| stdout(&arena_ok(&dir, &["show", "1", "--db", url]));
+    assert!(show(&verify_full).contains("games 4 of 4 planned"), "{log}");
+    assert!(show(&with(&by_address, "verify-ca", "server.crt")).contains("games 4 of 4 planned"));
+    for (url, said) in [
+        (
+            with(&by_name, "verify-full", "other.crt"),
+            "the server presents a self-signed certificate that is not the one sslrootcert",
+        ),
+        (with(&by_address, "verify-full", "server.crt"), "does not name the host the URL names"),
+    ] {
+        let out = arena(&dir, &["show", "1", "--db", &url]);
+        let message = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{url}: {message}");
+        assert_eq!(message.trim().lines().count(), 1, "{url}: one line: {message}");
+        assert!(message.contains(said) && message.contains("(sslmode=verify-full)"), "{url}: '{said}' in {message}");
+        assert!(!message.contains("CaUsedAsEndEntity") && !message.contains(":arena_test@"), "{message}");
+    }
+    // libpq's way for a self-signed server: its certificate as the client's root.crt.
+    let home = dir.join("home");
+    std::fs::create_dir_all(home.join(".postgresql")).unwrap();
+    std::fs::copy(tls.join("server.crt"), home.join(".postgresql/root.crt")).unwrap();
+    let out = Command::new(ARENA)
+        .args(["show", "1", "--db", &by_name.replace("sslmode=require", "sslmode=verify-full")])
+        .env("HOME", &home)
+        .env_remove("PGSSLROOTCERT")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(stdout(&out).contains("games 4 of 4 planned"), "{}", String::from_utf8_lossy(&out.stderr));
+    drop(server);
+}

@@ -162,7 +162,7 @@ async fn killed_run_resumes_to_exactly_the_planned_games() {
     let mut child =
         Command::new(ARENA).args(args).current_dir(&dir).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
     let db_path = dir.join("arena.db");
-    wait_for_games(&db_path, 5).await;
+    wait_for_games(&db_path, 5, &mut child).await;
     child.kill().unwrap();
     child.wait().unwrap();
     let db = Db::open(&Target::Sqlite(db_path.clone())).await.unwrap();
@@ -372,7 +372,7 @@ async fn ctrl_c_sigterm_and_sighup_stop_the_run_without_charging_the_engines() {
         let args = ["match", "--a", "fhr", "--b", "plain", "--games", "40", "--tc", "nodes=20000", "--quiet"];
         let mut child = spawn_arena_job(&dir, &args);
         let db_path = dir.join("arena.db");
-        wait_for_games(&db_path, 1).await;
+        wait_for_games(&db_path, 1, &mut child).await;
         // What the terminal (or the service manager) does: the signal to every process of the group.
         signal_job(&child, signal);
         assert!(child.wait().unwrap().success(), "SIG{signal}");
@@ -396,18 +396,31 @@ async fn ctrl_c_sigterm_and_sighup_stop_the_run_without_charging_the_engines() {
     }
 }
 
-/// Waits (two minutes at most) until run 1 in `db_path` has `games` games stored.
-pub(crate) async fn wait_for_games(db_path: &Path, games: i64) {
+/// Waits (two minutes at most) until run 1 in `db_path` has `games` games
+/// stored, read on a read-only connection (so that the waiting takes no
+/// write lock the run could meet); fails at once, with what the run said
+/// (`arena.stderr` beside the database, where [`spawn_arena_job`] writes
+/// it), if `child` ends first.
+///
+/// [`spawn_arena_job`]: crate::common::spawn_arena_job
+pub(crate) async fn wait_for_games(db_path: &Path, games: i64, child: &mut std::process::Child) {
     let deadline = Instant::now() + Duration::from_secs(120);
+    let said = || std::fs::read_to_string(db_path.with_file_name("arena.stderr")).unwrap_or_default();
+    let url = format!("sqlite://{}?mode=ro", db_path.display());
     loop {
-        assert!(Instant::now() < deadline, "the run stored {games} games not in time");
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("the run ended ({status}) before storing {games} games: {}", said());
+        }
+        assert!(Instant::now() < deadline, "the run stored {games} games not in time: {}", said());
         if db_path.exists()
-            && let Ok(db) = Db::open(&Target::Sqlite(db_path.to_path_buf())).await
-            && let Ok(run) = db.run(1).await
-            && run.games >= games
+            && let Ok(mut connection) = <sqlx::SqliteConnection as sqlx::Connection>::connect(&url).await
         {
-            db.close().await;
-            return;
+            let stored: Result<i64, _> =
+                sqlx::query_scalar("SELECT COUNT(*) FROM games WHERE run_id = 1").fetch_one(&mut connection).await;
+            let _ = sqlx::Connection::close(connection).await;
+            if stored.is_ok_and(|stored| stored >= games) {
+                return;
+            }
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
