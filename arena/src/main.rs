@@ -3,7 +3,7 @@
 use std::io::{BufReader, stdin, stdout};
 use std::process::ExitCode;
 
-use arena::cli::{Cli, ClosedPipe, Command, one_line, run};
+use arena::cli::{Cli, ClosedPipe, Command, one_line, run_blocking};
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{CommandFactory, Parser};
 
@@ -52,14 +52,14 @@ fn main() -> ExitCode {
             }
         };
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
-        Ok(runtime) => runtime,
+    let done = match run_blocking(cli) {
+        Ok(done) => done,
         Err(e) => {
             eprintln!("arena: cannot start the async runtime: {e}");
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    match done {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) if e.is::<ClosedPipe>() => ExitCode::SUCCESS,
         Err(e) => {

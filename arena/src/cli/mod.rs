@@ -116,6 +116,21 @@ pub enum Command {
     },
 }
 
+/// Runs a parsed command on a multi-threaded runtime of its own, as the
+/// binary does; `Err` when the runtime cannot start. The runtime is made
+/// and polled here, in the library: an async body is compiled in the crate
+/// that polls it, so polled from `main.rs` every command's code was compiled
+/// after the library, in the binary (a fifth of a fresh build, alone at its
+/// end).
+///
+/// # Errors
+///
+/// The operating system's, when the runtime's threads cannot start.
+pub fn run_blocking(cli: Cli) -> std::io::Result<shared::CliResult> {
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    Ok(runtime.block_on(run(cli)))
+}
+
 /// Runs a parsed command.
 ///
 /// # Errors
