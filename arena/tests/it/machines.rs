@@ -199,7 +199,7 @@ async fn a_machine_sharing_its_cpu_plays_a_longer_clock() {
         "--b",
         "plain",
         "--games",
-        "16",
+        "8",
         "--tc",
         "1+0.01",
         "--openings",
