@@ -178,7 +178,9 @@ fn pinned_certificate_holds(
 }
 
 /// What a PostgreSQL URL asks of TLS, read as libpq reads it: the URL's
-/// parameters, else the `PGSSL*` variables.
+/// query parameters first, then the URL's own host and port, then the
+/// `PG*` variables (`env`), so that a URL naming its server is not
+/// redirected by a `PGHOST` left in the environment.
 struct Asked {
     host: String,
     port: u16,
@@ -187,20 +189,21 @@ struct Asked {
     client: Option<(PathBuf, PathBuf)>,
 }
 
-fn asked(url: &url::Url) -> Result<Asked, String> {
-    let param = |key: &str, variable: &str| {
-        url.query_pairs()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.into_owned())
-            .or_else(|| std::env::var(variable).ok())
-            .filter(|v| !v.is_empty())
-    };
-    let host =
-        param("host", "PGHOST").or_else(|| url.host_str().map(str::to_string)).unwrap_or_else(|| "localhost".into());
+fn asked(url: &url::Url, env: impl Fn(&str) -> Option<String>) -> Result<Asked, String> {
+    let query = |key: &str| url.query_pairs().find(|(k, _)| k == key).map(|(_, v)| v.into_owned());
+    let param = |key: &str, variable: &str| query(key).or_else(|| env(variable)).filter(|v| !v.is_empty());
+    let host = (query("host").filter(|h| !h.is_empty()))
+        .or_else(|| url.host_str().filter(|h| !h.is_empty()).map(str::to_string))
+        .or_else(|| env("PGHOST").filter(|h| !h.is_empty()))
+        .unwrap_or_else(|| "localhost".into());
     let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
-    let port = match param("port", "PGPORT") {
+    let port = match query("port").filter(|p| !p.is_empty()) {
+        Some(port) => Some(port),
+        None => url.port().map(|port| port.to_string()).or_else(|| env("PGPORT").filter(|p| !p.is_empty())),
+    };
+    let port = match port {
         Some(port) => port.parse().map_err(|_| format!("port '{port}' is not a port number"))?,
-        None => url.port().unwrap_or(5432),
+        None => 5432,
     };
     let verify_full = param("sslmode", "PGSSLMODE").as_deref() == Some("verify-full");
     let root_cert = param("sslrootcert", "PGSSLROOTCERT").map(PathBuf::from);
@@ -221,7 +224,7 @@ fn certificates(path: &Path) -> Result<Vec<CertificateDer<'static>>, String> {
 /// The route to the server `url` names, with [`Pinned`] checking its
 /// certificate against `sslrootcert`'s.
 pub(crate) fn route(url: &url::Url) -> Result<Route, String> {
-    let asked = asked(url)?;
+    let asked = asked(url, |variable| std::env::var(variable).ok())?;
     let root_cert = asked.root_cert.ok_or("a self-signed server certificate needs sslrootcert=FILE naming it")?;
     let pinned = certificates(&root_cert)?;
     let mut roots = RootCertStore::empty();
@@ -349,5 +352,41 @@ async fn serve(
                 });
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The environment of these tests: a server and certificate elsewhere.
+    fn env(variable: &str) -> Option<String> {
+        let value = match variable {
+            "PGHOST" => "elsewhere.lan",
+            "PGPORT" => "6543",
+            "PGSSLMODE" => "verify-ca",
+            "PGSSLROOTCERT" => "/env/root.crt",
+            _ => return None,
+        };
+        Some(value.to_string())
+    }
+
+    #[test]
+    fn the_url_names_the_server_before_the_environment_does() {
+        let url =
+            url::Url::parse("postgres://w@db.lan:5433/arena?sslmode=verify-full&sslrootcert=/etc/ca.crt").unwrap();
+        let named = asked(&url, env).unwrap();
+        assert_eq!((named.host.as_str(), named.port, named.verify_full), ("db.lan", 5433, true));
+        assert_eq!(named.root_cert, Some(PathBuf::from("/etc/ca.crt")));
+        // A URL without them: the environment's, as libpq reads them.
+        let bare = asked(&url::Url::parse("postgres:///arena").unwrap(), env).unwrap();
+        assert_eq!((bare.host.as_str(), bare.port, bare.verify_full), ("elsewhere.lan", 6543, false));
+        assert_eq!(bare.root_cert, Some(PathBuf::from("/env/root.crt")));
+        // The query's host and port come first, and a bad port is one line.
+        let query = url::Url::parse("postgres://w@db.lan/arena?host=other.lan&port=7000").unwrap();
+        let queried = asked(&query, |_| None).unwrap();
+        assert_eq!((queried.host.as_str(), queried.port), ("other.lan", 7000));
+        let bad = url::Url::parse("postgres://w@db.lan/arena?port=x").unwrap();
+        assert_eq!(asked(&bad, |_| None).err().as_deref(), Some("port 'x' is not a port number"));
     }
 }
